@@ -1,0 +1,46 @@
+package dev.proofline.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code proofline}: the top-level command; each capability is a subcommand. */
+@Command(name = "proofline",
+        mixinStandardHelpOptions = true,
+        versionProvider = ProoflineCommand.Version.class,
+        description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
+        footer = {"", "Proving, verification and the daemon are not built yet; see README.md for what works today."})
+public final class ProoflineCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reads the version Maven wrote into version.properties at build time. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties p = new Properties();
+            try (InputStream in = ProoflineCommand.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new String[] {
+                "proofline " + p.getProperty("version", "unknown"),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"
+            };
+        }
+    }
+}
