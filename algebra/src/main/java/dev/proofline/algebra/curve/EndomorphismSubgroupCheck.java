@@ -26,7 +26,8 @@ public final class EndomorphismSubgroupCheck extends SubgroupCheck {
     private final long[] lambdaP;
 
     /**
-     * @param cx, cy     coefficients of phi, in the curve's coordinate field (Montgomery form)
+     * @param cx         coefficient of phi on x, in the curve's coordinate field (Montgomery form)
+     * @param cy         coefficient of phi on y
      * @param frobenius  whether phi conjugates (Fp2) before scaling
      * @param lambda     the eigenvalue tested against, any sign
      */

@@ -10,6 +10,8 @@ import java.math.BigInteger;
  */
 public final class ScalarMultiplier {
 
+    private static final int MAX_WINDOW = 5;
+
     private final PointArithmetic pa;
     private final int jw;
     private final long[] table;   // odd multiples P, 3P, ..., (2^(w-1) - 1)P, Jacobian
@@ -23,8 +25,6 @@ public final class ScalarMultiplier {
         this.acc = new long[jw];
         this.tmp = new long[jw];
     }
-
-    private static final int MAX_WINDOW = 5;
 
     public PointArithmetic arithmetic() {
         return pa;

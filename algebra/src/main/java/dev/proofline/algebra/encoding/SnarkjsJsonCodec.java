@@ -2,6 +2,7 @@ package dev.proofline.algebra.encoding;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -91,7 +92,7 @@ public final class SnarkjsJsonCodec {
         }
         List<List<String>> coords = new ArrayList<>();
         for (String s : xyz) {
-            coords.add(java.util.Collections.singletonList(s));
+            coords.add(Collections.singletonList(s));
         }
         return decode(v, coords);
     }
