@@ -1,0 +1,54 @@
+package dev.proofline.algebra.bn254;
+
+import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
+import dev.proofline.algebra.curve.SubgroupCheck;
+import dev.proofline.algebra.field.Field;
+import dev.proofline.algebra.field.PrimeField;
+import java.math.BigInteger;
+
+/**
+ * Subgroup membership for BN254.
+ * <ul>
+ *   <li>G1: #E(Fp) = r (cofactor 1), so every point on the curve is in G1.</li>
+ *   <li>G2: psi(P) == [6u^2] P, where psi is the untwist-Frobenius-twist endomorphism of the
+ *       D-type twist E': y^2 = x^3 + 3/xi, xi = 9 + u. The untwisting map is
+ *       (x, y) -> (x w^2, y w^3) with w^6 = xi, so
+ *       psi(x, y) = (conj(x) xi^((p-1)/3), conj(y) xi^((p-1)/2)).
+ *       On G2 psi acts as [p] = [6u^2] (p - r = 6u^2); the converse, that the equation holds only on G2,
+ *       is shown for BN curves by El Housni, Guillevic and Piellard, "Co-factor clearing and subgroup
+ *       membership testing on pairing-friendly curves" (AFRICACRYPT 2022, eprint 2022/352), and is
+ *       what gnark-crypto's bn254 G2Affine.IsInSubGroup uses. A test checks it against r P == O.</li>
+ * </ul>
+ */
+public final class Bn254Subgroups {
+
+    /** psi's eigenvalue on G2: 6u^2 = p - r (a 128-bit scalar instead of the 254-bit r). */
+    public static final BigInteger PSI_EIGENVALUE = Bn254.U.pow(2).multiply(BigInteger.valueOf(6));
+
+    private static final long[] PSI_X;
+    private static final long[] PSI_Y;
+
+    static {
+        Field f2 = Bn254.FP2.forThread();
+        long[] xi = Bn254.FP2.of(BigInteger.valueOf(9), BigInteger.ONE);
+        BigInteger pm1 = Bn254.FP.modulus().subtract(BigInteger.ONE);
+        int limbs = Bn254.FP.limbs();
+        PSI_X = f2.newElement();
+        f2.pow(xi, 0, PrimeField.words(pm1.divide(BigInteger.valueOf(3)), limbs), PSI_X, 0);
+        PSI_Y = f2.newElement();
+        f2.pow(xi, 0, PrimeField.words(pm1.shiftRight(1), limbs), PSI_Y, 0);
+    }
+
+    private Bn254Subgroups() {
+    }
+
+    /** A G1 check for the calling thread (every curve point passes: cofactor 1). */
+    public static SubgroupCheck g1() {
+        return SubgroupCheck.cofactorOne(Bn254.G1);
+    }
+
+    /** A G2 check for the calling thread: psi(P) == [6u^2] P. */
+    public static EndomorphismSubgroupCheck g2() {
+        return new EndomorphismSubgroupCheck(Bn254.G2, PSI_X, PSI_Y, true, PSI_EIGENVALUE);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.proofline.algebra.encoding;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The uncompressed point layout of snarkjs .zkey and .ptau sections: the affine coordinates as
+ * little-endian Montgomery-form Fp elements, n8 bytes each (32 for BN254, 48 for BLS12-381).
+ * <ul>
+ *   <li>G1: x, y (2 n8 bytes);</li>
+ *   <li>G2: x.c0, x.c1, y.c0, y.c1 (4 n8 bytes), for x = x.c0 + x.c1 u;</li>
+ *   <li>the point at infinity: all zeros (affine (0, 0), which is not on either curve).</li>
+ * </ul>
+ * Source: snarkjs src/zkey_utils.js readG1/readG2 read {@code 2 * F.n8} bytes and pass them to
+ * ffjavascript's {@code G.fromRprLEM}, which (src/wasm_curve.js) returns the bytes unchanged as the
+ * in-memory affine point: ffjavascript keeps field elements in Montgomery form, little-endian, with
+ * R = 2^(8 n8), the same R as {@link dev.proofline.algebra.field.PrimeField} (64-bit limbs, 4 or 6 of
+ * them); its F2 element is c0 then c1 (src/wasm_field2.js toObject), its zero affine point is all
+ * zeros (wasmcurves {@code _zeroAffine}). {@code toRprLEM} writes the same layout.
+ *
+ * <p>So our affine {@code long[]} layout is this layout read as little-endian 64-bit words, and
+ * decoding is a copy plus checks: each component below p, point on the curve, point in the subgroup
+ * (unless {@link #withoutSubgroupCheck()}: for keys from a trusted source; the on-curve check stays).
+ * Instances are immutable and thread-safe.
+ */
+public final class SnarkjsBinaryCodec {
+
+    private static final ValueLayout.OfLong LE_LONG =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final CurveGroup group;
+    private final boolean checkSubgroup;
+    private final int words;   // longs per affine point
+
+    private SnarkjsBinaryCodec(CurveGroup group, boolean checkSubgroup) {
+        this.group = group;
+        this.checkSubgroup = checkSubgroup;
+        this.words = group.curve().affineWidth();
+    }
+
+    /** The codec for a group, checking subgroup membership on decode. */
+    public static SnarkjsBinaryCodec of(CurveGroup group) {
+        return new SnarkjsBinaryCodec(group, true);
+    }
+
+    /** The same codec without the subgroup check (for trusted sources; still checks the curve equation). */
+    public SnarkjsBinaryCodec withoutSubgroupCheck() {
+        return new SnarkjsBinaryCodec(group, false);
+    }
+
+    public CurveGroup group() {
+        return group;
+    }
+
+    public boolean checksSubgroup() {
+        return checkSubgroup;
+    }
+
+    /** Bytes per point: 2 n8 for G1, 4 n8 for G2. */
+    public int pointBytes() {
+        return 8 * words;
+    }
+
+    // ---------------------------------------------------------------- encode
+
+    /** The encoding of an affine point ((0, 0) = infinity). */
+    public byte[] encode(long[] p, int pi) {
+        byte[] out = new byte[pointBytes()];
+        encode(p, pi, out, 0);
+        return out;
+    }
+
+    public void encode(long[] p, int pi, byte[] out, int off) {
+        encode(p, pi, MemorySegment.ofArray(out), off);
+    }
+
+    public void encode(long[] p, int pi, MemorySegment seg, long off) {
+        for (int i = 0; i < words; i++) {
+            seg.set(LE_LONG, off + 8L * i, p[pi + i]);
+        }
+    }
+
+    /** Writes n affine points (a flat vector) one after another. */
+    public void encodeAll(long[] points, int pi, int n, MemorySegment seg, long off) {
+        for (int k = 0; k < n; k++) {
+            encode(points, pi + k * words, seg, off + (long) k * pointBytes());
+        }
+    }
+
+    // ---------------------------------------------------------------- decode
+
+    /** Decodes exactly one point's bytes. */
+    public long[] decode(byte[] in) {
+        if (in.length != pointBytes()) {
+            throw new PointEncodingException(group.displayName() + " point: expected " + pointBytes()
+                    + " bytes, got " + in.length);
+        }
+        long[] r = new long[words];
+        decode(MemorySegment.ofArray(in), 0, r, 0);
+        return r;
+    }
+
+    /** Decodes the point at byte offset {@code off} of {@code in} into affine {@code r} at {@code ri}. */
+    public void decode(byte[] in, int off, long[] r, int ri) {
+        decode(MemorySegment.ofArray(in), off, r, ri);
+    }
+
+    public long[] decode(MemorySegment seg, long off) {
+        long[] r = new long[words];
+        decode(seg, off, r, 0);
+        return r;
+    }
+
+    public void decode(MemorySegment seg, long off, long[] r, int ri) {
+        requireBytes(seg, off, 1);
+        Validator v = new Validator(group, checkSubgroup);
+        read(seg, off, r, ri);
+        v.requireCanonicalWords(r, ri);
+        v.requireValid(r, ri);
+    }
+
+    /** Decodes n consecutive points into a new flat affine vector (n * affineWidth longs). */
+    public long[] decodeAll(MemorySegment seg, long off, int n) {
+        long[] r = new long[Math.multiplyExact(n, words)];
+        decodeAll(seg, off, n, r, 0);
+        return r;
+    }
+
+    /**
+     * Decodes n consecutive points into the flat affine vector r from long offset ri, without
+     * per-point objects. Each point is checked; a failure names its index. The subgroup check costs
+     * a short scalar multiplication per point: the dominant cost for large keys.
+     */
+    public void decodeAll(MemorySegment seg, long off, int n, long[] r, int ri) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative count " + n);
+        }
+        requireBytes(seg, off, n);
+        Validator v = new Validator(group, checkSubgroup);
+        long pb = pointBytes();
+        for (int k = 0; k < n; k++) {
+            int dst = ri + k * words;
+            read(seg, off + k * pb, r, dst);
+            for (int i = 0, c = 2 * group.degree(); i < c; i++) {
+                if (!v.fp.isCanonical(r, dst + i * v.fp.limbs())) {
+                    throw new PointEncodingException(group.displayName() + " point #" + k + ": coordinate "
+                            + group.componentName(i) + " is not below the field modulus");
+                }
+            }
+            v.requireValid(r, dst, k);
+        }
+    }
+
+    private void read(MemorySegment seg, long off, long[] r, int ri) {
+        for (int i = 0; i < words; i++) {
+            r[ri + i] = seg.get(LE_LONG, off + 8L * i);
+        }
+    }
+
+    private void requireBytes(MemorySegment seg, long off, int n) {
+        long need = (long) n * pointBytes();
+        if (off < 0 || off > seg.byteSize() || seg.byteSize() - off < need) {
+            throw new PointEncodingException(group.displayName() + " point" + (n == 1 ? "" : "s") + ": need "
+                    + need + " bytes at offset " + off + ", only " + Math.max(0, seg.byteSize() - off)
+                    + " available");
+        }
+    }
+}
