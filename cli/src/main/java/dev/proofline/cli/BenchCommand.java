@@ -1,0 +1,120 @@
+package dev.proofline.cli;
+
+import dev.proofline.algebra.bls12381.Bls12381;
+import dev.proofline.algebra.bn254.Bn254;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code proofline bench}: times one algebra kernel at several sizes and prints one JSON line per
+ * size, in the same shape as {@code interop/ffjs/bench.cjs} so that the two can be compared side by
+ * side ({@code bench/compare-ffjs.sh}).
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes.")
+final class BenchCommand implements Callable<Integer> {
+
+    enum Op { msm_g1, msm_g2, ntt }
+
+    @Parameters(index = "0", description = "msm-g1, msm-g2 or ntt")
+    String op;
+
+    @Option(names = "--curve", defaultValue = "bn254", description = "bn254 (alias bn128) or bls12381")
+    String curve;
+
+    @Option(names = "--log", split = ",", defaultValue = "16", description = "log2 sizes, comma separated")
+    List<Integer> logs;
+
+    @Option(names = "--reps", defaultValue = "3", description = "timed repetitions after one warm-up")
+    int reps;
+
+    @Override
+    public Integer call() {
+        Op kernel = Op.valueOf(op.replace('-', '_'));
+        boolean bn = switch (curve.toLowerCase(Locale.ROOT)) {
+            case "bn254", "bn128" -> true;
+            case "bls12381", "bls12-381" -> false;
+            default -> throw new IllegalArgumentException("unknown curve: " + curve);
+        };
+        for (int log : logs) {
+            Runnable run = switch (kernel) {
+                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log);
+                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log);
+                case ntt -> ntt(bn ? Bn254.FR : Bls12381.FR, log);
+            };
+            run.run(); // warm-up
+            double[] ms = new double[reps];
+            for (int i = 0; i < reps; i++) {
+                long t0 = System.nanoTime();
+                run.run();
+                ms[i] = (System.nanoTime() - t0) / 1e6;
+            }
+            double[] sorted = ms.clone();
+            Arrays.sort(sorted);
+            List<String> all = new ArrayList<>();
+            for (double m : ms) {
+                all.add(String.format(Locale.ROOT, "%.3f", m));
+            }
+            System.out.printf(Locale.ROOT,
+                    "{\"impl\":\"proofline\",\"curve\":\"%s\",\"op\":\"%s\",\"log\":%d,\"ms_median\":%.3f,"
+                            + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d}%n",
+                    bn ? "bn128" : "bls12381", op, log, sorted[reps / 2], String.join(",", all), 1 << log,
+                    Runtime.getRuntime().availableProcessors());
+        }
+        return 0;
+    }
+
+    /** Bases G, 2G, 3G, ... (as ffjavascript's benchmark uses) and random scalars below 2^253. */
+    private static Runnable msm(WeierstrassCurve c, int log) {
+        int n = 1 << log;
+        PointArithmetic pa = c.arithmetic();
+        int jw = c.jacobianWidth();
+        long[] jac = new long[n * jw];
+        long[] g = c.generator();
+        pa.fromAffine(g, 0, jac, 0);
+        for (int i = 1; i < n; i++) {
+            pa.addMixed(jac, (i - 1) * jw, g, 0, jac, i * jw);
+        }
+        long[] points = new long[n * c.affineWidth()];
+        pa.batchToAffine(jac, 0, points, 0, n);
+        long[] scalars = randomScalars(n, 253, 7);
+        Msm msm = Msm.on(c);
+        return () -> msm.multiply(points, scalars);
+    }
+
+    private static Runnable ntt(PrimeField fr, int log) {
+        int n = 1 << log;
+        long[] words = randomScalars(n, 253, 9);
+        long[] a = fr.newVector(n);
+        for (int i = 0; i < n; i++) {
+            fr.toMontgomery(words, 4 * i, a, i * fr.width());
+        }
+        Ntt ntt = Ntt.of(fr, log);
+        return () -> ntt.forward(a);
+    }
+
+    private static long[] randomScalars(int n, int bits, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] s = new long[4 * n];
+        long topMask = (1L << (bits - 192)) - 1;
+        for (int i = 0; i < 4 * n; i++) {
+            s[i] = rnd.nextLong();
+            if (i % 4 == 3) {
+                s[i] &= topMask;
+            }
+        }
+        return s;
+    }
+}
