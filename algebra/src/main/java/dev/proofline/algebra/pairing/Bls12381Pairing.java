@@ -7,9 +7,10 @@ import dev.proofline.algebra.bls12381.Bls12381;
  * conjugation (f_{-k} = 1/f_k up to factors the final exponentiation kills; 1/f = conj(f) after it),
  * ξ = 1 + u and the M-type twist.
  *
- * <p>The hard part is the chain of the zcash bls12_381 crate, as in ffjavascript; it raises to
- * 3 (p^4 - p^2 + 1)/r, from the decomposition 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3,
- * so {@link #pair} returns the cube of the reduced pairing, the same value snarkjs computes.
+ * <p>The hard part is the chain of zcash's pairing crate, which ffjavascript (wasmcurves) transcribes;
+ * it raises to 3 (p^4 - p^2 + 1)/r, by the decomposition
+ * 3 (p^4 - p^2 + 1)/r = (x - 1)^2 (x + p)(x^2 + p^2 - 1) + 3, so {@link #pair} returns the cube of the
+ * reduced pairing, the same value snarkjs computes.
  */
 public final class Bls12381Pairing extends Pairing {
 

@@ -9,7 +9,7 @@ import java.math.BigInteger;
  * ^((p^12 - 1)/r) (Vercauteren, "Optimal pairings", 2010), with ξ = 9 + u and the D-type twist.
  *
  * <p>The hard part is the chain of Fuentes-Castañeda, Knapp and Rodríguez-Henríquez ("Faster hashing to
- * G2", SAC 2011), as in ffjavascript and arkworks; it raises to m (p^4 - p^2 + 1)/r with
+ * G2", SAC 2011), step for step the one in ffjavascript (wasmcurves); it raises to m (p^4 - p^2 + 1)/r with
  * m = 2u(6u^2 + 3u + 1), so {@link #pair} returns the reduced pairing to the power m (a fixed
  * non-multiple of r), the same value snarkjs computes (for example its {@code vk_alphabeta_12}).
  */

@@ -20,15 +20,15 @@ public final class Fp6 extends Field {
     private final int n;   // Fp width
     private final int w2;  // Fp2 width
     private final long[] t;   // scratch: 8 Fp2 elements, for mul/sqr/inv/sparse products
-    private final long[] tx;  // scratch: 3 Fp elements, for mulByXi only
+    private final long[] tx;  // scratch: 2 Fp elements, for mulByXi only
 
     /**
      * @param xi0 the integer ξ0 in ξ = ξ0 + u; the caller guarantees ξ is neither a square nor a cube
      *            in Fp2 (checked by the tower tests)
      */
     public Fp6(PrimeField fp, int xi0) {
-        if (xi0 < 0) {
-            throw new IllegalArgumentException("xi0 must be non-negative");
+        if (xi0 < 1) {
+            throw new IllegalArgumentException("xi0 must be positive");
         }
         this.fp = fp;
         this.fp2 = new Fp2(fp);
@@ -36,7 +36,7 @@ public final class Fp6 extends Field {
         this.n = fp.width();
         this.w2 = 2 * n;
         this.t = new long[8 * w2];
-        this.tx = new long[3 * n];
+        this.tx = new long[2 * n];
     }
 
     public PrimeField base() {
@@ -65,36 +65,37 @@ public final class Fp6 extends Field {
 
     // ------------------------------------------------------------------ Fp2 helpers
 
-    /** r = ξ0 * a in Fp, by doubling and adding (ξ0 is tiny). r may alias a. */
+    /** r = ξ0 a in Fp by doubling and adding (ξ0 is tiny, e.g. 9 a = 2(2(2a)) + a); r must not alias a. */
     private void mulSmall(long[] a, int ai, long[] r, int ri) {
-        if (xi0 == 0) {
-            fp.setZero(r, ri);
-            return;
+        int top = 31 - Integer.numberOfLeadingZeros(xi0);   // xi0 >= 2 here
+        fp.dbl(a, ai, r, ri);
+        if (((xi0 >>> (top - 1)) & 1) != 0) {
+            fp.add(r, ri, a, ai, r, ri);
         }
-        int top = 31 - Integer.numberOfLeadingZeros(xi0);
-        fp.copy(a, ai, tx, 2 * n);
-        fp.copy(a, ai, r, ri);
-        for (int i = top - 1; i >= 0; i--) {
+        for (int i = top - 2; i >= 0; i--) {
             fp.dbl(r, ri, r, ri);
             if (((xi0 >>> i) & 1) != 0) {
-                fp.add(r, ri, tx, 2 * n, r, ri);
+                fp.add(r, ri, a, ai, r, ri);
             }
         }
     }
 
     /** r = ξ a for a in Fp2: (a0 + a1 u)(ξ0 + u) = (ξ0 a0 - a1) + (a0 + ξ0 a1) u. r may alias a. */
     public void mulByXi(long[] a, int ai, long[] r, int ri) {
-        if (xi0 == 1) {
-            fp.sub(a, ai, a, ai + n, tx, 0);
-            fp.add(a, ai, a, ai + n, r, ri + n);
-            fp.copy(tx, 0, r, ri);
-            return;
+        switch (xi0) {
+            case 1 -> {
+                fp.sub(a, ai, a, ai + n, tx, 0);
+                fp.add(a, ai, a, ai + n, r, ri + n);
+                fp.copy(tx, 0, r, ri);
+            }
+            default -> {
+                mulSmall(a, ai + n, tx, n);         // ξ0 a1
+                fp.add(tx, n, a, ai, tx, n);        // a0 + ξ0 a1
+                mulSmall(a, ai, tx, 0);             // ξ0 a0
+                fp.sub(tx, 0, a, ai + n, r, ri);    // a1 read before r1 is written
+                fp.copy(tx, n, r, ri + n);
+            }
         }
-        mulSmall(a, ai + n, tx, n);         // ξ0 a1
-        fp.add(tx, n, a, ai, tx, n);        // a0 + ξ0 a1
-        mulSmall(a, ai, tx, 0);             // ξ0 a0
-        fp.sub(tx, 0, a, ai + n, r, ri);
-        fp.copy(tx, n, r, ri + n);
     }
 
     // ------------------------------------------------------------------ field operations

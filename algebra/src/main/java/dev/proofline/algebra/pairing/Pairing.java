@@ -12,9 +12,9 @@ import java.util.Arrays;
  * (p^6 - 1)(p^2 + 1) and a curve-specific hard part.
  *
  * <p>The hard parts are the addition chains snarkjs uses (through ffjavascript/wasmcurves), so
- * {@link #pair} returns exactly ffjavascript's values; each chain raises to a fixed multiple
- * m (p^4 - p^2 + 1)/r of the exact exponent, with m coprime to r, so the result is e(P, Q)^m for the
- * reduced ate pairing e: still bilinear and non-degenerate. See {@link Bn254Pairing} (m = 2u(6u^2 + 3u + 1))
+ * {@link #pair} returns exactly ffjavascript's values; each chain raises to m (p^4 - p^2 + 1)/r instead
+ * of the exact (p^4 - p^2 + 1)/r, with a fixed m coprime to r, so the result is e(P, Q)^m for the
+ * reduced ate pairing e: still bilinear and non-degenerate, and cheaper to compute. See {@link Bn254Pairing} (m = 2u(6u^2 + 3u + 1))
  * and {@link Bls12381Pairing} (m = 3).
  *
  * <p>Inputs are affine points in {@link WeierstrassCurve}'s layout: G1 = (x, y) over Fp, G2 = (x, y) over
