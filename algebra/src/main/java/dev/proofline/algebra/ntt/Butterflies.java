@@ -8,8 +8,11 @@ import dev.proofline.algebra.field.PrimeField;
  * butterflies of stage s (half-size h = 2^s) use w_{2h}^j = w^(j * 2^(logN-1-s)) = tw[j << shift].
  *
  * <pre>
- *   u = a[i], v = a[i + h] * w_{2h}^j;   a[i] = u + v,  a[i + h] = u - v
+ *   decimation in time (forward):    u = a[i], v = a[i + h] w_{2h}^j;  a[i] = u + v,  a[i + h] = u - v
+ *   decimation in frequency (inverse, Gentleman-Sande with w^-1):
+ *                                    a[i] = u + v,  a[i + h] = (u - v) w_{2h}^-j = (v - u) w_{2h}^(h-j)
  * </pre>
+ * The inverse reads the forward table backwards (w_{2h}^-j = -w_{2h}^(h-j)), so one table serves both.
  */
 abstract class Butterflies {
 
@@ -36,6 +39,24 @@ abstract class Butterflies {
             }
         }
     }
+
+    /**
+     * Inverse (decimation-in-frequency) stages s1-1 down to s0 on [start, start + len), the mirror
+     * of {@link #stages}: natural order in, bit-reversed out.
+     */
+    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[] tw, int logN) {
+        long[] scratch = new long[width()];
+        for (int s = s1 - 1; s >= s0; s--) {
+            int half = 1 << s;
+            int shift = logN - 1 - s;
+            for (int base = start; base < start + len; base += 2 * half) {
+                rowDif(a, base, half, 0, half, tw, shift, scratch);
+            }
+        }
+    }
+
+    /** The inverse butterflies j0 .. j1-1 of a group, as {@link #row} but with w^-1. */
+    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch);
 
     /**
      * Butterflies j0 .. j1-1 of the group at {@code base} of a stage of half-size {@code half}
@@ -76,6 +97,24 @@ abstract class Butterflies {
                 }
                 f.sub(a, u, t, 0, a, v);
                 f.add(a, u, t, 0, a, u);
+            }
+        }
+
+        @Override
+        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] t) {
+            PrimeField f = this.f;
+            int w = this.w;
+            for (int j = j0; j < j1; j++) {
+                int u = (base + j) * w;
+                int v = u + half * w;
+                if (j == 0) {
+                    f.sub(a, u, a, v, t, 0);
+                } else {
+                    f.sub(a, v, a, u, t, 0);
+                    f.mul(t, 0, tw, ((half - j) << shift) * w, t, 0);
+                }
+                f.add(a, u, a, v, a, u);
+                f.copy(t, 0, a, v);
             }
         }
     }

@@ -158,6 +158,23 @@ public final class Ntt {
         scaleByPowers(a, nInv, gInv);    // a_j *= n^-1 g^-j
     }
 
+    /**
+     * The values of a polynomial of degree < n on H, replaced by its values on g*H:
+     * a_i = p(w^i)  ->  a_i = p(g w^i). The result equals {@code inverse(a)} then
+     * {@code cosetForward(a, g)} (snarkjs's ifft, batchApplyKey, fft for each of A, B, C), but
+     * without any permutation: the inverse runs as decimation in frequency (natural order in,
+     * coefficients out in bit-reversed order), the coefficients are scaled by n^-1 g^j where they
+     * lie, and the forward decimation in time takes them in bit-reversed order.
+     */
+    public void evaluationsOnCoset(long[] a, long[] g, int gi) {
+        checkLength(a);
+        long[] g1 = f.newElement();
+        f.copy(g, gi, g1, 0);
+        dif(a);
+        scaleBitReversed(a, nInv, g1);
+        dit(a);
+    }
+
     // ---------------------------------------------------------------- bit reversal
 
     /**
@@ -220,6 +237,39 @@ public final class Ntt {
         }
     }
 
+    /** All logN inverse stages, decimation in frequency: natural order in, bit-reversed out, unscaled. */
+    private void dif(long[] a) {
+        if (logN == 0) {
+            return;
+        }
+        int blockLog = Math.min(BLOCK_LOG, logN);
+        for (int s = logN - 1; s >= blockLog; s--) {
+            stagePassDif(a, s);
+        }
+        int blocks = n >>> blockLog;
+        Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
+            for (int b = from; b < to; b++) {
+                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, logN);
+            }
+        });
+    }
+
+    private void stagePassDif(long[] a, int s) {
+        int half = 1 << s;
+        int shift = logN - 1 - s;
+        Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
+            long[] scratch = f.newElement();
+            int p = from;
+            while (p < to) {
+                int j = p & (half - 1);
+                int base = (p >>> s) << (s + 1);
+                int end = Math.min(half, j + (to - p));
+                butterflies.rowDif(a, base, half, j, end, tw, shift, scratch);
+                p += end - j;
+            }
+        });
+    }
+
     /** One stage over the whole vector, butterflies 0 .. n/2-1 split across workers. */
     private void stagePass(long[] a, int s) {
         int half = 1 << s;
@@ -261,6 +311,43 @@ public final class Ntt {
                 }
             }
         });
+    }
+
+    /**
+     * a_p *= c * r^rev(p), rev reversing logN bits: the scaling of {@link #scaleByPowers} applied to
+     * a bit-reversed vector. With p = hi * 2^b + lo, rev(p) = rev_b(lo) 2^(logN-b) + rev_(logN-b)(hi),
+     * so r^rev(p) = low[lo] * high[hi] from two tables of about sqrt(n) entries each.
+     */
+    private void scaleBitReversed(long[] a, long[] c, long[] r) {
+        int b = logN >>> 1;
+        int hb = logN - b;
+        long[] rToTwoHb = r.clone();
+        for (int i = 0; i < hb; i++) {
+            f.sqr(rToTwoHb, 0, rToTwoHb, 0);
+        }
+        long[] low = bitReversedPowers(f.one(), rToTwoHb, b);   // (r^(2^hb))^rev_b(lo)
+        long[] high = bitReversedPowers(c, r, hb);              // c * r^rev_hb(hi)
+        int lowMask = (1 << b) - 1;
+        Parallel.forRange(pool, 0, n, MIN_GRAIN, (from, to) -> {
+            long[] t = f.newElement();
+            for (int p = from; p < to; p++) {
+                f.mul(low, (p & lowMask) * w, high, (p >>> b) * w, t, 0);
+                f.mul(a, p * w, t, 0, a, p * w);
+            }
+        });
+    }
+
+    /** table_i = c * r^rev_bits(i) for i < 2^bits. */
+    private long[] bitReversedPowers(long[] c, long[] r, int bits) {
+        int m = 1 << bits;
+        long[] natural = f.newVector(m);
+        long[] p = c.clone();
+        for (int i = 0; i < m; i++) {
+            f.copy(p, 0, natural, i * w);
+            f.mul(p, 0, r, 0, p, 0);
+        }
+        bitReverse(natural, w, bits, pool);
+        return natural;
     }
 
     /** a_j *= c * r^j. */

@@ -162,6 +162,27 @@ class NttTest {
         assertEquals(omega(f, k + 1), f.toBigInteger(RootsOfUnity.snarkjsCosetShift(f, k), 0));
     }
 
+    @ParameterizedTest
+    @MethodSource("curvesAndSmallLogs")
+    void evaluationsOnHBecomeEvaluationsOnTheCoset(Curve c, int k) {
+        PrimeField f = c.fr();
+        BigInteger q = f.modulus();
+        Random rnd = new Random(2000L + k);
+        BigInteger[] coeffs = random(f, 1 << k, rnd);
+        BigInteger w = omega(f, k);
+        BigInteger[] onH = naive(coeffs, w, BigInteger.ONE, BigInteger.ONE, q);
+        BigInteger[] shifts = {new BigInteger(f.bits() - 1, rnd).add(BigInteger.TWO), omega(f, k + 1)};
+        List<Ntt> impls = List.of(Ntt.of(f, k), new Ntt(f, k, ForkJoinPool.commonPool(), new Butterflies.Generic(f)));
+        for (Ntt ntt : impls) {
+            for (BigInteger g : shifts) {
+                long[] v = toVector(f, onH);
+                ntt.evaluationsOnCoset(v, f.fromBigInteger(g), 0);
+                // p(g w^i) = sum_j coeffs_j (g w^i)^j
+                assertArrayEquals(naive(coeffs, w, g, BigInteger.ONE, q), fromVector(f, v), "g = " + g);
+            }
+        }
+    }
+
     @Property(tries = 60)
     void inverseUndoesForward(@ForAll("curve") Curve c, @ForAll @IntRange(max = 10) int k, @ForAll long seed) {
         PrimeField f = c.fr();
@@ -205,6 +226,19 @@ class NttTest {
             }
             ntt.inverse(v);
             assertArrayEquals(a, fromVector(f, v), "round trip");
+
+            // the prover's path: values on H to values on g*H, against the two-step definition
+            long[] g = RootsOfUnity.snarkjsCosetShift(f, k);
+            long[] direct = toVector(f, a);
+            ntt.evaluationsOnCoset(direct, g, 0);
+            long[] twoStep = toVector(f, a);
+            ntt.inverse(twoStep);
+            ntt.cosetForward(twoStep, g, 0);
+            assertArrayEquals(twoStep, direct, "evaluationsOnCoset = cosetForward(inverse)");
+            // and back: interpolate from g*H, evaluate on H
+            ntt.cosetInverse(direct, g, 0);
+            ntt.forward(direct);
+            assertArrayEquals(a, fromVector(f, direct), "forward(cosetInverse) gives back the values on H");
         } finally {
             pool.shutdown();
             single.shutdown();
