@@ -10,7 +10,9 @@ import dev.proofline.algebra.field.PrimeField;
  *
  * <p>The arithmetic is the generated fields' (CIOS Montgomery multiplication without the extra
  * carry word, valid because the top limb of q is below 2^63 - 1, then one conditional subtraction),
- * with the modulus in locals instead of constants.
+ * with the modulus in locals instead of constants, and one shortcut: m = r0 * (-q^-1) makes the low
+ * word of r0 + m*q0 zero, so only its carry, r0 != 0, is computed (one multiplication less per
+ * round).
  */
 final class Montgomery4Butterflies extends Butterflies {
 
@@ -70,8 +72,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y0; hi = Math.unsignedMultiplyHigh(x1, y0);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -89,8 +90,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y1; hi = Math.unsignedMultiplyHigh(x0, y1);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y1; hi = Math.unsignedMultiplyHigh(x1, y1);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -108,8 +108,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y2; hi = Math.unsignedMultiplyHigh(x0, y2);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y2; hi = Math.unsignedMultiplyHigh(x1, y2);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -127,8 +126,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y3; hi = Math.unsignedMultiplyHigh(x0, y3);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y3; hi = Math.unsignedMultiplyHigh(x1, y3);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -232,8 +230,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y0; hi = Math.unsignedMultiplyHigh(x1, y0);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -251,8 +248,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y1; hi = Math.unsignedMultiplyHigh(x0, y1);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y1; hi = Math.unsignedMultiplyHigh(x1, y1);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -270,8 +266,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y2; hi = Math.unsignedMultiplyHigh(x0, y2);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y2; hi = Math.unsignedMultiplyHigh(x1, y2);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
@@ -289,8 +284,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = x0 * y3; hi = Math.unsignedMultiplyHigh(x0, y3);
                 r0 += lo; hi += lt(r0, lo); A = hi;
                 m = r0 * qInv;
-                lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
-                s = r0 + lo; C = hi + lt(s, lo);
+                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
                 lo = x1 * y3; hi = Math.unsignedMultiplyHigh(x1, y3);
                 s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
                 lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
