@@ -1,0 +1,121 @@
+package dev.proofline.algebra.ntt;
+
+import dev.proofline.algebra.field.PrimeField;
+
+/**
+ * The radix-2 decimation-in-time butterflies of a transform of size 2^logN, over a flat vector of
+ * Montgomery elements. {@code tw} holds w^j for j < 2^(logN-1) (w the 2^logN-th root); the
+ * butterflies of stage s (half-size h = 2^s) use w_{2h}^j = w^(j * 2^(logN-1-s)) = tw[j << shift].
+ *
+ * <pre>
+ *   decimation in time (forward):    u = a[i], v = a[i + h] w_{2h}^j;  a[i] = u + v,  a[i + h] = u - v
+ *   decimation in frequency (inverse, Gentleman-Sande with w^-1):
+ *                                    a[i] = u + v,  a[i + h] = (u - v) w_{2h}^-j = (v - u) w_{2h}^(h-j)
+ * </pre>
+ * The inverse reads the forward table backwards (w_{2h}^-j = -w_{2h}^(h-j)), so one table serves both.
+ */
+abstract class Butterflies {
+
+    /** The fastest butterflies for the field: fused 4-limb ones where they apply, else generic. */
+    static Butterflies of(PrimeField f) {
+        if (Montgomery4Butterflies.applies(f)) {
+            return new Montgomery4Butterflies(f);
+        }
+        return new Generic(f);
+    }
+
+    /**
+     * Stages s0 .. s1-1 on the elements [start, start + len), len a multiple of 2^s1: every
+     * butterfly of those stages stays inside the range, so a range that fits in cache is done
+     * without going back to memory.
+     */
+    final void stages(long[] a, int start, int len, int s0, int s1, long[] tw, int logN) {
+        long[] scratch = new long[width()];
+        for (int s = s0; s < s1; s++) {
+            int half = 1 << s;
+            int shift = logN - 1 - s;
+            for (int base = start; base < start + len; base += 2 * half) {
+                row(a, base, half, 0, half, tw, shift, scratch);
+            }
+        }
+    }
+
+    /**
+     * Inverse (decimation-in-frequency) stages s1-1 down to s0 on [start, start + len), the mirror
+     * of {@link #stages}: natural order in, bit-reversed out.
+     */
+    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[] tw, int logN) {
+        long[] scratch = new long[width()];
+        for (int s = s1 - 1; s >= s0; s--) {
+            int half = 1 << s;
+            int shift = logN - 1 - s;
+            for (int base = start; base < start + len; base += 2 * half) {
+                rowDif(a, base, half, 0, half, tw, shift, scratch);
+            }
+        }
+    }
+
+    /** The inverse butterflies j0 .. j1-1 of a group, as {@link #row} but with w^-1. */
+    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch);
+
+    /**
+     * Butterflies j0 .. j1-1 of the group at {@code base} of a stage of half-size {@code half}
+     * (element indices); the twiddle of butterfly j is tw[j << shift]. {@code scratch} holds one
+     * element, for implementations that need it.
+     */
+    abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch);
+
+    /** Longs per element. */
+    abstract int width();
+
+    /** Any prime field, through its own (virtual) arithmetic. */
+    static final class Generic extends Butterflies {
+        private final PrimeField f;
+        private final int w;
+
+        Generic(PrimeField f) {
+            this.f = f;
+            this.w = f.width();
+        }
+
+        @Override
+        int width() {
+            return w;
+        }
+
+        @Override
+        void row(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] t) {
+            PrimeField f = this.f;
+            int w = this.w;
+            for (int j = j0; j < j1; j++) {
+                int u = (base + j) * w;
+                int v = u + half * w;
+                if (j == 0) {
+                    f.copy(a, v, t, 0);     // w^0 = 1
+                } else {
+                    f.mul(a, v, tw, (j << shift) * w, t, 0);
+                }
+                f.sub(a, u, t, 0, a, v);
+                f.add(a, u, t, 0, a, u);
+            }
+        }
+
+        @Override
+        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] t) {
+            PrimeField f = this.f;
+            int w = this.w;
+            for (int j = j0; j < j1; j++) {
+                int u = (base + j) * w;
+                int v = u + half * w;
+                if (j == 0) {
+                    f.sub(a, u, a, v, t, 0);
+                } else {
+                    f.sub(a, v, a, u, t, 0);
+                    f.mul(t, 0, tw, ((half - j) << shift) * w, t, 0);
+                }
+                f.add(a, u, a, v, a, u);
+                f.copy(t, 0, a, v);
+            }
+        }
+    }
+}

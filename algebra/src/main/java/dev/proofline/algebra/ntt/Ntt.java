@@ -1,0 +1,378 @@
+package dev.proofline.algebra.ntt;
+
+import dev.proofline.algebra.field.PrimeField;
+import java.lang.ref.SoftReference;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The number-theoretic transform over the domain H = {w^i : i < n} of size n = 2^logSize of a
+ * prime field, w = {@link RootsOfUnity#primitive ffjavascript's w[logSize]}, on flat vectors of n
+ * Montgomery elements (element i at {@code i * width}), in place, natural order in and out:
+ * <pre>
+ *   forward:        a_i  <-  sum_j a_j w^(ij)                      (ffjavascript Fr.fft)
+ *   inverse:        a_i  <-  n^-1 sum_j a_j w^(-ij)                (ffjavascript Fr.ifft)
+ *   cosetForward:   a_i  <-  sum_j a_j g^j w^(ij)                  (evaluation on g*H)
+ *   cosetInverse:   a_j  <-  g^-j n^-1 sum_i a_i w^(-ij)           (interpolation from g*H)
+ * </pre>
+ *
+ * <p>How snarkjs's Groth16 prover ({@code src/groth16_prove.js}, {@code groth16Prove}) computes the
+ * evaluations of H = (A*B - C)/Z that it multiplies with the zkey's H section: for each of A, B, C
+ * given by its evaluations on H ({@code buildABC1}), {@code Fr.ifft} (= {@link #inverse}), then
+ * {@code Fr.batchApplyKey(buff, Fr.e(1), inc)} which multiplies coefficient j by inc^j, then
+ * {@code Fr.fft} (= {@link #forward}): together {@link #cosetForward} of the coefficients with
+ * g = inc = {@link RootsOfUnity#snarkjsCosetShift} ({@code Fr.w[power+1]}, or {@code Fr.shift} =
+ * nqr^2 when power = s). Then {@code joinABC} ({@code qap_joinABC} in wasmcurves) forms
+ * A*B - C pointwise on g*H, without dividing by Z(g w^i) = g^n - 1 = -2: the zkey's H points
+ * absorb that constant. The result goes to the MSM in canonical (non-Montgomery) form.
+ *
+ * <p>Algorithm: bit-reversal permutation, then radix-2 decimation-in-time butterflies
+ * ({@link Butterflies}). The first stages run on cache-sized blocks, one block at a time per
+ * worker, so data is read from memory once for all of them; the remaining stages are full passes
+ * split across workers. The inverse is the forward transform followed by a_i <-> a_(n-i) and the
+ * 1/n scaling, so one twiddle table (w^j, j < n/2) serves both.
+ *
+ * <p>Instances are immutable and thread-safe; {@link #of} caches them per field and size (softly:
+ * the twiddle table of 2^22 points of a 4-limb field is 64 MiB, and the collector may drop it).
+ */
+public final class Ntt {
+
+    /** Block of the first stages: 2^13 four-limb elements = 256 KiB, well inside a core's L2. */
+    private static final int BLOCK_LOG = 13;
+    /** Below this many butterflies or elements, work stays in the calling thread. */
+    private static final int MIN_GRAIN = 1 << 11;
+
+    private record Key(PrimeField field, int logSize, ForkJoinPool pool) {
+    }
+
+    private static final Map<Key, SoftReference<Ntt>> CACHE = new ConcurrentHashMap<>();
+
+    private final PrimeField f;
+    private final int logN;
+    private final int n;
+    private final int w;
+    private final ForkJoinPool pool;
+    private final Butterflies butterflies;
+    private final long[] omega;
+    private final long[] omegaInv;
+    private final long[] nInv;
+    /** w^j for j < n/2, Montgomery. */
+    private final long[] tw;
+
+    /** The domain of size 2^logSize of the field, on the common fork-join pool. */
+    public static Ntt of(PrimeField field, int logSize) {
+        return of(field, logSize, ForkJoinPool.commonPool());
+    }
+
+    /** The domain of size 2^logSize of the field, running its parallel work on {@code pool}. */
+    public static Ntt of(PrimeField field, int logSize, ForkJoinPool pool) {
+        Key key = new Key(Objects.requireNonNull(field), logSize, Objects.requireNonNull(pool));
+        SoftReference<Ntt> ref = CACHE.get(key);
+        Ntt ntt = ref == null ? null : ref.get();
+        if (ntt == null) {
+            ntt = new Ntt(field, logSize, pool, Butterflies.of(field));
+            CACHE.put(key, new SoftReference<>(ntt));
+        }
+        return ntt;
+    }
+
+    Ntt(PrimeField field, int logSize, ForkJoinPool pool, Butterflies butterflies) {
+        if (logSize < 0 || logSize > field.twoAdicity() || logSize > 30) {
+            throw new IllegalArgumentException("log size " + logSize + " out of [0, "
+                    + Math.min(30, field.twoAdicity()) + "] for the " + field.name());
+        }
+        this.f = field;
+        this.logN = logSize;
+        this.n = 1 << logSize;
+        this.w = field.width();
+        this.pool = pool;
+        this.butterflies = butterflies;
+        this.omega = RootsOfUnity.primitive(field, logSize);
+        this.omegaInv = field.newElement();
+        field.inv(omega, 0, omegaInv, 0);
+        this.nInv = field.fromLong(n);
+        field.inv(nInv, 0, nInv, 0);
+        this.tw = field.newVector(n >>> 1);
+        fillPowers(tw, n >>> 1, field.one(), omega);
+    }
+
+    public PrimeField field() {
+        return f;
+    }
+
+    public int logSize() {
+        return logN;
+    }
+
+    public int size() {
+        return n;
+    }
+
+    /** w, the primitive n-th root of unity of this domain (a copy). */
+    public long[] omega() {
+        return omega.clone();
+    }
+
+    /** w^-1 (a copy). */
+    public long[] omegaInverse() {
+        return omegaInv.clone();
+    }
+
+    /** a_i <- sum_j a_j w^(ij). */
+    public void forward(long[] a) {
+        checkLength(a);
+        bitReverse(a, w, logN, pool);
+        dit(a);
+    }
+
+    /** a_i <- n^-1 sum_j a_j w^(-ij). */
+    public void inverse(long[] a) {
+        checkLength(a);
+        bitReverse(a, w, logN, pool);
+        dit(a);
+        reverseTailAndScale(a, nInv);
+    }
+
+    /** a_i <- sum_j a_j g^j w^(ij): the polynomial with coefficients a evaluated at g w^i. */
+    public void cosetForward(long[] a, long[] g, int gi) {
+        checkLength(a);
+        long[] g1 = f.newElement();
+        f.copy(g, gi, g1, 0);
+        scaleByPowers(a, f.one(), g1);
+        forward(a);
+    }
+
+    /** Inverse of {@link #cosetForward}: values at g w^i to coefficients, a_j <- g^-j (inverse(a))_j. */
+    public void cosetInverse(long[] a, long[] g, int gi) {
+        checkLength(a);
+        long[] gInv = f.newElement();
+        f.inv(g, gi, gInv, 0);
+        if (f.isZero(gInv, 0)) {
+            throw new IllegalArgumentException("coset shift is zero");
+        }
+        bitReverse(a, w, logN, pool);
+        dit(a);
+        reverseTailAndScale(a, null);
+        scaleByPowers(a, nInv, gInv);    // a_j *= n^-1 g^-j
+    }
+
+    /**
+     * The values of a polynomial of degree < n on H, replaced by its values on g*H:
+     * a_i = p(w^i)  ->  a_i = p(g w^i). The result equals {@code inverse(a)} then
+     * {@code cosetForward(a, g)} (snarkjs's ifft, batchApplyKey, fft for each of A, B, C), but
+     * without any permutation: the inverse runs as decimation in frequency (natural order in,
+     * coefficients out in bit-reversed order), the coefficients are scaled by n^-1 g^j where they
+     * lie, and the forward decimation in time takes them in bit-reversed order.
+     */
+    public void evaluationsOnCoset(long[] a, long[] g, int gi) {
+        checkLength(a);
+        long[] g1 = f.newElement();
+        f.copy(g, gi, g1, 0);
+        dif(a);
+        scaleBitReversed(a, nInv, g1);
+        dit(a);
+    }
+
+    // ---------------------------------------------------------------- bit reversal
+
+    /**
+     * The bit-reversal permutation of a vector of 2^logN elements of {@code width} longs: swaps
+     * elements i and rev(i), rev reversing the low logN bits. An involution. Large vectors are
+     * permuted on the common fork-join pool.
+     */
+    public static void bitReverse(long[] a, int width, int logN) {
+        bitReverse(a, width, logN, ForkJoinPool.commonPool());
+    }
+
+    private static void bitReverse(long[] a, int width, int logN, ForkJoinPool pool) {
+        if (logN < 0 || logN > 30 || a.length < (long) width << logN) {
+            throw new IllegalArgumentException("vector too short for 2^" + logN + " elements of width " + width);
+        }
+        if (logN < 2) {
+            return;
+        }
+        int n = 1 << logN;
+        int drop = 32 - logN;
+        Parallel.forRange(pool, 0, n, 1 << 14, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                int r = Integer.reverse(i) >>> drop;
+                if (i < r) {
+                    int x = i * width;
+                    int y = r * width;
+                    for (int k = 0; k < width; k++) {
+                        long t = a[x + k];
+                        a[x + k] = a[y + k];
+                        a[y + k] = t;
+                    }
+                }
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void checkLength(long[] a) {
+        if (a.length != n * w) {
+            throw new IllegalArgumentException("expected " + n + " elements (" + n * w + " longs), got "
+                    + a.length + " longs");
+        }
+    }
+
+    /** All logN stages of decimation in time on bit-reversed input. */
+    private void dit(long[] a) {
+        if (logN == 0) {
+            return;
+        }
+        int blockLog = Math.min(BLOCK_LOG, logN);
+        int blocks = n >>> blockLog;
+        Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
+            for (int b = from; b < to; b++) {
+                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, logN);
+            }
+        });
+        for (int s = blockLog; s < logN; s++) {
+            stagePass(a, s);
+        }
+    }
+
+    /** All logN inverse stages, decimation in frequency: natural order in, bit-reversed out, unscaled. */
+    private void dif(long[] a) {
+        if (logN == 0) {
+            return;
+        }
+        int blockLog = Math.min(BLOCK_LOG, logN);
+        for (int s = logN - 1; s >= blockLog; s--) {
+            stagePassDif(a, s);
+        }
+        int blocks = n >>> blockLog;
+        Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
+            for (int b = from; b < to; b++) {
+                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, logN);
+            }
+        });
+    }
+
+    private void stagePassDif(long[] a, int s) {
+        int half = 1 << s;
+        int shift = logN - 1 - s;
+        Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
+            long[] scratch = f.newElement();
+            int p = from;
+            while (p < to) {
+                int j = p & (half - 1);
+                int base = (p >>> s) << (s + 1);
+                int end = Math.min(half, j + (to - p));
+                butterflies.rowDif(a, base, half, j, end, tw, shift, scratch);
+                p += end - j;
+            }
+        });
+    }
+
+    /** One stage over the whole vector, butterflies 0 .. n/2-1 split across workers. */
+    private void stagePass(long[] a, int s) {
+        int half = 1 << s;
+        int shift = logN - 1 - s;
+        Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
+            long[] scratch = f.newElement();
+            int p = from;
+            while (p < to) {
+                int j = p & (half - 1);
+                int base = (p >>> s) << (s + 1);
+                int end = Math.min(half, j + (to - p));
+                butterflies.row(a, base, half, j, end, tw, shift, scratch);
+                p += end - j;
+            }
+        });
+    }
+
+    /** a_i <-> a_(n-i) for 0 < i < n/2 (so the forward transform becomes the inverse), times c. */
+    private void reverseTailAndScale(long[] a, long[] c) {
+        int halfN = n >>> 1;
+        Parallel.forRange(pool, 0, halfN + 1, MIN_GRAIN, (from, to) -> {
+            long[] t = f.newElement();
+            for (int i = from; i < to; i++) {
+                int j = (n - i) & (n - 1);
+                int x = i * w;
+                int y = j * w;
+                if (c == null) {
+                    if (i < j) {
+                        f.copy(a, x, t, 0);
+                        f.copy(a, y, a, x);
+                        f.copy(t, 0, a, y);
+                    }
+                } else if (i < j) {
+                    f.mul(a, x, c, 0, t, 0);
+                    f.mul(a, y, c, 0, a, x);
+                    f.copy(t, 0, a, y);
+                } else if (i == j) {
+                    f.mul(a, x, c, 0, a, x);
+                }
+            }
+        });
+    }
+
+    /**
+     * a_p *= c * r^rev(p), rev reversing logN bits: the scaling of {@link #scaleByPowers} applied to
+     * a bit-reversed vector. With p = hi * 2^b + lo, rev(p) = rev_b(lo) 2^(logN-b) + rev_(logN-b)(hi),
+     * so r^rev(p) = low[lo] * high[hi] from two tables of about sqrt(n) entries each.
+     */
+    private void scaleBitReversed(long[] a, long[] c, long[] r) {
+        int b = logN >>> 1;
+        int hb = logN - b;
+        long[] rToTwoHb = r.clone();
+        for (int i = 0; i < hb; i++) {
+            f.sqr(rToTwoHb, 0, rToTwoHb, 0);
+        }
+        long[] low = bitReversedPowers(f.one(), rToTwoHb, b);   // (r^(2^hb))^rev_b(lo)
+        long[] high = bitReversedPowers(c, r, hb);              // c * r^rev_hb(hi)
+        int lowMask = (1 << b) - 1;
+        Parallel.forRange(pool, 0, n, MIN_GRAIN, (from, to) -> {
+            long[] t = f.newElement();
+            for (int p = from; p < to; p++) {
+                f.mul(low, (p & lowMask) * w, high, (p >>> b) * w, t, 0);
+                f.mul(a, p * w, t, 0, a, p * w);
+            }
+        });
+    }
+
+    /** table_i = c * r^rev_bits(i) for i < 2^bits. */
+    private long[] bitReversedPowers(long[] c, long[] r, int bits) {
+        int m = 1 << bits;
+        long[] natural = f.newVector(m);
+        long[] p = c.clone();
+        for (int i = 0; i < m; i++) {
+            f.copy(p, 0, natural, i * w);
+            f.mul(p, 0, r, 0, p, 0);
+        }
+        bitReverse(natural, w, bits, pool);
+        return natural;
+    }
+
+    /** a_j *= c * r^j. */
+    private void scaleByPowers(long[] a, long[] c, long[] r) {
+        Parallel.forRange(pool, 0, n, MIN_GRAIN, (from, to) -> {
+            long[] p = f.newElement();
+            f.pow(r, 0, new long[] {from}, p, 0);
+            f.mul(p, 0, c, 0, p, 0);
+            for (int i = from; i < to; i++) {
+                f.mul(a, i * w, p, 0, a, i * w);
+                f.mul(p, 0, r, 0, p, 0);
+            }
+        });
+    }
+
+    /** out_j = c * r^j for j < count. */
+    private void fillPowers(long[] out, int count, long[] c, long[] r) {
+        Parallel.forRange(pool, 0, count, MIN_GRAIN, (from, to) -> {
+            long[] p = f.newElement();
+            f.pow(r, 0, new long[] {from}, p, 0);
+            f.mul(p, 0, c, 0, p, 0);
+            for (int i = from; i < to; i++) {
+                f.copy(p, 0, out, i * w);
+                f.mul(p, 0, r, 0, p, 0);
+            }
+        });
+    }
+}
