@@ -10,6 +10,7 @@ abstract class BucketKernel {
     /**
      * Writes sum over i in [lo, hi) of d_i P_i, Jacobian, to {@code out} at {@code oi}; d_i is decoded
      * from {@code digits[i]} and P_i is the affine point at long index {@code pointBase + i * affineWidth}.
+     * Only buckets below {@code used} can be hit (the top window of a scalar is often narrower).
      */
-    abstract void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, long[] out, int oi);
+    abstract void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, int used, long[] out, int oi);
 }

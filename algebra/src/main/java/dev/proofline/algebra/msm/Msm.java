@@ -117,6 +117,11 @@ public final class Msm {
         return compute(points, pointIndex * aw, scalars, scalarIndex * SCALAR_WORDS, count);
     }
 
+    /** sum_{i < count} k_{o+i} P_{o+i}, Jacobian: points and scalars from the same index o. */
+    public long[] multiply(long[] points, long[] scalars, int offset, int count) {
+        return multiply(points, offset, scalars, offset, count);
+    }
+
     /** As {@link #multiply(long[], long[])}, the result affine (infinity = (0, 0)). */
     public long[] multiplyAffine(long[] points, long[] scalars) {
         return toAffine(multiply(points, scalars));
@@ -156,49 +161,63 @@ public final class Msm {
         return out;
     }
 
-    // ------------------------------------------------------------------ window size
+    // ------------------------------------------------------------------ planning
+
+    /** Batch size of the batch-affine accumulation (larger batches gain little, see the class notes). */
+    static final int DEFAULT_BATCH = 1024;
 
     /**
-     * The window size for n points: the c minimising W(c) (n A + 2^(c-1) R), the cost of W windows
-     * each accumulating n points (A field multiplications each) and reducing 2^(c-1) buckets (R each).
+     * How an MSM of n points is cut: window size c, number of windows, chunks of points per window,
+     * the buckets the top window can hit, and which kernel each kind of window uses.
      */
-    public int windowBitsFor(int n) {
-        if (windowBits != 0) {
-            return windowBits;
-        }
-        return defaultWindowBits(n, curve.order().bitLength());
+    record Plan(int c, int windows, int chunks, int chunkLen, int topUsed, boolean affine, boolean topAffine,
+            int batch, double cost) {
     }
 
-    static int defaultWindowBits(int n, int bits) {
-        int best = 2;
-        double bestCost = Double.MAX_VALUE;
+    /** The window size used for n points: forced, or the cheapest by the cost model. */
+    public int windowBitsFor(int n) {
+        return plan(Math.max(1, n)).c();
+    }
+
+    Plan plan(int n) {
+        CostModel model = new CostModel(curve);
+        int bits = curve.order().bitLength();
+        if (windowBits != 0) {
+            return plan(n, windowBits, bits, model);
+        }
+        Plan best = null;
         for (int c = 2; c <= SignedDigits.MAX_WINDOW_BITS; c++) {
-            double a = c >= BATCH_AFFINE_MIN_BITS ? 7.5 : 11.0;
-            double r = c >= BATCH_AFFINE_MIN_BITS ? 27.0 : 32.0;
-            double cost = SignedDigits.windows(bits, c) * (n * a + (1 << (c - 1)) * r);
-            if (cost < bestCost) {
-                bestCost = cost;
-                best = c;
+            Plan p = plan(n, c, bits, model);
+            if (best == null || p.cost() < best.cost()) {
+                best = p;
             }
         }
         return best;
     }
 
-    /** Below this window size batches would be too small (at most 2^(c-1) buckets) to pay for their inversion. */
-    static final int BATCH_AFFINE_MIN_BITS = 10;
-
-    private Accumulation accumulationFor(int c) {
-        if (accumulation != Accumulation.AUTO) {
-            return accumulation;
-        }
-        return c >= BATCH_AFFINE_MIN_BITS ? Accumulation.BATCH_AFFINE : Accumulation.JACOBIAN;
+    private Plan plan(int n, int c, int bits, CostModel model) {
+        int nw = SignedDigits.windows(bits, c);
+        int nb = 1 << (c - 1);
+        // the top window holds bits - c (nw - 1) < c bits of k (k < r), plus a carry
+        int topUsed = Math.min(nb, 1 << (bits - c * (nw - 1)));
+        // windows are the unit of parallel work; points are cut into chunks (each with its own
+        // buckets and reduction) only when there are too few windows for the threads
+        int chunks = Math.max(1, Math.min((2 * parallelism + nw - 1) / nw, n / 1024));
+        int chunkLen = (n + chunks - 1) / chunks;
+        int batch = batchSize != 0 ? batchSize : DEFAULT_BATCH;
+        boolean affine = useAffine(model, chunkLen, nb, batch);
+        boolean topAffine = useAffine(model, chunkLen, topUsed, batch);
+        double cost = chunks * ((nw - 1) * model.window(chunkLen, nb, affine, batch)
+                + model.window(chunkLen, topUsed, topAffine, batch));
+        return new Plan(c, nw, chunks, chunkLen, topUsed, affine, topAffine, batch, cost);
     }
 
-    private int batchSizeFor(int c) {
-        if (batchSize != 0) {
-            return batchSize;
-        }
-        return Math.min(1 << (c - 1), 512);
+    private boolean useAffine(CostModel model, int n, int used, int batch) {
+        return switch (accumulation) {
+            case JACOBIAN -> false;
+            case BATCH_AFFINE -> true;
+            case AUTO -> model.affineIsCheaper(n, used, batch);
+        };
     }
 
     // ------------------------------------------------------------------ the algorithm
@@ -211,8 +230,9 @@ public final class Msm {
         if (n == 0) {
             return result;
         }
-        final int c = windowBitsFor(n);
-        final int nw = SignedDigits.windows(curve.order().bitLength(), c);
+        final Plan plan = plan(n);
+        final int c = plan.c();
+        final int nw = plan.windows();
         final int threads = parallelism;
 
         // 1. signed digits, [window][point]
@@ -223,23 +243,27 @@ public final class Msm {
         parallel(threads, recodeTasks, () -> t -> SignedDigits.recode(scalars, scalarBase, t * recodeChunk,
                 Math.min(n, (t + 1) * recodeChunk), r, c, digits));
 
-        // 2. window sums: tasks (window, chunk); chunks only when there are fewer windows than threads
-        final int chunks = Math.max(1, Math.min((2 * threads + nw - 1) / nw, n / 1024));
-        final int chunkLen = (n + chunks - 1) / chunks;
+        // 2. window sums, one task per (window, chunk of points)
+        final int chunks = plan.chunks();
+        final int chunkLen = plan.chunkLen();
         final int tasks = nw * chunks;
         final long[] partial = new long[tasks * jw];
-        final Accumulation acc = accumulationFor(c);
-        final int batch = batchSizeFor(c);
+        final int nb = 1 << (c - 1);
         parallel(threads, tasks, () -> {
-            BucketKernel k = acc == Accumulation.JACOBIAN
-                    ? new JacobianBuckets(curve, c)
-                    : new BatchAffineBuckets(curve, c, batch);
+            BucketKernel[] kernels = new BucketKernel[2];
             return t -> {
                 int w = t / chunks;
                 int ch = t % chunks;
                 int lo = ch * chunkLen;
                 int hi = Math.min(n, lo + chunkLen);
-                k.windowSum(digits[w], lo, hi, points, pointBase, partial, t * jw);
+                boolean top = w == nw - 1;
+                boolean affine = top ? plan.topAffine() : plan.affine();
+                BucketKernel k = kernels[affine ? 1 : 0];
+                if (k == null) {
+                    k = affine ? new BatchAffineBuckets(curve, c, plan.batch()) : new JacobianBuckets(curve, c);
+                    kernels[affine ? 1 : 0] = k;
+                }
+                k.windowSum(digits[w], lo, hi, points, pointBase, top ? plan.topUsed() : nb, partial, t * jw);
             };
         });
 
@@ -269,11 +293,16 @@ public final class Msm {
         AtomicInteger next = new AtomicInteger();
         Runnable runner = () -> {
             IntConsumer body = null;
-            for (int t; (t = next.getAndIncrement()) < tasks; ) {
-                if (body == null) {
-                    body = perThread.get();
+            try {
+                for (int t; (t = next.getAndIncrement()) < tasks; ) {
+                    if (body == null) {
+                        body = perThread.get();
+                    }
+                    body.accept(t);
                 }
-                body.accept(t);
+            } catch (RuntimeException | Error e) {
+                next.set(tasks); // the others stop after their current task
+                throw e;
             }
         };
         int forks = Math.min(threads, tasks) - 1;
@@ -281,9 +310,28 @@ public final class Msm {
         for (int i = 0; i < forks; i++) {
             forked.add(ForkJoinTask.adapt(runner).fork());
         }
-        runner.run();
+        Throwable failure = null;
+        try {
+            runner.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
         for (ForkJoinTask<?> f : forked) {
-            f.join();
+            try {
+                f.join();
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
     }
 }

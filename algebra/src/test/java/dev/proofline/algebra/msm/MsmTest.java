@@ -77,16 +77,19 @@ class MsmTest {
         long[] jac = new long[curve.jacobianWidth()];
         for (int i = 0; i < n; i++) {
             int kind = rnd.nextInt(10);
+            int sameScalarAs = -1;
             if (kind == 0) {
                 logs[i] = BigInteger.ZERO;                                  // infinity (0, 0)
             } else if (kind == 1 && i > 0) {
                 int j = rnd.nextInt(i);                                     // repeated point
                 logs[i] = logs[j];
                 System.arraycopy(points, j * aw, points, i * aw, aw);
+                sameScalarAs = rnd.nextBoolean() ? j : -1;
             } else if (kind == 2 && i > 0) {
                 int j = rnd.nextInt(i);                                     // the negation of a point
                 logs[i] = r.subtract(logs[j]).mod(r);
                 pa.negAffine(points, j * aw, points, i * aw);
+                sameScalarAs = rnd.nextBoolean() ? j : -1;
             } else if (kind == 3) {
                 logs[i] = BigInteger.ONE;
                 System.arraycopy(curve.generator(), 0, points, i * aw, aw);
@@ -104,9 +107,10 @@ class MsmTest {
                 case 5 -> BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
                 default -> new BigInteger(r.bitLength() + 8, rnd).mod(r);
             };
-            // a repeated scalar on a repeated point puts the same point twice into one bucket
-            if (kind == 1 && i > 0 && rnd.nextBoolean()) {
-                ks[i] = ks[rnd.nextInt(i)];
+            // the same scalar on a repeated point puts the same point twice into one bucket (a
+            // doubling), on a negated point puts P and -P into one bucket (a cancellation)
+            if (sameScalarAs >= 0) {
+                ks[i] = ks[sameScalarAs];
             }
             putScalar(scalars, i, ks[i]);
         }
@@ -160,13 +164,48 @@ class MsmTest {
     @Property(tries = 120)
     void msmEqualsTheNaiveSumOfScalarMultiplications(@ForAll("anyGroup") WeierstrassCurve curve,
             @ForAll @IntRange(min = 0, max = 64) int n, @ForAll long seed,
-            @ForAll @IntRange(min = 0, max = 16) int windowBits, @ForAll("anyAccumulation") Accumulation acc,
+            @ForAll @IntRange(min = 0, max = 12) int windowBits, @ForAll("anyAccumulation") Accumulation acc,
             @ForAll @IntRange(min = 1, max = 3) int threads) {
         Input in = input(curve, n, seed);
         Msm msm = Msm.on(curve).withWindowBits(windowBits == 1 ? 0 : windowBits).withAccumulation(acc)
                 .withParallelism(threads).withBatchSize(1 + (int) Math.floorMod(seed, 40));
         long[] got = msm.multiply(in.points(), in.scalars());
         assertSamePoint(curve, naiveSum(curve, in.points(), in.ks()), got, "MSM vs naive sum");
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void equalAndOppositePointsInOneBucketDoubleAndCancel(WeierstrassCurve curve) {
+        // P, P, P, -P, Q, -Q, Q, O, G with one scalar: every window puts them all into one bucket, so
+        // a batch meets D + D (doubling), D + (-D) (cancellation) and an empty bucket refilled
+        PointArithmetic pa = curve.arithmetic();
+        int aw = curve.affineWidth();
+        BigInteger r = curve.order();
+        BigInteger a = new BigInteger("1234567890123456789"), b = new BigInteger("987654321987654321");
+        BigInteger[] logs = {a, a, a, r.subtract(a), b, r.subtract(b), b, BigInteger.ZERO, BigInteger.ONE};
+        long[] points = new long[logs.length * aw];
+        long[] jac = new long[curve.jacobianWidth()];
+        for (int i = 0; i < logs.length; i++) {
+            if (logs[i].signum() != 0) {
+                pa.mulAffine(curve.generator(), 0, logs[i], jac, 0);
+                pa.toAffine(jac, 0, points, i * aw);
+            }
+        }
+        for (BigInteger k : List.of(BigInteger.ONE, BigInteger.valueOf(0x7fff), r.subtract(BigInteger.ONE),
+                new BigInteger("5555555555555555555555555555555555555555555555555555555555555555", 16).mod(r))) {
+            long[] scalars = new long[4 * logs.length];
+            BigInteger expected = BigInteger.ZERO;
+            for (int i = 0; i < logs.length; i++) {
+                putScalar(scalars, i, k);
+                expected = expected.add(k.multiply(logs[i]));
+            }
+            for (int c : new int[] {2, 5, 11, 16}) {
+                for (Accumulation acc : List.of(Accumulation.JACOBIAN, Accumulation.BATCH_AFFINE)) {
+                    long[] got = Msm.on(curve).withWindowBits(c).withAccumulation(acc).multiply(points, scalars);
+                    assertSamePoint(curve, generatorTimes(curve, expected.mod(r)), got, "k=" + k + " c=" + c + " " + acc);
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ ffjavascript
