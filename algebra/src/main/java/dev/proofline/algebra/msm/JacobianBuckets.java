@@ -1,0 +1,93 @@
+package dev.proofline.algebra.msm;
+
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import java.util.Arrays;
+
+/**
+ * Buckets in Jacobian coordinates, each point added with a mixed (Jacobian + affine) addition:
+ * 7M + 4S per point. Simple and without batching overhead, so the better choice for small windows.
+ */
+final class JacobianBuckets extends BucketKernel {
+
+    private final PointArithmetic pa;
+    private final int aw;
+    private final int jw;
+    private final int c;
+    private final int nb;
+    private final long[] buckets;
+    private final long[] negated;
+    private final long[] running;
+    private final long[] sum;
+    private final long[] multiple;
+
+    JacobianBuckets(WeierstrassCurve curve, int c) {
+        this.pa = curve.arithmetic();
+        this.aw = curve.affineWidth();
+        this.jw = curve.jacobianWidth();
+        this.c = c;
+        this.nb = 1 << (c - 1);
+        this.buckets = new long[nb * jw];
+        this.negated = new long[aw];
+        this.running = new long[jw];
+        this.sum = new long[jw];
+        this.multiple = new long[jw];
+    }
+
+    @Override
+    void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, int used, long[] out, int oi) {
+        Arrays.fill(buckets, 0, used * jw, 0L); // Z = 0: every bucket starts at infinity
+        final int half = 1 << (c - 1);
+        final int full = 1 << c;
+        for (int i = lo; i < hi; i++) {
+            int code = digits[i];
+            if (code == 0) {
+                continue;
+            }
+            int p = pointBase + i * aw;
+            if (code <= half) {
+                int b = (code - 1) * jw;
+                pa.addMixed(buckets, b, points, p, buckets, b);
+            } else {
+                int b = (full - code - 1) * jw;
+                pa.negAffine(points, p, negated, 0);
+                pa.addMixed(buckets, b, negated, 0, buckets, b);
+            }
+        }
+        // sum_b (b + 1) B_b = sum_b (B_top + ... + B_b): a running sum from the top bucket down. Over
+        // a run of empty buckets the running sum is unchanged, so its repeated additions are done
+        // at once as one small multiple (sparse buckets are common when n is small against 2^c)
+        pa.setInfinity(running, 0);
+        pa.setInfinity(sum, 0);
+        long pending = 0;
+        for (int b = used - 1; b >= 0; b--) {
+            if (!pa.isInfinity(buckets, b * jw)) {
+                addMultiple(pending);
+                pending = 0;
+                pa.add(running, 0, buckets, b * jw, running, 0);
+            }
+            pending++;
+        }
+        addMultiple(pending);
+        System.arraycopy(sum, 0, out, oi, jw);
+    }
+
+    /** sum += k running, by double-and-add (k is small: at most the number of buckets). */
+    private void addMultiple(long k) {
+        if (k == 0 || pa.isInfinity(running, 0)) {
+            return;
+        }
+        if (k == 1) {
+            pa.add(sum, 0, running, 0, sum, 0);
+            return;
+        }
+        pa.setInfinity(multiple, 0);
+        for (int i = 63 - Long.numberOfLeadingZeros(k); i >= 0; i--) {
+            pa.dbl(multiple, 0, multiple, 0);
+            if (((k >>> i) & 1) != 0) {
+                pa.add(multiple, 0, running, 0, multiple, 0);
+            }
+        }
+        pa.add(sum, 0, multiple, 0, sum, 0);
+    }
+}

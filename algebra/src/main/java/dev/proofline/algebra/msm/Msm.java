@@ -1,0 +1,337 @@
+package dev.proofline.algebra.msm;
+
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.field.PrimeField;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Multi-scalar multiplication sum_i k_i P_i on a {@link WeierstrassCurve} by Pippenger's bucket
+ * method with signed-digit windows ({@link SignedDigits}).
+ *
+ * <p>Inputs: points as a flat affine vector in the curve's layout (x, y; infinity = (0, 0)); scalars
+ * as 4 little-endian 64-bit words each, canonical (not Montgomery: see {@link #canonicalScalars}).
+ * Any 256-bit scalar is accepted and taken mod r, which is exact for points of the order-r subgroup
+ * (the only points a proving key holds). Points are not checked to be on the curve.
+ *
+ * <p>Work is split into tasks (window, chunk of points) run on the calling thread and the common
+ * fork-join pool; each task accumulates its points into its own buckets and reduces them to a window
+ * sum, and the window sums are combined by doubling (Horner in 2^c).
+ *
+ * <p>Instances are immutable and thread-safe; the {@code with...} methods return modified copies.
+ */
+public final class Msm {
+
+    /** How points are accumulated into buckets. */
+    public enum Accumulation {
+        /** Jacobian buckets, mixed additions. */
+        JACOBIAN,
+        /** Affine buckets, batched additions sharing one inversion. */
+        BATCH_AFFINE,
+        /** Chosen from the window size. */
+        AUTO
+    }
+
+    /** Scalars words per scalar (both scalar fields are below 2^256). */
+    public static final int SCALAR_WORDS = 4;
+
+    private final WeierstrassCurve curve;
+    private final int windowBits;
+    private final int parallelism;
+    private final Accumulation accumulation;
+    private final int batchSize;
+
+    private Msm(WeierstrassCurve curve, int windowBits, int parallelism, Accumulation accumulation, int batchSize) {
+        if (curve.scalarField().limbs() != SCALAR_WORDS) {
+            throw new IllegalArgumentException("scalar field of " + curve + " is not 4 words wide");
+        }
+        this.curve = curve;
+        this.windowBits = windowBits;
+        this.parallelism = parallelism;
+        this.accumulation = accumulation;
+        this.batchSize = batchSize;
+    }
+
+    /** MSM on a curve with the automatic window size, all processors, automatic accumulation. */
+    public static Msm on(WeierstrassCurve curve) {
+        return new Msm(curve, 0, Runtime.getRuntime().availableProcessors(), Accumulation.AUTO, 0);
+    }
+
+    /** Forces the window size c, 2 to 16 bits; 0 restores the automatic choice. */
+    public Msm withWindowBits(int c) {
+        if (c != 0 && (c < 2 || c > SignedDigits.MAX_WINDOW_BITS)) {
+            throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
+        }
+        return new Msm(curve, c, parallelism, accumulation, batchSize);
+    }
+
+    /** Number of threads (the calling thread included); at least 1. */
+    public Msm withParallelism(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1: " + threads);
+        }
+        return new Msm(curve, windowBits, threads, accumulation, batchSize);
+    }
+
+    public Msm withAccumulation(Accumulation a) {
+        return new Msm(curve, windowBits, parallelism, a, batchSize);
+    }
+
+    /** Batch size of the batch-affine accumulation; 0 restores the automatic choice. */
+    public Msm withBatchSize(int size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("batch size must be non-negative: " + size);
+        }
+        return new Msm(curve, windowBits, parallelism, accumulation, size);
+    }
+
+    public WeierstrassCurve curve() {
+        return curve;
+    }
+
+    // ------------------------------------------------------------------ API
+
+    /** sum_i k_i P_i over all scalars (n = scalars.length / 4; points must hold n points), Jacobian. */
+    public long[] multiply(long[] points, long[] scalars) {
+        int n = scalars.length / SCALAR_WORDS;
+        return multiply(points, 0, scalars, 0, n);
+    }
+
+    /**
+     * sum_{i < count} k_{s+i} P_{p+i}, Jacobian: points from index {@code pointIndex}, scalars from
+     * index {@code scalarIndex} (indices count points and scalars, not longs).
+     */
+    public long[] multiply(long[] points, int pointIndex, long[] scalars, int scalarIndex, int count) {
+        int aw = curve.affineWidth();
+        if (count < 0 || pointIndex < 0 || scalarIndex < 0
+                || (long) (pointIndex + (long) count) * aw > points.length
+                || (long) (scalarIndex + (long) count) * SCALAR_WORDS > scalars.length) {
+            throw new IllegalArgumentException("range out of bounds: points from " + pointIndex + ", scalars from "
+                    + scalarIndex + ", count " + count);
+        }
+        return compute(points, pointIndex * aw, scalars, scalarIndex * SCALAR_WORDS, count);
+    }
+
+    /** sum_{i < count} k_{o+i} P_{o+i}, Jacobian: points and scalars from the same index o. */
+    public long[] multiply(long[] points, long[] scalars, int offset, int count) {
+        return multiply(points, offset, scalars, offset, count);
+    }
+
+    /** As {@link #multiply(long[], long[])}, the result affine (infinity = (0, 0)). */
+    public long[] multiplyAffine(long[] points, long[] scalars) {
+        return toAffine(multiply(points, scalars));
+    }
+
+    /** As {@link #multiply(long[], int, long[], int, int)}, the result affine. */
+    public long[] multiplyAffine(long[] points, int pointIndex, long[] scalars, int scalarIndex, int count) {
+        return toAffine(multiply(points, pointIndex, scalars, scalarIndex, count));
+    }
+
+    private long[] toAffine(long[] jac) {
+        long[] r = new long[curve.affineWidth()];
+        curve.arithmetic().toAffine(jac, 0, r, 0);
+        return r;
+    }
+
+    /** Canonical scalar words of a vector of Montgomery-form elements of {@code fr}, in parallel. */
+    public static long[] canonicalScalars(PrimeField fr, long[] montgomery) {
+        return canonicalScalars(fr, montgomery, 0, montgomery.length / fr.limbs());
+    }
+
+    /** Canonical words of elements {@code from .. from + count} of a Montgomery-form vector. */
+    public static long[] canonicalScalars(PrimeField fr, long[] montgomery, int from, int count) {
+        int w = fr.limbs();
+        long[] out = new long[Math.multiplyExact(count, w)];
+        long[] one = new long[w];
+        one[0] = 1; // Montgomery multiplication by the plain integer 1 divides by R
+        int chunk = 1 << 14;
+        int tasks = (count + chunk - 1) / chunk;
+        parallel(Runtime.getRuntime().availableProcessors(), tasks, () -> t -> {
+            int lo = t * chunk;
+            int hi = Math.min(count, lo + chunk);
+            for (int i = lo; i < hi; i++) {
+                fr.mul(montgomery, (from + i) * w, one, 0, out, i * w);
+            }
+        });
+        return out;
+    }
+
+    // ------------------------------------------------------------------ planning
+
+    /** Batch size of the batch-affine accumulation (larger batches gain little, see the class notes). */
+    static final int DEFAULT_BATCH = 1024;
+
+    /**
+     * How an MSM of n points is cut: window size c, number of windows, chunks of points per window,
+     * the buckets the top window can hit, and which kernel each kind of window uses.
+     */
+    record Plan(int c, int windows, int chunks, int chunkLen, int topUsed, boolean affine, boolean topAffine,
+            int batch, double cost) {
+    }
+
+    /** The window size used for n points: forced, or the cheapest by the cost model. */
+    public int windowBitsFor(int n) {
+        return plan(Math.max(1, n)).c();
+    }
+
+    Plan plan(int n) {
+        CostModel model = new CostModel(curve);
+        int bits = curve.order().bitLength();
+        if (windowBits != 0) {
+            return plan(n, windowBits, bits, model);
+        }
+        Plan best = null;
+        for (int c = 2; c <= SignedDigits.MAX_WINDOW_BITS; c++) {
+            Plan p = plan(n, c, bits, model);
+            if (best == null || p.cost() < best.cost()) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    private Plan plan(int n, int c, int bits, CostModel model) {
+        int nw = SignedDigits.windows(bits, c);
+        int nb = 1 << (c - 1);
+        // the top window holds bits - c (nw - 1) < c bits of k (k < r), plus a carry
+        int topUsed = Math.min(nb, 1 << (bits - c * (nw - 1)));
+        // windows are the unit of parallel work; points are cut into chunks (each with its own
+        // buckets and reduction) only when there are too few windows for the threads
+        int chunks = Math.max(1, Math.min((2 * parallelism + nw - 1) / nw, n / 1024));
+        int chunkLen = (n + chunks - 1) / chunks;
+        int batch = batchSize != 0 ? batchSize : DEFAULT_BATCH;
+        boolean affine = useAffine(model, chunkLen, nb, batch);
+        boolean topAffine = useAffine(model, chunkLen, topUsed, batch);
+        double cost = chunks * ((nw - 1) * model.window(chunkLen, nb, affine, batch)
+                + model.window(chunkLen, topUsed, topAffine, batch));
+        return new Plan(c, nw, chunks, chunkLen, topUsed, affine, topAffine, batch, cost);
+    }
+
+    private boolean useAffine(CostModel model, int n, int used, int batch) {
+        return switch (accumulation) {
+            case JACOBIAN -> false;
+            case BATCH_AFFINE -> true;
+            case AUTO -> model.affineIsCheaper(n, used, batch);
+        };
+    }
+
+    // ------------------------------------------------------------------ the algorithm
+
+    private long[] compute(long[] points, int pointBase, long[] scalars, int scalarBase, int n) {
+        final int jw = curve.jacobianWidth();
+        final PointArithmetic pa = curve.arithmetic();
+        long[] result = new long[jw];
+        pa.setInfinity(result, 0);
+        if (n == 0) {
+            return result;
+        }
+        final Plan plan = plan(n);
+        final int c = plan.c();
+        final int nw = plan.windows();
+        final int threads = parallelism;
+
+        // 1. signed digits, [window][point]
+        final char[][] digits = new char[nw][n];
+        final long[] r = SignedDigits.words(curve.order());
+        final int recodeChunk = 1 << 13;
+        int recodeTasks = (n + recodeChunk - 1) / recodeChunk;
+        parallel(threads, recodeTasks, () -> t -> SignedDigits.recode(scalars, scalarBase, t * recodeChunk,
+                Math.min(n, (t + 1) * recodeChunk), r, c, digits));
+
+        // 2. window sums, one task per (window, chunk of points)
+        final int chunks = plan.chunks();
+        final int chunkLen = plan.chunkLen();
+        final int tasks = nw * chunks;
+        final long[] partial = new long[tasks * jw];
+        final int nb = 1 << (c - 1);
+        parallel(threads, tasks, () -> {
+            BucketKernel[] kernels = new BucketKernel[2];
+            return t -> {
+                int w = t / chunks;
+                int ch = t % chunks;
+                int lo = ch * chunkLen;
+                int hi = Math.min(n, lo + chunkLen);
+                boolean top = w == nw - 1;
+                boolean affine = top ? plan.topAffine() : plan.affine();
+                BucketKernel k = kernels[affine ? 1 : 0];
+                if (k == null) {
+                    k = affine ? new BatchAffineBuckets(curve, c, plan.batch()) : new JacobianBuckets(curve, c);
+                    kernels[affine ? 1 : 0] = k;
+                }
+                k.windowSum(digits[w], lo, hi, points, pointBase, top ? plan.topUsed() : nb, partial, t * jw);
+            };
+        });
+
+        // 3. result = sum_w 2^(c w) S_w, Horner from the top window
+        for (int w = nw - 1; w >= 0; w--) {
+            if (w != nw - 1) {
+                for (int i = 0; i < c; i++) {
+                    pa.dbl(result, 0, result, 0);
+                }
+            }
+            for (int ch = 0; ch < chunks; ch++) {
+                pa.add(result, 0, partial, (w * chunks + ch) * jw, result, 0);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Runs tasks 0..tasks-1 on up to {@code threads} threads: the caller and runners forked into the
+     * common pool, pulling task numbers from a shared counter. Each runner builds its per-thread state
+     * once, on its first task.
+     */
+    static void parallel(int threads, int tasks, Supplier<IntConsumer> perThread) {
+        if (tasks <= 0) {
+            return;
+        }
+        AtomicInteger next = new AtomicInteger();
+        Runnable runner = () -> {
+            IntConsumer body = null;
+            try {
+                for (int t; (t = next.getAndIncrement()) < tasks; ) {
+                    if (body == null) {
+                        body = perThread.get();
+                    }
+                    body.accept(t);
+                }
+            } catch (RuntimeException | Error e) {
+                next.set(tasks); // the others stop after their current task
+                throw e;
+            }
+        };
+        int forks = Math.min(threads, tasks) - 1;
+        List<ForkJoinTask<?>> forked = new ArrayList<>(forks);
+        for (int i = 0; i < forks; i++) {
+            forked.add(ForkJoinTask.adapt(runner).fork());
+        }
+        Throwable failure = null;
+        try {
+            runner.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        for (ForkJoinTask<?> f : forked) {
+            try {
+                f.join();
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+    }
+}
