@@ -18,18 +18,22 @@ import java.util.concurrent.ForkJoinPool;
  *   cosetInverse:   a_j  <-  g^-j n^-1 sum_i a_i w^(-ij)           (interpolation from g*H)
  * </pre>
  *
- * <p>How snarkjs's Groth16 prover ({@code src/groth16_prove.js}, {@code groth16Prove}) computes the
- * evaluations of H = (A*B - C)/Z that it multiplies with the zkey's H section: for each of A, B, C
- * given by its evaluations on H ({@code buildABC1}), {@code Fr.ifft} (= {@link #inverse}), then
- * {@code Fr.batchApplyKey(buff, Fr.e(1), inc)} which multiplies coefficient j by inc^j, then
- * {@code Fr.fft} (= {@link #forward}): together {@link #cosetForward} of the coefficients with
+ * <p>How snarkjs's Groth16 prover ({@code src/groth16_prove.js}, {@code groth16Prove}) gets the
+ * scalars for the zkey's H section: for each of A, B, C given by its values on H
+ * ({@code buildABC1}), {@code Fr.ifft} (= {@link #inverse}), then
+ * {@code Fr.batchApplyKey(buff, Fr.e(1), inc)}, which multiplies coefficient j by inc^j, then
+ * {@code Fr.fft} (= {@link #forward}): together {@link #evaluationsOnCoset} with
  * g = inc = {@link RootsOfUnity#snarkjsCosetShift} ({@code Fr.w[power+1]}, or {@code Fr.shift} =
  * nqr^2 when power = s). Then {@code joinABC} ({@code qap_joinABC} in wasmcurves) forms
- * A*B - C pointwise on g*H, without dividing by Z(g w^i) = g^n - 1 = -2: the zkey's H points
- * absorb that constant. The result goes to the MSM in canonical (non-Montgomery) form.
+ * A*B - C pointwise on g*H and converts it out of Montgomery form for the MSM. Nothing divides by
+ * Z: for power < s, g*H is the odd half of the domain of size 2n, the H section holds the
+ * odd-indexed Lagrange basis of that domain ({@code src/zkey_new.js}, {@code writeHs}, from the
+ * ptau's section 12), and A*B - C vanishes on the even half, so the MSM sums to
+ * (A*B - C)(tau) = h(tau) Z(tau).
  *
  * <p>Algorithm: bit-reversal permutation, then radix-2 decimation-in-time butterflies
- * ({@link Butterflies}). The first stages run on cache-sized blocks, one block at a time per
+ * ({@link Butterflies}); {@link #evaluationsOnCoset} pairs decimation in frequency with decimation in
+ * time and needs no permutation. The first stages run on cache-sized blocks, one block at a time per
  * worker, so data is read from memory once for all of them; the remaining stages are full passes
  * split across workers. The inverse is the forward transform followed by a_i <-> a_(n-i) and the
  * 1/n scaling, so one set of twiddles serves both: a contiguous table per stage, n - 1 elements in
