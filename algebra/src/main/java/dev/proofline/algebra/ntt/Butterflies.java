@@ -3,9 +3,10 @@ package dev.proofline.algebra.ntt;
 import dev.proofline.algebra.field.PrimeField;
 
 /**
- * The radix-2 decimation-in-time butterflies of a transform of size 2^logN, over a flat vector of
- * Montgomery elements. {@code tw} holds w^j for j < 2^(logN-1) (w the 2^logN-th root); the
- * butterflies of stage s (half-size h = 2^s) use w_{2h}^j = w^(j * 2^(logN-1-s)) = tw[j << shift].
+ * The radix-2 butterflies of a power-of-two transform, over a flat vector of Montgomery elements.
+ * Stage s (half-size h = 2^s) reads its own contiguous table {@code tw[s]} of w_{2h}^j, j < h
+ * (w_{2h} the primitive 2h-th root): read with a stride into one table of the largest stage, the
+ * small stages would touch a new cache line, and often a new page, for every twiddle.
  *
  * <pre>
  *   decimation in time (forward):    u = a[i], v = a[i + h] w_{2h}^j;  a[i] = u + v,  a[i + h] = u - v
@@ -29,13 +30,12 @@ abstract class Butterflies {
      * butterfly of those stages stays inside the range, so a range that fits in cache is done
      * without going back to memory.
      */
-    final void stages(long[] a, int start, int len, int s0, int s1, long[] tw, int logN) {
+    final void stages(long[] a, int start, int len, int s0, int s1, long[][] tw) {
         long[] scratch = new long[width()];
         for (int s = s0; s < s1; s++) {
             int half = 1 << s;
-            int shift = logN - 1 - s;
             for (int base = start; base < start + len; base += 2 * half) {
-                row(a, base, half, 0, half, tw, shift, scratch);
+                row(a, base, half, 0, half, tw[s], scratch);
             }
         }
     }
@@ -44,26 +44,25 @@ abstract class Butterflies {
      * Inverse (decimation-in-frequency) stages s1-1 down to s0 on [start, start + len), the mirror
      * of {@link #stages}: natural order in, bit-reversed out.
      */
-    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[] tw, int logN) {
+    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw) {
         long[] scratch = new long[width()];
         for (int s = s1 - 1; s >= s0; s--) {
             int half = 1 << s;
-            int shift = logN - 1 - s;
             for (int base = start; base < start + len; base += 2 * half) {
-                rowDif(a, base, half, 0, half, tw, shift, scratch);
+                rowDif(a, base, half, 0, half, tw[s], scratch);
             }
         }
     }
 
     /** The inverse butterflies j0 .. j1-1 of a group, as {@link #row} but with w^-1. */
-    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch);
+    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch);
 
     /**
      * Butterflies j0 .. j1-1 of the group at {@code base} of a stage of half-size {@code half}
-     * (element indices); the twiddle of butterfly j is tw[j << shift]. {@code scratch} holds one
-     * element, for implementations that need it.
+     * (element indices); {@code tw} is the stage's table, the twiddle of butterfly j is tw[j].
+     * {@code scratch} holds one element, for implementations that need it.
      */
-    abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch);
+    abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch);
 
     /** Longs per element. */
     abstract int width();
@@ -84,7 +83,7 @@ abstract class Butterflies {
         }
 
         @Override
-        void row(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] t) {
+        void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
             PrimeField f = this.f;
             int w = this.w;
             for (int j = j0; j < j1; j++) {
@@ -93,7 +92,7 @@ abstract class Butterflies {
                 if (j == 0) {
                     f.copy(a, v, t, 0);     // w^0 = 1
                 } else {
-                    f.mul(a, v, tw, (j << shift) * w, t, 0);
+                    f.mul(a, v, tw, j * w, t, 0);
                 }
                 f.sub(a, u, t, 0, a, v);
                 f.add(a, u, t, 0, a, u);
@@ -101,7 +100,7 @@ abstract class Butterflies {
         }
 
         @Override
-        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] t) {
+        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
             PrimeField f = this.f;
             int w = this.w;
             for (int j = j0; j < j1; j++) {
@@ -111,7 +110,7 @@ abstract class Butterflies {
                     f.sub(a, u, a, v, t, 0);
                 } else {
                     f.sub(a, v, a, u, t, 0);
-                    f.mul(t, 0, tw, ((half - j) << shift) * w, t, 0);
+                    f.mul(t, 0, tw, (half - j) * w, t, 0);
                 }
                 f.add(a, u, a, v, a, u);
                 f.copy(t, 0, a, v);

@@ -55,7 +55,7 @@ final class Montgomery4Butterflies extends Butterflies {
     }
 
     @Override
-    void row(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch) {
+    void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {
@@ -63,7 +63,7 @@ final class Montgomery4Butterflies extends Butterflies {
             final int v = u + off;
             long t0 = a[v], t1 = a[v + 1], t2 = a[v + 2], t3 = a[v + 3];
             if (j != 0) { // t = a[v] * w^j; w^0 = 1
-                final int ti = (j << shift) << 2;
+                final int ti = j << 2;
                 final long x0 = t0, x1 = t1, x2 = t2, x3 = t3;
                 final long y0 = tw[ti], y1 = tw[ti + 1], y2 = tw[ti + 2], y3 = tw[ti + 3];
                 long r0 = 0, r1 = 0, r2 = 0, r3 = 0;
@@ -183,7 +183,7 @@ final class Montgomery4Butterflies extends Butterflies {
     }
 
     @Override
-    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int shift, long[] scratch) {
+    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {
@@ -220,8 +220,8 @@ final class Montgomery4Butterflies extends Butterflies {
             y = q1 & mask; s = e1 + y + c; c = ((e1 & y) | ((e1 | y) & ~s)) >>> 63; t1 = s;
             y = q2 & mask; s = e2 + y + c; c = ((e2 & y) | ((e2 | y) & ~s)) >>> 63; t2 = s;
             y = q3 & mask; s = e3 + y + c; t3 = s;
-            if (!first) { // t = e * w^(n/2 - j) at this stage's spacing
-                final int ti = ((half - j) << shift) << 2;
+            if (!first) { // t = e * w_{2h}^(h - j)
+                final int ti = (half - j) << 2;
                 final long x0 = t0, x1 = t1, x2 = t2, x3 = t3;
                 final long y0 = tw[ti], y1 = tw[ti + 1], y2 = tw[ti + 2], y3 = tw[ti + 3];
                 long r0 = 0, r1 = 0, r2 = 0, r3 = 0;

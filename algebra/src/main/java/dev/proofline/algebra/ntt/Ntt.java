@@ -18,24 +18,29 @@ import java.util.concurrent.ForkJoinPool;
  *   cosetInverse:   a_j  <-  g^-j n^-1 sum_i a_i w^(-ij)           (interpolation from g*H)
  * </pre>
  *
- * <p>How snarkjs's Groth16 prover ({@code src/groth16_prove.js}, {@code groth16Prove}) computes the
- * evaluations of H = (A*B - C)/Z that it multiplies with the zkey's H section: for each of A, B, C
- * given by its evaluations on H ({@code buildABC1}), {@code Fr.ifft} (= {@link #inverse}), then
- * {@code Fr.batchApplyKey(buff, Fr.e(1), inc)} which multiplies coefficient j by inc^j, then
- * {@code Fr.fft} (= {@link #forward}): together {@link #cosetForward} of the coefficients with
+ * <p>How snarkjs's Groth16 prover ({@code src/groth16_prove.js}, {@code groth16Prove}) gets the
+ * scalars for the zkey's H section: for each of A, B, C given by its values on H
+ * ({@code buildABC1}), {@code Fr.ifft} (= {@link #inverse}), then
+ * {@code Fr.batchApplyKey(buff, Fr.e(1), inc)}, which multiplies coefficient j by inc^j, then
+ * {@code Fr.fft} (= {@link #forward}): together {@link #evaluationsOnCoset} with
  * g = inc = {@link RootsOfUnity#snarkjsCosetShift} ({@code Fr.w[power+1]}, or {@code Fr.shift} =
  * nqr^2 when power = s). Then {@code joinABC} ({@code qap_joinABC} in wasmcurves) forms
- * A*B - C pointwise on g*H, without dividing by Z(g w^i) = g^n - 1 = -2: the zkey's H points
- * absorb that constant. The result goes to the MSM in canonical (non-Montgomery) form.
+ * A*B - C pointwise on g*H and converts it out of Montgomery form for the MSM. Nothing divides by
+ * Z: for power < s, g*H is the odd half of the domain of size 2n, the H section holds the
+ * odd-indexed Lagrange basis of that domain ({@code src/zkey_new.js}, {@code writeHs}, from the
+ * ptau's section 12), and A*B - C vanishes on the even half, so the MSM sums to
+ * (A*B - C)(tau) = h(tau) Z(tau).
  *
  * <p>Algorithm: bit-reversal permutation, then radix-2 decimation-in-time butterflies
- * ({@link Butterflies}). The first stages run on cache-sized blocks, one block at a time per
+ * ({@link Butterflies}); {@link #evaluationsOnCoset} pairs decimation in frequency with decimation in
+ * time and needs no permutation. The first stages run on cache-sized blocks, one block at a time per
  * worker, so data is read from memory once for all of them; the remaining stages are full passes
  * split across workers. The inverse is the forward transform followed by a_i <-> a_(n-i) and the
- * 1/n scaling, so one twiddle table (w^j, j < n/2) serves both.
+ * 1/n scaling, so one set of twiddles serves both: a contiguous table per stage, n - 1 elements in
+ * all (2^20 points of a 4-limb field: 32 MiB).
  *
- * <p>Instances are immutable and thread-safe; {@link #of} caches them per field and size (softly:
- * the twiddle table of 2^22 points of a 4-limb field is 64 MiB, and the collector may drop it).
+ * <p>Instances are immutable and thread-safe; {@link #of} caches them per field and size, softly, so
+ * the collector may drop large tables when memory runs short.
  */
 public final class Ntt {
 
@@ -58,8 +63,8 @@ public final class Ntt {
     private final long[] omega;
     private final long[] omegaInv;
     private final long[] nInv;
-    /** w^j for j < n/2, Montgomery. */
-    private final long[] tw;
+    /** tw[s][j] = w_(2^(s+1))^j for j < 2^s: each stage's twiddles, contiguous; n - 1 elements in all. */
+    private final long[][] tw;
 
     /** The domain of size 2^logSize of the field, on the common fork-join pool. */
     public static Ntt of(PrimeField field, int logSize) {
@@ -94,8 +99,7 @@ public final class Ntt {
         field.inv(omega, 0, omegaInv, 0);
         this.nInv = field.fromLong(n);
         field.inv(nInv, 0, nInv, 0);
-        this.tw = field.newVector(n >>> 1);
-        fillPowers(tw, n >>> 1, field.one(), omega);
+        this.tw = twiddles();
     }
 
     public PrimeField field() {
@@ -229,7 +233,7 @@ public final class Ntt {
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, logN);
+                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
             }
         });
         for (int s = blockLog; s < logN; s++) {
@@ -249,14 +253,14 @@ public final class Ntt {
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, logN);
+                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
             }
         });
     }
 
     private void stagePassDif(long[] a, int s) {
         int half = 1 << s;
-        int shift = logN - 1 - s;
+        long[] ts = tw[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
             long[] scratch = f.newElement();
             int p = from;
@@ -264,7 +268,7 @@ public final class Ntt {
                 int j = p & (half - 1);
                 int base = (p >>> s) << (s + 1);
                 int end = Math.min(half, j + (to - p));
-                butterflies.rowDif(a, base, half, j, end, tw, shift, scratch);
+                butterflies.rowDif(a, base, half, j, end, ts, scratch);
                 p += end - j;
             }
         });
@@ -273,7 +277,7 @@ public final class Ntt {
     /** One stage over the whole vector, butterflies 0 .. n/2-1 split across workers. */
     private void stagePass(long[] a, int s) {
         int half = 1 << s;
-        int shift = logN - 1 - s;
+        long[] ts = tw[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
             long[] scratch = f.newElement();
             int p = from;
@@ -281,7 +285,7 @@ public final class Ntt {
                 int j = p & (half - 1);
                 int base = (p >>> s) << (s + 1);
                 int end = Math.min(half, j + (to - p));
-                butterflies.row(a, base, half, j, end, tw, shift, scratch);
+                butterflies.row(a, base, half, j, end, ts, scratch);
                 p += end - j;
             }
         });
@@ -361,6 +365,26 @@ public final class Ntt {
                 f.mul(p, 0, r, 0, p, 0);
             }
         });
+    }
+
+    /** The last stage's table holds w^j, j < n/2; stage s takes every 2^(logN-1-s)-th of them. */
+    private long[][] twiddles() {
+        long[][] t = new long[logN][];
+        if (logN == 0) {
+            return t;
+        }
+        long[] last = f.newVector(n >>> 1);
+        fillPowers(last, n >>> 1, f.one(), omega);
+        t[logN - 1] = last;
+        for (int s = 0; s < logN - 1; s++) {
+            int shift = logN - 1 - s;
+            long[] ts = f.newVector(1 << s);
+            for (int j = 0; j < 1 << s; j++) {
+                System.arraycopy(last, (j << shift) * w, ts, j * w, w);
+            }
+            t[s] = ts;
+        }
+        return t;
     }
 
     /** out_j = c * r^j for j < count. */
