@@ -2,7 +2,7 @@ package dev.proofline.cli;
 
 import dev.proofline.algebra.bls12381.Bls12381;
 import dev.proofline.algebra.bn254.Bn254;
-import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.Samples;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,45 +75,17 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Bases G, 2G, 3G, ... (as ffjavascript's benchmark uses) and random scalars below 2^253. */
+    /** Bases G, 2G, 3G, ... and scalars below 2^253, as ffjavascript's benchmark uses. */
     private static Runnable msm(WeierstrassCurve c, int log) {
-        int n = 1 << log;
-        PointArithmetic pa = c.arithmetic();
-        int jw = c.jacobianWidth();
-        long[] jac = new long[n * jw];
-        long[] g = c.generator();
-        pa.fromAffine(g, 0, jac, 0);
-        for (int i = 1; i < n; i++) {
-            pa.addMixed(jac, (i - 1) * jw, g, 0, jac, i * jw);
-        }
-        long[] points = new long[n * c.affineWidth()];
-        pa.batchToAffine(jac, 0, points, 0, n);
-        long[] scalars = randomScalars(n, 253, 7);
+        long[] points = Samples.generatorMultiples(c, 1 << log);
+        long[] scalars = Samples.scalarWords(1 << log, 253, 7);
         Msm msm = Msm.on(c);
         return () -> msm.multiply(points, scalars);
     }
 
     private static Runnable ntt(PrimeField fr, int log) {
-        int n = 1 << log;
-        long[] words = randomScalars(n, 253, 9);
-        long[] a = fr.newVector(n);
-        for (int i = 0; i < n; i++) {
-            fr.toMontgomery(words, 4 * i, a, i * fr.width());
-        }
+        long[] a = Samples.fieldElements(fr, 1 << log, 9);
         Ntt ntt = Ntt.of(fr, log);
         return () -> ntt.forward(a);
-    }
-
-    private static long[] randomScalars(int n, int bits, long seed) {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        long[] s = new long[4 * n];
-        long topMask = (1L << (bits - 192)) - 1;
-        for (int i = 0; i < 4 * n; i++) {
-            s[i] = rnd.nextLong();
-            if (i % 4 == 3) {
-                s[i] &= topMask;
-            }
-        }
-        return s;
     }
 }

@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ProoflineCommand.Version.class,
         description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
+        subcommands = {BenchCommand.class},
         footer = {"", "Proving, verification and the daemon are not built yet; see README.md for what works today."})
 public final class ProoflineCommand implements Runnable {
 
