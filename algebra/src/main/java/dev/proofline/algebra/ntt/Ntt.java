@@ -39,8 +39,8 @@ import java.util.concurrent.ForkJoinPool;
  * 1/n scaling, so one set of twiddles serves both: a contiguous table per stage, n - 1 elements in
  * all (2^20 points of a 4-limb field: 32 MiB).
  *
- * <p>Instances are immutable and thread-safe; {@link #of} caches them per field and size, softly, so
- * the collector may drop large tables when memory runs short.
+ * <p>Instances are immutable and thread-safe. The tables are cached per field and size, softly, so
+ * the collector may drop large ones when memory runs short.
  */
 public final class Ntt {
 
@@ -49,10 +49,15 @@ public final class Ntt {
     /** Below this many butterflies or elements, work stays in the calling thread. */
     private static final int MIN_GRAIN = 1 << 11;
 
-    private record Key(PrimeField field, int logSize, ForkJoinPool pool) {
+    /** What a domain needs besides its pool, shared by every {@link Ntt} of the same field and size. */
+    private record Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw) {
     }
 
-    private static final Map<Key, SoftReference<Ntt>> CACHE = new ConcurrentHashMap<>();
+    private record Key(PrimeField field, int logSize) {
+    }
+
+    /** Soft values: the collector may drop the tables of a size no longer in use when memory runs short. */
+    private static final Map<Key, SoftReference<Tables>> CACHE = new ConcurrentHashMap<>();
 
     private final PrimeField f;
     private final int logN;
@@ -73,33 +78,45 @@ public final class Ntt {
 
     /** The domain of size 2^logSize of the field, running its parallel work on {@code pool}. */
     public static Ntt of(PrimeField field, int logSize, ForkJoinPool pool) {
-        Key key = new Key(Objects.requireNonNull(field), logSize, Objects.requireNonNull(pool));
-        SoftReference<Ntt> ref = CACHE.get(key);
-        Ntt ntt = ref == null ? null : ref.get();
-        if (ntt == null) {
-            ntt = new Ntt(field, logSize, pool, Butterflies.of(field));
-            CACHE.put(key, new SoftReference<>(ntt));
-        }
-        return ntt;
+        return new Ntt(field, logSize, pool, Butterflies.of(field));
     }
 
     Ntt(PrimeField field, int logSize, ForkJoinPool pool, Butterflies butterflies) {
-        if (logSize < 0 || logSize > field.twoAdicity() || logSize > 30) {
-            throw new IllegalArgumentException("log size " + logSize + " out of [0, "
-                    + Math.min(30, field.twoAdicity()) + "] for the " + field.name());
+        if (logSize < 0 || logSize > field.twoAdicity()) {
+            throw new IllegalArgumentException("log size " + logSize + " out of [0, " + field.twoAdicity()
+                    + "] for the " + field.name());
+        }
+        if (((long) field.width() << logSize) > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("2^" + logSize + " elements of the " + field.name()
+                    + " do not fit in a Java array");
         }
         this.f = field;
         this.logN = logSize;
         this.n = 1 << logSize;
         this.w = field.width();
-        this.pool = pool;
+        this.pool = Objects.requireNonNull(pool);
         this.butterflies = butterflies;
-        this.omega = RootsOfUnity.primitive(field, logSize);
-        this.omegaInv = field.newElement();
-        field.inv(omega, 0, omegaInv, 0);
-        this.nInv = field.fromLong(n);
-        field.inv(nInv, 0, nInv, 0);
-        this.tw = twiddles();
+        Tables t = tables();
+        this.omega = t.omega();
+        this.omegaInv = t.omegaInv();
+        this.nInv = t.nInv();
+        this.tw = t.tw();
+    }
+
+    private Tables tables() {
+        Key key = new Key(f, logN);
+        SoftReference<Tables> ref = CACHE.get(key);
+        Tables t = ref == null ? null : ref.get();
+        if (t == null) {
+            long[] om = RootsOfUnity.primitive(f, logN);
+            long[] omInv = f.newElement();
+            f.inv(om, 0, omInv, 0);
+            long[] ni = f.fromLong(n);
+            f.inv(ni, 0, ni, 0);
+            t = new Tables(om, omInv, ni, twiddles(om));
+            CACHE.put(key, new SoftReference<>(t));
+        }
+        return t;
     }
 
     public PrimeField field() {
@@ -368,7 +385,7 @@ public final class Ntt {
     }
 
     /** The last stage's table holds w^j, j < n/2; stage s takes every 2^(logN-1-s)-th of them. */
-    private long[][] twiddles() {
+    private long[][] twiddles(long[] omega) {
         long[][] t = new long[logN][];
         if (logN == 0) {
             return t;

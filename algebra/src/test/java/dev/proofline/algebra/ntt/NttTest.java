@@ -295,6 +295,15 @@ class NttTest {
         }
     }
 
+    @Test
+    void domainsTooLargeForAJavaArrayAreRejectedBeforeAllocating() {
+        PrimeField fr = dev.proofline.algebra.bls12381.Fr.INSTANCE; // two-adicity 32, but 4 * 2^29 longs > 2^31
+        for (int k = 29; k <= fr.twoAdicity(); k++) {
+            int log = k;
+            assertThrows(IllegalArgumentException.class, () -> Ntt.of(fr, log));
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("curves")
     void vectorsOfTheWrongLengthAreRejected(Curve c) {
