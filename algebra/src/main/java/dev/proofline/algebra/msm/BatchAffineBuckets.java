@@ -45,6 +45,8 @@ final class BatchAffineBuckets extends BucketKernel {
     private final long[] prefix;
     private int m;
     private int limit;
+    private long touched;           // the prefetching loads go here, then to sink, so that they are kept
+    static volatile long sink;
     // points waiting for a bucket that is in the batch
     private final int[] qBucket;
     private final int[] qPoint;
@@ -148,6 +150,7 @@ final class BatchAffineBuckets extends BucketKernel {
         while (m > 0 || qn > 0) {
             flush(points);
         }
+        sink = touched;
         reduce(used, out, oi);
     }
 
@@ -166,6 +169,9 @@ final class BatchAffineBuckets extends BucketKernel {
         eNeg[m] = neg;
         inBatch[b] = true;
         m++;
+        // Load the bucket now, unused, so that its cache line is on its way while more points are
+        // offered: the batch completes much later, and would otherwise wait on every bucket in turn
+        touched ^= buckets[b * aw];
     }
 
     /** Completes the batch, then offers the waiting points again (those still blocked keep waiting). */
@@ -260,7 +266,8 @@ final class BatchAffineBuckets extends BucketKernel {
             }
         }
         f.inv(prefix, (m - 1) * fw, inv, 0);            // inv = 1 / (den_0 ... den_{m-1})
-        // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j
+        // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j. (Computing all the
+        // inverses first, for independent additions after, measured slower.)
         for (int j = m - 1; j >= 0; j--) {
             final int jo = j * fw;
             if (j > 0) {
