@@ -150,6 +150,9 @@ public final class Msm {
     /** Canonical words of elements {@code from .. from + count} of a Montgomery-form vector. */
     public static long[] canonicalScalars(PrimeField fr, long[] montgomery, int from, int count) {
         int w = fr.limbs();
+        if (from < 0 || count < 0 || ((long) from + count) * w > montgomery.length) {
+            throw new IllegalArgumentException("range out of bounds: from " + from + ", count " + count);
+        }
         long[] out = new long[Math.multiplyExact(count, w)];
         long[] one = new long[w];
         one[0] = 1; // Montgomery multiplication by the plain integer 1 divides by R
