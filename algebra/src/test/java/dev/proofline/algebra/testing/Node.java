@@ -21,8 +21,20 @@ public final class Node {
     private Node() {
     }
 
+    /** The repository root: the nearest parent of the working directory that holds interop/. */
+    public static Path repositoryRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isDirectory(p.resolve("interop"))) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            throw new IllegalStateException("interop/ not found above " + Path.of("").toAbsolutePath());
+        }
+        return p;
+    }
+
     private static Path interop() {
-        Path dir = Ffjs.repositoryRoot().resolve("interop");
+        Path dir = repositoryRoot().resolve("interop");
         if (!Files.isDirectory(dir.resolve("node_modules/ffjavascript"))
                 || !Files.isDirectory(dir.resolve("node_modules/snarkjs"))) {
             throw new IllegalStateException("ffjavascript/snarkjs are not installed: run `npm ci` in " + dir);
@@ -32,10 +44,21 @@ public final class Node {
 
     /** Runs {@code node -e script} in interop/ and parses its stdout as JSON. */
     public static JsonNode evalJson(String script) {
+        return runJson(List.of("node", "-e", script));
+    }
+
+    /** Runs {@code node args...} in interop/ and parses its stdout as JSON. */
+    public static JsonNode scriptJson(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("node"));
+        cmd.addAll(List.of(args));
+        return runJson(cmd);
+    }
+
+    private static JsonNode runJson(List<String> cmd) {
         try {
-            return JSON.readTree(run(List.of("node", "-e", script)));
+            return JSON.readTree(run(cmd));
         } catch (IOException e) {
-            throw new IllegalStateException(e);
+            throw new IllegalStateException("node printed no JSON: " + e.getMessage(), e);
         }
     }
 
