@@ -254,7 +254,7 @@ public final class Ntt {
             }
         });
         for (int s = blockLog; s < logN; s++) {
-            stagePass(a, s);
+            stagePass(a, s, false);
         }
     }
 
@@ -265,7 +265,7 @@ public final class Ntt {
         }
         int blockLog = Math.min(BLOCK_LOG, logN);
         for (int s = logN - 1; s >= blockLog; s--) {
-            stagePassDif(a, s);
+            stagePass(a, s, true);
         }
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
@@ -275,7 +275,11 @@ public final class Ntt {
         });
     }
 
-    private void stagePassDif(long[] a, int s) {
+    /**
+     * One stage over the whole vector, butterflies 0 .. n/2-1 split across workers: decimation in
+     * time, or in frequency when {@code dif}.
+     */
+    private void stagePass(long[] a, int s, boolean dif) {
         int half = 1 << s;
         long[] ts = tw[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
@@ -285,24 +289,11 @@ public final class Ntt {
                 int j = p & (half - 1);
                 int base = (p >>> s) << (s + 1);
                 int end = Math.min(half, j + (to - p));
-                butterflies.rowDif(a, base, half, j, end, ts, scratch);
-                p += end - j;
-            }
-        });
-    }
-
-    /** One stage over the whole vector, butterflies 0 .. n/2-1 split across workers. */
-    private void stagePass(long[] a, int s) {
-        int half = 1 << s;
-        long[] ts = tw[s];
-        Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
-            long[] scratch = f.newElement();
-            int p = from;
-            while (p < to) {
-                int j = p & (half - 1);
-                int base = (p >>> s) << (s + 1);
-                int end = Math.min(half, j + (to - p));
-                butterflies.row(a, base, half, j, end, ts, scratch);
+                if (dif) {
+                    butterflies.rowDif(a, base, half, j, end, ts, scratch);
+                } else {
+                    butterflies.row(a, base, half, j, end, ts, scratch);
+                }
                 p += end - j;
             }
         });
