@@ -3,6 +3,7 @@ package dev.proofline.algebra.encoding;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.stream.IntStream;
 
 /**
  * The uncompressed point layout of snarkjs .zkey and .ptau sections: the affine coordinates as
@@ -127,19 +128,41 @@ public final class SnarkjsBinaryCodec {
         return r;
     }
 
+    /** Points per parallel task of {@link #decodeAll}: enough to amortise a task, few enough to spread. */
+    private static final int DECODE_CHUNK = 256;
+
     /**
      * Decodes n consecutive points into the flat affine vector r from long offset ri, without
-     * per-point objects. Each point is checked; a failure names its index. The subgroup check costs
-     * a short scalar multiplication per point: the dominant cost for large keys.
+     * per-point objects. Each point is checked; a failure names its index (the lowest failing one).
+     * The subgroup check costs a short scalar multiplication per point, the dominant cost for large
+     * keys, so chunks of points are checked in parallel on the common fork-join pool.
      */
     public void decodeAll(MemorySegment seg, long off, int n, long[] r, int ri) {
         if (n < 0) {
             throw new IllegalArgumentException("negative count " + n);
         }
         requireBytes(seg, off, n);
+        int chunks = (n + DECODE_CHUNK - 1) / DECODE_CHUNK;
+        PointEncodingException[] firstError = new PointEncodingException[chunks];
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            try {
+                decodeRange(seg, off, c * DECODE_CHUNK, Math.min(n, (c + 1) * DECODE_CHUNK), r, ri);
+            } catch (PointEncodingException e) {
+                firstError[c] = e;
+            }
+        });
+        for (PointEncodingException e : firstError) {
+            if (e != null) {
+                throw e;
+            }
+        }
+    }
+
+    /** Decodes and checks points from .. to - 1, on the calling thread. */
+    private void decodeRange(MemorySegment seg, long off, int from, int to, long[] r, int ri) {
         Validator v = new Validator(group, checkSubgroup);
         long pb = pointBytes();
-        for (int k = 0; k < n; k++) {
+        for (int k = from; k < to; k++) {
             int dst = ri + k * words;
             read(seg, off + k * pb, r, dst);
             for (int i = 0, c = 2 * group.degree(); i < c; i++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.algebra.Samples;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.testing.Node;
@@ -149,6 +150,24 @@ class SnarkjsBinaryCodecTest {
                 (byte) (seg.get(java.lang.foreign.ValueLayout.JAVA_BYTE, off + 3L * pb + pb - 20) ^ 1));
         assertMessage(g.displayName() + " point #3 is not on the curve", () -> codec.decodeAll(seg, off, n));
         assertMessage("need " + (long) n * pb + " bytes", () -> codec.decodeAll(seg, off + 1, n));
+    }
+
+    /** Large vectors are checked in parallel chunks; the error still names the first bad point. */
+    @ParameterizedTest
+    @EnumSource(CurveGroup.class)
+    void bulkDecodeOfManyPointsNamesTheLowestBadIndex(CurveGroup g) {
+        SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(g);
+        int n = 700, pb = codec.pointBytes();
+        long[] points = Samples.generatorMultiples(g.curve(), n);
+        MemorySegment seg = MemorySegment.ofArray(new byte[n * pb]);
+        codec.encodeAll(points, 0, n, seg, 0);
+        assertArrayEquals(points, codec.decodeAll(seg, 0, n));
+        for (int bad : new int[] {650, 300}) {   // two chunks fail; the lower index is reported
+            long at = (long) bad * pb + pb - 20;
+            seg.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at,
+                    (byte) (seg.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 1));
+        }
+        assertMessage(g.displayName() + " point #300 is not on the curve", () -> codec.decodeAll(seg, 0, n));
     }
 
     // ------------------------------------------------------------ files written by snarkjs itself
