@@ -19,7 +19,7 @@ public final class Bn254 {
     public static final Fp2 FP2 = new Fp2(FP);
 
     public static final WeierstrassCurve G1 = new WeierstrassCurve("BN254 G1", FP, FP.fromLong(3),
-            concat(FP.fromLong(1), FP.fromLong(2)), FR, BigInteger.ONE);
+            FP.fromLong(1), FP.fromLong(2), FR, BigInteger.ONE);
 
     public static final WeierstrassCurve G2;
 
@@ -37,16 +37,9 @@ public final class Bn254 {
                 new BigInteger("4082367875863433681332203403145435568316851327593401208105741076214120093531"));
         // #E'(Fp2) = r (2p - r)
         BigInteger h2 = FP.modulus().shiftLeft(1).subtract(FR.modulus());
-        G2 = new WeierstrassCurve("BN254 G2", FP2, b2, concat(gx, gy), FR, h2);
+        G2 = new WeierstrassCurve("BN254 G2", FP2, b2, gx, gy, FR, h2);
     }
 
     private Bn254() {
-    }
-
-    static long[] concat(long[] a, long[] b) {
-        long[] r = new long[a.length + b.length];
-        System.arraycopy(a, 0, r, 0, a.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
     }
 }

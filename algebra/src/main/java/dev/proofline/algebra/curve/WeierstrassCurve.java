@@ -25,12 +25,16 @@ public final class WeierstrassCurve {
     private final PrimeField scalarField;
     private final BigInteger cofactor;
 
-    public WeierstrassCurve(String name, Field field, long[] b, long[] generatorAffine, PrimeField scalarField,
+    /** A curve with generator (gx, gy), each coordinate one element of {@code field}. */
+    public WeierstrassCurve(String name, Field field, long[] b, long[] gx, long[] gy, PrimeField scalarField,
             BigInteger cofactor) {
         this.name = name;
         this.field = field;
         this.b = b.clone();
-        this.generator = generatorAffine.clone();
+        int w = field.width();
+        this.generator = new long[2 * w];
+        field.copy(gx, 0, generator, 0);
+        field.copy(gy, 0, generator, w);
         this.scalarField = scalarField;
         this.cofactor = cofactor;
     }
