@@ -3,6 +3,7 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -51,13 +52,15 @@ final class BatchAffineBuckets extends BucketKernel {
     private final byte[] eKind;
     private final long[] den;
     private final long[] prefix;
+    /** The batch's source points, copied from memory when they join it (entry j at j * aw). */
+    private final long[] staged;
     private int m;
     private int limit;
     private long touched;           // the prefetching loads go here, then to sink, so that they are kept
     static volatile long sink;
     // points waiting for a bucket that is in the batch
     private final int[] qBucket;
-    private final int[] qPoint;
+    private final long[] qPoint;
     private final boolean[] qNeg;
     private int qn;
     // reduction: per segment, running sum R and weighted sum T
@@ -95,9 +98,10 @@ final class BatchAffineBuckets extends BucketKernel {
         this.eKind = new byte[entries];
         this.den = new long[entries * fw];
         this.prefix = new long[entries * fw];
+        this.staged = new long[cap * aw];
         int qcap = Math.max(16, cap);
         this.qBucket = new int[qcap];
-        this.qPoint = new int[qcap];
+        this.qPoint = new long[qcap];
         this.qNeg = new boolean[qcap];
         this.segR = new long[segMax * aw];
         this.segT = new long[segMax * aw];
@@ -113,7 +117,8 @@ final class BatchAffineBuckets extends BucketKernel {
     }
 
     @Override
-    void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, int used, long[] out, int oi) {
+    void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
+            int oi) {
         Arrays.fill(set, 0, used, false);
         m = 0;
         qn = 0;
@@ -126,7 +131,7 @@ final class BatchAffineBuckets extends BucketKernel {
             if (code == 0) {
                 continue;
             }
-            int p = pointBase + i * aw;
+            long p = pointBase + 8L * i * aw;
             int b;
             boolean neg;
             if (code <= half) {
@@ -157,18 +162,23 @@ final class BatchAffineBuckets extends BucketKernel {
         reduce(used, out, oi);
     }
 
-    /** Adds point p (negated when neg) to bucket b, which is not in the batch. */
-    private void offer(int b, int p, boolean neg, long[] points) {
-        if (isInfinity(points, p)) {
+    /**
+     * Adds the point at byte offset p (negated when neg) to bucket b, which is not in the batch. The
+     * point is copied into the batch's next staging slot (which stays free unless it joins the batch).
+     */
+    private void offer(int b, long p, boolean neg, MemorySegment points) {
+        final int sp = m * aw;
+        load(points, p, staged, sp, aw);
+        if (isInfinity(staged, sp)) {
             return;
         }
         if (!set[b]) {
-            copy(points, p, neg, buckets, b * aw);
+            copy(staged, sp, neg, buckets, b * aw);
             set[b] = true;
             return;
         }
         eDst[m] = b;
-        eSrc[m] = p;
+        eSrc[m] = sp;
         eNeg[m] = neg;
         inBatch[b] = true;
         m++;
@@ -178,8 +188,8 @@ final class BatchAffineBuckets extends BucketKernel {
     }
 
     /** Completes the batch, then offers the waiting points again (those still blocked keep waiting). */
-    private void flush(long[] points) {
-        completeBatch(buckets, set, points);
+    private void flush(MemorySegment points) {
+        completeBatch(buckets, set, staged);
         for (int j = 0; j < m; j++) {
             inBatch[eDst[j]] = false;
         }
@@ -197,7 +207,7 @@ final class BatchAffineBuckets extends BucketKernel {
             }
             offer(b, qPoint[k], qNeg[k], points);
             if (m == limit) {
-                completeBatch(buckets, set, points);
+                completeBatch(buckets, set, staged);
                 for (int j = 0; j < m; j++) {
                     inBatch[eDst[j]] = false;
                 }

@@ -2,6 +2,7 @@ package dev.proofline.algebra.msm;
 
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -16,7 +17,7 @@ final class JacobianBuckets extends BucketKernel {
     private final int c;
     private final int nb;
     private final long[] buckets;
-    private final long[] negated;
+    private final long[] point;
     private final long[] running;
     private final long[] sum;
     private final long[] multiple;
@@ -28,14 +29,15 @@ final class JacobianBuckets extends BucketKernel {
         this.c = c;
         this.nb = 1 << (c - 1);
         this.buckets = new long[nb * jw];
-        this.negated = new long[aw];
+        this.point = new long[aw];
         this.running = new long[jw];
         this.sum = new long[jw];
         this.multiple = new long[jw];
     }
 
     @Override
-    void windowSum(char[] digits, int lo, int hi, long[] points, int pointBase, int used, long[] out, int oi) {
+    void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
+            int oi) {
         Arrays.fill(buckets, 0, used * jw, 0L); // Z = 0: every bucket starts at infinity
         final int half = 1 << (c - 1);
         final int full = 1 << c;
@@ -44,14 +46,14 @@ final class JacobianBuckets extends BucketKernel {
             if (code == 0) {
                 continue;
             }
-            int p = pointBase + i * aw;
+            load(points, pointBase + 8L * i * aw, point, 0, aw);
             if (code <= half) {
                 int b = (code - 1) * jw;
-                pa.addMixed(buckets, b, points, p, buckets, b);
+                pa.addMixed(buckets, b, point, 0, buckets, b);
             } else {
                 int b = (full - code - 1) * jw;
-                pa.negAffine(points, p, negated, 0);
-                pa.addMixed(buckets, b, negated, 0, buckets, b);
+                pa.negAffine(point, 0, point, 0);
+                pa.addMixed(buckets, b, point, 0, buckets, b);
             }
         }
         // sum_b (b + 1) B_b = sum_b (B_top + ... + B_b): a running sum from the top bucket down. Over

@@ -3,6 +3,7 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinTask;
@@ -118,7 +119,29 @@ public final class Msm {
             throw new IllegalArgumentException("range out of bounds: points from " + pointIndex + ", scalars from "
                     + scalarIndex + ", count " + count);
         }
-        return compute(points, pointIndex * aw, scalars, scalarIndex * SCALAR_WORDS, count);
+        return compute(MemorySegment.ofArray(points), 8L * pointIndex * aw, scalars, scalarIndex * SCALAR_WORDS,
+                count);
+    }
+
+    /**
+     * sum_{i < count} k_{s+i} P_i, Jacobian, with the points read from memory: {@code count} affine
+     * points from byte offset {@code offset} of {@code points}, each as the curve's affine words in
+     * little-endian order, no alignment needed. That is the layout of the point sections of a snarkjs
+     * .zkey file (Montgomery coordinates, infinity = (0, 0)), so a memory-mapped key is used in place.
+     */
+    public long[] multiply(MemorySegment points, long offset, long[] scalars, int scalarIndex, int count) {
+        long bytes = 8L * curve.affineWidth() * count;
+        if (count < 0 || scalarIndex < 0 || offset < 0 || offset + bytes > points.byteSize()
+                || (long) (scalarIndex + (long) count) * SCALAR_WORDS > scalars.length) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " points at byte " + offset
+                    + " of " + points.byteSize() + ", scalars from " + scalarIndex);
+        }
+        return compute(points, offset, scalars, scalarIndex * SCALAR_WORDS, count);
+    }
+
+    /** As {@link #multiply(MemorySegment, long, long[], int, int)}, the result affine. */
+    public long[] multiplyAffine(MemorySegment points, long offset, long[] scalars, int scalarIndex, int count) {
+        return toAffine(multiply(points, offset, scalars, scalarIndex, count));
     }
 
     /** sum_{i < count} k_{o+i} P_{o+i}, Jacobian: points and scalars from the same index o. */
@@ -229,7 +252,7 @@ public final class Msm {
 
     // ------------------------------------------------------------------ the algorithm
 
-    private long[] compute(long[] points, int pointBase, long[] scalars, int scalarBase, int n) {
+    private long[] compute(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
         final int jw = curve.jacobianWidth();
         final PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];

@@ -2,6 +2,7 @@ package dev.proofline.algebra.msm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.bls12381.Bls12381;
@@ -14,6 +15,10 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm.Accumulation;
 import dev.proofline.algebra.testing.Ffjs;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -368,6 +373,26 @@ class MsmTest {
         assertSamePoint(curve, naiveSum(curve, pts, ks), got, "slice");
         long[] empty = Msm.on(curve).multiply(in.points(), 60, in.scalars(), 60, 0);
         assertTrue(curve.arithmetic().isInfinity(empty, 0), "empty MSM is the point at infinity");
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void pointsReadFromUnalignedLittleEndianMemoryGiveTheSameSum(WeierstrassCurve curve) {
+        Input in = input(curve, 300, 17);
+        int aw = curve.affineWidth();
+        // the layout of a snarkjs key section: little-endian words, at an odd byte offset
+        MemorySegment mem = Arena.ofAuto().allocate(3 + 8L * in.points().length);
+        ValueLayout.OfLong le = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < in.points().length; i++) {
+            mem.set(le, 3 + 8L * i, in.points()[i]);
+        }
+        long[] expected = generatorTimes(curve, in.expectedLog());
+        for (Accumulation acc : List.of(Accumulation.JACOBIAN, Accumulation.BATCH_AFFINE)) {
+            long[] got = Msm.on(curve).withAccumulation(acc).multiply(mem, 3, in.scalars(), 0, 300);
+            assertSamePoint(curve, expected, got, "from memory, " + acc);
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> Msm.on(curve).multiply(mem, 3 + 8L * aw, in.scalars(), 0, 300), "past the end");
     }
 
     @ParameterizedTest
