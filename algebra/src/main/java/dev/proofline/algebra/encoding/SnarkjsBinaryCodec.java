@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 /**
  * The uncompressed point layout of snarkjs .zkey and .ptau sections: the affine coordinates as
@@ -158,12 +159,54 @@ public final class SnarkjsBinaryCodec {
         }
     }
 
-    /** Decodes and checks points from .. to - 1, on the calling thread. */
-    private void decodeRange(MemorySegment seg, long off, int from, int to, long[] r, int ri) {
+    /**
+     * Checks n consecutive points in memory as {@link #decodeAll} does, without keeping them: for a
+     * large mapped key whose points are used in place. Chunks are checked in parallel on the common
+     * fork-join pool; a failure names the lowest failing index.
+     */
+    public void validateAll(MemorySegment seg, long off, long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative count " + n);
+        }
+        long need = Math.multiplyExact(n, (long) pointBytes());
+        if (off < 0 || off > seg.byteSize() || seg.byteSize() - off < need) {
+            throw new PointEncodingException(group.displayName() + " points: need " + need + " bytes at offset "
+                    + off + ", only " + Math.max(0, seg.byteSize() - off) + " available");
+        }
+        long chunks = (n + VALIDATE_CHUNK - 1) / VALIDATE_CHUNK;
+        PointEncodingException[] first = new PointEncodingException[1];
+        long[] firstChunk = {Long.MAX_VALUE};
+        LongStream.range(0, chunks).parallel().forEach(c -> {
+            long[] buf = new long[words];
+            long from = c * VALIDATE_CHUNK;
+            long to = Math.min(n, from + VALIDATE_CHUNK);
+            try {
+                decodeRange(seg, off, from, to, buf, -1);
+            } catch (PointEncodingException e) {
+                synchronized (first) {
+                    if (c < firstChunk[0]) {
+                        firstChunk[0] = c;
+                        first[0] = e;
+                    }
+                }
+            }
+        });
+        if (first[0] != null) {
+            throw first[0];
+        }
+    }
+
+    private static final long VALIDATE_CHUNK = 4096;
+
+    /**
+     * Decodes and checks points from .. to - 1, on the calling thread, point k into r at
+     * {@code ri + k * words}, or every point into r at 0 when ri is negative (checking only).
+     */
+    private void decodeRange(MemorySegment seg, long off, long from, long to, long[] r, int ri) {
         Validator v = new Validator(group, checkSubgroup);
         long pb = pointBytes();
-        for (int k = from; k < to; k++) {
-            int dst = ri + k * words;
+        for (long k = from; k < to; k++) {
+            int dst = ri < 0 ? 0 : Math.toIntExact(ri + k * words);
             read(seg, off + k * pb, r, dst);
             for (int i = 0, c = 2 * group.degree(); i < c; i++) {
                 if (!v.fp.isCanonical(r, dst + i * v.fp.limbs())) {

@@ -1,0 +1,303 @@
+package dev.proofline.groth16;
+
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import dev.proofline.algebra.ntt.RootsOfUnity;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.stream.IntStream;
+
+/**
+ * The Groth16 prover on the CPU, for snarkjs proving keys, in two halves:
+ * <ul>
+ *   <li>{@link #start}: a = A w and b = B w on the evaluation domain from the key's coefficients,
+ *       c = a b pointwise; a, b, c moved to the coset g H (g = snarkjs's shift, see
+ *       {@link RootsOfUnity#snarkjsCosetShift}), h = a b - c there; then the G1 MSMs: A, B1, C (private
+ *       variables) against the witness and H against h. snarkjs keys hold in H the points
+ *       [tau^i ... / delta] already divided by Z on the coset, so no division is needed.
+ *   <li>{@link #finish}: the G2 MSM of B, assembly with the blinding r and s
+ *       (A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
+ *       C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta), and verification of the proof
+ *       against the key's verification key: a proof that fails it is an error, never a result.
+ * </ul>
+ * Work runs on the common fork-join pool (all cores).
+ */
+public final class Prover {
+
+    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** What {@link #start} hands to {@link #finish}: the G1 sums, Jacobian, and the inputs. */
+    public static final class Started {
+        private final ProvingKey key;
+        private final Witness witness;
+        private final long[] sumA;
+        private final long[] sumB1;
+        private final long[] sumC;
+        private final long[] sumH;
+        private final long abcNanos;
+        private final long msmNanos;
+
+        Started(ProvingKey key, Witness witness, long[] sumA, long[] sumB1, long[] sumC, long[] sumH, long abcNanos,
+                long msmNanos) {
+            this.key = key;
+            this.witness = witness;
+            this.sumA = sumA;
+            this.sumB1 = sumB1;
+            this.sumC = sumC;
+            this.sumH = sumH;
+            this.abcNanos = abcNanos;
+            this.msmNanos = msmNanos;
+        }
+
+        public ProvingKey key() {
+            return key;
+        }
+
+        public Witness witness() {
+            return witness;
+        }
+
+        /** Time spent on a, b, c and the NTTs (H), in nanoseconds. */
+        public long polynomialNanos() {
+            return abcNanos;
+        }
+
+        /** Time spent on the G1 MSMs, in nanoseconds. */
+        public long msmNanos() {
+            return msmNanos;
+        }
+    }
+
+    /** A proof that failed its own verification: a bug, a corrupt key, or a witness that does not satisfy the circuit. */
+    public static final class ProofRejectedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ProofRejectedException(String message) {
+            super(message);
+        }
+    }
+
+    private final ProofRandomness randomness;
+
+    private Prover(ProofRandomness randomness) {
+        this.randomness = randomness;
+    }
+
+    /** A prover with fresh secure randomness for every proof. */
+    public static Prover create() {
+        return new Prover(ProofRandomness.secure());
+    }
+
+    public static Prover withRandomness(ProofRandomness randomness) {
+        return new Prover(randomness);
+    }
+
+    /** Both halves. */
+    public Proof prove(ProvingKey key, Witness witness) {
+        return finish(start(key, witness));
+    }
+
+    /** a, b, c; H by NTTs; the G1 MSMs. */
+    public Started start(ProvingKey key, Witness witness) {
+        Groth16Curve curve = key.curve();
+        if (witness.curve() != curve) {
+            throw new IllegalArgumentException("the witness is for " + witness.curve().snarkjsName() + ", the key "
+                    + key.source() + " for " + curve.snarkjsName());
+        }
+        if (witness.size() != key.variableCount()) {
+            throw new IllegalArgumentException("the witness has " + witness.size() + " values, the key "
+                    + key.source() + " expects " + key.variableCount() + " (its nVars)");
+        }
+        if (witness.size() > 0 && !witness.value(0).equals(BigInteger.ONE)) {
+            throw new IllegalArgumentException("the witness's first value (the constant signal) is " + witness.value(0)
+                    + ", expected 1");
+        }
+        long t0 = System.nanoTime();
+        long[] h = quotient(key, witness);
+        long t1 = System.nanoTime();
+        long[] w = witness.words();
+        int nVars = key.variableCount();
+        int nPublic = key.publicCount();
+        WeierstrassCurve g1 = curve.g1();
+        Msm msm = Msm.on(g1);
+        long[] sumA = msm.multiply(key.pointsA(), 0, w, 0, nVars);
+        long[] sumB1 = msm.multiply(key.pointsB1(), 0, w, 0, nVars);
+        long[] sumC = msm.multiply(key.pointsC(), 0, w, nPublic + 1, nVars - nPublic - 1);
+        long[] sumH = msm.multiply(key.pointsH(), 0, h, 0, key.domainSize());
+        long t2 = System.nanoTime();
+        return new Started(key, witness, sumA, sumB1, sumC, sumH, t1 - t0, t2 - t1);
+    }
+
+    /** The G2 MSM, assembly with r and s, and verification. */
+    public Proof finish(Started st) {
+        ProvingKey key = st.key;
+        Groth16Curve curve = key.curve();
+        WeierstrassCurve g1 = curve.g1();
+        WeierstrassCurve g2 = curve.g2();
+        long[] w = st.witness.words();
+        long[] sumB2 = Msm.on(g2).multiply(key.pointsB2(), 0, w, 0, key.variableCount());
+        ProofRandomness.Pair rs = randomness.draw(g1.order());
+        BigInteger r = rs.r();
+        BigInteger s = rs.s();
+        PointArithmetic p1 = g1.arithmetic();
+        PointArithmetic p2 = g2.arithmetic();
+        int j1 = g1.jacobianWidth();
+
+        long[] a = st.sumA.clone();
+        addAffine(p1, a, key.alpha1());
+        addMultiple(p1, a, key.delta1(), r);
+
+        long[] b = sumB2;
+        addAffine(p2, b, key.beta2());
+        addMultiple(p2, b, key.delta2(), s);
+
+        long[] b1 = st.sumB1.clone();
+        addAffine(p1, b1, key.beta1());
+        addMultiple(p1, b1, key.delta1(), s);
+
+        long[] c = st.sumC.clone();
+        p1.add(c, 0, st.sumH, 0, c, 0);
+        long[] t = new long[j1];
+        p1.mul(a, 0, s, t, 0);
+        p1.add(c, 0, t, 0, c, 0);
+        p1.mul(b1, 0, r, t, 0);
+        p1.add(c, 0, t, 0, c, 0);
+        BigInteger rs2 = r.multiply(s).mod(g1.order());
+        addMultiple(p1, c, key.delta1(), g1.order().subtract(rs2).mod(g1.order()));
+
+        Proof proof = new Proof(curve, affine(p1, a, g1.affineWidth()), affine(p2, b, g2.affineWidth()),
+                affine(p1, c, g1.affineWidth()));
+        Verifier.Result v = Verifier.check(key.verificationKey(),
+                publicSignals(st.witness, key.publicCount()), proof);
+        if (!v.valid()) {
+            throw new ProofRejectedException("the proof fails its own verification (" + v.reason()
+                    + "): the witness does not satisfy the circuit of " + key.source() + ", or the key is corrupt");
+        }
+        return proof;
+    }
+
+    static List<BigInteger> publicSignals(Witness w, int nPublic) {
+        List<BigInteger> out = new ArrayList<>(nPublic);
+        for (int i = 1; i <= nPublic; i++) {
+            out.add(w.value(i));
+        }
+        return out;
+    }
+
+    private static void addAffine(PointArithmetic pa, long[] acc, long[] affine) {
+        pa.addMixed(acc, 0, affine, 0, acc, 0);
+    }
+
+    private static void addMultiple(PointArithmetic pa, long[] acc, long[] affine, BigInteger k) {
+        long[] t = new long[acc.length];
+        pa.mulAffine(affine, 0, k, t, 0);
+        pa.add(acc, 0, t, 0, acc, 0);
+    }
+
+    private static long[] affine(PointArithmetic pa, long[] jac, int aw) {
+        long[] r = new long[aw];
+        pa.toAffine(jac, 0, r, 0);
+        return r;
+    }
+
+    // ---------------------------------------------------------------- a, b, c and H
+
+    /**
+     * h on the coset, canonical words (the MSM's scalars): a = A w, b = B w (Montgomery form), c = a b;
+     * each taken from values on the domain to values on the coset; h = a b - c.
+     */
+    static long[] quotient(ProvingKey key, Witness witness) {
+        PrimeField fr = key.curve().fr();
+        int n = key.domainSize();
+        int words = fr.limbs();
+        long[] a = new long[n * words];
+        long[] b = new long[n * words];
+        evaluate(key, witness, a, b);
+        long[] c = new long[n * words];
+        parallelChunks(n, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                fr.mul(a, i * words, b, i * words, c, i * words);
+            }
+        });
+        Ntt ntt = Ntt.of(fr, key.logDomainSize());
+        long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
+        ForkJoinTask<?> tb = ForkJoinPool.commonPool().submit(() -> ntt.evaluationsOnCoset(b, g, 0));
+        ntt.evaluationsOnCoset(a, g, 0);
+        ntt.evaluationsOnCoset(c, g, 0);
+        tb.join();
+        long[] one = new long[words];
+        one[0] = 1;
+        parallelChunks(n, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                int o = i * words;
+                fr.mul(a, o, b, o, a, o);
+                fr.sub(a, o, c, o, a, o);
+                fr.mul(a, o, one, 0, a, o); // Montgomery form -> canonical words
+            }
+        });
+        return a;
+    }
+
+    /**
+     * a or b (by the matrix) [constraint] += value * w[signal] over all coefficients. The value is stored as the
+     * Montgomery form of (coefficient R), so one Montgomery product with the canonical witness value
+     * gives the Montgomery form of coefficient * w. In parallel when the key lists each matrix in
+     * constraint order (ranges cut where the constraint changes, so no two threads share one).
+     */
+    private static void evaluate(ProvingKey key, Witness witness, long[] a, long[] b) {
+        int from = 0;
+        int to = key.coefficientCount();
+        MemorySegment coefs = key.coefficients();
+        long[] w = witness.words();
+        PrimeField fr = key.curve().fr();
+        int parts = key.coefficientsInConstraintOrder()
+                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), (to - from) / 4096)) : 1;
+        int[] cut = new int[parts + 1];
+        cut[0] = from;
+        cut[parts] = to;
+        for (int p = 1; p < parts; p++) {
+            int i = Math.max(cut[p - 1], from + (int) ((long) (to - from) * p / parts));
+            while (i > from && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
+                i++;
+            }
+            cut[p] = i;
+        }
+        IntStream.range(0, parts).parallel().forEach(p -> {
+            long[] v = new long[4];
+            long[] t = new long[4];
+            for (int i = cut[p]; i < cut[p + 1]; i++) {
+                long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
+                long[] out = coefs.get(U32, o) == 0 ? a : b;
+                int c = coefs.get(U32, o + 4);
+                int s = coefs.get(U32, o + 8);
+                MemorySegment.copy(coefs, LE, o + 12, v, 0, 4);
+                fr.mul(v, 0, w, s * 4, t, 0);
+                fr.add(out, c * 4, t, 0, out, c * 4);
+            }
+        });
+    }
+
+    private static int constraint(MemorySegment coefs, int i) {
+        return coefs.get(U32, (long) i * ProvingKey.COEFFICIENT_BYTES + 4);
+    }
+
+    private interface Range {
+        void run(int lo, int hi);
+    }
+
+    private static void parallelChunks(int n, Range body) {
+        int chunk = 1 << 14;
+        int tasks = (n + chunk - 1) / chunk;
+        IntStream.range(0, tasks).parallel().forEach(t -> body.run(t * chunk, Math.min(n, (t + 1) * chunk)));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.proofline.groth16;
+
+/**
+ * A Groth16 verification key: alpha in G1, beta, gamma, delta in G2, and IC_0 .. IC_nPublic in G1
+ * (affine, flat vectors in the curve's layout).
+ */
+public final class VerificationKey {
+
+    private final Groth16Curve curve;
+    private final int nPublic;
+    private final long[] alpha1;
+    private final long[] beta2;
+    private final long[] gamma2;
+    private final long[] delta2;
+    private final long[] ic;
+
+    public VerificationKey(Groth16Curve curve, int nPublic, long[] alpha1, long[] beta2, long[] gamma2,
+            long[] delta2, long[] ic) {
+        if (ic.length != (nPublic + 1) * curve.g1().affineWidth()) {
+            throw new IllegalArgumentException("IC holds " + ic.length / curve.g1().affineWidth()
+                    + " points, expected nPublic + 1 = " + (nPublic + 1));
+        }
+        this.curve = curve;
+        this.nPublic = nPublic;
+        this.alpha1 = alpha1.clone();
+        this.beta2 = beta2.clone();
+        this.gamma2 = gamma2.clone();
+        this.delta2 = delta2.clone();
+        this.ic = ic.clone();
+    }
+
+    public Groth16Curve curve() {
+        return curve;
+    }
+
+    public int publicCount() {
+        return nPublic;
+    }
+
+    public long[] alpha1() {
+        return alpha1.clone();
+    }
+
+    public long[] beta2() {
+        return beta2.clone();
+    }
+
+    public long[] gamma2() {
+        return gamma2.clone();
+    }
+
+    public long[] delta2() {
+        return delta2.clone();
+    }
+
+    /** IC_0 .. IC_nPublic, flat. */
+    public long[] ic() {
+        return ic.clone();
+    }
+
+    /** e(alpha, beta) in Fp12 (flat, Montgomery), as snarkjs exports it in {@code vk_alphabeta_12}. */
+    public long[] alphaBeta() {
+        return curve.pairing().pair(alpha1, beta2);
+    }
+}
