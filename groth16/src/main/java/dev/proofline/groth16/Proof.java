@@ -1,16 +1,17 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
 import java.util.Arrays;
 
 /** A Groth16 proof (A in G1, B in G2, C in G1; affine, the curve's flat layout) on one curve. */
 public final class Proof {
 
-    private final Groth16Curve curve;
+    private final PairingCurve curve;
     private final long[] a;
     private final long[] b;
     private final long[] c;
 
-    public Proof(Groth16Curve curve, long[] a, long[] b, long[] c) {
+    public Proof(PairingCurve curve, long[] a, long[] b, long[] c) {
         if (a.length != curve.g1().affineWidth() || c.length != curve.g1().affineWidth()
                 || b.length != curve.g2().affineWidth()) {
             throw new IllegalArgumentException("proof points of the wrong width for " + curve.snarkjsName());
@@ -21,7 +22,7 @@ public final class Proof {
         this.c = c.clone();
     }
 
-    public Groth16Curve curve() {
+    public PairingCurve curve() {
         return curve;
     }
 

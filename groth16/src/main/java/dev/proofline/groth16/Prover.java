@@ -1,11 +1,13 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import dev.proofline.r1cs.Witness;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
@@ -109,7 +111,7 @@ public final class Prover {
 
     /** a, b, c; H by NTTs; the G1 MSMs. */
     public Started start(ProvingKey key, Witness witness) {
-        Groth16Curve curve = key.curve();
+        PairingCurve curve = key.curve();
         if (witness.curve() != curve) {
             throw new IllegalArgumentException("the witness is for " + witness.curve().snarkjsName() + ", the key "
                     + key.source() + " for " + curve.snarkjsName());
@@ -141,7 +143,7 @@ public final class Prover {
     /** The G2 MSM, assembly with r and s, and verification. */
     public Proof finish(Started st) {
         ProvingKey key = st.key;
-        Groth16Curve curve = key.curve();
+        PairingCurve curve = key.curve();
         WeierstrassCurve g1 = curve.g1();
         WeierstrassCurve g2 = curve.g2();
         long[] w = st.witness.words();

@@ -1,5 +1,6 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class ProvingKey implements AutoCloseable {
 
     private final Path source;
     private final Arena arena;
-    private final Groth16Curve curve;
+    private final PairingCurve curve;
     private final int nVars;
     private final int nPublic;
     private final int logDomain;
@@ -49,7 +50,7 @@ public final class ProvingKey implements AutoCloseable {
      * For key readers: the parts of a key, already checked. The key owns {@code arena} (the mapping
      * of the segments) and closes it when closed.
      */
-    public ProvingKey(Path source, Arena arena, Groth16Curve curve, int nVars, int nPublic, int logDomain, long[] alpha1,
+    public ProvingKey(Path source, Arena arena, PairingCurve curve, int nVars, int nPublic, int logDomain, long[] alpha1,
             long[] beta1, long[] beta2, long[] gamma2, long[] delta1, long[] delta2, long[] ic,
             MemorySegment coefficients, int coefficientCount, boolean inConstraintOrder,
             MemorySegment pointsA, MemorySegment pointsB1, MemorySegment pointsB2, MemorySegment pointsC,
@@ -82,7 +83,7 @@ public final class ProvingKey implements AutoCloseable {
         return source;
     }
 
-    public Groth16Curve curve() {
+    public PairingCurve curve() {
         return curve;
     }
 

@@ -1,12 +1,14 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
+
 /**
  * A Groth16 verification key: alpha in G1, beta, gamma, delta in G2, and IC_0 .. IC_nPublic in G1
  * (affine, flat vectors in the curve's layout).
  */
 public final class VerificationKey {
 
-    private final Groth16Curve curve;
+    private final PairingCurve curve;
     private final int nPublic;
     private final long[] alpha1;
     private final long[] beta2;
@@ -14,7 +16,7 @@ public final class VerificationKey {
     private final long[] delta2;
     private final long[] ic;
 
-    public VerificationKey(Groth16Curve curve, int nPublic, long[] alpha1, long[] beta2, long[] gamma2,
+    public VerificationKey(PairingCurve curve, int nPublic, long[] alpha1, long[] beta2, long[] gamma2,
             long[] delta2, long[] ic) {
         if (ic.length != (nPublic + 1) * curve.g1().affineWidth()) {
             throw new IllegalArgumentException("IC holds " + ic.length / curve.g1().affineWidth()
@@ -29,7 +31,7 @@ public final class VerificationKey {
         this.ic = ic.clone();
     }
 
-    public Groth16Curve curve() {
+    public PairingCurve curve() {
         return curve;
     }
 

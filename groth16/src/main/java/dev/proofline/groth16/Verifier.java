@@ -1,5 +1,6 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
@@ -38,7 +39,7 @@ public final class Verifier {
      * signals other than the key's, a signal not below r (as snarkjs rejects them), a failed pairing check.
      */
     public static Result check(VerificationKey vk, List<BigInteger> publicSignals, Proof proof) {
-        Groth16Curve curve = vk.curve();
+        PairingCurve curve = vk.curve();
         if (proof.curve() != curve) {
             return Result.invalid("the proof is on " + proof.curve().snarkjsName() + ", the key on " + curve.snarkjsName());
         }

@@ -1,4 +1,4 @@
-package dev.proofline.groth16.format;
+package dev.proofline.r1cs.io;
 
 import java.nio.file.Path;
 

@@ -1,11 +1,12 @@
-package dev.proofline.groth16.format;
+package dev.proofline.groth16.io;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.encoding.CurveGroup;
 import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsBinaryCodec;
 import dev.proofline.algebra.field.PrimeField;
-import dev.proofline.groth16.Groth16Curve;
 import dev.proofline.groth16.ProvingKey;
+import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -76,7 +77,7 @@ public final class ZkeyFile {
         BinFile.Reader h = f.reader(2);
         int n8q = h.u32("n8q (bytes per base field element)", 1, 64);
         BigInteger q = h.integer(n8q, "q (base field prime)");
-        Groth16Curve curve = Groth16Curve.byBaseModulus(q).orElseThrow(() -> f.error(2,
+        PairingCurve curve = PairingCurve.byBaseModulus(q).orElseThrow(() -> f.error(2,
                 "q = " + q + " is not the base field of BN254 (bn128) or BLS12-381 (bls12381)"));
         if (n8q != curve.fp().byteLength()) {
             throw f.error(2, "n8q is " + n8q + ", expected " + curve.fp().byteLength() + " for " + curve.snarkjsName());

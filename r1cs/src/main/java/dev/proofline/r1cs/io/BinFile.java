@@ -1,4 +1,4 @@
-package dev.proofline.groth16.format;
+package dev.proofline.r1cs.io;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

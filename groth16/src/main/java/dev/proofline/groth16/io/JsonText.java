@@ -1,4 +1,4 @@
-package dev.proofline.groth16.format;
+package dev.proofline.groth16.io;
 
 import java.util.List;
 import java.util.Map;

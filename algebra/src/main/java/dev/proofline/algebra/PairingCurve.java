@@ -1,4 +1,4 @@
-package dev.proofline.groth16;
+package dev.proofline.algebra;
 
 import dev.proofline.algebra.bls12381.Bls12381;
 import dev.proofline.algebra.bn254.Bn254;
@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /** The two pairing-friendly curves Groth16 proofs are made on, under the names snarkjs gives them. */
-public enum Groth16Curve {
+public enum PairingCurve {
     BN254("bn128", Bn254.FP, Bn254.FR, CurveGroup.BN254_G1, CurveGroup.BN254_G2, Pairing::bn254),
     BLS12_381("bls12381", Bls12381.FP, Bls12381.FR, CurveGroup.BLS12_381_G1, CurveGroup.BLS12_381_G2,
             Pairing::bls12381);
@@ -23,7 +23,7 @@ public enum Groth16Curve {
     private final CurveGroup g2;
     private final Supplier<Pairing> pairing;
 
-    Groth16Curve(String snarkjsName, PrimeField fp, PrimeField fr, CurveGroup g1, CurveGroup g2,
+    PairingCurve(String snarkjsName, PrimeField fp, PrimeField fr, CurveGroup g1, CurveGroup g2,
             Supplier<Pairing> pairing) {
         this.snarkjsName = snarkjsName;
         this.fp = fp;
@@ -67,7 +67,7 @@ public enum Groth16Curve {
     }
 
     /** The curve snarkjs calls {@code name} ("bn128", also "bn254"; "bls12381", also "bls12-381"). */
-    public static Optional<Groth16Curve> bySnarkjsName(String name) {
+    public static Optional<PairingCurve> bySnarkjsName(String name) {
         if (name == null) {
             return Optional.empty();
         }
@@ -79,8 +79,8 @@ public enum Groth16Curve {
     }
 
     /** The curve whose base field has modulus q, as binary files identify it. */
-    public static Optional<Groth16Curve> byBaseModulus(BigInteger q) {
-        for (Groth16Curve c : values()) {
+    public static Optional<PairingCurve> byBaseModulus(BigInteger q) {
+        for (PairingCurve c : values()) {
             if (c.fp.modulus().equals(q)) {
                 return Optional.of(c);
             }
@@ -89,8 +89,8 @@ public enum Groth16Curve {
     }
 
     /** The curve whose scalar field has modulus r (the prime of .wtns and .r1cs files). */
-    public static Optional<Groth16Curve> byScalarModulus(BigInteger r) {
-        for (Groth16Curve c : values()) {
+    public static Optional<PairingCurve> byScalarModulus(BigInteger r) {
+        for (PairingCurve c : values()) {
             if (c.fr.modulus().equals(r)) {
                 return Optional.of(c);
             }

@@ -1,14 +1,15 @@
-package dev.proofline.groth16.format;
+package dev.proofline.groth16.io;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsJsonCodec;
 import dev.proofline.algebra.field.PrimeField;
-import dev.proofline.groth16.Groth16Curve;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.VerificationKey;
+import dev.proofline.r1cs.io.FormatException;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -51,13 +52,13 @@ public final class SnarkjsJson {
      * (older snarkjs proofs); a proof for another curve than {@code expected} (when not null) is rejected.
      * Points must be on their curve and in the subgroup of order r.
      */
-    public static Proof readProof(Path file, Groth16Curve expected) {
+    public static Proof readProof(Path file, PairingCurve expected) {
         JsonNode root = object(file);
         String protocol = optionalText(file, root, "protocol");
         if (protocol != null && !protocol.equals("groth16")) {
             throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
         }
-        Groth16Curve curve = curve(file, root, expected);
+        PairingCurve curve = curve(file, root, expected);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
         SnarkjsJsonCodec g2 = SnarkjsJsonCodec.of(curve.g2Group());
         long[] a = g1Point(file, root, "pi_a", g1);
@@ -93,7 +94,7 @@ public final class SnarkjsJson {
     // ---------------------------------------------------------------- verification_key.json
 
     public static String verificationKeyJson(VerificationKey vk) {
-        Groth16Curve curve = vk.curve();
+        PairingCurve curve = vk.curve();
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
         SnarkjsJsonCodec g2 = SnarkjsJsonCodec.of(curve.g2Group());
         Map<String, Object> m = new LinkedHashMap<>();
@@ -135,7 +136,7 @@ public final class SnarkjsJson {
         if (protocol != null && !protocol.equals("groth16")) {
             throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
         }
-        Groth16Curve curve = curve(file, root, null);
+        PairingCurve curve = curve(file, root, null);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
         SnarkjsJsonCodec g2 = SnarkjsJsonCodec.of(curve.g2Group());
         long[] alpha = g1Point(file, root, "vk_alpha_1", g1);
@@ -207,7 +208,7 @@ public final class SnarkjsJson {
         return n.asText();
     }
 
-    private static Groth16Curve curve(Path file, JsonNode root, Groth16Curve expected) {
+    private static PairingCurve curve(Path file, JsonNode root, PairingCurve expected) {
         String name = optionalText(file, root, "curve");
         if (name == null) {
             if (expected == null) {
@@ -215,7 +216,7 @@ public final class SnarkjsJson {
             }
             return expected;
         }
-        Groth16Curve c = Groth16Curve.bySnarkjsName(name).orElseThrow(() -> new FormatException(file, "curve",
+        PairingCurve c = PairingCurve.bySnarkjsName(name).orElseThrow(() -> new FormatException(file, "curve",
                 "\"" + name + "\" is not supported (expected \"bn128\" or \"bls12381\")"));
         if (expected != null && c != expected) {
             throw new FormatException(file, "curve", "is " + c.snarkjsName() + ", expected " + expected.snarkjsName());

@@ -1,5 +1,6 @@
-package dev.proofline.groth16;
+package dev.proofline.r1cs;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.field.PrimeField;
 import java.math.BigInteger;
 import java.util.List;
@@ -15,11 +16,11 @@ public final class Witness {
     /** Words per value. */
     public static final int WORDS = 4;
 
-    private final Groth16Curve curve;
+    private final PairingCurve curve;
     private final long[] values;
 
     /** Takes ownership of {@code values}: n canonical values of 4 words, each below r. */
-    public Witness(Groth16Curve curve, long[] values) {
+    public Witness(PairingCurve curve, long[] values) {
         if (values.length % WORDS != 0) {
             throw new IllegalArgumentException("witness words not a multiple of " + WORDS + ": " + values.length);
         }
@@ -34,7 +35,7 @@ public final class Witness {
     }
 
     /** A witness from integers (w_0 = 1 first), each reduced mod r. */
-    public static Witness of(Groth16Curve curve, List<BigInteger> values) {
+    public static Witness of(PairingCurve curve, List<BigInteger> values) {
         long[] w = new long[values.size() * WORDS];
         BigInteger r = curve.fr().modulus();
         for (int i = 0; i < values.size(); i++) {
@@ -44,7 +45,7 @@ public final class Witness {
         return new Witness(curve, w);
     }
 
-    public Groth16Curve curve() {
+    public PairingCurve curve() {
         return curve;
     }
 

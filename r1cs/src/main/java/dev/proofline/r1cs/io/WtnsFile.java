@@ -1,7 +1,7 @@
-package dev.proofline.groth16.format;
+package dev.proofline.r1cs.io;
 
-import dev.proofline.groth16.Groth16Curve;
-import dev.proofline.groth16.Witness;
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.r1cs.Witness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -39,7 +39,7 @@ public final class WtnsFile {
         int n8 = h.u32("n8 (bytes per value)", 1, 64);
         BigInteger prime = h.integer(n8, "prime");
         int n = h.u32("number of values", 1, Integer.MAX_VALUE / Witness.WORDS);
-        Groth16Curve curve = Groth16Curve.byScalarModulus(prime).orElseThrow(() -> file.error(1,
+        PairingCurve curve = PairingCurve.byScalarModulus(prime).orElseThrow(() -> file.error(1,
                 "prime " + prime + " is not the scalar field of BN254 (bn128) or BLS12-381 (bls12381)"));
         if (n8 != 32) {
             throw file.error(1, "n8 is " + n8 + ", expected 32 for " + curve.snarkjsName());

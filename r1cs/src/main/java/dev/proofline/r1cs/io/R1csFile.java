@@ -1,0 +1,121 @@
+package dev.proofline.r1cs.io;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.r1cs.R1cs;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * circom's constraint-system file (.r1cs, version 1), memory-mapped while read. Section 1 (header):
+ * u32 n8, the prime r (n8 bytes), u32 nWires, u32 nPubOut, u32 nPubIn, u32 nPrvIn, u64 nLabels,
+ * u32 nConstraints. Section 2 (constraints): for each constraint the linear combinations A, B, C,
+ * each a u32 term count then (u32 wire, coefficient in n8 canonical little-endian bytes) per term.
+ * Section 3 (wire to label map) and the custom-gate sections are not needed and not read.
+ */
+public final class R1csFile {
+
+    private static final Map<Integer, String> SECTIONS = Map.of(1, "header", 2, "constraints", 3, "wire to label map",
+            4, "custom gates list", 5, "custom gates applications");
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private R1csFile() {
+    }
+
+    public static R1cs read(Path path) {
+        try (Arena arena = Arena.ofConfined()) {
+            return read(BinFile.open(path, "r1cs", 1, SECTIONS, arena));
+        }
+    }
+
+    static R1cs read(BinFile f) {
+        BinFile.Reader h = f.reader(1);
+        int n8 = h.u32("n8 (bytes per coefficient)", 1, 64);
+        BigInteger prime = h.integer(n8, "prime");
+        PairingCurve curve = PairingCurve.byScalarModulus(prime).orElseThrow(() -> f.error(1,
+                "prime " + prime + " is not the scalar field of BN254 (bn128) or BLS12-381 (bls12381)"));
+        if (n8 != 32) {
+            throw f.error(1, "n8 is " + n8 + ", expected 32 for " + curve.snarkjsName());
+        }
+        int nWires = h.u32("nWires", 1, Integer.MAX_VALUE / 4);
+        int nPubOut = h.u32("nPubOut", 0, nWires - 1L);
+        int nPubIn = h.u32("nPubIn", 0, nWires - 1L - nPubOut);
+        int nPrvIn = h.u32("nPrvIn", 0, nWires - 1L - nPubOut - nPubIn);
+        long nLabels = h.u64("nLabels");
+        int nConstraints = h.u32("nConstraints", 0, Integer.MAX_VALUE - 1);
+        if (h.remaining() != 0) {
+            throw f.error(1, h.remaining() + " bytes after nConstraints, the header should end there");
+        }
+        if (f.has(4) || f.has(5)) {
+            throw f.error(4, "custom gates (PLONK) are not supported by Groth16");
+        }
+        BinFile.Reader r = f.reader(2);
+        PrimeField fr = curve.fr();
+        Builder[] m = {new Builder(nConstraints), new Builder(nConstraints), new Builder(nConstraints)};
+        String[] names = {"A", "B", "C"};
+        long[] v = new long[4];
+        for (int row = 0; row < nConstraints; row++) {
+            for (int k = 0; k < 3; k++) {
+                String where = "constraint #" + row + " " + names[k];
+                int terms = r.u32(where + ": term count", 0, nWires);
+                m[k].startRow(row);
+                for (int t = 0; t < terms; t++) {
+                    int wire = r.u32(where + " term #" + t + ": wire");
+                    if (wire < 0 || wire >= nWires) {
+                        throw r.error(where + " term #" + t + ": wire " + Integer.toUnsignedString(wire)
+                                + " is not below nWires " + nWires);
+                    }
+                    long at = r.skip(n8, where + " term #" + t + ": coefficient");
+                    MemorySegment.copy(r.data(), LE, at, v, 0, 4);
+                    if (!fr.isCanonical(v, 0)) {
+                        throw r.error(where + " term #" + t + ": coefficient is not below the prime");
+                    }
+                    m[k].add(wire, v, fr);
+                }
+            }
+        }
+        if (r.remaining() != 0) {
+            throw r.error(r.remaining() + " bytes after the last of " + nConstraints + " constraints");
+        }
+        return new R1cs(curve, nWires, nPubOut, nPubIn, nPrvIn, nLabels, m[0].build(nConstraints),
+                m[1].build(nConstraints), m[2].build(nConstraints));
+    }
+
+    /** Accumulates one matrix's rows in order. */
+    private static final class Builder {
+        private final int[] rowStart;
+        private int[] cols = new int[16];
+        private long[] coefs = new long[64];
+        private int n;
+
+        Builder(int rows) {
+            rowStart = new int[rows + 1];
+        }
+
+        void startRow(int row) {
+            rowStart[row] = n;
+        }
+
+        void add(int wire, long[] canonical, PrimeField fr) {
+            if (n == cols.length) {
+                cols = Arrays.copyOf(cols, Math.multiplyExact(n, 2));
+                coefs = Arrays.copyOf(coefs, Math.multiplyExact(n, 8));
+            }
+            cols[n] = wire;
+            fr.toMontgomery(canonical, 0, coefs, n * 4);
+            n++;
+        }
+
+        R1cs.Matrix build(int rows) {
+            rowStart[rows] = n;
+            return new R1cs.Matrix(rowStart, Arrays.copyOf(cols, n), Arrays.copyOf(coefs, n * 4));
+        }
+    }
+}
