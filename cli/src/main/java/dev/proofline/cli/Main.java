@@ -12,8 +12,30 @@ public final class Main {
         System.exit(run(args));
     }
 
+    /** Exit code for input that cannot be read or does not fit together (and for bad usage). */
+    static final int EXIT_INPUT = 2;
+    /** Exit code for a failure of the work itself. */
+    static final int EXIT_FAILURE = 1;
+
     /** Runs the command line and returns its exit code (tests call this instead of main). */
     public static int run(String... args) {
-        return new CommandLine(new ProoflineCommand()).execute(args);
+        CommandLine cl = new CommandLine(new ProoflineCommand());
+        cl.setExecutionExceptionHandler(Main::handle);
+        return cl.execute(args);
+    }
+
+    /**
+     * Errors are one line on stderr, without a stack trace: bad input (a file that cannot be read, a
+     * malformed or mismatched one) exits 2, anything else 1.
+     */
+    private static int handle(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        boolean input = e instanceof IllegalArgumentException || e instanceof java.io.IOException
+                || e instanceof java.io.UncheckedIOException;
+        String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+        cl.getErr().println("proofline " + cl.getCommandName() + ": " + msg);
+        if (!input && System.getenv("PROOFLINE_DEBUG") != null) {
+            e.printStackTrace(cl.getErr());
+        }
+        return input ? EXIT_INPUT : EXIT_FAILURE;
     }
 }

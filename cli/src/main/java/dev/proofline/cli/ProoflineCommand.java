@@ -14,8 +14,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ProoflineCommand.Version.class,
         description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
-        subcommands = {BenchCommand.class},
-        footer = {"", "Proving, verification and the daemon are not built yet; see README.md for what works today."})
+        subcommands = {ProveCommand.class, VerifyCommand.class, ZkeyCommand.class, BenchCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could not be made),",
+            "2 unreadable or mismatched input, bad usage."})
 public final class ProoflineCommand implements Runnable {
 
     @Spec

@@ -89,19 +89,39 @@ public final class Prover {
         }
     }
 
-    private final ProofRandomness randomness;
+    /** Told when each step of a proof begins (for progress displays). */
+    public interface Listener {
+        /** Step {@code index} of {@code total} begins; {@code name} says what it is. */
+        void step(int index, int total, String name);
+    }
 
-    private Prover(ProofRandomness randomness) {
+    /** The steps a proof goes through, in order (both halves). */
+    public static final List<String> STEPS = List.of("a, b, c", "H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM H",
+            "MSM B2", "assembly", "verification");
+
+    private final ProofRandomness randomness;
+    private final Listener listener;
+
+    private Prover(ProofRandomness randomness, Listener listener) {
         this.randomness = randomness;
+        this.listener = listener;
     }
 
     /** A prover with fresh secure randomness for every proof. */
     public static Prover create() {
-        return new Prover(ProofRandomness.secure());
+        return new Prover(ProofRandomness.secure(), (i, n, s) -> { });
     }
 
-    public static Prover withRandomness(ProofRandomness randomness) {
-        return new Prover(randomness);
+    public Prover withRandomness(ProofRandomness r) {
+        return new Prover(r, listener);
+    }
+
+    public Prover withListener(Listener l) {
+        return new Prover(randomness, l);
+    }
+
+    private void step(String name) {
+        listener.step(STEPS.indexOf(name), STEPS.size(), name);
     }
 
     /** Both halves. */
@@ -125,16 +145,20 @@ public final class Prover {
                     + ", expected 1");
         }
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness);
+        long[] h = quotient(key, witness, this);
         long t1 = System.nanoTime();
         long[] w = witness.words();
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
         WeierstrassCurve g1 = curve.g1();
         Msm msm = Msm.on(g1);
+        step("MSM A");
         long[] sumA = msm.multiply(key.pointsA(), 0, w, 0, nVars);
+        step("MSM B1");
         long[] sumB1 = msm.multiply(key.pointsB1(), 0, w, 0, nVars);
+        step("MSM C");
         long[] sumC = msm.multiply(key.pointsC(), 0, w, nPublic + 1, nVars - nPublic - 1);
+        step("MSM H");
         long[] sumH = msm.multiply(key.pointsH(), 0, h, 0, key.domainSize());
         long t2 = System.nanoTime();
         return new Started(key, witness, sumA, sumB1, sumC, sumH, t1 - t0, t2 - t1);
@@ -147,7 +171,9 @@ public final class Prover {
         WeierstrassCurve g1 = curve.g1();
         WeierstrassCurve g2 = curve.g2();
         long[] w = st.witness.words();
+        step("MSM B2");
         long[] sumB2 = Msm.on(g2).multiply(key.pointsB2(), 0, w, 0, key.variableCount());
+        step("assembly");
         ProofRandomness.Pair rs = randomness.draw(g1.order());
         BigInteger r = rs.r();
         BigInteger s = rs.s();
@@ -179,6 +205,7 @@ public final class Prover {
 
         Proof proof = new Proof(curve, affine(p1, a, g1.affineWidth()), affine(p2, b, g2.affineWidth()),
                 affine(p1, c, g1.affineWidth()));
+        step("verification");
         Verifier.Result v = Verifier.check(key.verificationKey(),
                 publicSignals(st.witness, key.publicCount()), proof);
         if (!v.valid()) {
@@ -218,7 +245,8 @@ public final class Prover {
      * h on the coset, canonical words (the MSM's scalars): a = A w, b = B w (Montgomery form), c = a b;
      * each taken from values on the domain to values on the coset; h = a b - c.
      */
-    static long[] quotient(ProvingKey key, Witness witness) {
+    static long[] quotient(ProvingKey key, Witness witness, Prover prover) {
+        prover.step("a, b, c");
         PrimeField fr = key.curve().fr();
         int n = key.domainSize();
         int words = fr.limbs();
@@ -231,6 +259,7 @@ public final class Prover {
                 fr.mul(a, i * words, b, i * words, c, i * words);
             }
         });
+        prover.step("H (NTTs)");
         Ntt ntt = Ntt.of(fr, key.logDomainSize());
         long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
         ForkJoinTask<?> tb = ForkJoinPool.commonPool().submit(() -> ntt.evaluationsOnCoset(b, g, 0));

@@ -1,0 +1,73 @@
+package dev.proofline.cli;
+
+import dev.proofline.groth16.Prover;
+import java.io.PrintStream;
+
+/**
+ * A one-line progress bar on stderr for a proof: shown only when stderr is a terminal, and only once
+ * the work has taken more than two seconds, so that quick runs and scripts print nothing.
+ */
+final class Progress implements Prover.Listener, AutoCloseable {
+
+    private static final long DELAY_NANOS = 2_000_000_000L;
+    private static final int WIDTH = 30;
+
+    private final PrintStream err;
+    private final boolean enabled;
+    private final long start = System.nanoTime();
+    private final Thread ticker;
+    private volatile int index;
+    private volatile int total = 1;
+    private volatile String name = "";
+    private boolean drawn;
+
+    Progress(PrintStream err) {
+        this.err = err;
+        this.enabled = System.console() != null && System.console().isTerminal();
+        if (enabled) {
+            ticker = Thread.ofPlatform().daemon().name("progress").start(this::tick);
+        } else {
+            ticker = null;
+        }
+    }
+
+    @Override
+    public void step(int i, int n, String stepName) {
+        index = i;
+        total = n;
+        name = stepName;
+    }
+
+    private void tick() {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(200);
+                if (System.nanoTime() - start > DELAY_NANOS) {
+                    draw();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized void draw() {
+        int filled = WIDTH * index / Math.max(1, total);
+        double secs = (System.nanoTime() - start) / 1e9;
+        err.printf("\r[%s%s] %d/%d %-14s %6.1f s", "#".repeat(filled), " ".repeat(WIDTH - filled), index + 1, total,
+                name, secs);
+        err.flush();
+        drawn = true;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (ticker != null) {
+            ticker.interrupt();
+        }
+        if (drawn) {
+            err.print("\r" + " ".repeat(WIDTH + 40) + "\r");
+            err.flush();
+        }
+    }
+}
