@@ -103,7 +103,8 @@ public final class BinFile {
             count++;
         }
         if (count != declared) {
-            throw new FormatException(path, "header", "declares " + declared + " sections, the file holds " + count);
+            throw new FormatException(path, "header", (count < declared ? "truncated: " : "") + "declares " + declared
+                    + " sections, the file holds " + count);
         }
         return new BinFile(path, magic, version, seg, sections, names);
     }
