@@ -42,7 +42,7 @@ class Groth16InteropTest {
     static Stream<Arguments> fixtures() {
         List<Arguments> out = new ArrayList<>();
         for (String curve : List.of("bn128", "bls12381")) {
-            for (String circuit : List.of("multiplier", "poseidon", "nopublic")) {
+            for (String circuit : List.of("multiplier", "poseidon", "nopublic", "allprivate")) {
                 out.add(Arguments.of(curve, circuit));
             }
         }

@@ -4,10 +4,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes JSON exactly as JavaScript's {@code JSON.stringify(value, null, 1)} does, which is how
- * snarkjs writes proof.json, public.json and verification_key.json: one space of indentation per
- * level, every array element and object member on its own line, {@code "key": value}. Values are
- * maps (insertion order kept), lists, strings and integers.
+ * Writes JSON as snarkjs writes proof.json, public.json and verification_key.json (its JSON writer
+ * with one space of indentation): the layout of JavaScript's {@code JSON.stringify(value, null, 1)}
+ * (every array element and object member on its own line, {@code "key": value}), except that an empty
+ * array is written as {@code [}, a newline and {@code ]} (public.json of a circuit without public
+ * signals). Values are maps (insertion order kept), lists, strings and integers.
  */
 final class JsonText {
 
@@ -46,7 +47,9 @@ final class JsonText {
             }
             case List<?> l -> {
                 if (l.isEmpty()) {
-                    b.append("[]");
+                    b.append("[\n");
+                    indent(b, depth);
+                    b.append(']');
                     return;
                 }
                 b.append('[');
