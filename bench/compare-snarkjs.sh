@@ -3,11 +3,14 @@
 # default) made by Proofline and by `snarkjs groth16 prove`, REPS runs each in one run, printing the
 # median wall time, the peak resident memory of each, and the ratio ours/theirs.
 #
-#   PTAU=pot17_final.ptau bench/compare-snarkjs.sh      # a prepared powers of tau of at least 2^17
-#   CURVE=bls12381 PTAU=... REPS=5 bench/compare-snarkjs.sh
+#   bench/compare-snarkjs.sh                            # key from `proofline setup --dev` (insecure, fast)
+#   CURVE=bls12381 REPS=5 CIRCUIT=bench12 bench/compare-snarkjs.sh
+#   PTAU=pot17_final.ptau bench/compare-snarkjs.sh      # key from snarkjs's own setup on a prepared ptau
 #
-# Without PTAU the script makes one with snarkjs itself (`powersoftau new/contribute/prepare phase2`),
-# which takes over an hour at 2^17 on a 2-core machine; it is cached in bench/target/.
+# The key is made once and cached in bench/target/snarkjs-bench. With PTAU unset it comes from
+# Proofline's development setup (snarkjs proves and verifies with such keys; the key only has to be
+# the same for both provers). With PTAU set, snarkjs makes it from that powers of tau (CIRCUIT=bench12
+# with PTAU=auto lets snarkjs make a small ptau itself; at 2^17 that takes hours here).
 # Needs /usr/bin/time (Debian package `time`) for the peak memory.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,14 +24,27 @@ mkdir -p "$cache"
 [ -d interop/node_modules/snarkjs ] || (cd interop && npm ci --no-audit --no-fund >&2)
 ./proofline --version >/dev/null   # builds on first use
 
-ptau_args=()
-if [ -n "${PTAU:-}" ]; then
-  ptau_args=(--ptau "$(cd "$(dirname "$PTAU")" && pwd)/$(basename "$PTAU")")
-fi
+snarkjs="node interop/node_modules/snarkjs/build/cli.cjs"
 echo "== building the $circuit circuit and its key on $curve (cached after the first run)" >&2
-manifest=$(node interop/groth16/fixture.cjs "$root/$cache" "$curve" "$circuit" "${ptau_args[@]}")
-get() { node -e 'const m = JSON.parse(process.argv[1]); console.log(m[process.argv[2]])' "$manifest" "$1"; }
-zkey=$(get zkey); wtns=$(get wtns); vk=$(get vk); constraints=$(get constraints)
+if [ -n "${PTAU:-}" ]; then
+  ptau_args=()
+  [ "$PTAU" = auto ] || ptau_args=(--ptau "$(cd "$(dirname "$PTAU")" && pwd)/$(basename "$PTAU")")
+  manifest=$(node interop/groth16/fixture.cjs "$root/$cache" "$curve" "$circuit" "${ptau_args[@]}")
+  get() { node -e 'const m = JSON.parse(process.argv[1]); console.log(m[process.argv[2]])' "$manifest" "$1"; }
+  zkey=$(get zkey); wtns=$(get wtns); vk=$(get vk); constraints=$(get constraints)
+else
+  dir=$cache/dev/$curve/$circuit
+  zkey=$dir/$circuit.zkey; wtns=$dir/$circuit.wtns; vk=$dir/verification_key.json
+  if [ ! -f "$vk" ]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    node interop/node_modules/.bin/circom2 "interop/groth16/circuits/$circuit.circom" --r1cs --wasm \
+      --prime "$curve" -l interop/node_modules -o "$dir" >&2
+    $snarkjs wtns calculate "$dir/${circuit}_js/$circuit.wasm" "interop/groth16/circuits/$circuit.input.json" "$wtns" >&2
+    ./proofline setup --dev "$dir/$circuit.r1cs" "$zkey"
+    $snarkjs zkey export verificationkey "$zkey" "$vk" >&2
+  fi
+  constraints=$($snarkjs r1cs info "$dir/$circuit.r1cs" | sed -n 's/.*# of Constraints: *\([0-9]*\).*/\1/p')
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -44,11 +60,11 @@ echo "== proving $reps times with each" >&2
 : > "$out/ours"; : > "$out/theirs"
 for i in $(seq "$reps"); do
   timed ./proofline prove "$zkey" "$wtns" "$out/p$i.json" "$out/pub$i.json" >> "$out/ours"
-  timed node interop/node_modules/snarkjs/build/cli.cjs groth16 prove "$zkey" "$wtns" "$out/s$i.json" "$out/spub$i.json" >> "$out/theirs"
+  timed $snarkjs groth16 prove "$zkey" "$wtns" "$out/s$i.json" "$out/spub$i.json" >> "$out/theirs"
 done
 # every proof verifies with snarkjs
 for i in $(seq "$reps"); do
-  node interop/node_modules/snarkjs/build/cli.cjs groth16 verify "$vk" "$out/pub$i.json" "$out/p$i.json" >/dev/null \
+  $snarkjs groth16 verify "$vk" "$out/pub$i.json" "$out/p$i.json" >/dev/null \
     || { echo "snarkjs rejected Proofline's proof $i" >&2; exit 1; }
 done
 
