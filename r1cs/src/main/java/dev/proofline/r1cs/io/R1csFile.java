@@ -35,6 +35,57 @@ public final class R1csFile {
         }
     }
 
+    /**
+     * The bytes of a .r1cs file (version 1) for {@code cs}: header, constraints (coefficients canonical),
+     * and the identity wire-to-label map, so that circom's and snarkjs's tools read it.
+     */
+    public static byte[] write(R1cs cs) {
+        PrimeField fr = cs.curve().fr();
+        R1cs.Matrix[] ms = {cs.a(), cs.b(), cs.c()};
+        long constraintBytes = 0;
+        for (R1cs.Matrix m : ms) {
+            constraintBytes += 4L * cs.constraintCount() + 36L * m.terms();
+        }
+        long headerBytes = 4 + 32 + 4 * 4 + 8 + 4;
+        long mapBytes = 8L * cs.wireCount();
+        long total = 12 + 12 + headerBytes + 12 + constraintBytes + 12 + mapBytes;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(Math.toIntExact(total)).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {'r', '1', 'c', 's'}).putInt(1).putInt(3);
+        b.putInt(1).putLong(headerBytes);
+        b.putInt(32);
+        for (long w : fr.modulusWords()) {
+            b.putLong(w);
+        }
+        b.putInt(cs.wireCount()).putInt(cs.publicOutputCount()).putInt(cs.publicInputCount())
+                .putInt(cs.privateInputCount()).putLong(cs.labelCount()).putInt(cs.constraintCount());
+        b.putInt(2).putLong(constraintBytes);
+        long[] c = new long[4];
+        for (int row = 0; row < cs.constraintCount(); row++) {
+            for (R1cs.Matrix m : ms) {
+                int from = m.rowStart()[row];
+                int to = m.rowStart()[row + 1];
+                b.putInt(to - from);
+                for (int e = from; e < to; e++) {
+                    b.putInt(m.columns()[e]);
+                    fr.fromMontgomery(m.coefficients(), e * 4, c, 0);
+                    for (long w : c) {
+                        b.putLong(w);
+                    }
+                }
+            }
+        }
+        b.putInt(3).putLong(mapBytes);
+        for (int i = 0; i < cs.wireCount(); i++) {
+            b.putLong(i);
+        }
+        return b.array();
+    }
+
+    /** Reads a constraint system from bytes; {@code name} names it in errors. */
+    public static R1cs read(byte[] bytes, String name) {
+        return read(BinFile.parse(Path.of(name), MemorySegment.ofArray(bytes), "r1cs", 1, SECTIONS));
+    }
+
     static R1cs read(BinFile f) {
         BinFile.Reader h = f.reader(1);
         int n8 = h.u32("n8 (bytes per coefficient)", 1, 64);

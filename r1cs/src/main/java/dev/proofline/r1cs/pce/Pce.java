@@ -1,0 +1,129 @@
+package dev.proofline.r1cs.pce;
+
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.r1cs.R1cs;
+import dev.proofline.r1cs.Witness;
+import java.util.stream.IntStream;
+
+/**
+ * The pre-compiled constraint evaluator: a circuit's matrices A, B, C, recorded once, evaluated per
+ * proof as sparse matrix-vector products a = A w, b = B w, c = C w (Montgomery form, one element per
+ * constraint), in parallel over rows. Terms whose coefficient is 1 or -1 add or subtract without a
+ * multiplication. The result equals the enforce path's element for element (field elements are
+ * reduced, so the order of the sums does not matter).
+ */
+public final class Pce {
+
+    private static final byte PLUS = 1;
+    private static final byte MINUS = -1;
+    private static final byte GENERAL = 0;
+    /** Rows per parallel task. */
+    private static final int ROWS_PER_TASK = 1 << 12;
+
+    /** a, b, c for one witness. */
+    public record Evaluation(long[] a, long[] b, long[] c) {
+    }
+
+    private final R1cs r1cs;
+    private final byte[][] kinds;
+
+    public Pce(R1cs r1cs) {
+        this.r1cs = r1cs;
+        PrimeField fr = r1cs.curve().fr();
+        R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
+        kinds = new byte[3][];
+        long[] minusOne = fr.newElement();
+        fr.setOne(minusOne, 0);
+        fr.neg(minusOne, 0, minusOne, 0);
+        for (int k = 0; k < 3; k++) {
+            R1cs.Matrix m = ms[k];
+            byte[] kd = new byte[m.terms()];
+            for (int e = 0; e < kd.length; e++) {
+                if (fr.isOne(m.coefficients(), e * 4)) {
+                    kd[e] = PLUS;
+                } else if (fr.eq(m.coefficients(), e * 4, minusOne, 0)) {
+                    kd[e] = MINUS;
+                } else {
+                    kd[e] = GENERAL;
+                }
+            }
+            kinds[k] = kd;
+        }
+    }
+
+    public R1cs r1cs() {
+        return r1cs;
+    }
+
+    /** Fraction of terms with coefficient +-1 (which skip the multiplication). */
+    public double unitFraction() {
+        long units = 0;
+        long all = 0;
+        for (byte[] kd : kinds) {
+            for (byte b : kd) {
+                units += b != GENERAL ? 1 : 0;
+            }
+            all += kd.length;
+        }
+        return all == 0 ? 0 : (double) units / all;
+    }
+
+    /** a, b, c for a full assignment (canonical values, as a {@link Witness} holds them). */
+    public Evaluation evaluate(Witness w) {
+        if (w.curve() != r1cs.curve() || w.size() != r1cs.wireCount()) {
+            throw new IllegalArgumentException("the witness (" + w.curve().snarkjsName() + ", " + w.size()
+                    + " values) does not fit the constraint system (" + r1cs.curve().snarkjsName() + ", "
+                    + r1cs.wireCount() + " wires)");
+        }
+        PrimeField fr = r1cs.curve().fr();
+        int n = w.size();
+        long[] mont = new long[n * 4];
+        long[] canon = w.words();
+        IntStream.range(0, (n + ROWS_PER_TASK - 1) / ROWS_PER_TASK).parallel().forEach(t -> {
+            for (int i = t * ROWS_PER_TASK, end = Math.min(n, i + ROWS_PER_TASK); i < end; i++) {
+                fr.toMontgomery(canon, i * 4, mont, i * 4);
+            }
+        });
+        return evaluateMontgomery(mont);
+    }
+
+    /** a, b, c for an assignment already in Montgomery form (4 words per wire). */
+    public Evaluation evaluateMontgomery(long[] w) {
+        int rows = r1cs.constraintCount();
+        long[] a = new long[rows * 4];
+        long[] b = new long[rows * 4];
+        long[] c = new long[rows * 4];
+        R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
+        long[][] outs = {a, b, c};
+        PrimeField fr = r1cs.curve().fr();
+        int tasks = (rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+        IntStream.range(0, tasks * 3).parallel().forEach(task -> {
+            int k = task % 3;
+            int lo = (task / 3) * ROWS_PER_TASK;
+            int hi = Math.min(rows, lo + ROWS_PER_TASK);
+            spmv(fr, ms[k], kinds[k], w, outs[k], lo, hi);
+        });
+        return new Evaluation(a, b, c);
+    }
+
+    private static void spmv(PrimeField fr, R1cs.Matrix m, byte[] kd, long[] w, long[] out, int lo, int hi) {
+        int[] rs = m.rowStart();
+        int[] cols = m.columns();
+        long[] cs = m.coefficients();
+        long[] t = new long[4];
+        for (int row = lo; row < hi; row++) {
+            int o = row * 4;
+            for (int e = rs[row]; e < rs[row + 1]; e++) {
+                int wi = cols[e] * 4;
+                switch (kd[e]) {
+                    case PLUS -> fr.add(out, o, w, wi, out, o);
+                    case MINUS -> fr.sub(out, o, w, wi, out, o);
+                    default -> {
+                        fr.mul(cs, e * 4, w, wi, t, 0);
+                        fr.add(out, o, t, 0, out, o);
+                    }
+                }
+            }
+        }
+    }
+}
