@@ -44,9 +44,18 @@ public interface ConstraintSystem {
 
     void popNamespace();
 
-    /** A new empty linear combination over this system's field. */
+    /** Whether constraints are kept (false for the witness-only system, whose {@link #lc()} ignores terms). */
+    default boolean needsConstraints() {
+        return true;
+    }
+
+    /**
+     * A new empty linear combination over this system's field. Where constraints are not kept it
+     * ignores its terms: circuits compute values from values ({@link #value}), never by evaluating a
+     * linear combination.
+     */
     default LinearCombination lc() {
-        return new LinearCombination(field());
+        return needsConstraints() ? new LinearCombination(field()) : LinearCombination.ignoring(field());
     }
 
     /** Runs {@code body} inside a namespace. */

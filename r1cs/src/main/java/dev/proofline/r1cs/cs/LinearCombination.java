@@ -17,13 +17,27 @@ public final class LinearCombination {
     public static final byte GENERAL = 0;
 
     private final PrimeField fr;
+    private final boolean ignored;
     private int[] vars = new int[4];
     private long[] coefs = new long[16];
     private byte[] kinds = new byte[4];
     private int n;
 
     public LinearCombination(PrimeField fr) {
+        this(fr, false);
+    }
+
+    private LinearCombination(PrimeField fr, boolean ignored) {
         this.fr = fr;
+        this.ignored = ignored;
+    }
+
+    /**
+     * A combination that ignores every term: what a system that records no constraints (the
+     * witness-only system) hands out, so that building constraints costs nothing there.
+     */
+    public static LinearCombination ignoring(PrimeField fr) {
+        return new LinearCombination(fr, true);
     }
 
     public PrimeField field() {
@@ -57,6 +71,9 @@ public final class LinearCombination {
     }
 
     private LinearCombination term(Variable v, byte kind, long[] c, int ci) {
+        if (ignored) {
+            return this;
+        }
         grow();
         vars[n] = v.encoded();
         kinds[n] = kind;
@@ -84,7 +101,7 @@ public final class LinearCombination {
 
     /** + c v, c in Montgomery form at {@code c[ci..ci+4)}. */
     public LinearCombination add(long[] c, int ci, Variable v) {
-        if (fr.isZero(c, ci)) {
+        if (ignored || fr.isZero(c, ci)) {
             return this;
         }
         if (fr.isOne(c, ci)) {
@@ -100,6 +117,9 @@ public final class LinearCombination {
 
     /** + c v for a small integer c (negative allowed). */
     public LinearCombination add(long c, Variable v) {
+        if (ignored) {
+            return this;
+        }
         if (c == 1) {
             return add(v);
         }
@@ -137,6 +157,9 @@ public final class LinearCombination {
 
     /** + c * every term of {@code other} (c Montgomery). */
     public LinearCombination addScaled(long[] c, int ci, LinearCombination other) {
+        if (ignored) {
+            return this;
+        }
         long[] t = new long[4];
         for (int k = 0; k < other.n; k++) {
             fr.mul(c, ci, other.coefs, k * 4, t, 0);

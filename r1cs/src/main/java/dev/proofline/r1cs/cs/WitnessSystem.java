@@ -3,7 +3,10 @@ package dev.proofline.r1cs.cs;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.Witness;
 
-/** Synthesis for the assignment only: variables get their values, {@code enforce} does nothing. */
+/**
+ * Synthesis for the assignment only: variables get their values, {@code enforce} does nothing and
+ * linear combinations ignore their terms (the PCE computes a, b, c from the recorded matrices).
+ */
 public final class WitnessSystem extends AbstractSystem {
 
     public WitnessSystem(PairingCurve curve) {
@@ -19,6 +22,11 @@ public final class WitnessSystem extends AbstractSystem {
 
     @Override
     public void enforce(String name, LinearCombination a, LinearCombination b, LinearCombination c) {
+    }
+
+    @Override
+    public boolean needsConstraints() {
+        return false;
     }
 
     /** Inputs, the constant 1 included. */

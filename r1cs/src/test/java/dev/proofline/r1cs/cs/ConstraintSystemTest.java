@@ -120,14 +120,15 @@ class ConstraintSystemTest {
                     long v = rnd.nextLong();
                     vars.add(cs.alloc("aux" + s, () -> fr.fromBigInteger(BigInteger.valueOf(v))));
                 } else {
-                    LinearCombination a = randomLc(cs, vars, rnd);
-                    LinearCombination b = randomLc(cs, vars, rnd);
+                    long[] va = fr.newElement();
+                    long[] vb = fr.newElement();
+                    LinearCombination a = randomLc(cs, vars, rnd, va);
+                    LinearCombination b = randomLc(cs, vars, rnd, vb);
                     // c = a*b, held by a new variable
                     Variable prod = cs.alloc("prod" + s, () -> {
-                        long[] va = eval(cs, a);
-                        long[] vb = eval(cs, b);
-                        fr.mul(va, 0, vb, 0, va, 0);
-                        return va;
+                        long[] r = fr.newElement();
+                        fr.mul(va, 0, vb, 0, r, 0);
+                        return r;
                     });
                     vars.add(prod);
                     cs.enforce("c" + s, a, b, cs.lc().add(prod));
@@ -138,36 +139,37 @@ class ConstraintSystemTest {
         assertNull(r.firstUnsatisfied());
         R1cs r1cs = RecordingSystem.record(curve, c);
         assertEquals(-1, r1cs.firstUnsatisfied(r.witness()));
-        Pce.Evaluation e = new Pce(r1cs).evaluate(r.witness());
+        assertArrayEquals(r.witness().words(), WitnessSystem.witness(curve, c).words());
+        Pce.Evaluation e = new Pce(r1cs).evaluate(WitnessSystem.witness(curve, c));
         assertArrayEquals(r.a(), e.a());
         assertArrayEquals(r.b(), e.b());
         assertArrayEquals(r.c(), e.c());
         assertTrue(r.densityA().length() <= r1cs.wireCount());
     }
 
-    private static LinearCombination randomLc(ConstraintSystem cs, List<Variable> vars, Random rnd) {
+    /** A random combination; its value (when the system computes values) is summed into {@code value}. */
+    private static LinearCombination randomLc(ConstraintSystem cs, List<Variable> vars, Random rnd, long[] value) {
+        PrimeField fr = cs.field();
         LinearCombination lc = cs.lc();
         int terms = rnd.nextInt(5);
         for (int k = 0; k < terms; k++) {
             Variable v = vars.get(rnd.nextInt(vars.size()));
-            switch (rnd.nextInt(3)) {
-                case 0 -> lc.add(v);
-                case 1 -> lc.sub(v);
-                default -> lc.add(cs.field().fromBigInteger(new BigInteger(200, rnd)), 0, v);
+            long[] coef = switch (rnd.nextInt(3)) {
+                case 0 -> fr.one();
+                case 1 -> {
+                    long[] m = fr.one();
+                    fr.neg(m, 0, m, 0);
+                    yield m;
+                }
+                default -> fr.fromBigInteger(new BigInteger(200, rnd));
+            };
+            lc.add(coef, 0, v);
+            if (cs.needsValues()) {
+                long[] t = fr.newElement();
+                fr.mul(coef, 0, cs.value(v), 0, t, 0);
+                fr.add(value, 0, t, 0, value, 0);
             }
         }
         return lc;
-    }
-
-    private static long[] eval(ConstraintSystem cs, LinearCombination lc) {
-        PrimeField fr = cs.field();
-        long[] r = fr.newElement();
-        long[] t = fr.newElement();
-        for (int k = 0; k < lc.size(); k++) {
-            long[] v = cs.value(Variable.decode(lc.variable(k)));
-            fr.mul(lc.coefficients(), k * 4, v, 0, t, 0);
-            fr.add(r, 0, t, 0, r, 0);
-        }
-        return r;
     }
 }
