@@ -1,0 +1,489 @@
+package dev.proofline.r1cs.wasm;
+
+import com.dylibso.chicory.compiler.InterpreterFallback;
+import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ExportFunction;
+import com.dylibso.chicory.runtime.HostFunction;
+import com.dylibso.chicory.runtime.ImportValues;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.runtime.Machine;
+import com.dylibso.chicory.runtime.Memory;
+import com.dylibso.chicory.runtime.WasmFunctionHandle;
+import com.dylibso.chicory.wasm.ChicoryException;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
+import com.dylibso.chicory.wasm.types.ExternalType;
+import com.dylibso.chicory.wasm.types.FunctionImport;
+import com.dylibso.chicory.wasm.types.FunctionType;
+import com.dylibso.chicory.wasm.types.Import;
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.wasm.WitnessException.Reason;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A circom 2 witness generator ({@code circuit.wasm}, made by {@code circom --wasm}) loaded and
+ * compiled to JVM bytecode once, computing witnesses in-process as snarkjs's
+ * {@code wtns calculate} does (same values, so {@link dev.proofline.r1cs.io.WtnsFile#write} gives
+ * the same bytes).
+ *
+ * <p>The module runs on Chicory, a WebAssembly runtime in pure Java, whose compiler turns it into
+ * JVM classes when loaded (functions too large for one JVM method, such as circomlib's Poseidon
+ * constant tables, are interpreted instead).
+ *
+ * <p>Thread-safe: a loaded {@code CircomWasm} is immutable, and each {@link #calculate} runs in a
+ * fresh WebAssembly instance (its own memory; a millisecond or so to create), so one
+ * {@code CircomWasm} may compute many witnesses, on any number of threads at once.
+ *
+ * <p>Errors: a file that is not a circom 2 witness generator, or is compiled for a prime other
+ * than the scalar field of BN254 or BLS12-381, is a {@link FormatException}; an input that does
+ * not fit the circuit, or that the circuit rejects, is a {@link WitnessException}; both are
+ * {@link IllegalArgumentException}s. A trap of the WebAssembly code that circom's runtime did not
+ * report (a bug in the generator) is an {@link IllegalStateException}.
+ */
+public final class CircomWasm {
+
+    /** The exports of circom 2's witness_calculator ABI that a witness needs. */
+    private static final List<String> REQUIRED_EXPORTS = List.of("getVersion", "getFieldNumLen32", "getRawPrime",
+            "readSharedRWMemory", "writeSharedRWMemory", "init", "setInputSignal", "getInputSize",
+            "getWitnessSize", "getWitness");
+
+    /** The imports circom 2 generators declare (all in module "runtime"). */
+    private static final Set<String> RUNTIME_IMPORTS = Set.of("exceptionHandler", "printErrorMessage",
+            "writeBufferMessage", "showSharedRWMemory");
+
+    private final Path name;
+    private final WasmModule module;
+    private final Function<Instance, Machine> machines;
+    private final Map<String, FunctionType> importTypes;
+    private final Set<String> exports;
+    private final int major;
+    private final int minor;
+    private final int patch;
+    private final int n32;
+    private final BigInteger prime;
+    private final PairingCurve curve;
+    private final int witnessSize;
+    private final int inputCount;
+    private final boolean sharedMemoryReadable;
+
+    private CircomWasm(Path name, byte[] bytes) {
+        this.name = name;
+        if (bytes.length < 8 || bytes[0] != 0 || bytes[1] != 'a' || bytes[2] != 's' || bytes[3] != 'm') {
+            throw new FormatException(name, null, "not a WebAssembly module (it does not start with \\0asm);"
+                    + " expected circom's circuit.wasm");
+        }
+        try {
+            module = Parser.parse(bytes);
+        } catch (ChicoryException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new FormatException(name, null, "not a valid WebAssembly module: " + e.getMessage(), e);
+        }
+        importTypes = readImports();
+        exports = new HashSet<>();
+        for (int i = 0; i < module.exportSection().exportCount(); i++) {
+            exports.add(module.exportSection().getExport(i).name());
+        }
+        for (String e : REQUIRED_EXPORTS) {
+            if (!exports.contains(e)) {
+                throw new FormatException(name, "exports", "no function " + e
+                        + ": not a circom 2 witness generator (circom --wasm makes one)");
+            }
+        }
+        try {
+            machines = MachineFactoryCompiler.builder(module)
+                    .withInterpreterFallback(InterpreterFallback.SILENT).compile();
+        } catch (ChicoryException e) {
+            throw new FormatException(name, "code", "cannot be compiled: " + e.getMessage(), e);
+        }
+
+        Run probe = new Run(line -> { });
+        Instance inst = probe.instantiate();
+        try {
+            major = i32(inst, "getVersion");
+            minor = exports.contains("getMinorVersion") ? i32(inst, "getMinorVersion") : 0;
+            patch = exports.contains("getPatchVersion") ? i32(inst, "getPatchVersion") : 0;
+            if (major != 2) {
+                throw new FormatException(name, "version", "made by circom " + major + "." + minor + "."
+                        + patch + "; only circom 2 witness generators are supported");
+            }
+            n32 = i32(inst, "getFieldNumLen32");
+            if (n32 < 1 || n32 > 64) {
+                throw new FormatException(name, "prime", "field of " + n32 + " 32-bit words");
+            }
+            inst.export("getRawPrime").apply();
+            prime = readShared(inst);
+            curve = PairingCurve.byScalarModulus(prime).orElseThrow(() -> new FormatException(name, "prime",
+                    "compiled for the prime " + prime + ", not the scalar field of BN254 (bn128) or"
+                            + " BLS12-381 (bls12381): compile with circom --prime bn128 or --prime bls12381"));
+            if (n32 * 32 != Witness.WORDS * 64) {
+                throw new FormatException(name, "prime", n32 + " words per value, expected 8");
+            }
+            witnessSize = i32(inst, "getWitnessSize");
+            inputCount = i32(inst, "getInputSize");
+            if (witnessSize < 1 || witnessSize > Integer.MAX_VALUE / Witness.WORDS || inputCount < 0) {
+                throw new FormatException(name, "sizes", witnessSize + " witness values, " + inputCount + " inputs");
+            }
+            // the shared memory read directly (one call per value instead of n32) where it is exported
+            // and holds what readSharedRWMemory reads
+            sharedMemoryReadable = exports.contains("getSharedRWMemoryStart") && exports.contains("memory")
+                    && sharedStartMatches(inst);
+        } catch (ChicoryException e) {
+            throw new FormatException(name, null, "the witness generator failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Loads and compiles {@code circuit.wasm} (the larger the circuit, the longer: about 2 s for 2^17 constraints). */
+    public static CircomWasm load(Path wasm) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(wasm);
+        } catch (NoSuchFileException e) {
+            throw new FormatException(wasm, null, "no such file");
+        } catch (IOException e) {
+            throw new FormatException(wasm, null, "cannot read: " + e.getMessage(), e);
+        }
+        return new CircomWasm(wasm, bytes);
+    }
+
+    /** Loads a witness generator from bytes; {@code name} names it in errors. */
+    public static CircomWasm load(byte[] wasm, String name) {
+        return new CircomWasm(Path.of(name), wasm.clone());
+    }
+
+    /** The curve whose scalar field the circuit is compiled for. */
+    public PairingCurve curve() {
+        return curve;
+    }
+
+    /** The circuit's prime (the curve's scalar field modulus r). */
+    public BigInteger prime() {
+        return prime;
+    }
+
+    /** Number of witness values (w_0 = 1 included): the circuit's wires. */
+    public int witnessSize() {
+        return witnessSize;
+    }
+
+    /** Number of input values the circuit takes (array signals count each element). */
+    public int inputCount() {
+        return inputCount;
+    }
+
+    /** The circom version that made the generator ("2.2.3"). */
+    public String circomVersion() {
+        return major + "." + minor + "." + patch;
+    }
+
+    /** Computes the witness of {@code input}; the circuit's log() output is dropped. */
+    public Witness calculate(CircomInput input) {
+        return calculate(input, line -> { });
+    }
+
+    /**
+     * Computes the witness of {@code input}; each line the circuit prints with circom's
+     * {@code log()} goes to {@code log}, as snarkjs prints it.
+     *
+     * @throws WitnessException when the input does not fit the circuit, or the circuit rejects it
+     */
+    public Witness calculate(CircomInput input, Consumer<String> log) {
+        Run run = new Run(log);
+        Instance inst = run.instantiate();
+        try {
+            return run.calculate(inst, input);
+        } catch (ChicoryException e) {
+            throw new IllegalStateException(name + ": the witness generator trapped: " + e.getMessage(), e);
+        } catch (StackOverflowError e) {
+            throw new IllegalStateException(name + ": the witness generator ran out of stack; run with a larger"
+                    + " thread stack (-Xss)", e);
+        }
+    }
+
+    /** FNV-1a, 64 bits, over UTF-16 code units: how circom's runtime hashes signal names. */
+    static long fnv1a(String s) {
+        long h = 0xCBF29CE484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h ^= s.charAt(i);
+            h *= 0x100000001B3L;
+        }
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "CircomWasm[" + name + ", circom " + circomVersion() + ", " + curve.snarkjsName() + ", "
+                + witnessSize + " wires, " + inputCount + " inputs]";
+    }
+
+    // ---- loading --------------------------------------------------------------------------------
+
+    private Map<String, FunctionType> readImports() {
+        Map<String, FunctionType> types = new java.util.LinkedHashMap<>();
+        Set<String> unknown = new TreeSet<>();
+        for (int i = 0; i < module.importSection().importCount(); i++) {
+            Import im = module.importSection().getImport(i);
+            String id = im.module() + "." + im.name();
+            if (im.importType() == ExternalType.FUNCTION && im.module().equals("runtime")
+                    && RUNTIME_IMPORTS.contains(im.name())) {
+                types.put(im.name(), module.typeSection().getType(((FunctionImport) im).typeIndex()));
+            } else {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new FormatException(name, "imports", "imports " + String.join(", ", unknown)
+                    + ": not a circom 2 witness generator (circom 1's are not supported)");
+        }
+        return types;
+    }
+
+    private boolean sharedStartMatches(Instance inst) {
+        int start = i32(inst, "getSharedRWMemoryStart");
+        Memory mem = inst.memory();
+        ExportFunction read = inst.export("readSharedRWMemory");
+        for (int j = 0; j < n32; j++) {
+            if ((int) read.apply(j)[0] != mem.readInt(start + 4 * j)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int i32(Instance inst, String export) {
+        return (int) inst.export(export).apply()[0];
+    }
+
+    private BigInteger readShared(Instance inst) {
+        ExportFunction read = inst.export("readSharedRWMemory");
+        byte[] be = new byte[n32 * 4];
+        for (int j = 0; j < n32; j++) {
+            int w = (int) read.apply(j)[0];
+            int p = (n32 - 1 - j) * 4;
+            be[p] = (byte) (w >>> 24);
+            be[p + 1] = (byte) (w >>> 16);
+            be[p + 2] = (byte) (w >>> 8);
+            be[p + 3] = (byte) w;
+        }
+        return new BigInteger(1, be);
+    }
+
+    // ---- one computation --------------------------------------------------------------------------
+
+    /** circom's runtime reported an error through exceptionHandler; unwinds the WebAssembly code. */
+    private static final class CircomTrap extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int code;
+
+        CircomTrap(int code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+
+    /** The state of one computation: the messages circom's runtime writes before an error or a log line. */
+    private final class Run {
+        private final Consumer<String> log;
+        private final StringBuilder errors = new StringBuilder();
+        private final StringBuilder line = new StringBuilder();
+
+        Run(Consumer<String> log) {
+            this.log = log;
+        }
+
+        Instance instantiate() {
+            ImportValues.Builder imports = ImportValues.builder();
+            for (Map.Entry<String, FunctionType> e : importTypes.entrySet()) {
+                imports.addFunction(new HostFunction("runtime", e.getKey(), e.getValue(), handler(e.getKey())));
+            }
+            try {
+                return Instance.builder(module).withImportValues(imports.build()).withMachineFactory(machines).build();
+            } catch (ChicoryException e) {
+                throw new FormatException(name, null, "cannot be instantiated: " + e.getMessage(), e);
+            }
+        }
+
+        private WasmFunctionHandle handler(String function) {
+            return switch (function) {
+                case "exceptionHandler" -> (inst, args) -> {
+                    throw new CircomTrap((int) args[0], errorText((int) args[0]) + errors);
+                };
+                case "printErrorMessage" -> (inst, args) -> {
+                    errors.append(message(inst)).append('\n');
+                    return null;
+                };
+                case "writeBufferMessage" -> (inst, args) -> {
+                    String msg = message(inst);
+                    if (msg.equals("\n")) {
+                        log.accept(line.toString());
+                        line.setLength(0);
+                    } else {
+                        if (!line.isEmpty()) {
+                            line.append(' ');
+                        }
+                        line.append(msg);
+                    }
+                    return null;
+                };
+                case "showSharedRWMemory" -> (inst, args) -> {
+                    String value = readShared(inst).toString();
+                    if (major > 2 || minor >= 1 || patch >= 7) {
+                        if (!line.isEmpty()) {
+                            line.append(' ');
+                        }
+                        line.append(value);
+                    } else {
+                        log.accept(value);
+                    }
+                    return null;
+                };
+                default -> throw new IllegalStateException(function);
+            };
+        }
+
+        private static String message(Instance inst) {
+            ExportFunction next = inst.export("getMessageChar");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            for (int c = (int) next.apply()[0]; c != 0; c = (int) next.apply()[0]) {
+                out.write(c);
+            }
+            return out.toString(StandardCharsets.UTF_8);
+        }
+
+        Witness calculate(Instance inst, CircomInput input) {
+            inst.export("init").apply(0);
+            ExportFunction setInput = inst.export("setInputSignal");
+            ExportFunction write = inst.export("writeSharedRWMemory");
+            boolean sized = exports.contains("getInputSignalSize");
+            ExportFunction signalSize = sized ? inst.export("getInputSignalSize") : null;
+
+            // names and counts first, so that no computation starts on input that does not fit
+            List<long[]> hashes = new ArrayList<>();
+            long given = 0;
+            for (Map.Entry<String, List<BigInteger>> e : input.signals().entrySet()) {
+                String signal = e.getKey();
+                long h = fnv1a(signal);
+                long[] hl = {h >>> 32, h & 0xFFFFFFFFL};
+                hashes.add(hl);
+                if (sized) {
+                    int size = (int) signalSize.apply(hl)[0];
+                    int n = e.getValue().size();
+                    // circom 2.2 answers 0 for a name it does not know (earlier versions -1)
+                    if (size < 0 || size == 0 && n > 0) {
+                        throw unknown(signal);
+                    }
+                    if (n != size) {
+                        throw new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + signal + "' has "
+                                + size + (size == 1 ? " value" : " values") + ", the input gives " + n);
+                    }
+                    given += size;
+                }
+            }
+            if (sized && given < inputCount) {
+                throw missing(given);
+            }
+
+            long count = 0;
+            int k = 0;
+            for (Map.Entry<String, List<BigInteger>> e : input.signals().entrySet()) {
+                String signal = e.getKey();
+                long[] hl = hashes.get(k++);
+                List<BigInteger> values = e.getValue();
+                for (int i = 0; i < values.size(); i++) {
+                    BigInteger v = values.get(i).mod(prime);
+                    for (int j = 0; j < n32; j++) {
+                        write.apply(j, v.shiftRight(32 * j).longValue() & 0xFFFFFFFFL);
+                    }
+                    try {
+                        setInput.apply(hl[0], hl[1], i);
+                    } catch (RuntimeException ex) {
+                        throw translate(ex, signal);
+                    }
+                    count++;
+                }
+            }
+            if (count < inputCount) {
+                throw missing(count);
+            }
+            return new Witness(curve, readWitness(inst));
+        }
+
+        private long[] readWitness(Instance inst) {
+            long[] words = new long[witnessSize * Witness.WORDS];
+            ExportFunction get = inst.export("getWitness");
+            if (sharedMemoryReadable) {
+                int start = i32(inst, "getSharedRWMemoryStart");
+                Memory mem = inst.memory();
+                for (int i = 0; i < witnessSize; i++) {
+                    get.apply(i);
+                    for (int w = 0; w < Witness.WORDS; w++) {
+                        words[i * Witness.WORDS + w] = mem.readLong(start + 8 * w);
+                    }
+                }
+            } else {
+                ExportFunction read = inst.export("readSharedRWMemory");
+                for (int i = 0; i < witnessSize; i++) {
+                    get.apply(i);
+                    for (int w = 0; w < Witness.WORDS; w++) {
+                        long lo = read.apply(2 * w)[0] & 0xFFFFFFFFL;
+                        long hi = read.apply(2 * w + 1)[0] & 0xFFFFFFFFL;
+                        words[i * Witness.WORDS + w] = lo | hi << 32;
+                    }
+                }
+            }
+            return words;
+        }
+
+        private WitnessException unknown(String signal) {
+            return new WitnessException(Reason.UNKNOWN_SIGNAL, signal, "circuit has no input signal '" + signal + "'");
+        }
+
+        private WitnessException missing(long given) {
+            return new WitnessException(Reason.MISSING_INPUTS, null, "Not all inputs have been set. Only " + given
+                    + " out of " + inputCount + " input values are given");
+        }
+
+        private RuntimeException translate(RuntimeException ex, String signal) {
+            for (Throwable t = ex; t != null; t = t.getCause()) {
+                if (t instanceof CircomTrap trap) {
+                    String text = trap.getMessage().strip().replace("\n", "; ");
+                    return switch (trap.code) {
+                        case 1 -> unknown(signal);
+                        case 2, 6 -> new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + signal
+                                + "' has fewer values than the input gives (circom: " + text + ")");
+                        default -> new WitnessException(Reason.CIRCUIT_ERROR, signal, trap.code,
+                                "the circuit rejected the input: " + text);
+                    };
+                }
+            }
+            return ex;
+        }
+    }
+
+    private static String errorText(int code) {
+        return switch (code) {
+            case 1 -> "Signal not found. ";
+            case 2 -> "Too many signals set. ";
+            case 3 -> "Signal already set. ";
+            case 4 -> "Assert Failed. ";
+            case 5 -> "Not enough memory. ";
+            case 6 -> "Input signal array access exceeds the size. ";
+            case 7 -> "Out of bounds array access. ";
+            default -> "Unknown error (" + code + "). ";
+        };
+    }
+}
