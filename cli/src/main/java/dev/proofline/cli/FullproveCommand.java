@@ -1,0 +1,94 @@
+package dev.proofline.cli;
+
+import dev.proofline.groth16.Proof;
+import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ProofBinary;
+import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.wasm.CircomInput;
+import dev.proofline.r1cs.wasm.CircomWasm;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code proofline fullprove}: witness and proof in one step, as {@code snarkjs groth16 fullprove}. */
+@Command(name = "fullprove", mixinStandardHelpOptions = true,
+        description = {"Compute the witness of input.json with circom's witness generator (circuit.wasm) in this JVM,"
+                + " then prove with a snarkjs Groth16 key (.zkey); write proof.json and public.json as"
+                + " `snarkjs groth16 fullprove` does. The circuit's log() lines go to stdout.",
+            "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input, or input the circuit rejects."})
+final class FullproveCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<input.json>")
+    Path input;
+
+    @Parameters(index = "1", paramLabel = "<circuit.wasm>")
+    Path wasm;
+
+    @Parameters(index = "2", paramLabel = "<circuit.zkey>")
+    Path zkey;
+
+    @Parameters(index = "3", paramLabel = "<proof.json>")
+    Path proofJson;
+
+    @Parameters(index = "4", paramLabel = "<public.json>")
+    Path publicJson;
+
+    @Option(names = "--wtns", paramLabel = "<witness.wtns>", description = "also write the witness")
+    Path wtns;
+
+    @Option(names = "--binary", paramLabel = "<proof.bin>",
+            description = "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)")
+    Path binary;
+
+    @Option(names = "--timings", description = "print the time of each phase on stderr")
+    boolean timings;
+
+    @Override
+    public Integer call() throws IOException {
+        long t0 = System.nanoTime();
+        CircomInput in = CircomInput.read(input);
+        Proof proof;
+        Witness witness;
+        int nPublic;
+        long t1;
+        long t2;
+        try (Progress progress = new Progress(System.err); ProvingKey key = ZkeyFile.open(zkey)) {
+            CircomWasm circuit = CircomWasm.load(wasm);
+            t1 = System.nanoTime();
+            PrintWriter out = spec.commandLine().getOut();
+            witness = circuit.calculate(in, out::println);
+            out.flush();
+            t2 = System.nanoTime();
+            nPublic = key.publicCount();
+            proof = Prover.create().withListener(progress).prove(key, witness);
+        }
+        long t3 = System.nanoTime();
+        SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(proof));
+        SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)));
+        if (wtns != null) {
+            Files.write(wtns, WtnsFile.write(witness));
+        }
+        if (binary != null) {
+            Files.write(binary, ProofBinary.encode(proof));
+        }
+        if (timings) {
+            System.err.printf("load %.0f ms (key and wasm), witness %.0f ms, prove %.0f ms, total %.0f ms%n",
+                    (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t0) / 1e6);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.proofline.cli;
+
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.wasm.CircomInput;
+import dev.proofline.r1cs.wasm.CircomWasm;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code proofline wtns}: circom witnesses. */
+@Command(name = "wtns", mixinStandardHelpOptions = true, description = "circom witnesses (.wtns).",
+        subcommands = {WtnsCommand.Calculate.class})
+final class WtnsCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code proofline wtns calculate}: as {@code snarkjs wtns calculate}, in this JVM. */
+    @Command(name = "calculate", mixinStandardHelpOptions = true,
+            description = {"Compute the witness of input.json with circom's witness generator (circuit.wasm, from"
+                    + " circom --wasm) and write it as `snarkjs wtns calculate` does: the same bytes. The circuit's"
+                    + " log() lines go to stdout.",
+                "Exit codes: 0 written, 1 failure, 2 unreadable input, or input the circuit rejects."})
+    static final class Calculate implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.wasm>")
+        Path wasm;
+
+        @Parameters(index = "1", paramLabel = "<input.json>")
+        Path input;
+
+        @Parameters(index = "2", paramLabel = "<witness.wtns>")
+        Path wtns;
+
+        @Option(names = "--timings", description = "print the time to load the wasm and to compute the witness on stderr")
+        boolean timings;
+
+        @Override
+        public Integer call() throws IOException {
+            long t0 = System.nanoTime();
+            CircomInput in = CircomInput.read(input);
+            CircomWasm circuit = CircomWasm.load(wasm);
+            long t1 = System.nanoTime();
+            PrintWriter out = spec.commandLine().getOut();
+            Witness witness = circuit.calculate(in, out::println);
+            out.flush();
+            long t2 = System.nanoTime();
+            Files.write(wtns, WtnsFile.write(witness));
+            if (timings) {
+                System.err.printf("load %.0f ms, witness %.0f ms (%d values), total %.0f ms%n", (t1 - t0) / 1e6,
+                        (t2 - t1) / 1e6, witness.size(), (System.nanoTime() - t0) / 1e6);
+            }
+            return 0;
+        }
+    }
+}
