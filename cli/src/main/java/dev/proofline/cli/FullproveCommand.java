@@ -54,6 +54,10 @@ final class FullproveCommand implements Callable<Integer> {
             description = "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)")
     Path binary;
 
+    @Option(names = "--cache", paramLabel = "<dir>", description = "keep the JVM classes compiled from circuit.wasm"
+            + " in <dir>, so that later runs on the same wasm skip compiling it")
+    Path cache;
+
     @Option(names = "--timings", description = "print the time of each phase on stderr")
     boolean timings;
 
@@ -67,7 +71,7 @@ final class FullproveCommand implements Callable<Integer> {
         long t1;
         long t2;
         try (Progress progress = new Progress(System.err); ProvingKey key = ZkeyFile.open(zkey)) {
-            CircomWasm circuit = CircomWasm.load(wasm);
+            CircomWasm circuit = CircomWasm.load(wasm, cache);
             t1 = System.nanoTime();
             PrintWriter out = spec.commandLine().getOut();
             witness = circuit.calculate(in, out::println);

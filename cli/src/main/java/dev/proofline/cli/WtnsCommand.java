@@ -48,6 +48,10 @@ final class WtnsCommand implements Runnable {
         @Parameters(index = "2", paramLabel = "<witness.wtns>")
         Path wtns;
 
+        @Option(names = "--cache", paramLabel = "<dir>", description = "keep the JVM classes compiled from circuit.wasm"
+                + " in <dir>, so that later runs on the same wasm skip compiling it")
+        Path cache;
+
         @Option(names = "--timings", description = "print the time to load the wasm and to compute the witness on stderr")
         boolean timings;
 
@@ -55,7 +59,7 @@ final class WtnsCommand implements Runnable {
         public Integer call() throws IOException {
             long t0 = System.nanoTime();
             CircomInput in = CircomInput.read(input);
-            CircomWasm circuit = CircomWasm.load(wasm);
+            CircomWasm circuit = CircomWasm.load(wasm, cache);
             long t1 = System.nanoTime();
             PrintWriter out = spec.commandLine().getOut();
             Witness witness = circuit.calculate(in, out::println);

@@ -1,7 +1,9 @@
 package dev.proofline.r1cs.wasm;
 
+import com.dylibso.chicory.compiler.Cache;
 import com.dylibso.chicory.compiler.InterpreterFallback;
 import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ByteArrayMemory;
 import com.dylibso.chicory.runtime.ExportFunction;
 import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportValues;
@@ -27,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -82,7 +85,7 @@ public final class CircomWasm {
     private final int inputCount;
     private final boolean sharedMemoryReadable;
 
-    private CircomWasm(Path name, byte[] bytes) {
+    private CircomWasm(Path name, byte[] bytes, Path cacheDir) {
         this.name = name;
         if (bytes.length < 8 || bytes[0] != 0 || bytes[1] != 'a' || bytes[2] != 's' || bytes[3] != 'm') {
             throw new FormatException(name, null, "not a WebAssembly module (it does not start with \\0asm);"
@@ -105,8 +108,7 @@ public final class CircomWasm {
             }
         }
         try {
-            machines = MachineFactoryCompiler.builder(module)
-                    .withInterpreterFallback(InterpreterFallback.SILENT).compile();
+            machines = compile(cacheDir);
         } catch (ChicoryException e) {
             throw new FormatException(name, "code", "cannot be compiled: " + e.getMessage(), e);
         }
@@ -147,8 +149,21 @@ public final class CircomWasm {
         }
     }
 
-    /** Loads and compiles {@code circuit.wasm} (the larger the circuit, the longer: about 2 s for 2^17 constraints). */
+    /**
+     * Loads and compiles {@code circuit.wasm}: the larger the circuit, the longer (1.5 to 3 s for the
+     * 2^17 constraints of 253 Poseidon hashes, a 2.3 MB module, on 2 cores).
+     */
     public static CircomWasm load(Path wasm) {
+        return load(wasm, null);
+    }
+
+    /**
+     * As {@link #load(Path)}, keeping the JVM classes compiled from the module in {@code cacheDir}
+     * (one jar per module, named by its SHA-256; created if absent), so that a later process loading
+     * the same module skips the compilation (about 1 s of the 2^17 example). Only point this at a
+     * directory that nobody else can write: its classes are loaded as they are. Null: no cache.
+     */
+    public static CircomWasm load(Path wasm, Path cacheDir) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(wasm);
@@ -157,12 +172,12 @@ public final class CircomWasm {
         } catch (IOException e) {
             throw new FormatException(wasm, null, "cannot read: " + e.getMessage(), e);
         }
-        return new CircomWasm(wasm, bytes);
+        return new CircomWasm(wasm, bytes, cacheDir);
     }
 
     /** Loads a witness generator from bytes; {@code name} names it in errors. */
     public static CircomWasm load(byte[] wasm, String name) {
-        return new CircomWasm(Path.of(name), wasm.clone());
+        return new CircomWasm(Path.of(name), wasm.clone(), null);
     }
 
     /** The curve whose scalar field the circuit is compiled for. */
@@ -252,6 +267,62 @@ public final class CircomWasm {
         return types;
     }
 
+    /**
+     * Functions of more WebAssembly instructions than this do not fit in one JVM method (64 KiB of
+     * bytecode): they are interpreted from the start. Left to Chicory, it would first try to compile
+     * them, which takes about as long again as compiling the whole module (circomlib's Poseidon
+     * constants: 128k instructions in one function; its 19k-instruction ones do fit).
+     */
+    private static final int HUGE_FUNCTION = 50_000;
+
+    private Function<Instance, Machine> compile(Path cacheDir) {
+        String chicory = chicoryVersion();
+        Cache cache = cacheDir != null && chicory != null ? new DirectoryCache(cacheDir, chicory) : null;
+        Set<Integer> huge = new HashSet<>();
+        int imported = module.importSection().count(ExternalType.FUNCTION);
+        for (int i = 0; i < module.codeSection().functionBodyCount(); i++) {
+            if (module.codeSection().getFunctionBody(i).instructions().size() > HUGE_FUNCTION) {
+                huge.add(imported + i);
+            }
+        }
+        if (!huge.isEmpty()) {
+            try {
+                return compiler(cache).withInterpreterFallback(InterpreterFallback.FAIL).withInterpretedFunctions(huge)
+                        .compile();
+            } catch (RuntimeException e) {
+                // another function is too large (or the cache entry is damaged): let Chicory find them
+            }
+        }
+        if (cache != null) {
+            try {
+                return compiler(cache).withInterpreterFallback(InterpreterFallback.SILENT).compile();
+            } catch (RuntimeException e) {
+                // an unreadable or damaged cache entry: compile afresh
+            }
+        }
+        return compiler(null).withInterpreterFallback(InterpreterFallback.SILENT).compile();
+    }
+
+    private MachineFactoryCompiler.Builder compiler(Cache cache) {
+        MachineFactoryCompiler.Builder b = MachineFactoryCompiler.builder(module);
+        return cache == null ? b : b.withCache(cache);
+    }
+
+    /** The version of Chicory's compiler (cached classes of another version are not used), or null. */
+    private static String chicoryVersion() {
+        try (var in = MachineFactoryCompiler.class.getResourceAsStream(
+                "/META-INF/maven/com.dylibso.chicory/compiler/pom.properties")) {
+            if (in == null) {
+                return null;
+            }
+            java.util.Properties p = new java.util.Properties();
+            p.load(in);
+            return p.getProperty("version");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     private boolean sharedStartMatches(Instance inst) {
         int start = i32(inst, "getSharedRWMemoryStart");
         Memory mem = inst.memory();
@@ -311,7 +382,9 @@ public final class CircomWasm {
                 imports.addFunction(new HostFunction("runtime", e.getKey(), e.getValue(), handler(e.getKey())));
             }
             try {
-                return Instance.builder(module).withImportValues(imports.build()).withMachineFactory(machines).build();
+                // ByteArrayMemory: on JDK 25 about twice as fast as the default ByteBufferMemory here
+                return Instance.builder(module).withImportValues(imports.build()).withMachineFactory(machines)
+                        .withMemoryFactory(ByteArrayMemory::new).build();
             } catch (ChicoryException e) {
                 throw new FormatException(name, null, "cannot be instantiated: " + e.getMessage(), e);
             }
@@ -471,6 +544,45 @@ public final class CircomWasm {
                 }
             }
             return ex;
+        }
+    }
+
+    /**
+     * Chicory's compiled-class cache in a directory: one file per key, written to a temporary file
+     * and moved into place, so that concurrent processes never read half a file; failures to write
+     * only lose the cache.
+     */
+    private record DirectoryCache(Path dir, String chicoryVersion) implements Cache {
+
+        private Path file(String key) {
+            return dir.resolve(key.replaceAll("[^A-Za-z0-9._-]", "_") + "-chicory-"
+                    + chicoryVersion.replaceAll("[^A-Za-z0-9._-]", "_") + ".jar");
+        }
+
+        @Override
+        public byte[] get(String key) throws IOException {
+            Path f = file(key);
+            return Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
+        }
+
+        @Override
+        public void putIfAbsent(String key, byte[] data) {
+            Path f = file(key);
+            try {
+                if (Files.exists(f)) {
+                    return;
+                }
+                Files.createDirectories(dir);
+                Path tmp = Files.createTempFile(dir, ".tmp-", ".jar");
+                try {
+                    Files.write(tmp, data);
+                    Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+            } catch (IOException e) {
+                // not cached; the next load compiles again
+            }
         }
     }
 

@@ -236,6 +236,25 @@ class CircomWasmTest {
     }
 
     @Test
+    void compiledClassesCachedInADirectory() throws IOException {
+        Path wasmFile = CircomBuild.wasm(CircomBuild.interopCircuit("multiplier"), "bn128");
+        CircomInput in = CircomInput.read(CircomBuild.interopInput("multiplier"));
+        Witness expected = interop("multiplier", "bn128").calculate(in);
+        Path cache = tmp.resolve("cache");
+        assertArrayEquals(expected.words(), CircomWasm.load(wasmFile, cache).calculate(in).words());
+        List<Path> files;
+        try (var s = Files.list(cache)) {
+            files = s.toList();
+        }
+        assertEquals(1, files.size(), files.toString());
+        assertTrue(files.getFirst().getFileName().toString().endsWith(".jar"), files.toString());
+        assertArrayEquals(expected.words(), CircomWasm.load(wasmFile, cache).calculate(in).words());
+        // a damaged entry is compiled afresh
+        Files.write(files.getFirst(), new byte[] {1, 2, 3});
+        assertArrayEquals(expected.words(), CircomWasm.load(wasmFile, cache).calculate(in).words());
+    }
+
+    @Test
     void signalNamesHashLikeCircomsRuntime() {
         // fnvHash of circom_runtime (JavaScript), over UTF-16 code units
         assertEquals(0xcbf29ce484222325L, CircomWasm.fnv1a(""));
