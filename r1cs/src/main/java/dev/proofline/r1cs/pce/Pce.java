@@ -26,6 +26,10 @@ public final class Pce {
 
     private final R1cs r1cs;
     private final byte[][] kinds;
+    /** Per matrix and term: index of the coefficient in {@link #table} (general terms only). */
+    private final int[][] coefIndex;
+    /** The distinct general coefficients, 4 words each: circuits reuse few constants, so this is small and cached. */
+    private final long[] table;
 
     public Pce(R1cs r1cs) {
         this.r1cs = r1cs;
@@ -35,20 +39,46 @@ public final class Pce {
         long[] minusOne = fr.newElement();
         fr.setOne(minusOne, 0);
         fr.neg(minusOne, 0, minusOne, 0);
+        coefIndex = new int[3][];
+        java.util.HashMap<Coef, Integer> distinct = new java.util.HashMap<>();
+        long[] tbl = new long[64];
         for (int k = 0; k < 3; k++) {
             R1cs.Matrix m = ms[k];
             byte[] kd = new byte[m.terms()];
+            int[] idx = new int[m.terms()];
+            long[] cs = m.coefficients();
             for (int e = 0; e < kd.length; e++) {
-                if (fr.isOne(m.coefficients(), e * 4)) {
+                if (fr.isOne(cs, e * 4)) {
                     kd[e] = PLUS;
-                } else if (fr.eq(m.coefficients(), e * 4, minusOne, 0)) {
+                } else if (fr.eq(cs, e * 4, minusOne, 0)) {
                     kd[e] = MINUS;
                 } else {
                     kd[e] = GENERAL;
+                    Coef key = new Coef(cs[e * 4], cs[e * 4 + 1], cs[e * 4 + 2], cs[e * 4 + 3]);
+                    Integer at = distinct.get(key);
+                    if (at == null) {
+                        at = distinct.size();
+                        distinct.put(key, at);
+                        if ((at + 1) * 4 > tbl.length) {
+                            tbl = java.util.Arrays.copyOf(tbl, tbl.length * 2);
+                        }
+                        System.arraycopy(cs, e * 4, tbl, at * 4, 4);
+                    }
+                    idx[e] = at;
                 }
             }
             kinds[k] = kd;
+            coefIndex[k] = idx;
         }
+        table = java.util.Arrays.copyOf(tbl, distinct.size() * 4);
+    }
+
+    private record Coef(long w0, long w1, long w2, long w3) {
+    }
+
+    /** Number of distinct coefficients other than 1 and -1. */
+    public int distinctCoefficients() {
+        return table.length / 4;
     }
 
     public R1cs r1cs() {
@@ -101,15 +131,15 @@ public final class Pce {
             int k = task % 3;
             int lo = (task / 3) * ROWS_PER_TASK;
             int hi = Math.min(rows, lo + ROWS_PER_TASK);
-            spmv(fr, ms[k], kinds[k], w, outs[k], lo, hi);
+            spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
         });
         return new Evaluation(a, b, c);
     }
 
-    private static void spmv(PrimeField fr, R1cs.Matrix m, byte[] kd, long[] w, long[] out, int lo, int hi) {
+    private static void spmv(PrimeField fr, R1cs.Matrix m, byte[] kd, int[] ci, long[] cs, long[] w, long[] out,
+            int lo, int hi) {
         int[] rs = m.rowStart();
         int[] cols = m.columns();
-        long[] cs = m.coefficients();
         long[] t = new long[4];
         for (int row = lo; row < hi; row++) {
             int o = row * 4;
@@ -119,7 +149,7 @@ public final class Pce {
                     case PLUS -> fr.add(out, o, w, wi, out, o);
                     case MINUS -> fr.sub(out, o, w, wi, out, o);
                     default -> {
-                        fr.mul(cs, e * 4, w, wi, t, 0);
+                        fr.mul(cs, ci[e] * 4, w, wi, t, 0);
                         fr.add(out, o, t, 0, out, o);
                     }
                 }
