@@ -22,12 +22,14 @@ import picocli.CommandLine.Parameters;
  * side ({@code bench/compare-ffjs.sh}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes.")
+        description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes;",
+            "`bench synth` times synthesis (enforce against PCE)."},
+        subcommands = {SynthBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     enum Op { msm_g1, msm_g2, ntt }
 
-    @Parameters(index = "0", description = "msm-g1, msm-g2 or ntt")
+    @Parameters(index = "0", arity = "0..1", description = "msm-g1, msm-g2 or ntt")
     String op;
 
     @Option(names = "--curve", defaultValue = "bn254", description = "bn254 (alias bn128) or bls12381")
@@ -41,6 +43,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (op == null) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "Missing the kernel: msm-g1, msm-g2 or ntt (or the subcommand synth)");
+        }
         Op kernel = Op.valueOf(op.replace('-', '_'));
         boolean bn = switch (curve.toLowerCase(Locale.ROOT)) {
             case "bn254", "bn128" -> true;

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ProoflineCommand.Version.class,
         description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
-        subcommands = {ProveCommand.class, VerifyCommand.class, ZkeyCommand.class, SetupCommand.class, BenchCommand.class,
+        subcommands = {ProveCommand.class, VerifyCommand.class, ZkeyCommand.class, SetupCommand.class, R1csCommand.class, BenchCommand.class,
             WtnsCommand.class, FullproveCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could not be made),",
             "2 unreadable or mismatched input, bad usage."})

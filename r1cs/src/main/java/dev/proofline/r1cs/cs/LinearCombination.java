@@ -70,6 +70,17 @@ public final class LinearCombination {
         }
     }
 
+    private static final java.util.Map<PrimeField, long[]> MINUS_ONE_BY_FIELD = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** -1 in Montgomery form, computed once per field. */
+    private static long[] minusOne(PrimeField fr) {
+        return MINUS_ONE_BY_FIELD.computeIfAbsent(fr, f -> {
+            long[] m = f.one();
+            f.neg(m, 0, m, 0);
+            return m;
+        });
+    }
+
     private LinearCombination term(Variable v, byte kind, long[] c, int ci) {
         if (ignored) {
             return this;
@@ -80,8 +91,7 @@ public final class LinearCombination {
         if (kind == PLUS_ONE) {
             fr.setOne(coefs, n * 4);
         } else if (kind == MINUS_ONE) {
-            fr.setOne(coefs, n * 4);
-            fr.neg(coefs, n * 4, coefs, n * 4);
+            System.arraycopy(minusOne(fr), 0, coefs, n * 4, 4);
         } else {
             System.arraycopy(c, ci, coefs, n * 4, 4);
         }
@@ -107,9 +117,7 @@ public final class LinearCombination {
         if (fr.isOne(c, ci)) {
             return add(v);
         }
-        long[] neg = new long[4];
-        fr.neg(c, ci, neg, 0);
-        if (fr.isOne(neg, 0)) {
+        if (fr.eq(c, ci, minusOne(fr), 0)) {
             return sub(v);
         }
         return term(v, GENERAL, c, ci);

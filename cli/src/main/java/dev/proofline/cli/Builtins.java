@@ -1,0 +1,29 @@
+package dev.proofline.cli;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.r1cs.circuits.MerklePost;
+import dev.proofline.r1cs.cs.Circuit;
+import java.util.Locale;
+
+/** The built-in circuits the command line knows by name ({@code builtin:merkle-post}). */
+final class Builtins {
+
+    private Builtins() {
+    }
+
+    static PairingCurve curve(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "bn254", "bn128" -> PairingCurve.BN254;
+            case "bls12381", "bls12-381" -> PairingCurve.BLS12_381;
+            default -> throw new IllegalArgumentException("unknown curve '" + name + "' (bn254 or bls12381)");
+        };
+    }
+
+    /** A circuit sized to at least {@code constraints} constraints, its instance from {@code seed}. */
+    static Circuit circuit(String name, PairingCurve curve, long constraints, int depth, long seed) {
+        return switch (name) {
+            case "builtin:merkle-post" -> MerklePost.sized(curve, constraints, depth, seed);
+            default -> throw new IllegalArgumentException("unknown circuit '" + name + "' (built in: builtin:merkle-post)");
+        };
+    }
+}

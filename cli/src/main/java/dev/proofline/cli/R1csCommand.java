@@ -1,0 +1,74 @@
+package dev.proofline.cli;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.r1cs.R1cs;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import dev.proofline.r1cs.io.R1csFile;
+import dev.proofline.r1cs.io.WtnsFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code proofline r1cs}: constraint systems as circom files. */
+@Command(name = "r1cs", mixinStandardHelpOptions = true, description = "Constraint systems as circom files.",
+        subcommands = {R1csCommand.Export.class})
+final class R1csCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code proofline r1cs export builtin:NAME ... out.r1cs out.wtns}. */
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Write a built-in circuit as circom's .r1cs and the witness of a random instance as .wtns"
+                    + " (snarkjs wtns check accepts the pair).")
+    static final class Export implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "<circuit>", description = "builtin:merkle-post")
+        String circuit;
+
+        @Parameters(index = "1", paramLabel = "<out.r1cs>")
+        Path r1csOut;
+
+        @Parameters(index = "2", paramLabel = "<out.wtns>")
+        Path wtnsOut;
+
+        @Option(names = "--constraints", defaultValue = "1024", description = "at least this many constraints")
+        long constraints;
+
+        @Option(names = "--curve", defaultValue = "bn254", description = "bn254 (alias bn128) or bls12381")
+        String curve;
+
+        @Option(names = "--seed", defaultValue = "1", description = "seed of the random instance")
+        long seed;
+
+        @Option(names = "--depth", defaultValue = "30", description = "Merkle tree depth (merkle-post)")
+        int depth;
+
+        @Override
+        public Integer call() throws IOException {
+            PairingCurve c = Builtins.curve(curve);
+            Circuit circ = Builtins.circuit(circuit, c, constraints, depth, seed);
+            R1cs r1cs = RecordingSystem.record(c, circ);
+            Witness w = WitnessSystem.witness(c, circ);
+            Files.write(r1csOut, R1csFile.write(r1cs));
+            Files.write(wtnsOut, WtnsFile.write(w));
+            System.err.printf("%s: %d constraints, %d wires, %d public%n", r1csOut, r1cs.constraintCount(),
+                    r1cs.wireCount(), r1cs.publicCount());
+            return 0;
+        }
+    }
+}
