@@ -30,6 +30,8 @@ public final class Pce {
     private final int[][] coefIndex;
     /** The distinct general coefficients, 4 words each: circuits reuse few constants, so this is small and cached. */
     private final long[] table;
+    /** The inlined row kernel, for the 4-limb fields it applies to (both scalar fields); else null. */
+    private final Montgomery4Rows rowKernel;
 
     public Pce(R1cs r1cs) {
         this.r1cs = r1cs;
@@ -71,6 +73,13 @@ public final class Pce {
             coefIndex[k] = idx;
         }
         table = java.util.Arrays.copyOf(tbl, distinct.size() * 4);
+        Montgomery4Rows k4;
+        try {
+            k4 = new Montgomery4Rows(fr);
+        } catch (IllegalArgumentException e) {
+            k4 = null;
+        }
+        rowKernel = k4;
     }
 
     private record Coef(long w0, long w1, long w2, long w3) {
@@ -131,7 +140,11 @@ public final class Pce {
             int k = task % 3;
             int lo = (task / 3) * ROWS_PER_TASK;
             int hi = Math.min(rows, lo + ROWS_PER_TASK);
-            spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
+            if (rowKernel != null) {
+                rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
+            } else {
+                spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
+            }
         });
         return new Evaluation(a, b, c);
     }
