@@ -20,9 +20,10 @@ final class Builtins {
     }
 
     /** A circuit sized to at least {@code constraints} constraints, its instance from {@code seed}. */
-    static Circuit circuit(String name, PairingCurve curve, long constraints, int depth, long seed) {
+    static Circuit circuit(String name, PairingCurve curve, long constraints, int depth, boolean sha256Leaves,
+            long seed) {
         return switch (name) {
-            case "builtin:merkle-post" -> MerklePost.sized(curve, constraints, depth, seed);
+            case "builtin:merkle-post" -> MerklePost.sized(curve, constraints, depth, sha256Leaves, seed);
             default -> throw new IllegalArgumentException("unknown circuit '" + name + "' (built in: builtin:merkle-post)");
         };
     }

@@ -58,10 +58,13 @@ final class R1csCommand implements Runnable {
         @Option(names = "--depth", defaultValue = "30", description = "Merkle tree depth (merkle-post)")
         int depth;
 
+        @Option(names = "--sha256-leaves", description = "leaves are SHA-256 of 32 private data bytes (merkle-post)")
+        boolean sha256Leaves;
+
         @Override
         public Integer call() throws IOException {
             PairingCurve c = Builtins.curve(curve);
-            Circuit circ = Builtins.circuit(circuit, c, constraints, depth, seed);
+            Circuit circ = Builtins.circuit(circuit, c, constraints, depth, sha256Leaves, seed);
             R1cs r1cs = RecordingSystem.record(c, circ);
             Witness w = WitnessSystem.witness(c, circ);
             Files.write(r1csOut, R1csFile.write(r1cs));

@@ -35,6 +35,9 @@ final class SynthBenchCommand implements Callable<Integer> {
     @Option(names = "--depth", defaultValue = "30")
     int depth;
 
+    @Option(names = "--sha256-leaves", description = "leaves are SHA-256 of 32 private data bytes (merkle-post)")
+    boolean sha256Leaves;
+
     @Option(names = "--seed", defaultValue = "1")
     long seed;
 
@@ -48,13 +51,13 @@ final class SynthBenchCommand implements Callable<Integer> {
     public Integer call() {
         PairingCurve c = Builtins.curve(curve);
         // warm-up on a small instance of the same circuit, both paths
-        Circuit small = Builtins.circuit(circuit, c, 4096, depth, seed + 1);
+        Circuit small = Builtins.circuit(circuit, c, 4096, depth, sha256Leaves, seed + 1);
         R1cs smallR1cs = RecordingSystem.record(c, small);
         for (int i = 0; i < 3; i++) {
             ProvingAssignment.synthesize(c, small);
             new Pce(smallR1cs).evaluate(WitnessSystem.witness(c, small));
         }
-        Circuit circ = Builtins.circuit(circuit, c, constraints, depth, seed);
+        Circuit circ = Builtins.circuit(circuit, c, constraints, depth, sha256Leaves, seed);
         long t0 = System.nanoTime();
         R1cs r1cs = RecordingSystem.record(c, circ);
         Pce pce = new Pce(r1cs);

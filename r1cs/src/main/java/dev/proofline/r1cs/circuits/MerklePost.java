@@ -7,6 +7,7 @@ import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.gadgets.Bit;
 import dev.proofline.r1cs.gadgets.MerklePath;
 import dev.proofline.r1cs.gadgets.Num;
+import dev.proofline.r1cs.gadgets.Sha256;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,6 +18,10 @@ import java.util.Random;
  * challenged leaves of a Poseidon Merkle tree of depth D whose root is public. Public inputs: the
  * root, then each challenge's leaf index. Per challenge: the index decomposed into D bits, D levels
  * of conditional swap and Poseidon(2), and the computed root equal to the public one.
+ *
+ * <p>With SHA-256 leaves, each challenged leaf is the hash of 32 private data bytes: SHA-256 of the
+ * data in the circuit, its first (field bits - 1) digest bits (SHA-256's bit order) packed least
+ * significant first into the leaf element.
  *
  * <p>An instance (tree, challenges, leaves, paths) comes from a seed: the challenged leaves and the
  * siblings that no challenged path determines are random field elements, the rest is hashed bottom
@@ -33,9 +38,12 @@ public final class MerklePost implements Circuit {
     private final BigInteger[] leaves;
     private final BigInteger[][] siblings;
     private final BigInteger root;
+    /** Per challenge, the 32 data bytes its leaf hashes; null for plain field-element leaves. */
+    private final byte[][] leafData;
 
     private MerklePost(PairingCurve curve, int depth, long[] indices, BigInteger[] leaves, BigInteger[][] siblings,
-            BigInteger root) {
+            BigInteger root, byte[][] leafData) {
+        this.leafData = leafData;
         this.curve = curve;
         this.depth = depth;
         this.indices = indices;
@@ -46,6 +54,11 @@ public final class MerklePost implements Circuit {
 
     /** An instance with {@code challenges} challenges in a tree of depth {@code depth}, from a seed. */
     public static MerklePost instance(PairingCurve curve, int challenges, int depth, long seed) {
+        return instance(curve, challenges, depth, false, seed);
+    }
+
+    /** As {@link #instance(PairingCurve, int, int, long)}, with SHA-256 leaves when asked. */
+    public static MerklePost instance(PairingCurve curve, int challenges, int depth, boolean sha256Leaves, long seed) {
         if (depth < 1 || depth > 62) {
             throw new IllegalArgumentException("depth must be in [1, 62]: " + depth);
         }
@@ -56,15 +69,27 @@ public final class MerklePost implements Circuit {
         BigInteger r = curve.fr().modulus();
         long[] indices = new long[challenges];
         BigInteger[] leaves = new BigInteger[challenges];
+        byte[][] data = sha256Leaves ? new byte[challenges][] : null;
         Map<Long, BigInteger> level = new HashMap<>();
+        Map<Long, byte[]> dataAt = new HashMap<>();
         for (int c = 0; c < challenges; c++) {
             indices[c] = rnd.nextLong() & ((1L << depth) - 1);
             BigInteger leaf = level.get(indices[c]);
             if (leaf == null) {
-                leaf = new BigInteger(r.bitLength() + 64, rnd).mod(r);
+                if (sha256Leaves) {
+                    byte[] d = new byte[32];
+                    rnd.nextBytes(d);
+                    dataAt.put(indices[c], d);
+                    leaf = leafOf(curve, d);
+                } else {
+                    leaf = new BigInteger(r.bitLength() + 64, rnd).mod(r);
+                }
                 level.put(indices[c], leaf);
             }
             leaves[c] = leaf;
+            if (sha256Leaves) {
+                data[c] = dataAt.get(indices[c]);
+            }
         }
         BigInteger[][] siblings = new BigInteger[challenges][depth];
         for (int l = 0; l < depth; l++) {
@@ -86,7 +111,24 @@ public final class MerklePost implements Circuit {
             level.putAll(parents);
         }
         BigInteger root = level.get(0L);
-        return new MerklePost(curve, depth, indices, leaves, siblings, root);
+        return new MerklePost(curve, depth, indices, leaves, siblings, root, data);
+    }
+
+    /** The leaf of 32 data bytes: the first (field bits - 1) bits of SHA-256(data), least significant first. */
+    static BigInteger leafOf(PairingCurve curve, byte[] data) {
+        byte[] digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        BigInteger leaf = BigInteger.ZERO;
+        for (int i = 0; i < curve.fr().bits() - 1; i++) {
+            if (((digest[i >>> 3] >>> (7 - (i & 7))) & 1) != 0) {
+                leaf = leaf.setBit(i);
+            }
+        }
+        return leaf;
     }
 
     /**
@@ -94,11 +136,15 @@ public final class MerklePost implements Circuit {
      * challenge is measured by recording one- and two-challenge circuits).
      */
     public static MerklePost sized(PairingCurve curve, long constraints, int depth, long seed) {
-        int one = RecordingSystem.record(curve, instance(curve, 1, depth, seed)).constraintCount();
-        int two = RecordingSystem.record(curve, instance(curve, 2, depth, seed)).constraintCount();
+        return sized(curve, constraints, depth, false, seed);
+    }
+
+    public static MerklePost sized(PairingCurve curve, long constraints, int depth, boolean sha256Leaves, long seed) {
+        int one = RecordingSystem.record(curve, instance(curve, 1, depth, sha256Leaves, seed)).constraintCount();
+        int two = RecordingSystem.record(curve, instance(curve, 2, depth, sha256Leaves, seed)).constraintCount();
         int per = two - one;
         long challenges = Math.max(1, (constraints - (one - per) + per - 1) / per);
-        return instance(curve, Math.toIntExact(challenges), depth, seed);
+        return instance(curve, Math.toIntExact(challenges), depth, sha256Leaves, seed);
     }
 
     public PairingCurve curve() {
@@ -125,7 +171,13 @@ public final class MerklePost implements Circuit {
             cs.namespace("challenge " + c, () -> {
                 Num index = Num.allocInput(cs, "index", BigInteger.valueOf(indices[ch]));
                 Bit[] bits = index.toBitsLe(cs, depth);
-                Num leaf = Num.alloc(cs, "leaf", leaves[ch]);
+                Num leaf;
+                if (leafData != null) {
+                    Bit[] digest = Sha256.hash(cs, Sha256.allocBytes(cs, "data", leafData[ch]));
+                    leaf = Num.fromBitsLe(cs, java.util.Arrays.copyOf(digest, cs.field().bits() - 1));
+                } else {
+                    leaf = Num.alloc(cs, "leaf", leaves[ch]);
+                }
                 Num[] path = new Num[depth];
                 for (int l = 0; l < depth; l++) {
                     path[l] = Num.alloc(cs, "sibling " + l, siblings[ch][l]);

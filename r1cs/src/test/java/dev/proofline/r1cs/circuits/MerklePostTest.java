@@ -51,6 +51,23 @@ class MerklePostTest {
 
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
+    void sha256LeavesAreHashedInTheCircuit(PairingCurve curve) {
+        MerklePost c = MerklePost.instance(curve, 2, 4, true, 9);
+        ProvingAssignment.Result enforce = ProvingAssignment.synthesize(curve, c);
+        assertNull(enforce.firstUnsatisfied());
+        R1cs r1cs = RecordingSystem.record(curve, c);
+        assertTrue(r1cs.constraintCount() > 2 * 25_000, "two SHA-256 compressions: " + r1cs.constraintCount());
+        Witness w = WitnessSystem.witness(curve, c);
+        assertEquals(-1, r1cs.firstUnsatisfied(w));
+        Pce.Evaluation e = new Pce(r1cs).evaluate(w);
+        assertArrayEquals(enforce.a(), e.a());
+        assertArrayEquals(enforce.c(), e.c());
+        // the plain-leaf instance of the same seed has other leaves, so another root
+        assertTrue(!MerklePost.instance(curve, 2, 4, false, 9).root().equals(c.root()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
     void sizedReachesTheRequestedConstraintCount(PairingCurve curve) {
         MerklePost c = MerklePost.sized(curve, 20_000, 10, 3);
         int n = RecordingSystem.record(curve, c).constraintCount();
