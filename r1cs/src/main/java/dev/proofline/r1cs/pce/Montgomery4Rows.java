@@ -3,11 +3,13 @@ package dev.proofline.r1cs.pce;
 import dev.proofline.algebra.field.PrimeField;
 
 /**
- * The PCE's row products for 4-limb scalar fields with a spare top bit (BN254 Fr, BLS12-381 Fr): one
- * row's sum of coefficient x witness value with the Montgomery multiplication and the modular
- * addition inlined, the running sum kept in locals, so that a row writes memory once. The
- * arithmetic is the generated fields' (CIOS without the extra carry word, one conditional
- * subtraction), as in the NTT's butterflies.
+ * The PCE's row products for 4-limb scalar fields with a spare top bit (BN254 Fr, BLS12-381 Fr),
+ * with lazy reduction: the 512-bit products coefficient x witness value (both in Montgomery form)
+ * are summed unreduced, and one Montgomery reduction serves a group of them. A group holds as many
+ * products as keep the sum below q R (floor(R / q): 4 on BN254, 2 on BLS12-381), so the reduction
+ * gives a value below 2q. That halves the multiplications of a term on BN254 (16 for the product,
+ * 4 for its share of the reduction, against 32 for a Montgomery multiplication). Terms with
+ * coefficient +-1 go straight into the reduced row sum.
  */
 final class Montgomery4Rows {
 
@@ -16,6 +18,8 @@ final class Montgomery4Rows {
     private final long q2;
     private final long q3;
     private final long qInv;
+    /** Products a reduction may take at once: floor(2^256 / q). */
+    private final int group;
 
     Montgomery4Rows(PrimeField f) {
         long[] q = f.modulusWords();
@@ -27,6 +31,7 @@ final class Montgomery4Rows {
         this.q2 = q[2];
         this.q3 = q[3];
         this.qInv = f.negInvWord();
+        this.group = java.math.BigInteger.ONE.shiftLeft(256).divide(f.modulus()).intValueExact();
     }
 
     private static long lt(long a, long b) {
@@ -36,103 +41,77 @@ final class Montgomery4Rows {
     /** out[row] = sum over the row's terms, rows from .. to - 1 (see {@link Pce} for the term layout). */
     void rows(int[] rs, int[] cols, byte[] kd, int[] ci, long[] table, long[] w, long[] out, int from, int to) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
+        final int group = this.group;
+        final long[] sum = new long[4];
         for (int row = from; row < to; row++) {
-            long s0 = 0, s1 = 0, s2 = 0, s3 = 0; // the sum, always below q
+            sum[0] = 0;
+            sum[1] = 0;
+            sum[2] = 0;
+            sum[3] = 0;
+            long T0 = 0, T1 = 0, T2 = 0, T3 = 0, T4 = 0, T5 = 0, T6 = 0, T7 = 0;
+            int pending = 0;
             for (int e = rs[row]; e < rs[row + 1]; e++) {
                 final int wi = cols[e] << 2;
-                long t0, t1, t2, t3;
                 final byte kind = kd[e];
                 if (kind == 0) {
                     final int ti = ci[e] << 2;
                     final long x0 = w[wi], x1 = w[wi + 1], x2 = w[wi + 2], x3 = w[wi + 3];
                     final long y0 = table[ti], y1 = table[ti + 1], y2 = table[ti + 2], y3 = table[ti + 3];
-                long r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-                long A, C, m, lo, hi, s;
-                // round 0: r = (r + x*y0 + m*q) / 2^64
-                lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
-                r0 += lo; hi += lt(r0, lo); A = hi;
-                m = r0 * qInv;
-                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
-                lo = x1 * y0; hi = Math.unsignedMultiplyHigh(x1, y0);
-                s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
-                lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
-                s = r1 + lo; hi += lt(s, lo); r0 = s + C; hi += lt(r0, s); C = hi;
-                lo = x2 * y0; hi = Math.unsignedMultiplyHigh(x2, y0);
-                s = r2 + lo; hi += lt(s, lo); r2 = s + A; hi += lt(r2, s); A = hi;
-                lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
-                s = r2 + lo; hi += lt(s, lo); r1 = s + C; hi += lt(r1, s); C = hi;
-                lo = x3 * y0; hi = Math.unsignedMultiplyHigh(x3, y0);
-                s = r3 + lo; hi += lt(s, lo); r3 = s + A; hi += lt(r3, s); A = hi;
-                lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
-                s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
-                r3 = C + A;
-                // round 1: r = (r + x*y1 + m*q) / 2^64
-                lo = x0 * y1; hi = Math.unsignedMultiplyHigh(x0, y1);
-                r0 += lo; hi += lt(r0, lo); A = hi;
-                m = r0 * qInv;
-                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
-                lo = x1 * y1; hi = Math.unsignedMultiplyHigh(x1, y1);
-                s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
-                lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
-                s = r1 + lo; hi += lt(s, lo); r0 = s + C; hi += lt(r0, s); C = hi;
-                lo = x2 * y1; hi = Math.unsignedMultiplyHigh(x2, y1);
-                s = r2 + lo; hi += lt(s, lo); r2 = s + A; hi += lt(r2, s); A = hi;
-                lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
-                s = r2 + lo; hi += lt(s, lo); r1 = s + C; hi += lt(r1, s); C = hi;
-                lo = x3 * y1; hi = Math.unsignedMultiplyHigh(x3, y1);
-                s = r3 + lo; hi += lt(s, lo); r3 = s + A; hi += lt(r3, s); A = hi;
-                lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
-                s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
-                r3 = C + A;
-                // round 2: r = (r + x*y2 + m*q) / 2^64
-                lo = x0 * y2; hi = Math.unsignedMultiplyHigh(x0, y2);
-                r0 += lo; hi += lt(r0, lo); A = hi;
-                m = r0 * qInv;
-                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
-                lo = x1 * y2; hi = Math.unsignedMultiplyHigh(x1, y2);
-                s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
-                lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
-                s = r1 + lo; hi += lt(s, lo); r0 = s + C; hi += lt(r0, s); C = hi;
-                lo = x2 * y2; hi = Math.unsignedMultiplyHigh(x2, y2);
-                s = r2 + lo; hi += lt(s, lo); r2 = s + A; hi += lt(r2, s); A = hi;
-                lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
-                s = r2 + lo; hi += lt(s, lo); r1 = s + C; hi += lt(r1, s); C = hi;
-                lo = x3 * y2; hi = Math.unsignedMultiplyHigh(x3, y2);
-                s = r3 + lo; hi += lt(s, lo); r3 = s + A; hi += lt(r3, s); A = hi;
-                lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
-                s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
-                r3 = C + A;
-                // round 3: r = (r + x*y3 + m*q) / 2^64
-                lo = x0 * y3; hi = Math.unsignedMultiplyHigh(x0, y3);
-                r0 += lo; hi += lt(r0, lo); A = hi;
-                m = r0 * qInv;
-                C = Math.unsignedMultiplyHigh(m, q0) + (r0 != 0 ? 1L : 0L);
-                lo = x1 * y3; hi = Math.unsignedMultiplyHigh(x1, y3);
-                s = r1 + lo; hi += lt(s, lo); r1 = s + A; hi += lt(r1, s); A = hi;
-                lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
-                s = r1 + lo; hi += lt(s, lo); r0 = s + C; hi += lt(r0, s); C = hi;
-                lo = x2 * y3; hi = Math.unsignedMultiplyHigh(x2, y3);
-                s = r2 + lo; hi += lt(s, lo); r2 = s + A; hi += lt(r2, s); A = hi;
-                lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
-                s = r2 + lo; hi += lt(s, lo); r1 = s + C; hi += lt(r1, s); C = hi;
-                lo = x3 * y3; hi = Math.unsignedMultiplyHigh(x3, y3);
-                s = r3 + lo; hi += lt(s, lo); r3 = s + A; hi += lt(r3, s); A = hi;
-                lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
-                s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
-                r3 = C + A;
-                    // r < 2q: subtract q once unless that borrows
-                    long d, bw;
-                    d = r0 - q0; bw = lt(r0, q0); final long d0 = d;
-                    d = r1 - q1 - bw; bw = ((~r1 & q1) | (~(r1 ^ q1) & d)) >>> 63; final long d1 = d;
-                    d = r2 - q2 - bw; bw = ((~r2 & q2) | (~(r2 ^ q2) & d)) >>> 63; final long d2 = d;
-                    d = r3 - q3 - bw; bw = ((~r3 & q3) | (~(r3 ^ q3) & d)) >>> 63; final long d3 = d;
-                    final long keep = -bw;
-                    t0 = (r0 & keep) | (d0 & ~keep);
-                    t1 = (r1 & keep) | (d1 & ~keep);
-                    t2 = (r2 & keep) | (d2 & ~keep);
-                    t3 = (r3 & keep) | (d3 & ~keep);
+                    // T += x y, row by row of the schoolbook product, straight into the sum
+                    long lo, hi, s, s2, carry;
+                    carry = 0;
+                    lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
+                    s = T0 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T0 = s2; carry = hi;
+                    lo = x0 * y1; hi = Math.unsignedMultiplyHigh(x0, y1);
+                    s = T1 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T1 = s2; carry = hi;
+                    lo = x0 * y2; hi = Math.unsignedMultiplyHigh(x0, y2);
+                    s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+                    lo = x0 * y3; hi = Math.unsignedMultiplyHigh(x0, y3);
+                    s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+                    s = T4 + carry; carry = lt(s, T4); T4 = s;
+                    s = T5 + carry; carry = lt(s, T5); T5 = s;
+                    s = T6 + carry; carry = lt(s, T6); T6 = s;
+                    s = T7 + carry; carry = lt(s, T7); T7 = s;
+                    carry = 0;
+                    lo = x1 * y0; hi = Math.unsignedMultiplyHigh(x1, y0);
+                    s = T1 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T1 = s2; carry = hi;
+                    lo = x1 * y1; hi = Math.unsignedMultiplyHigh(x1, y1);
+                    s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+                    lo = x1 * y2; hi = Math.unsignedMultiplyHigh(x1, y2);
+                    s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+                    lo = x1 * y3; hi = Math.unsignedMultiplyHigh(x1, y3);
+                    s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+                    s = T5 + carry; carry = lt(s, T5); T5 = s;
+                    s = T6 + carry; carry = lt(s, T6); T6 = s;
+                    s = T7 + carry; carry = lt(s, T7); T7 = s;
+                    carry = 0;
+                    lo = x2 * y0; hi = Math.unsignedMultiplyHigh(x2, y0);
+                    s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+                    lo = x2 * y1; hi = Math.unsignedMultiplyHigh(x2, y1);
+                    s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+                    lo = x2 * y2; hi = Math.unsignedMultiplyHigh(x2, y2);
+                    s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+                    lo = x2 * y3; hi = Math.unsignedMultiplyHigh(x2, y3);
+                    s = T5 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T5 = s2; carry = hi;
+                    s = T6 + carry; carry = lt(s, T6); T6 = s;
+                    s = T7 + carry; carry = lt(s, T7); T7 = s;
+                    carry = 0;
+                    lo = x3 * y0; hi = Math.unsignedMultiplyHigh(x3, y0);
+                    s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+                    lo = x3 * y1; hi = Math.unsignedMultiplyHigh(x3, y1);
+                    s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+                    lo = x3 * y2; hi = Math.unsignedMultiplyHigh(x3, y2);
+                    s = T5 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T5 = s2; carry = hi;
+                    lo = x3 * y3; hi = Math.unsignedMultiplyHigh(x3, y3);
+                    s = T6 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T6 = s2; carry = hi;
+                    s = T7 + carry; carry = lt(s, T7); T7 = s;
+                    if (++pending == group) {
+                        reduceInto(sum, T0, T1, T2, T3, T4, T5, T6, T7);
+                        T0 = 0; T1 = 0; T2 = 0; T3 = 0; T4 = 0; T5 = 0; T6 = 0; T7 = 0;
+                        pending = 0;
+                    }
                 } else if (kind > 0) {
-                    t0 = w[wi]; t1 = w[wi + 1]; t2 = w[wi + 2]; t3 = w[wi + 3];
+                    addInto(sum, w[wi], w[wi + 1], w[wi + 2], w[wi + 3]);
                 } else {
                     // q - w (w = 0 stays 0)
                     final long a0 = w[wi], a1 = w[wi + 1], a2 = w[wi + 2], a3 = w[wi + 3];
@@ -140,33 +119,109 @@ final class Montgomery4Rows {
                         continue;
                     }
                     long d, bw;
-                    d = q0 - a0; bw = lt(q0, a0); t0 = d;
-                    d = q1 - a1 - bw; bw = ((~q1 & a1) | (~(q1 ^ a1) & d)) >>> 63; t1 = d;
-                    d = q2 - a2 - bw; bw = ((~q2 & a2) | (~(q2 ^ a2) & d)) >>> 63; t2 = d;
-                    t3 = q3 - a3 - bw;
+                    d = q0 - a0; bw = lt(q0, a0); final long t0 = d;
+                    d = q1 - a1 - bw; bw = ((~q1 & a1) | (~(q1 ^ a1) & d)) >>> 63; final long t1 = d;
+                    d = q2 - a2 - bw; bw = ((~q2 & a2) | (~(q2 ^ a2) & d)) >>> 63; final long t2 = d;
+                    final long t3 = q3 - a3 - bw;
+                    addInto(sum, t0, t1, t2, t3);
                 }
-                // s = s + t mod q (both below q, so below 2q < 2^256: no carry out)
-                long x, y, c, sum;
-                x = s0; y = t0; sum = x + y; c = lt(sum, x); final long u0 = sum;
-                x = s1; y = t1; sum = x + y + c; c = ((x & y) | ((x | y) & ~sum)) >>> 63; final long u1 = sum;
-                x = s2; y = t2; sum = x + y + c; c = ((x & y) | ((x | y) & ~sum)) >>> 63; final long u2 = sum;
-                x = s3; y = t3; sum = x + y + c; final long u3 = sum;
-                long d, bw;
-                d = u0 - q0; bw = lt(u0, q0); final long f0 = d;
-                d = u1 - q1 - bw; bw = ((~u1 & q1) | (~(u1 ^ q1) & d)) >>> 63; final long f1 = d;
-                d = u2 - q2 - bw; bw = ((~u2 & q2) | (~(u2 ^ q2) & d)) >>> 63; final long f2 = d;
-                d = u3 - q3 - bw; bw = ((~u3 & q3) | (~(u3 ^ q3) & d)) >>> 63; final long f3 = d;
-                final long keep = -bw;
-                s0 = (u0 & keep) | (f0 & ~keep);
-                s1 = (u1 & keep) | (f1 & ~keep);
-                s2 = (u2 & keep) | (f2 & ~keep);
-                s3 = (u3 & keep) | (f3 & ~keep);
+            }
+            if (pending > 0) {
+                reduceInto(sum, T0, T1, T2, T3, T4, T5, T6, T7);
             }
             final int o = row << 2;
-            out[o] = s0;
-            out[o + 1] = s1;
-            out[o + 2] = s2;
-            out[o + 3] = s3;
+            out[o] = sum[0];
+            out[o + 1] = sum[1];
+            out[o + 2] = sum[2];
+            out[o + 3] = sum[3];
         }
+    }
+
+    /**
+     * sum += T R^-1 mod q, T (8 limbs) below q R: Montgomery reduction, four rounds, leaves T R^-1 in
+     * the upper half below 2q; one conditional subtraction, then the modular addition.
+     */
+    private void reduceInto(long[] sum, long T0, long T1, long T2, long T3, long T4, long T5, long T6, long T7) {
+        final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3;
+        long m, lo, hi, s, s2, carry, c1;
+        m = T0 * qInv;
+        carry = 0;
+        lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
+        s = T0 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T0 = s2; carry = hi;
+        lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
+        s = T1 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T1 = s2; carry = hi;
+        lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
+        s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+        lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
+        s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+        s = T4 + carry; carry = lt(s, T4); T4 = s;
+        s = T5 + carry; carry = lt(s, T5); T5 = s;
+        s = T6 + carry; carry = lt(s, T6); T6 = s;
+        s = T7 + carry; carry = lt(s, T7); T7 = s;
+        m = T1 * qInv;
+        carry = 0;
+        lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
+        s = T1 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T1 = s2; carry = hi;
+        lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
+        s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+        lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
+        s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+        lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
+        s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+        s = T5 + carry; carry = lt(s, T5); T5 = s;
+        s = T6 + carry; carry = lt(s, T6); T6 = s;
+        s = T7 + carry; carry = lt(s, T7); T7 = s;
+        m = T2 * qInv;
+        carry = 0;
+        lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
+        s = T2 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T2 = s2; carry = hi;
+        lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
+        s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+        lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
+        s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+        lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
+        s = T5 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T5 = s2; carry = hi;
+        s = T6 + carry; carry = lt(s, T6); T6 = s;
+        s = T7 + carry; carry = lt(s, T7); T7 = s;
+        m = T3 * qInv;
+        carry = 0;
+        lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
+        s = T3 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T3 = s2; carry = hi;
+        lo = m * q1; hi = Math.unsignedMultiplyHigh(m, q1);
+        s = T4 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T4 = s2; carry = hi;
+        lo = m * q2; hi = Math.unsignedMultiplyHigh(m, q2);
+        s = T5 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T5 = s2; carry = hi;
+        lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
+        s = T6 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T6 = s2; carry = hi;
+        s = T7 + carry; carry = lt(s, T7); T7 = s;
+        // T4..T7 < 2q
+        long d, bw;
+        d = T4 - q0; bw = lt(T4, q0); final long d0 = d;
+        d = T5 - q1 - bw; bw = ((~T5 & q1) | (~(T5 ^ q1) & d)) >>> 63; final long d1 = d;
+        d = T6 - q2 - bw; bw = ((~T6 & q2) | (~(T6 ^ q2) & d)) >>> 63; final long d2 = d;
+        d = T7 - q3 - bw; bw = ((~T7 & q3) | (~(T7 ^ q3) & d)) >>> 63; final long d3 = d;
+        final long keep = -bw;
+        addInto(sum, (T4 & keep) | (d0 & ~keep), (T5 & keep) | (d1 & ~keep), (T6 & keep) | (d2 & ~keep),
+                (T7 & keep) | (d3 & ~keep));
+    }
+
+    /** sum = sum + t mod q, both below q. */
+    private void addInto(long[] sum, long t0, long t1, long t2, long t3) {
+        final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3;
+        long x, y, c, s;
+        x = sum[0]; y = t0; s = x + y; c = lt(s, x); final long u0 = s;
+        x = sum[1]; y = t1; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long u1 = s;
+        x = sum[2]; y = t2; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long u2 = s;
+        x = sum[3]; y = t3; s = x + y + c; final long u3 = s;
+        long d, bw;
+        d = u0 - q0; bw = lt(u0, q0); final long f0 = d;
+        d = u1 - q1 - bw; bw = ((~u1 & q1) | (~(u1 ^ q1) & d)) >>> 63; final long f1 = d;
+        d = u2 - q2 - bw; bw = ((~u2 & q2) | (~(u2 ^ q2) & d)) >>> 63; final long f2 = d;
+        d = u3 - q3 - bw; bw = ((~u3 & q3) | (~(u3 ^ q3) & d)) >>> 63; final long f3 = d;
+        final long keep = -bw;
+        sum[0] = (u0 & keep) | (f0 & ~keep);
+        sum[1] = (u1 & keep) | (f1 & ~keep);
+        sum[2] = (u2 & keep) | (f2 & ~keep);
+        sum[3] = (u3 & keep) | (f3 & ~keep);
     }
 }
