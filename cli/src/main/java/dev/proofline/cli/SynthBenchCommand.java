@@ -86,10 +86,10 @@ final class SynthBenchCommand implements Callable<Integer> {
         double total = witnessMs + spmvMs;
         System.out.printf(Locale.ROOT, "{\"circuit\":\"%s\",\"curve\":\"%s\",\"constraints\":%d,\"wires\":%d,\"terms\":%d,"
                 + "\"enforce_ms\":%.1f,\"pce_witness_ms\":%.1f,\"pce_spmv_ms\":%.1f,\"pce_total_ms\":%.1f,"
-                + "\"pce_extract_ms\":%.1f,\"speedup\":%.2f,\"identical\":%b,\"unit_coefficients\":%.3f,\"distinct_coefficients\":%d,"
+                + "\"pce_extract_ms\":%.1f,\"speedup\":%.2f,\"identical\":%b,\"unit_coefficients\":%.3f,\"distinct_coefficients\":%d,\"rows_copied\":%d,"
                 + "\"threads\":%d,\"reps\":%d}%n", circuit, c.snarkjsName(), r1cs.constraintCount(), r1cs.wireCount(),
                 (long) r1cs.a().terms() + r1cs.b().terms() + r1cs.c().terms(),
-                enforceMs, witnessMs, spmvMs, total, extractMs, enforceMs / total, identical, pce.unitFraction(), pce.distinctCoefficients(),
+                enforceMs, witnessMs, spmvMs, total, extractMs, enforceMs / total, identical, pce.unitFraction(), pce.distinctCoefficients(), pce.repeatedRowCount(),
                 Runtime.getRuntime().availableProcessors(), reps);
         return identical ? 0 : 1;
     }

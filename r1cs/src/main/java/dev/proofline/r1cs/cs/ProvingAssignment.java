@@ -44,7 +44,11 @@ public final class ProvingAssignment extends AbstractSystem {
         long[] vb = new long[4];
         long[] vc = new long[4];
         evaluate(la, va, t);
-        evaluate(lb, vb, t);
+        if (lb == la) {
+            System.arraycopy(va, 0, vb, 0, 4); // a square: the same combination twice
+        } else {
+            evaluate(lb, vb, t);
+        }
         evaluate(lc, vc, t);
         a.add(va);
         b.add(vb);

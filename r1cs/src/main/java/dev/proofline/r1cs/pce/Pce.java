@@ -30,6 +30,11 @@ public final class Pce {
     private final int[][] coefIndex;
     /** The distinct general coefficients, 4 words each: circuits reuse few constants, so this is small and cached. */
     private final long[] table;
+    /**
+     * Per matrix (B, C) and row: the row of A with exactly the same terms, whose value it copies, or
+     * -1. Squares (x * x) and S-boxes repeat a combination of A in B, often a long one.
+     */
+    private final int[][] sameAsA;
     /** The inlined row kernel, for the 4-limb fields it applies to (both scalar fields); else null. */
     private final Montgomery4Rows rowKernel;
 
@@ -73,6 +78,8 @@ public final class Pce {
             coefIndex[k] = idx;
         }
         table = java.util.Arrays.copyOf(tbl, distinct.size() * 4);
+        sameAsA = new int[][] {null, repeatedRows(ms[0], kinds[0], coefIndex[0], ms[1], kinds[1], coefIndex[1]),
+            repeatedRows(ms[0], kinds[0], coefIndex[0], ms[2], kinds[2], coefIndex[2])};
         Montgomery4Rows k4;
         try {
             k4 = new Montgomery4Rows(fr);
@@ -83,6 +90,58 @@ public final class Pce {
     }
 
     private record Coef(long w0, long w1, long w2, long w3) {
+    }
+
+    /** Rows with fewer terms are evaluated, not looked up. */
+    private static final int MIN_REPEATED_TERMS = 3;
+
+    /** For each row of m: the row of a with the same terms (columns, coefficients, in order), or -1. */
+    private static int[] repeatedRows(R1cs.Matrix a, byte[] ka, int[] ia, R1cs.Matrix m, byte[] km, int[] im) {
+        int rows = m.rowStart().length - 1;
+        int[] out = new int[rows];
+        java.util.Arrays.fill(out, -1);
+        java.util.HashMap<Long, Integer> byHash = new java.util.HashMap<>();
+        for (int r = 0; r < rows; r++) {
+            if (a.rowStart()[r + 1] - a.rowStart()[r] >= MIN_REPEATED_TERMS) {
+                byHash.putIfAbsent(rowHash(a, ka, ia, r), r);
+            }
+        }
+        for (int r = 0; r < rows; r++) {
+            if (m.rowStart()[r + 1] - m.rowStart()[r] < MIN_REPEATED_TERMS) {
+                continue;
+            }
+            Integer candidate = byHash.get(rowHash(m, km, im, r));
+            if (candidate != null && sameRow(a, ka, ia, candidate, m, km, im, r)) {
+                out[r] = candidate;
+            }
+        }
+        return out;
+    }
+
+    private static long rowHash(R1cs.Matrix m, byte[] k, int[] idx, int r) {
+        long h = 1469598103934665603L;
+        for (int e = m.rowStart()[r]; e < m.rowStart()[r + 1]; e++) {
+            h = (h ^ m.columns()[e]) * 1099511628211L;
+            h = (h ^ (k[e] == GENERAL ? idx[e] : -1 - k[e])) * 1099511628211L;
+        }
+        return h;
+    }
+
+    private static boolean sameRow(R1cs.Matrix a, byte[] ka, int[] ia, int ra, R1cs.Matrix m, byte[] km, int[] im,
+            int rm) {
+        int ea = a.rowStart()[ra];
+        int em = m.rowStart()[rm];
+        int n = a.rowStart()[ra + 1] - ea;
+        if (n != m.rowStart()[rm + 1] - em) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (a.columns()[ea + i] != m.columns()[em + i] || ka[ea + i] != km[em + i]
+                    || (ka[ea + i] == GENERAL && ia[ea + i] != im[em + i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Number of distinct coefficients other than 1 and -1. */
@@ -136,17 +195,48 @@ public final class Pce {
         long[][] outs = {a, b, c};
         PrimeField fr = r1cs.curve().fr();
         int tasks = (rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
-        IntStream.range(0, tasks * 3).parallel().forEach(task -> {
-            int k = task % 3;
-            int lo = (task / 3) * ROWS_PER_TASK;
-            int hi = Math.min(rows, lo + ROWS_PER_TASK);
-            if (rowKernel != null) {
-                rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
-            } else {
-                spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, outs[k], lo, hi);
-            }
-        });
+        // A first: rows of B and C that repeat a row of A copy its value
+        IntStream.range(0, tasks).parallel().forEach(task -> evaluateRows(fr, ms, outs, 0, task, rows, w));
+        IntStream.range(0, tasks * 2).parallel().forEach(task -> evaluateRows(fr, ms, outs, 1 + task % 2, task / 2,
+                rows, w));
         return new Evaluation(a, b, c);
+    }
+
+    private void evaluateRows(PrimeField fr, R1cs.Matrix[] ms, long[][] outs, int k, int task, int rows, long[] w) {
+        int lo = task * ROWS_PER_TASK;
+        int hi = Math.min(rows, lo + ROWS_PER_TASK);
+        int[] same = sameAsA[k];
+        long[] a = outs[0];
+        long[] out = outs[k];
+        int r = lo;
+        while (r < hi) {
+            if (same != null && same[r] >= 0) {
+                System.arraycopy(a, same[r] * 4, out, r * 4, 4);
+                r++;
+                continue;
+            }
+            int end = r + 1;
+            while (end < hi && (same == null || same[end] < 0)) {
+                end++;
+            }
+            if (rowKernel != null) {
+                rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, out, r, end);
+            } else {
+                spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, out, r, end);
+            }
+            r = end;
+        }
+    }
+
+    /** Rows of B and C evaluated as copies of rows of A. */
+    public long repeatedRowCount() {
+        long n = 0;
+        for (int k = 1; k < 3; k++) {
+            for (int x : sameAsA[k]) {
+                n += x >= 0 ? 1 : 0;
+            }
+        }
+        return n;
     }
 
     private static void spmv(PrimeField fr, R1cs.Matrix m, byte[] kd, int[] ci, long[] cs, long[] w, long[] out,
