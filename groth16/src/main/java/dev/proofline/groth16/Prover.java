@@ -129,8 +129,48 @@ public final class Prover {
         return finish(start(key, witness));
     }
 
+    /**
+     * As {@link #start(ProvingKey, Witness)}, with a = A w, b = B w, c = C w already computed for the
+     * circuit's own constraints (Montgomery form, one element per constraint), e.g. by the PCE or the
+     * enforce path. The rows snarkjs's setup adds (w_i in A for w_0 and each public signal) are
+     * appended here. For a witness that satisfies the circuit the proof equals the one computed from
+     * the key's coefficients; the coefficients are not read.
+     */
+    public Started start(ProvingKey key, Witness witness, long[] a, long[] b, long[] c) {
+        check(key, witness);
+        PrimeField fr = key.curve().fr();
+        int rows = a.length / 4;
+        if (b.length != a.length || c.length != a.length || a.length % 4 != 0) {
+            throw new IllegalArgumentException("a, b, c must have the same number of 4-word elements");
+        }
+        int nPublic = key.publicCount();
+        if (rows + nPublic + 1 > key.domainSize()) {
+            throw new IllegalArgumentException(rows + " constraints and " + (nPublic + 1)
+                    + " public rows do not fit the key's domain of " + key.domainSize());
+        }
+        long t0 = System.nanoTime();
+        step("a, b, c");
+        int n = key.domainSize();
+        long[] ad = java.util.Arrays.copyOf(a, n * 4);
+        long[] bd = java.util.Arrays.copyOf(b, n * 4);
+        long[] cd = java.util.Arrays.copyOf(c, n * 4);
+        long[] w = witness.words();
+        for (int s = 0; s <= nPublic; s++) {
+            fr.toMontgomery(w, s * 4, ad, (rows + s) * 4);
+        }
+        long[] h = quotient(key, ad, bd, cd, this);
+        return msms(key, witness, h, t0);
+    }
+
     /** a, b, c; H by NTTs; the G1 MSMs. */
     public Started start(ProvingKey key, Witness witness) {
+        check(key, witness);
+        long t0 = System.nanoTime();
+        long[] h = quotient(key, witness, this);
+        return msms(key, witness, h, t0);
+    }
+
+    private static void check(ProvingKey key, Witness witness) {
         PairingCurve curve = key.curve();
         if (witness.curve() != curve) {
             throw new IllegalArgumentException("the witness is for " + witness.curve().snarkjsName() + ", the key "
@@ -144,8 +184,10 @@ public final class Prover {
             throw new IllegalArgumentException("the witness's first value (the constant signal) is " + witness.value(0)
                     + ", expected 1");
         }
-        long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, this);
+    }
+
+    private Started msms(ProvingKey key, Witness witness, long[] h, long t0) {
+        PairingCurve curve = key.curve();
         long t1 = System.nanoTime();
         long[] w = witness.words();
         int nVars = key.variableCount();
@@ -259,6 +301,14 @@ public final class Prover {
                 fr.mul(a, i * words, b, i * words, c, i * words);
             }
         });
+        return quotient(key, a, b, c, prover);
+    }
+
+    /** h on the coset from a, b, c on the domain (Montgomery form, domain-size vectors), consumed. */
+    static long[] quotient(ProvingKey key, long[] a, long[] b, long[] c, Prover prover) {
+        PrimeField fr = key.curve().fr();
+        int n = key.domainSize();
+        int words = fr.limbs();
         prover.step("H (NTTs)");
         Ntt ntt = Ntt.of(fr, key.logDomainSize());
         long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
