@@ -1,0 +1,175 @@
+package dev.proofline.engine;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reusable off-heap buffers for the vectors that go to the prover (a, b, c, witness). A checkout
+ * takes an idle buffer of the size class (the next power of two, at least 64 KiB) or allocates one;
+ * a checkin keeps it for the next checkout of that class.
+ *
+ * <p>Budget: a buffer that is checked out is paid for by the partition that holds it (its own
+ * reservation covers the bytes), not by the pool; an idle buffer is paid for by the pool's
+ * reservation ({@link MemoryBudget.Kind#POOL}). So checking a buffer in grows the pool's reservation,
+ * or frees the buffer when the budget has no room for it, and checking one out shrinks it. The pool is
+ * an {@link MemoryBudget.Evictor}: under pressure it frees idle buffers.
+ */
+public final class BufferPool implements MemoryBudget.Evictor {
+
+    /** The smallest size class. */
+    public static final long MIN_CLASS = 1L << 16;
+
+    /** A buffer: its segment, which is at least as long as asked. Check it in exactly once. */
+    public static final class Buffer {
+        private final Arena arena;
+        private final MemorySegment segment;
+        private final long sizeClass;
+        private boolean out;
+
+        private Buffer(long sizeClass) {
+            this.arena = Arena.ofShared();
+            this.segment = arena.allocate(sizeClass, 64);
+            this.sizeClass = sizeClass;
+        }
+
+        public MemorySegment segment() {
+            return segment;
+        }
+
+        public long sizeClass() {
+            return sizeClass;
+        }
+    }
+
+    /** Counters since the pool was made. */
+    public record Stats(long allocations, long checkouts, long reuses, long checkins, long freed, long idleBytes,
+            long outBytes) {
+        /** Reuses over checkouts (1 when every checkout was served by an idle buffer). */
+        public double reuseRatio() {
+            return checkouts == 0 ? 0 : (double) reuses / checkouts;
+        }
+    }
+
+    private final MemoryBudget.Reservation idleReservation;
+    private final Map<Long, Deque<Buffer>> idle = new HashMap<>();
+    private long allocations;
+    private long checkouts;
+    private long reuses;
+    private long checkins;
+    private long freed;
+    private long idleBytes;
+    private long outBytes;
+
+    /** A pool whose idle buffers are paid for from {@code budget}. */
+    public BufferPool(MemoryBudget budget) {
+        this.idleReservation = budget.tryAcquire(0, MemoryBudget.Kind.POOL).orElseThrow();
+        budget.addEvictor(this);
+    }
+
+    /** The size class of a request: the next power of two, at least {@link #MIN_CLASS}. */
+    public static long sizeClass(long bytes) {
+        if (bytes <= MIN_CLASS) {
+            return MIN_CLASS;
+        }
+        long c = Long.highestOneBit(bytes);
+        return c == bytes ? c : c << 1;
+    }
+
+    /**
+     * A buffer of at least {@code bytes}. The caller's reservation must already cover
+     * {@link #sizeClass}(bytes): the pool does not reserve checked-out buffers.
+     */
+    public Buffer checkout(long bytes) {
+        long cls = sizeClass(bytes);
+        Buffer b;
+        synchronized (this) {
+            checkouts++;
+            Deque<Buffer> q = idle.get(cls);
+            b = q == null ? null : q.pollFirst();
+            if (b != null) {
+                reuses++;
+                idleBytes -= cls;
+                idleReservation.release(cls);
+            } else {
+                allocations++;
+            }
+            outBytes += cls;
+        }
+        if (b == null) {
+            b = new Buffer(cls);
+        }
+        b.out = true;
+        return b;
+    }
+
+    /** Returns a buffer: kept for reuse when the budget has room for it idle, freed otherwise. */
+    public void checkin(Buffer b) {
+        synchronized (this) {
+            if (!b.out) {
+                throw new IllegalStateException("buffer checked in twice (or never checked out)");
+            }
+            b.out = false;
+            checkins++;
+            outBytes -= b.sizeClass;
+            if (idleReservation.tryGrow(b.sizeClass)) {
+                idle.computeIfAbsent(b.sizeClass, k -> new ArrayDeque<>()).addLast(b);
+                idleBytes += b.sizeClass;
+                return;
+            }
+            freed++;
+        }
+        b.arena.close();
+    }
+
+    /** Frees idle buffers until {@code bytesWanted} are released (or none is left); returns the bytes. */
+    public long trim(long bytesWanted) {
+        long done = 0;
+        while (done < bytesWanted) {
+            Buffer victim = null;
+            synchronized (this) {
+                for (Deque<Buffer> q : idle.values()) {
+                    victim = q.pollLast();
+                    if (victim != null) {
+                        break;
+                    }
+                }
+                if (victim == null) {
+                    return done;
+                }
+                idleBytes -= victim.sizeClass;
+                idleReservation.release(victim.sizeClass);
+                freed++;
+            }
+            victim.arena.close();
+            done += victim.sizeClass;
+        }
+        return done;
+    }
+
+    @Override
+    public long evict(long bytesWanted) {
+        return trim(bytesWanted);
+    }
+
+    public synchronized Stats stats() {
+        return new Stats(allocations, checkouts, reuses, checkins, freed, idleBytes, outBytes);
+    }
+
+    /** Idle buffers, all classes. */
+    public synchronized int idleCount() {
+        int n = 0;
+        for (Deque<Buffer> q : idle.values()) {
+            n += q.size();
+        }
+        return n;
+    }
+
+    /** Frees every idle buffer (checked-out ones are freed when checked in). */
+    public void close() {
+        trim(Long.MAX_VALUE);
+    }
+}

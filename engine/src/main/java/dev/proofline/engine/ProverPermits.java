@@ -1,0 +1,153 @@
+package dev.proofline.engine;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The prover-queue permits of reactive dispatch: {@code max} permits, each standing for one slot of
+ * prover work. A permit is taken before a partition's synthesis starts and belongs to that partition
+ * until it leaves the prover stage; then it is closed, exactly once, whatever happened.
+ *
+ * <p>Waiting is by callback, not polling: {@link #request} runs its callback at once when a permit is
+ * free, otherwise queues it; a closed permit goes straight to the oldest queued callback (on the
+ * closing thread), so each prover completion starts exactly one waiting synthesis. A second close of
+ * the same permit does nothing but is counted ({@link #doubleReleases}): it is a bug in the caller.
+ */
+public final class ProverPermits {
+
+    /** One permit. Closing it returns it; closing it again only counts a double release. */
+    public final class Permit implements AutoCloseable {
+        private final AtomicBoolean open = new AtomicBoolean(true);
+        private final long id;
+
+        private Permit(long id) {
+            this.id = id;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public boolean isOpen() {
+            return open.get();
+        }
+
+        @Override
+        public void close() {
+            if (!open.compareAndSet(true, false)) {
+                doubleReleases.incrementAndGet();
+                return;
+            }
+            release();
+        }
+    }
+
+    private final int max;
+    private final Deque<Consumer<Permit>> waiting = new ArrayDeque<>();
+    private int available;
+    private final AtomicLong granted = new AtomicLong();
+    private final AtomicLong doubleReleases = new AtomicLong();
+    private final AtomicLong nextId = new AtomicLong();
+
+    public ProverPermits(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("at least one permit: " + max);
+        }
+        this.max = max;
+        this.available = max;
+    }
+
+    public int max() {
+        return max;
+    }
+
+    public synchronized int available() {
+        return available;
+    }
+
+    public synchronized int inUse() {
+        return max - available;
+    }
+
+    /** Callbacks waiting for a permit. */
+    public synchronized int waiting() {
+        return waiting.size();
+    }
+
+    /** Permits handed out so far. */
+    public long granted() {
+        return granted.get();
+    }
+
+    /** Closes of an already closed permit (each one a bug in the caller). */
+    public long doubleReleases() {
+        return doubleReleases.get();
+    }
+
+    /** A permit now, or empty. */
+    public Optional<Permit> tryAcquire() {
+        synchronized (this) {
+            if (available == 0) {
+                return Optional.empty();
+            }
+            available--;
+        }
+        return Optional.of(newPermit());
+    }
+
+    /** A permit, waiting as long as it takes. */
+    public Permit acquire() throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Permit> f = new java.util.concurrent.CompletableFuture<>();
+        request(f::complete);
+        try {
+            return f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            // the permit may still arrive: hand it back when it does
+            f.thenAccept(Permit::close);
+            throw e;
+        }
+    }
+
+    /**
+     * Runs {@code onGranted} with a permit: now, on this thread, when one is free; otherwise later, on
+     * the thread that closes a permit, in the order of the requests. The callback owns the permit.
+     */
+    public void request(Consumer<Permit> onGranted) {
+        synchronized (this) {
+            if (available == 0) {
+                waiting.addLast(onGranted);
+                return;
+            }
+            available--;
+        }
+        onGranted.accept(newPermit());
+    }
+
+    /** Withdraws a queued callback (a cancelled partition); true when it was still waiting. */
+    public synchronized boolean withdraw(Consumer<Permit> onGranted) {
+        return waiting.remove(onGranted);
+    }
+
+    private Permit newPermit() {
+        granted.incrementAndGet();
+        return new Permit(nextId.incrementAndGet());
+    }
+
+    private void release() {
+        Consumer<Permit> next;
+        synchronized (this) {
+            next = waiting.pollFirst();
+            if (next == null) {
+                available++;
+                return;
+            }
+        }
+        next.accept(newPermit());
+    }
+}
