@@ -86,7 +86,7 @@ class MemoryBudgetTest {
         long total = 10_000;
         MemoryBudget b = new MemoryBudget(total);
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        int n = 4000;
+        int n = 2000;
         CountDownLatch done = new CountDownLatch(n);
         for (int i = 0; i < n; i++) {
             final long seed = i;
@@ -94,6 +94,7 @@ class MemoryBudgetTest {
                 Random rnd = new Random(seed);
                 try (Reservation r = b.acquire(1 + rnd.nextInt(3000), Kind.PARTITION)) {
                     assertTrue(b.reserved() <= total);
+                    Thread.sleep(0, 200_000); // hold it a moment, so that reservations overlap
                     if (rnd.nextBoolean()) {
                         r.release(r.bytes() / 2);
                     }

@@ -1,0 +1,4 @@
+package dev.proofline.engine;
+
+/** Job priorities, highest first. */
+public enum Priority { CRITICAL, HIGH, NORMAL, LOW }

@@ -1,0 +1,17 @@
+package dev.proofline.engine;
+
+/**
+ * A prover in two halves: {@link #start} is the device region (NTTs and G1 MSMs; the prover-queue
+ * permit is released right after it), {@link #finish} the CPU tail (G2 MSM, assembly, verification).
+ */
+public interface ProverBackend {
+
+    /** Short name for status and logs ("cpu", "cuda", "sim"). */
+    String name();
+
+    /** Runs the device half on what synthesis produced. */
+    Object start(Object synthesized) throws Exception;
+
+    /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
+    Object finish(Object started) throws Exception;
+}

@@ -1,0 +1,60 @@
+package dev.proofline.engine;
+
+import java.util.function.IntPredicate;
+
+/**
+ * The simulated prover ({@code sim}): sleeps for configured durations instead of proving, so that
+ * scheduling can be tested quickly and deterministically and dispatch modes compared on a GPU-like
+ * workload without a GPU. Never chosen automatically. Its "proof" of partition p is the string
+ * {@code "proof-" + payload}.
+ */
+public final class SimBackend implements ProverBackend {
+
+    private final long startMillis;
+    private final long finishMillis;
+    private final IntPredicate failStart;
+
+    /** {@code failStart} says for which payload (an int) {@code start} throws, for failure tests. */
+    public SimBackend(long startMillis, long finishMillis, IntPredicate failStart) {
+        this.startMillis = startMillis;
+        this.finishMillis = finishMillis;
+        this.failStart = failStart;
+    }
+
+    @Override
+    public String name() {
+        return "sim";
+    }
+
+    @Override
+    public Object start(Object synthesized) throws Exception {
+        Thread.sleep(startMillis);
+        if (synthesized instanceof Integer i && failStart.test(i)) {
+            throw new IllegalStateException("simulated prover failure on " + i);
+        }
+        return synthesized;
+    }
+
+    @Override
+    public Object finish(Object started) throws Exception {
+        Thread.sleep(finishMillis);
+        return "proof-" + started;
+    }
+
+    /** A simulated job: synthesis sleeps {@code synthMillis} and yields the partition number. */
+    public record Job(int partitions, long synthMillis, long bytes, IntPredicate failSynthesis) implements JobSpec {
+        @Override
+        public long workingSetBytes(int p) {
+            return bytes;
+        }
+
+        @Override
+        public Object synthesize(int p) throws Exception {
+            Thread.sleep(synthMillis);
+            if (failSynthesis.test(p)) {
+                throw new IllegalStateException("simulated synthesis failure on partition " + p);
+            }
+            return p;
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.proofline.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline on the simulated backend: order, priorities, reactive dispatch, failures, and no leaks. */
+class EngineTest {
+
+    private static Engine.Config config(int depth, int synth, int provers) {
+        return new Engine.Config(depth, synth, provers, 2, 1L << 30, 100_000);
+    }
+
+    private static void assertQuiescent(Engine e) {
+        assertEquals(e.permits().max(), e.permits().available(), "every permit back");
+        assertEquals(0, e.permits().doubleReleases());
+        assertEquals(0, e.budget().reserved(), "no bytes reserved");
+        assertEquals(0, e.budget().openReservations());
+        assertEquals(0, e.budget().doubleReleases());
+    }
+
+    @Test
+    void proofsComeBackInPartitionOrderAndNothingLeaks() throws Exception {
+        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(2, 1, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(8, 3, 1 << 20, p -> false), Priority.NORMAL);
+            List<Object> proofs = job.result().get(30, TimeUnit.SECONDS);
+            List<Object> expected = new ArrayList<>();
+            for (int p = 0; p < 8; p++) {
+                expected.add("proof-" + p);
+            }
+            assertEquals(expected, proofs);
+            assertTrue(e.budget().peak() < 8L << 20,
+                    "the permits bound the partitions in memory: not all eight at once, peak " + e.budget().peak());
+            Thread.sleep(50);
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void aSynthesisStartsOnlyWhenAPermitIsFree() throws Exception {
+        // slow prover, fast synthesis: without permits every partition would synthesize at once
+        try (Engine e = new Engine(config(2, 4, 1), new SimBackend(20, 0, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(10, 1, 1024, p -> false), Priority.NORMAL);
+            job.result().get(30, TimeUnit.SECONDS);
+            List<Timeline.Event> events = e.timeline().ofJob(job.id());
+            int started = 0;
+            for (Timeline.Event ev : events) {
+                if (ev.kind() == Timeline.Kind.SYNTH_START) {
+                    started++;
+                }
+                if (ev.kind() == Timeline.Kind.PROVER_END) {
+                    break;
+                }
+            }
+            assertEquals(2, started, "two permits: two syntheses before the first prover completion");
+            Thread.sleep(50);
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void higherPriorityJobsOvertakeQueuedPartitions() throws Exception {
+        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(5, 0, x -> false))) {
+            Engine.Job low = e.submit(new SimBackend.Job(6, 5, 1024, p -> false), Priority.LOW);
+            Thread.sleep(8); // the first LOW partition is dispatched
+            Engine.Job critical = e.submit(new SimBackend.Job(2, 5, 1024, p -> false), Priority.CRITICAL);
+            critical.result().get(30, TimeUnit.SECONDS);
+            low.result().get(30, TimeUnit.SECONDS);
+            List<String> order = new ArrayList<>();
+            for (Timeline.Event ev : e.timeline().snapshot()) {
+                if (ev.kind() == Timeline.Kind.SYNTH_START) {
+                    order.add(ev.job());
+                }
+            }
+            int firstCritical = order.indexOf(critical.id());
+            assertTrue(firstCritical >= 1 && firstCritical <= 2, "critical starts next: " + order);
+            assertEquals(critical.id(), order.get(firstCritical + 1), "both critical partitions first: " + order);
+            Thread.sleep(50);
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void failuresAndCancelsEverywhereEndEveryJobAndLeakNothing() throws Exception {
+        Random rnd = new Random(7);
+        try (Engine e = new Engine(config(3, 2, 2), new SimBackend(0, 0, x -> x % 17 == 5))) {
+            List<Engine.Job> jobs = new ArrayList<>();
+            for (int j = 0; j < 300; j++) {
+                int failAt = rnd.nextInt(10);
+                Engine.Job job = e.submit(new SimBackend.Job(1 + rnd.nextInt(4), 0, 1 + rnd.nextInt(4096),
+                        p -> p == failAt), Priority.values()[rnd.nextInt(4)]);
+                jobs.add(job);
+                if (rnd.nextInt(5) == 0) {
+                    job.cancel();
+                }
+            }
+            int ok = 0;
+            int failed = 0;
+            int cancelled = 0;
+            for (Engine.Job job : jobs) {
+                try {
+                    job.result().get(60, TimeUnit.SECONDS);
+                    ok++;
+                } catch (ExecutionException ex) {
+                    failed++;
+                } catch (java.util.concurrent.CancellationException ex) {
+                    cancelled++;
+                }
+                assertTrue(job.result().isDone());
+            }
+            assertEquals(300, ok + failed + cancelled);
+            assertTrue(ok > 0 && failed > 0 && cancelled > 0, ok + " ok, " + failed + " failed, " + cancelled + " cancelled");
+            // partitions of failed or cancelled jobs still drain: wait until every partition ended
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(50);
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void aFailingPartitionFailsItsJobWithTheCause() throws Exception {
+        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(0, 0, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(4, 0, 1024, p -> p == 2), Priority.HIGH);
+            ExecutionException ex = assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
+            assertTrue(ex.getCause().getMessage().contains("partition 2"), ex.getCause().getMessage());
+            Engine.Job next = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.HIGH);
+            assertEquals(List.of("proof-0", "proof-1"), next.result().get(30, TimeUnit.SECONDS), "the engine goes on");
+        }
+    }
+}
