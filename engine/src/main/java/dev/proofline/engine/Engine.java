@@ -25,13 +25,35 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Engine implements AutoCloseable {
 
+    /** How partitions are released to synthesis. */
+    public enum Dispatch {
+        /** A permit per partition, taken before synthesis, returned when it leaves the prover stage. */
+        REACTIVE,
+        /**
+         * Every 250 ms, all waiting partitions start while the prover queue is below its limit. Kept only
+         * to show, side by side, what reactive dispatch avoids.
+         */
+        POLL
+    }
+
     /** Sizes of the stages. */
     public record Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-            long budgetBytes, int timelineCapacity) {
+            long budgetBytes, int timelineCapacity, Dispatch dispatch) {
+        public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
+                long budgetBytes, int timelineCapacity) {
+            this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
+                    Dispatch.REACTIVE);
+        }
+
         public static Config defaults() {
             int cpus = Runtime.getRuntime().availableProcessors();
             return new Config(2, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2), 1L << 32, 4096);
         }
+    }
+
+    /** Counters since the engine started. */
+    public record Stats(long proofs, long failed, long cancelled, double proverBusy, double synthMsAvg,
+            double proverMsAvg, long wallNanos) {
     }
 
     private final Config config;
@@ -49,6 +71,16 @@ public final class Engine implements AutoCloseable {
     private final Task stop;
     private final AtomicInteger jobIds = new AtomicInteger();
     private volatile boolean closed;
+    private final BufferPool pool;
+    private final long startNanos = System.nanoTime();
+    private final AtomicLong proverBusyNanos = new AtomicLong();
+    private final AtomicLong proverRuns = new AtomicLong();
+    private final AtomicLong synthNanos = new AtomicLong();
+    private final AtomicLong synthRuns = new AtomicLong();
+    private final AtomicLong proofs = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong cancels = new AtomicLong();
+    private final java.util.concurrent.ScheduledExecutorService poller;
 
     public Engine(Config config, ProverBackend backend) {
         this.config = config;
@@ -57,6 +89,13 @@ public final class Engine implements AutoCloseable {
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), null);
         this.stop = new Task(null, -1);
+        this.pool = new BufferPool(budget);
+        if (config.dispatch() == Dispatch.POLL) {
+            poller = Executors.newSingleThreadScheduledExecutor(named("poll-dispatch"));
+            poller.scheduleAtFixedRate(this::pollDispatch, 250, 250, TimeUnit.MILLISECONDS);
+        } else {
+            poller = null;
+        }
         this.synthesis = Executors.newFixedThreadPool(config.synthesisThreads(), named("synthesis"));
         this.finalizers = Executors.newFixedThreadPool(config.finalizerThreads(), named("finalizer"));
         for (int i = 0; i < config.proverWorkers(); i++) {
@@ -80,6 +119,19 @@ public final class Engine implements AutoCloseable {
 
     public Timeline timeline() {
         return timeline;
+    }
+
+    public BufferPool pool() {
+        return pool;
+    }
+
+    public Stats stats() {
+        long wall = System.nanoTime() - startNanos;
+        long pr = proverRuns.get();
+        long sr = synthRuns.get();
+        return new Stats(proofs.get(), failures.get(), cancels.get(),
+                (double) proverBusyNanos.get() / config.proverWorkers() / Math.max(1, wall),
+                sr == 0 ? 0 : synthNanos.get() / 1e6 / sr, pr == 0 ? 0 : proverBusyNanos.get() / 1e6 / pr, wall);
     }
 
     /** A submitted job: its proofs in partition order, or its failure; cancellable. */
@@ -160,6 +212,7 @@ public final class Engine implements AutoCloseable {
         final long order = seq.getAndIncrement();
         Permit permit;
         Reservation reservation;
+        BufferPool.Buffer buffer;
         Object payload;
 
         Task(Job job, int p) {
@@ -173,6 +226,14 @@ public final class Engine implements AutoCloseable {
             return c != 0 ? c : Long.compare(order, o.order);
         }
 
+        /** Returns the pooled buffer, if any (after the reservation that paid for it is closed). */
+        void releaseBuffer() {
+            if (buffer != null) {
+                pool.checkin(buffer);
+                buffer = null;
+            }
+        }
+
         /** Closes what the task holds (each exactly once) and ends the partition. */
         void end(PartitionState s, Object result, Throwable failure) {
             if (permit != null) {
@@ -182,6 +243,13 @@ public final class Engine implements AutoCloseable {
             if (reservation != null) {
                 reservation.close();
                 reservation = null;
+            }
+            releaseBuffer();
+            switch (s) {
+                case DONE -> proofs.incrementAndGet();
+                case FAILED -> failures.incrementAndGet();
+                case CANCELLED -> cancels.incrementAndGet();
+                default -> { }
             }
             if (s == PartitionState.FAILED) {
                 timeline.record(job.id, p, Timeline.Kind.FAILED, String.valueOf(failure));
@@ -199,7 +267,9 @@ public final class Engine implements AutoCloseable {
         for (int p = 0; p < spec.partitions(); p++) {
             scheduled.add(new Task(job, p));
             timeline.record(job.id, p, Timeline.Kind.QUEUED, priority.name());
-            permits.request(this::dispatch);
+            if (config.dispatch() == Dispatch.REACTIVE) {
+                permits.request(this::dispatch);
+            }
         }
         return job;
     }
@@ -219,16 +289,37 @@ public final class Engine implements AutoCloseable {
         synthesis.execute(() -> synthesize(task));
     }
 
+    /** Poll mode: all waiting partitions start when the prover queue is below its limit. */
+    private void pollDispatch() {
+        if (proverQueue.size() >= config.maxProverQueueDepth()) {
+            return;
+        }
+        Task t;
+        while ((t = scheduled.poll()) != null) {
+            Task task = t;
+            if (task.job.isCancelled()) {
+                task.end(PartitionState.CANCELLED, null, null);
+                continue;
+            }
+            synthesis.execute(() -> synthesize(task));
+        }
+    }
+
     private void synthesize(Task t) {
         try {
             if (t.job.isCancelled()) {
                 t.end(PartitionState.CANCELLED, null, null);
                 return;
             }
-            t.reservation = budget.acquire(t.job.spec.workingSetBytes(t.p), MemoryBudget.Kind.PARTITION);
+            long bytes = BufferPool.sizeClass(t.job.spec.workingSetBytes(t.p));
+            t.reservation = budget.acquire(bytes, MemoryBudget.Kind.PARTITION);
+            t.buffer = pool.checkout(bytes);
             t.job.state(t.p, PartitionState.SYNTHESIZING);
             timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_START, "");
-            t.payload = t.job.spec.synthesize(t.p);
+            long s0 = System.nanoTime();
+            t.payload = t.job.spec.synthesize(t.p, t.buffer.segment());
+            synthNanos.addAndGet(System.nanoTime() - s0);
+            synthRuns.incrementAndGet();
             timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_END, "");
             t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
             timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_QUEUE, "");
@@ -257,15 +348,28 @@ public final class Engine implements AutoCloseable {
             try {
                 t.job.state(t.p, PartitionState.PROVING);
                 timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_START, "");
-                started = backend.start(t.payload);
+                long p0 = System.nanoTime();
+                try {
+                    started = backend.start(t.payload);
+                } finally {
+                    proverBusyNanos.addAndGet(System.nanoTime() - p0);
+                    proverRuns.incrementAndGet();
+                }
                 t.payload = null;
                 timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_END, "");
             } catch (Throwable e) {
                 t.end(PartitionState.FAILED, null, e);
                 continue;
             }
-            t.permit.close(); // leaves the prover stage: one waiting synthesis may start
-            t.permit = null;
+            // leaves the prover stage: its vectors go back to the pool, its bytes to the budget, its
+            // permit to one waiting synthesis
+            t.reservation.close();
+            t.reservation = null;
+            t.releaseBuffer();
+            if (t.permit != null) {
+                t.permit.close();
+                t.permit = null;
+            }
             t.job.state(t.p, PartitionState.FINALIZING);
             finalizers.execute(() -> finish(t, started));
         }
@@ -292,6 +396,9 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         closed = true;
+        if (poller != null) {
+            poller.shutdownNow();
+        }
         synthesis.shutdown();
         synthesis.awaitTermination(1, TimeUnit.MINUTES);
         for (int i = 0; i < provers.size(); i++) {
@@ -302,5 +409,6 @@ public final class Engine implements AutoCloseable {
         }
         finalizers.shutdown();
         finalizers.awaitTermination(1, TimeUnit.MINUTES);
+        pool.close();
     }
 }

@@ -14,4 +14,12 @@ public interface JobSpec {
 
     /** Synthesizes partition {@code p}: what the backend's {@code start} takes. */
     Object synthesize(int p) throws Exception;
+
+    /**
+     * Synthesizes partition {@code p} with a pooled buffer of at least {@link #workingSetBytes} bytes
+     * for its vectors, valid until the backend's {@code start} returns. By default the buffer is unused.
+     */
+    default Object synthesize(int p, java.lang.foreign.MemorySegment buffer) throws Exception {
+        return synthesize(p);
+    }
 }

@@ -21,8 +21,10 @@ class EngineTest {
     private static void assertQuiescent(Engine e) {
         assertEquals(e.permits().max(), e.permits().available(), "every permit back");
         assertEquals(0, e.permits().doubleReleases());
-        assertEquals(0, e.budget().reserved(), "no bytes reserved");
-        assertEquals(0, e.budget().openReservations());
+        assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION), "no partition bytes reserved");
+        assertEquals(e.pool().stats().idleBytes(), e.budget().reserved(), "only the pool's idle buffers");
+        assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
+        assertEquals(1, e.budget().openReservations(), "only the pool's");
         assertEquals(0, e.budget().doubleReleases());
     }
 
@@ -135,6 +137,39 @@ class EngineTest {
             assertTrue(ex.getCause().getMessage().contains("partition 2"), ex.getCause().getMessage());
             Engine.Job next = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.HIGH);
             assertEquals(List.of("proof-0", "proof-1"), next.result().get(30, TimeUnit.SECONDS), "the engine goes on");
+        }
+    }
+
+    @Test
+    void buffersAreReusedAndTheStatsAddUp() throws Exception {
+        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(2, 0, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(40, 1, 1 << 20, p -> false), Priority.NORMAL);
+            job.result().get(60, TimeUnit.SECONDS);
+            Thread.sleep(50);
+            BufferPool.Stats s = e.pool().stats();
+            assertEquals(40, s.checkouts());
+            assertEquals(40, s.checkins());
+            assertTrue(s.allocations() <= 6, "a handful of buffers serve all partitions: " + s);
+            assertTrue(s.reuseRatio() >= 0.85, "reuse " + s.reuseRatio());
+            Engine.Stats st = e.stats();
+            assertEquals(40, st.proofs());
+            assertTrue(st.proverBusy() > 0 && st.proverBusy() <= 1.0, "busy " + st.proverBusy());
+            assertTrue(st.proverMsAvg() >= 2.0, "the simulated prover sleeps 2 ms: " + st.proverMsAvg());
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void pollDispatchAlsoFinishesButStartsEverythingWaitingAtOnce() throws Exception {
+        Engine.Config poll = new Engine.Config(2, 4, 1, 2, 1L << 30, 100_000, Engine.Dispatch.POLL);
+        try (Engine e = new Engine(poll, new SimBackend(5, 0, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(12, 1, 1 << 20, p -> false), Priority.NORMAL);
+            assertEquals(12, job.result().get(60, TimeUnit.SECONDS).size());
+            // all twelve were released by the first tick: far more than two partitions held memory at once
+            assertTrue(e.budget().peak() > 4L << 20, "peak " + e.budget().peak());
+            Thread.sleep(50);
+            assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION));
+            assertEquals(0, e.pool().stats().outBytes());
         }
     }
 }
