@@ -54,4 +54,23 @@ class CircuitCommandsTest {
             assertTrue(j.has(f), "has " + f + ": " + out);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void engineBenchComparesBothDispatchModes() throws Exception {
+        String out = run(0, "bench", "engine", "--compare", "--jobs", "3", "--partitions", "4", "--synth-ms", "2",
+                "--prove-ms", "1", "--finish-ms", "0", "--bytes", "65536", "--json");
+        String[] lines = out.strip().split("\n");
+        assertEquals(2, lines.length, out);
+        ObjectMapper m = new ObjectMapper();
+        JsonNode reactive = m.readTree(lines[0]);
+        JsonNode poll = m.readTree(lines[1]);
+        assertEquals("reactive", reactive.get("dispatch").asText());
+        assertEquals("poll", poll.get("dispatch").asText());
+        for (JsonNode j : new JsonNode[] {reactive, poll}) {
+            assertEquals(12, j.get("proofs").asInt(), j.toString());
+            assertEquals(0, j.get("permits_leaked").asInt());
+            assertEquals(12, j.get("pool_checkouts").asInt());
+            assertTrue(j.get("peak_reserved_bytes").asLong() <= j.get("budget_bytes").asLong());
+        }
+    }
 }
