@@ -88,10 +88,10 @@ final class EngineBenchCommand implements Callable<Integer> {
             Engine.Stats st = e.stats();
             BufferPool.Stats ps = e.pool().stats();
             System.out.printf(Locale.ROOT, "{\"dispatch\":\"%s\",\"backend\":\"sim\",\"proofs\":%d,\"proofs_per_min\":%.1f,"
-                    + "\"prover_busy\":%.3f,\"pool_checkouts\":%d,\"pool_reuses\":%d,\"pool_allocations\":%d,"
+                    + "\"prover_busy\":%.3f,\"prover_busy_steady\":%.3f,\"pool_checkouts\":%d,\"pool_reuses\":%d,\"pool_allocations\":%d,"
                     + "\"peak_reserved_bytes\":%d,\"budget_bytes\":%d,\"permits_leaked\":%d,\"synth_ms_avg\":%.1f,"
                     + "\"prover_ms_avg\":%.1f}%n", mode.name().toLowerCase(Locale.ROOT), st.proofs(),
-                    st.proofs() / wallMin, st.proverBusy(), ps.checkouts(), ps.reuses(), ps.allocations(),
+                    st.proofs() / wallMin, st.proverBusy(), e.steadyProverBusy(), ps.checkouts(), ps.reuses(), ps.allocations(),
                     e.budget().peak(), e.budget().total(),
                     mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0,
                     st.synthMsAvg(), st.proverMsAvg());

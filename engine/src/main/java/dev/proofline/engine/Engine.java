@@ -125,6 +125,42 @@ public final class Engine implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * The prover busy fraction in steady state: over the window from the end of the first tenth of
+     * the prover runs to the start of the last tenth (so ramp-up and drain are left out), the share
+     * of the window the prover workers spent in {@code start}, from the timeline's events.
+     */
+    public double steadyProverBusy() {
+        java.util.Map<String, long[]> runs = new java.util.HashMap<>();
+        for (Timeline.Event e : timeline.snapshot()) {
+            if (e.kind() == Timeline.Kind.PROVER_START || e.kind() == Timeline.Kind.PROVER_END) {
+                long[] r = runs.computeIfAbsent(e.job() + "/" + e.partition(), k -> new long[] {-1, -1});
+                r[e.kind() == Timeline.Kind.PROVER_START ? 0 : 1] = e.offsetMs();
+            }
+        }
+        List<long[]> done = new ArrayList<>();
+        for (long[] r : runs.values()) {
+            if (r[0] >= 0 && r[1] >= 0) {
+                done.add(r);
+            }
+        }
+        if (done.size() < 10) {
+            return Double.NaN;
+        }
+        done.sort(java.util.Comparator.comparingLong(r -> r[0]));
+        int k = done.size() / 10;
+        long from = done.get(k)[0];
+        long to = done.get(done.size() - 1 - k)[0];
+        if (to <= from) {
+            return Double.NaN;
+        }
+        long busy = 0;
+        for (long[] r : done) {
+            busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
+        }
+        return (double) busy / ((to - from) * (double) config.proverWorkers());
+    }
+
     public Stats stats() {
         long wall = System.nanoTime() - startNanos;
         long pr = proverRuns.get();
