@@ -1,6 +1,19 @@
 package dev.proofline.cli;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;
+import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.JobSpec;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.groth16.setup.DevSetup;
+import dev.proofline.r1cs.R1cs;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.circuits.MerklePost;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import dev.proofline.r1cs.pce.Pce;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.SimBackend;
@@ -27,8 +40,17 @@ final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "10")
     int partitions;
 
-    @Option(names = "--backend", defaultValue = "sim", description = "sim (the only one wired here so far)")
+    @Option(names = "--backend", defaultValue = "sim", description = "sim (simulated durations) or cpu (real proofs)")
     String backend;
+
+    @Option(names = "--circuit", defaultValue = "builtin:merkle-post", description = "with --backend cpu")
+    String circuit;
+
+    @Option(names = "--constraints", defaultValue = "16384", description = "with --backend cpu")
+    long constraints;
+
+    @Option(names = "--curve", defaultValue = "bn254", description = "with --backend cpu: bn254 or bls12381")
+    String curve;
 
     @Option(names = "--synth-ms", defaultValue = "40", description = "simulated synthesis time per partition")
     long synthMs;
@@ -62,8 +84,8 @@ final class EngineBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!backend.equals("sim")) {
-            throw new IllegalArgumentException("backend '" + backend + "' is not wired into bench engine yet (sim)");
+        if (!backend.equals("sim") && !backend.equals("cpu")) {
+            throw new IllegalArgumentException("unknown backend '" + backend + "' (sim or cpu)");
         }
         List<Engine.Dispatch> modes = compare ? List.of(Engine.Dispatch.REACTIVE, Engine.Dispatch.POLL)
                 : List.of(Engine.Dispatch.valueOf(dispatch.toUpperCase(Locale.ROOT)));
@@ -75,11 +97,14 @@ final class EngineBenchCommand implements Callable<Integer> {
 
     private void run(Engine.Dispatch mode) throws Exception {
         Engine.Config cfg = new Engine.Config(depth, synthThreads, 1, 2, budget, 100_000, mode);
+        RealWorkload real = backend.equals("cpu") ? RealWorkload.make(circuit, Builtins.curve(curve), constraints,
+                partitions) : null;
         long t0 = System.nanoTime();
-        try (Engine e = new Engine(cfg, new SimBackend(proveMs, finishMs, x -> false))) {
+        try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimBackend(proveMs, finishMs, x -> false))) {
             List<Engine.Job> submitted = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
-                submitted.add(e.submit(new SimBackend.Job(partitions, synthMs, bytes, p -> false), Priority.NORMAL));
+                submitted.add(e.submit(real != null ? real.job() : new SimBackend.Job(partitions, synthMs, bytes,
+                        p -> false), Priority.NORMAL));
             }
             for (Engine.Job j : submitted) {
                 j.result().get(10, TimeUnit.MINUTES);
@@ -87,14 +112,73 @@ final class EngineBenchCommand implements Callable<Integer> {
             double wallMin = (System.nanoTime() - t0) / 6e10;
             Engine.Stats st = e.stats();
             BufferPool.Stats ps = e.pool().stats();
-            System.out.printf(Locale.ROOT, "{\"dispatch\":\"%s\",\"backend\":\"sim\",\"proofs\":%d,\"proofs_per_min\":%.1f,"
-                    + "\"prover_busy\":%.3f,\"prover_busy_steady\":%.3f,\"pool_checkouts\":%d,\"pool_reuses\":%d,\"pool_allocations\":%d,"
+            System.out.printf(Locale.ROOT, "{\"dispatch\":\"%s\",\"backend\":\"" + backend + "\",\"proofs\":%d,\"proofs_per_min\":%.1f,"
+                    + "\"prover_busy\":%.3f,\"prover_busy_steady\":%s,\"pool_checkouts\":%d,\"pool_reuses\":%d,\"pool_allocations\":%d,"
                     + "\"peak_reserved_bytes\":%d,\"budget_bytes\":%d,\"permits_leaked\":%d,\"synth_ms_avg\":%.1f,"
                     + "\"prover_ms_avg\":%.1f}%n", mode.name().toLowerCase(Locale.ROOT), st.proofs(),
-                    st.proofs() / wallMin, st.proverBusy(), e.steadyProverBusy(), ps.checkouts(), ps.reuses(), ps.allocations(),
+                    st.proofs() / wallMin, st.proverBusy(), steady(e.steadyProverBusy()), ps.checkouts(), ps.reuses(), ps.allocations(),
                     e.budget().peak(), e.budget().total(),
                     mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0,
                     st.synthMsAvg(), st.proverMsAvg());
+            if (real != null) {
+                real.close();
+            }
+        }
+    }
+
+    /** A JSON number, or null when there were too few prover runs to leave ramp-up and drain out. */
+    private static String steady(double busy) {
+        return Double.isNaN(busy) ? "null" : String.format(Locale.ROOT, "%.3f", busy);
+    }
+
+    /**
+     * Real proofs for {@code bench engine --backend cpu}: a built-in circuit's instances (one per
+     * partition, from seeds), a development key made for it, and its PCE; synthesis computes the
+     * witness and a, b, c, the CPU backend proves and verifies.
+     */
+    private record RealWorkload(ProvingKey key, Pce pce, List<Circuit> instances, PairingCurve curve,
+            java.nio.file.Path dir) implements AutoCloseable {
+
+        static RealWorkload make(String name, PairingCurve curve, long constraints, int partitions) throws Exception {
+            List<Circuit> instances = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                instances.add(Builtins.circuit(name, curve, constraints, MerklePost.DEFAULT_DEPTH, false, 1 + p));
+            }
+            R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("proofline-bench");
+            java.nio.file.Path zkey = dir.resolve("circuit.zkey");
+            System.err.println("bench engine: " + r1cs.constraintCount() + " constraints, development key (insecure)"
+                    + " at " + zkey);
+            DevSetup.run(r1cs, zkey);
+            return new RealWorkload(ZkeyFile.open(zkey), new Pce(r1cs), instances, curve, dir);
+        }
+
+        JobSpec job() {
+            return new JobSpec() {
+                @Override
+                public int partitions() {
+                    return instances.size();
+                }
+
+                @Override
+                public long workingSetBytes(int p) {
+                    return CpuBackend.workingSetBytes(key);
+                }
+
+                @Override
+                public Object synthesize(int p) {
+                    Witness w = WitnessSystem.witness(curve, instances.get(p));
+                    Pce.Evaluation abc = pce.evaluate(w);
+                    return new CpuBackend.Synthesized(key, w, abc.a(), abc.b(), abc.c());
+                }
+            };
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            key.close();
+            java.nio.file.Files.deleteIfExists(dir.resolve("circuit.zkey"));
+            java.nio.file.Files.deleteIfExists(dir);
         }
     }
 }

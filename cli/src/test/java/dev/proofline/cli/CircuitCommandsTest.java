@@ -73,4 +73,14 @@ class CircuitCommandsTest {
             assertTrue(j.get("peak_reserved_bytes").asLong() <= j.get("budget_bytes").asLong());
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void engineBenchMakesRealProofsOnTheCpuBackend() throws Exception {
+        String out = run(0, "bench", "engine", "--backend", "cpu", "--jobs", "1", "--partitions", "2",
+                "--constraints", "3000", "--curve", "bls12381", "--json");
+        JsonNode j = new ObjectMapper().readTree(out.strip());
+        assertEquals("cpu", j.get("backend").asText());
+        assertEquals(2, j.get("proofs").asInt(), "both partitions proved (and verified by the prover)");
+        assertEquals(0, j.get("permits_leaked").asInt());
+    }
 }
