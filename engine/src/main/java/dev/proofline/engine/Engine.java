@@ -81,6 +81,9 @@ public final class Engine implements AutoCloseable {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong cancels = new AtomicLong();
     private final java.util.concurrent.ScheduledExecutorService poller;
+    /** Deadlines: one timer thread, each job's expiry scheduled once (no polling). */
+    private final java.util.concurrent.ScheduledExecutorService timers;
+    private final java.util.concurrent.ConcurrentHashMap<String, Job> byKey = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Engine(Config config, ProverBackend backend) {
         this.config = config;
@@ -90,6 +93,7 @@ public final class Engine implements AutoCloseable {
         this.timeline = new Timeline(config.timelineCapacity(), null);
         this.stop = new Task(null, -1);
         this.pool = new BufferPool(budget);
+        this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines"));
         if (config.dispatch() == Dispatch.POLL) {
             poller = Executors.newSingleThreadScheduledExecutor(named("poll-dispatch"));
             poller.scheduleAtFixedRate(this::pollDispatch, 250, 250, TimeUnit.MILLISECONDS);
@@ -215,6 +219,19 @@ public final class Engine implements AutoCloseable {
             return done.isCancelled();
         }
 
+        /** Done one way or another (proved, failed, cancelled, past its deadline): nothing more runs for it. */
+        public boolean isOver() {
+            return done.isDone();
+        }
+
+        /** Fails the job with a timeout: its partitions stop at their next stage boundary. */
+        void expire(java.time.Duration after) {
+            if (done.completeExceptionally(new java.util.concurrent.TimeoutException(
+                    id + " did not finish within its deadline of " + after.toMillis() + " ms"))) {
+                timeline.record(id, -1, Timeline.Kind.FAILED, "deadline");
+            }
+        }
+
         synchronized void state(int p, PartitionState s) {
             if (!states[p].isFinal()) {
                 states[p] = s;
@@ -296,10 +313,43 @@ public final class Engine implements AutoCloseable {
 
     /** Submits a job; its partitions are queued by priority, then in submission order. */
     public Job submit(JobSpec spec, Priority priority) {
+        return submit(spec, priority, null, null);
+    }
+
+    /**
+     * Submits a job once per idempotency key: a second submission with the same key (not null) gets
+     * the first job back, whatever its state, and queues nothing. A deadline (not null) fails the job
+     * with a {@link java.util.concurrent.TimeoutException} when it passes; its partitions stop at their
+     * next stage boundary and give back what they hold.
+     */
+    public Job submit(JobSpec spec, Priority priority, String idempotencyKey, java.time.Duration deadline) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
+        if (idempotencyKey != null) {
+            Job[] created = new Job[1];
+            Job job = byKey.computeIfAbsent(idempotencyKey, k -> created[0] = newJob(spec, priority, deadline));
+            if (created[0] != null) {
+                enqueue(job);
+            }
+            return job;
+        }
+        Job job = newJob(spec, priority, deadline);
+        enqueue(job);
+        return job;
+    }
+
+    private Job newJob(JobSpec spec, Priority priority, java.time.Duration deadline) {
         Job job = new Job("job-" + jobIds.incrementAndGet(), spec, priority);
+        if (deadline != null) {
+            timers.schedule(() -> job.expire(deadline), deadline.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        return job;
+    }
+
+    private void enqueue(Job job) {
+        JobSpec spec = job.spec;
+        Priority priority = job.priority;
         for (int p = 0; p < spec.partitions(); p++) {
             scheduled.add(new Task(job, p));
             timeline.record(job.id, p, Timeline.Kind.QUEUED, priority.name());
@@ -307,13 +357,12 @@ public final class Engine implements AutoCloseable {
                 permits.request(this::dispatch);
             }
         }
-        return job;
     }
 
     /** A permit was granted: the highest-priority queued partition takes it and starts synthesis. */
     private void dispatch(Permit permit) {
         Task t;
-        while ((t = scheduled.poll()) != null && t.job.isCancelled()) {
+        while ((t = scheduled.poll()) != null && t.job.isOver()) {
             t.end(PartitionState.CANCELLED, null, null);
         }
         if (t == null) {
@@ -333,7 +382,7 @@ public final class Engine implements AutoCloseable {
         Task t;
         while ((t = scheduled.poll()) != null) {
             Task task = t;
-            if (task.job.isCancelled()) {
+            if (task.job.isOver()) {
                 task.end(PartitionState.CANCELLED, null, null);
                 continue;
             }
@@ -343,7 +392,7 @@ public final class Engine implements AutoCloseable {
 
     private void synthesize(Task t) {
         try {
-            if (t.job.isCancelled()) {
+            if (t.job.isOver()) {
                 t.end(PartitionState.CANCELLED, null, null);
                 return;
             }
@@ -376,7 +425,7 @@ public final class Engine implements AutoCloseable {
             if (t == stop) {
                 return;
             }
-            if (t.job.isCancelled()) {
+            if (t.job.isOver()) {
                 t.end(PartitionState.CANCELLED, null, null);
                 continue;
             }
@@ -413,7 +462,7 @@ public final class Engine implements AutoCloseable {
 
     private void finish(Task t, Object started) {
         try {
-            if (t.job.isCancelled()) {
+            if (t.job.isOver()) {
                 t.end(PartitionState.CANCELLED, null, null);
                 return;
             }
@@ -435,6 +484,7 @@ public final class Engine implements AutoCloseable {
         if (poller != null) {
             poller.shutdownNow();
         }
+        timers.shutdownNow();
         synthesis.shutdown();
         synthesis.awaitTermination(1, TimeUnit.MINUTES);
         for (int i = 0; i < provers.size(); i++) {

@@ -172,4 +172,83 @@ class EngineTest {
             assertEquals(0, e.pool().stats().outBytes());
         }
     }
+
+    /** A simulated job that counts its syntheses. */
+    private static final class Counting implements JobSpec {
+        final java.util.concurrent.atomic.AtomicInteger syntheses = new java.util.concurrent.atomic.AtomicInteger();
+        final int partitions;
+        final long millis;
+        final int failAt;
+
+        Counting(int partitions, long millis, int failAt) {
+            this.partitions = partitions;
+            this.millis = millis;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public int partitions() {
+            return partitions;
+        }
+
+        @Override
+        public long workingSetBytes(int p) {
+            return 1024;
+        }
+
+        @Override
+        public Object synthesize(int p) throws Exception {
+            syntheses.incrementAndGet();
+            Thread.sleep(millis);
+            if (p == failAt) {
+                throw new IllegalStateException("partition " + p + " fails");
+            }
+            return p;
+        }
+    }
+
+    @Test
+    void theSameIdempotencyKeyGivesTheSameJobAndRunsItOnce() throws Exception {
+        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(1, 0, x -> false))) {
+            Counting spec = new Counting(3, 1, -1);
+            Engine.Job a = e.submit(spec, Priority.NORMAL, "request-42", null);
+            Engine.Job b = e.submit(new Counting(5, 1, -1), Priority.HIGH, "request-42", null);
+            org.junit.jupiter.api.Assertions.assertSame(a, b, "the second submission is the first job");
+            assertEquals(3, a.result().get(30, TimeUnit.SECONDS).size());
+            assertEquals(3, spec.syntheses.get(), "each partition synthesized once");
+        }
+    }
+
+    @Test
+    void aDeadlineFailsTheJobWithATimeoutAndItsPartitionsGiveEverythingBack() throws Exception {
+        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
+            Counting spec = new Counting(50, 20, -1);
+            Engine.Job job = e.submit(spec, Priority.NORMAL, null, java.time.Duration.ofMillis(100));
+            ExecutionException ex = assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
+            assertTrue(ex.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(ex.getCause()));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(50);
+            assertTrue(spec.syntheses.get() < 50, "the rest stopped: " + spec.syntheses.get() + " syntheses");
+            assertQuiescent(e);
+        }
+    }
+
+    @Test
+    void aFailedPartitionStopsTheRestOfItsJob() throws Exception {
+        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
+            Counting spec = new Counting(20, 5, 0);
+            Engine.Job job = e.submit(spec, Priority.NORMAL);
+            assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(50);
+            assertTrue(spec.syntheses.get() < 20, spec.syntheses.get() + " syntheses after partition 0 failed");
+            assertQuiescent(e);
+        }
+    }
 }
