@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.algebra.testing.Node;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,15 +18,9 @@ class CircuitCommandsTest {
     Path tmp;
 
     private static String run(int expectedCode, String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            assertEquals(expectedCode, Main.run(args));
-        } finally {
-            System.setOut(old);
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        CliRun r = CliRun.of(args);
+        assertEquals(expectedCode, r.code(), r.err());
+        return r.out();
     }
 
     @ParameterizedTest

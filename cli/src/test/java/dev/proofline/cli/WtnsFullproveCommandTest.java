@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.groth16.testing.CircomFixtures.Fixture;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -24,39 +21,20 @@ class WtnsFullproveCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = Main.run(args);
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     @ParameterizedTest
     @CsvSource({"bn128, multiplier", "bls12381, poseidon", "bn128, allprivate"})
     void wtnsCalculateWritesSnarkjsBytesAndFullproveVerifies(String curve, String circuit) throws IOException {
         Fixture fx = CircomFixtures.build(curve, circuit);
         Path wtns = tmp.resolve("w.wtns");
-        Run calc = run("wtns", "calculate", fx.wasm().toString(), fx.input().toString(), wtns.toString());
+        CliRun calc = CliRun.of("wtns", "calculate", fx.wasm().toString(), fx.input().toString(), wtns.toString());
         assertEquals(0, calc.code(), calc.err());
         assertArrayEquals(Files.readAllBytes(fx.wtns()), Files.readAllBytes(wtns), "snarkjs wtns calculate's bytes");
 
         Path proof = tmp.resolve("proof.json");
         Path pub = tmp.resolve("public.json");
         Path wtns2 = tmp.resolve("w2.wtns");
-        Run full = run("fullprove", fx.input().toString(), fx.wasm().toString(), fx.zkey().toString(), proof.toString(),
+        CliRun full = CliRun.of("fullprove", fx.input().toString(), fx.wasm().toString(), fx.zkey().toString(), proof.toString(),
                 pub.toString(), "--wtns", wtns2.toString(), "--timings");
         assertEquals(0, full.code(), full.err());
         assertTrue(full.err().contains("witness") && full.err().contains("prove"), full.err());
@@ -71,30 +49,30 @@ class WtnsFullproveCommandTest {
         Path input = tmp.resolve("input.json");
         Path wtns = tmp.resolve("w.wtns");
         Files.writeString(input, "{\"a\": 3, \"b\": 11, \"x\": 5, \"y\": 7, \"z\": 1, \"w\": 2}");
-        Run unknown = run("wtns", "calculate", fx.wasm().toString(), input.toString(), wtns.toString());
+        CliRun unknown = CliRun.of("wtns", "calculate", fx.wasm().toString(), input.toString(), wtns.toString());
         assertEquals(2, unknown.code());
         assertEquals("proofline calculate: circuit has no input signal 'w'", unknown.err().strip());
         assertFalse(Files.exists(wtns));
 
         Files.writeString(input, "{\"a\": 3, \"b\": 11, \"x\": 5, \"y\": 7}");
-        Run missing = run("fullprove", input.toString(), fx.wasm().toString(), fx.zkey().toString(),
+        CliRun missing = CliRun.of("fullprove", input.toString(), fx.wasm().toString(), fx.zkey().toString(),
                 tmp.resolve("p.json").toString(), tmp.resolve("q.json").toString());
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("Not all inputs have been set. Only 4 out of 5"), missing.err());
 
         Files.writeString(input, "{\"a\": \"three\", \"b\": 11, \"x\": 5, \"y\": 7, \"z\": 1}");
-        Run bad = run("wtns", "calculate", fx.wasm().toString(), input.toString(), wtns.toString());
+        CliRun bad = CliRun.of("wtns", "calculate", fx.wasm().toString(), input.toString(), wtns.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("input 'a': \"three\" is not an integer"), bad.err());
 
-        Run noWasm = run("wtns", "calculate", tmp.resolve("none.wasm").toString(), fx.input().toString(),
+        CliRun noWasm = CliRun.of("wtns", "calculate", tmp.resolve("none.wasm").toString(), fx.input().toString(),
                 wtns.toString());
         assertEquals(2, noWasm.code());
         assertTrue(noWasm.err().contains("none.wasm: no such file"), noWasm.err());
 
         // a witness of the other curve's circuit does not fit the key
         Fixture bls = CircomFixtures.build("bls12381", "multiplier");
-        Run mismatch = run("fullprove", fx.input().toString(), bls.wasm().toString(), fx.zkey().toString(),
+        CliRun mismatch = CliRun.of("fullprove", fx.input().toString(), bls.wasm().toString(), fx.zkey().toString(),
                 tmp.resolve("p.json").toString(), tmp.resolve("q.json").toString());
         assertEquals(2, mismatch.code());
         assertTrue(mismatch.err().contains("bls12381"), mismatch.err());
