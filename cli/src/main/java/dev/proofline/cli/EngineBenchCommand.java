@@ -4,15 +4,14 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.JobSpec;
+import dev.proofline.engine.PceJob;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.R1cs;
-import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.WitnessSystem;
 import dev.proofline.r1cs.pce.Pce;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.Priority;
@@ -136,8 +135,8 @@ final class EngineBenchCommand implements Callable<Integer> {
      * partition, from seeds), a development key made for it, and its PCE; synthesis computes the
      * witness and a, b, c, the CPU backend proves and verifies.
      */
-    private record RealWorkload(ProvingKey key, Pce pce, List<Circuit> instances, PairingCurve curve,
-            java.nio.file.Path dir) implements AutoCloseable {
+    private record RealWorkload(ProvingKey key, Pce pce, List<Circuit> instances, java.nio.file.Path dir)
+            implements AutoCloseable {
 
         static RealWorkload make(String name, PairingCurve curve, long constraints, int partitions) throws Exception {
             List<Circuit> instances = new ArrayList<>();
@@ -150,28 +149,11 @@ final class EngineBenchCommand implements Callable<Integer> {
             System.err.println("bench engine: " + r1cs.constraintCount() + " constraints, development key (insecure)"
                     + " at " + zkey);
             DevSetup.run(r1cs, zkey);
-            return new RealWorkload(ZkeyFile.open(zkey), new Pce(r1cs), instances, curve, dir);
+            return new RealWorkload(ZkeyFile.open(zkey), new Pce(r1cs), instances, dir);
         }
 
         JobSpec job() {
-            return new JobSpec() {
-                @Override
-                public int partitions() {
-                    return instances.size();
-                }
-
-                @Override
-                public long workingSetBytes(int p) {
-                    return CpuBackend.workingSetBytes(key);
-                }
-
-                @Override
-                public Object synthesize(int p) {
-                    Witness w = WitnessSystem.witness(curve, instances.get(p));
-                    Pce.Evaluation abc = pce.evaluate(w);
-                    return new CpuBackend.Synthesized(key, w, abc.a(), abc.b(), abc.c());
-                }
-            };
+            return new PceJob(key, pce, instances);
         }
 
         @Override

@@ -88,30 +88,10 @@ class CpuEngineTest {
         DevSetup.run(r1cs, zkey, new Random(5));
         try (ProvingKey key = ZkeyFile.open(zkey); Engine e = new Engine(config(), new CpuBackend())) {
             List<Witness> witnesses = new ArrayList<>();
-            JobSpec job = new JobSpec() {
-                @Override
-                public int partitions() {
-                    return instances.size();
-                }
-
-                @Override
-                public long workingSetBytes(int p) {
-                    return CpuBackend.workingSetBytes(key);
-                }
-
-                @Override
-                public Object synthesize(int p) {
-                    Witness w = WitnessSystem.witness(curve, instances.get(p));
-                    synchronized (witnesses) {
-                        while (witnesses.size() <= p) {
-                            witnesses.add(null);
-                        }
-                        witnesses.set(p, w);
-                    }
-                    Pce.Evaluation abc = pce.evaluate(w);
-                    return new CpuBackend.Synthesized(key, w, abc.a(), abc.b(), abc.c());
-                }
-            };
+            for (MerklePost instance : instances) {
+                witnesses.add(WitnessSystem.witness(curve, instance));
+            }
+            JobSpec job = new PceJob(key, pce, instances);
             List<Object> proofs = e.submit(job, Priority.HIGH).result().get(120, TimeUnit.SECONDS);
             for (int p = 0; p < proofs.size(); p++) {
                 assertTrue(Verifier.verify(key.verificationKey(), publicSignals(witnesses.get(p), key.publicCount()),
