@@ -54,10 +54,7 @@ public final class SnarkjsJson {
      */
     public static Proof readProof(Path file, PairingCurve expected) {
         JsonNode root = object(file);
-        String protocol = optionalText(file, root, "protocol");
-        if (protocol != null && !protocol.equals("groth16")) {
-            throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
-        }
+        requireGroth16(file, root);
         PairingCurve curve = curve(file, root, expected);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
         SnarkjsJsonCodec g2 = SnarkjsJsonCodec.of(curve.g2Group());
@@ -132,10 +129,7 @@ public final class SnarkjsJson {
 
     public static VerificationKey readVerificationKey(Path file) {
         JsonNode root = object(file);
-        String protocol = optionalText(file, root, "protocol");
-        if (protocol != null && !protocol.equals("groth16")) {
-            throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
-        }
+        requireGroth16(file, root);
         PairingCurve curve = curve(file, root, null);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
         SnarkjsJsonCodec g2 = SnarkjsJsonCodec.of(curve.g2Group());
@@ -195,6 +189,14 @@ public final class SnarkjsJson {
             throw new FormatException(file, null, "expected a JSON object");
         }
         return n;
+    }
+
+    /** The optional {@code protocol} field must say "groth16". */
+    private static void requireGroth16(Path file, JsonNode root) {
+        String protocol = optionalText(file, root, "protocol");
+        if (protocol != null && !protocol.equals("groth16")) {
+            throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
+        }
     }
 
     private static String optionalText(Path file, JsonNode root, String field) {
