@@ -35,7 +35,7 @@ public final class Pce {
      * -1. Squares (x * x) and S-boxes repeat a combination of A in B, often a long one.
      */
     private final int[][] sameAsA;
-    /** The inlined row kernel, for the 4-limb fields it applies to (both scalar fields); else null. */
+    /** The row kernel: both scalar fields are 4-limb fields with a spare top bit, which it needs. */
     private final Montgomery4Rows rowKernel;
 
     public Pce(R1cs r1cs) {
@@ -80,13 +80,7 @@ public final class Pce {
         table = java.util.Arrays.copyOf(tbl, distinct.size() * 4);
         sameAsA = new int[][] {null, repeatedRows(ms[0], kinds[0], coefIndex[0], ms[1], kinds[1], coefIndex[1]),
             repeatedRows(ms[0], kinds[0], coefIndex[0], ms[2], kinds[2], coefIndex[2])};
-        Montgomery4Rows k4;
-        try {
-            k4 = new Montgomery4Rows(fr);
-        } catch (IllegalArgumentException e) {
-            k4 = null;
-        }
-        rowKernel = k4;
+        rowKernel = new Montgomery4Rows(fr);
     }
 
     private record Coef(long w0, long w1, long w2, long w3) {
@@ -193,16 +187,15 @@ public final class Pce {
         long[] c = new long[rows * 4];
         R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
         long[][] outs = {a, b, c};
-        PrimeField fr = r1cs.curve().fr();
         int tasks = (rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
         // A first: rows of B and C that repeat a row of A copy its value
-        IntStream.range(0, tasks).parallel().forEach(task -> evaluateRows(fr, ms, outs, 0, task, rows, w));
-        IntStream.range(0, tasks * 2).parallel().forEach(task -> evaluateRows(fr, ms, outs, 1 + task % 2, task / 2,
+        IntStream.range(0, tasks).parallel().forEach(task -> evaluateRows(ms, outs, 0, task, rows, w));
+        IntStream.range(0, tasks * 2).parallel().forEach(task -> evaluateRows(ms, outs, 1 + task % 2, task / 2,
                 rows, w));
         return new Evaluation(a, b, c);
     }
 
-    private void evaluateRows(PrimeField fr, R1cs.Matrix[] ms, long[][] outs, int k, int task, int rows, long[] w) {
+    private void evaluateRows(R1cs.Matrix[] ms, long[][] outs, int k, int task, int rows, long[] w) {
         int lo = task * ROWS_PER_TASK;
         int hi = Math.min(rows, lo + ROWS_PER_TASK);
         int[] same = sameAsA[k];
@@ -219,11 +212,7 @@ public final class Pce {
             while (end < hi && (same == null || same[end] < 0)) {
                 end++;
             }
-            if (rowKernel != null) {
-                rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, out, r, end);
-            } else {
-                spmv(fr, ms[k], kinds[k], coefIndex[k], table, w, out, r, end);
-            }
+            rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, out, r, end);
             r = end;
         }
     }
@@ -237,26 +226,5 @@ public final class Pce {
             }
         }
         return n;
-    }
-
-    private static void spmv(PrimeField fr, R1cs.Matrix m, byte[] kd, int[] ci, long[] cs, long[] w, long[] out,
-            int lo, int hi) {
-        int[] rs = m.rowStart();
-        int[] cols = m.columns();
-        long[] t = new long[4];
-        for (int row = lo; row < hi; row++) {
-            int o = row * 4;
-            for (int e = rs[row]; e < rs[row + 1]; e++) {
-                int wi = cols[e] * 4;
-                switch (kd[e]) {
-                    case PLUS -> fr.add(out, o, w, wi, out, o);
-                    case MINUS -> fr.sub(out, o, w, wi, out, o);
-                    default -> {
-                        fr.mul(cs, ci[e] * 4, w, wi, t, 0);
-                        fr.add(out, o, t, 0, out, o);
-                    }
-                }
-            }
-        }
     }
 }
