@@ -18,6 +18,15 @@ class EngineTest {
         return new Engine.Config(depth, synth, provers, 2, 1L << 30, 100_000);
     }
 
+    /** Waits until every permit is back (partitions of ended jobs stop at stage boundaries), then a little more. */
+    private static void awaitDrained(Engine e) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(50);
+    }
+
     private static void assertQuiescent(Engine e) {
         assertEquals(e.permits().max(), e.permits().available(), "every permit back");
         assertEquals(0, e.permits().doubleReleases());
@@ -40,7 +49,7 @@ class EngineTest {
             assertEquals(expected, proofs);
             assertTrue(e.budget().peak() < 8L << 20,
                     "the permits bound the partitions in memory: not all eight at once, peak " + e.budget().peak());
-            Thread.sleep(50);
+            awaitDrained(e);
             assertQuiescent(e);
         }
     }
@@ -62,7 +71,7 @@ class EngineTest {
                 }
             }
             assertEquals(2, started, "two permits: two syntheses before the first prover completion");
-            Thread.sleep(50);
+            awaitDrained(e);
             assertQuiescent(e);
         }
     }
@@ -84,7 +93,7 @@ class EngineTest {
             int firstCritical = order.indexOf(critical.id());
             assertTrue(firstCritical >= 1 && firstCritical <= 2, "critical starts next: " + order);
             assertEquals(critical.id(), order.get(firstCritical + 1), "both critical partitions first: " + order);
-            Thread.sleep(50);
+            awaitDrained(e);
             assertQuiescent(e);
         }
     }
@@ -119,12 +128,7 @@ class EngineTest {
             }
             assertEquals(300, ok + failed + cancelled);
             assertTrue(ok > 0 && failed > 0 && cancelled > 0, ok + " ok, " + failed + " failed, " + cancelled + " cancelled");
-            // partitions of failed or cancelled jobs still drain: wait until every partition ended
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            Thread.sleep(50);
+            awaitDrained(e); // partitions of failed or cancelled jobs still drain
             assertQuiescent(e);
         }
     }
@@ -226,11 +230,7 @@ class EngineTest {
             Engine.Job job = e.submit(spec, Priority.NORMAL, null, java.time.Duration.ofMillis(100));
             ExecutionException ex = assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
             assertTrue(ex.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(ex.getCause()));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            Thread.sleep(50);
+            awaitDrained(e);
             assertTrue(spec.syntheses.get() < 50, "the rest stopped: " + spec.syntheses.get() + " syntheses");
             assertQuiescent(e);
         }
@@ -242,11 +242,7 @@ class EngineTest {
             Counting spec = new Counting(20, 5, 0);
             Engine.Job job = e.submit(spec, Priority.NORMAL);
             assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            Thread.sleep(50);
+            awaitDrained(e);
             assertTrue(spec.syntheses.get() < 20, spec.syntheses.get() + " syntheses after partition 0 failed");
             assertQuiescent(e);
         }
