@@ -8,10 +8,9 @@ import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
 import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -35,8 +34,6 @@ import java.util.stream.IntStream;
  */
 public final class Prover {
 
-    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** What {@link #start} hands to {@link #finish}: the G1 sums, Jacobian, and the inputs. */
     public static final class Started {
@@ -358,10 +355,10 @@ public final class Prover {
             long[] t = new long[4];
             for (int i = cut[p]; i < cut[p + 1]; i++) {
                 long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-                long[] out = coefs.get(U32, o) == 0 ? a : b;
-                int c = coefs.get(U32, o + 4);
-                int s = coefs.get(U32, o + 8);
-                MemorySegment.copy(coefs, LE, o + 12, v, 0, 4);
+                long[] out = coefs.get(BinFile.U32, o) == 0 ? a : b;
+                int c = coefs.get(BinFile.U32, o + 4);
+                int s = coefs.get(BinFile.U32, o + 8);
+                MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
                 fr.mul(v, 0, w, s * 4, t, 0);
                 fr.add(out, c * 4, t, 0, out, c * 4);
             }
@@ -369,7 +366,7 @@ public final class Prover {
     }
 
     private static int constraint(MemorySegment coefs, int i) {
-        return coefs.get(U32, (long) i * ProvingKey.COEFFICIENT_BYTES + 4);
+        return coefs.get(BinFile.U32, (long) i * ProvingKey.COEFFICIENT_BYTES + 4);
     }
 
     private interface Range {

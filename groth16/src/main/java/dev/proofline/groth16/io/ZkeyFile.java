@@ -9,9 +9,7 @@ import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -29,8 +27,6 @@ public final class ZkeyFile {
             Map.entry(2, "Groth16 header"), Map.entry(3, "IC"), Map.entry(4, "coefficients"), Map.entry(5, "A"),
             Map.entry(6, "B1"), Map.entry(7, "B2"), Map.entry(8, "C"), Map.entry(9, "H"),
             Map.entry(10, "contributions"));
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** How much of the large point sections is checked when a key is opened. */
     public enum PointCheck {
@@ -177,9 +173,9 @@ public final class ZkeyFile {
         long[] v = new long[4];
         for (int i = 0; i < n; i++) {
             long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-            int m = coefs.get(U32, o);
-            long constraint = Integer.toUnsignedLong(coefs.get(U32, o + 4));
-            long signal = Integer.toUnsignedLong(coefs.get(U32, o + 8));
+            int m = coefs.get(BinFile.U32, o);
+            long constraint = Integer.toUnsignedLong(coefs.get(BinFile.U32, o + 4));
+            long signal = Integer.toUnsignedLong(coefs.get(BinFile.U32, o + 8));
             if (m != 0 && m != 1) {
                 throw f.error(4, "coefficient #" + i + ": matrix is " + Integer.toUnsignedString(m)
                         + ", must be 0 (A) or 1 (B)");
@@ -191,7 +187,7 @@ public final class ZkeyFile {
             if (signal >= nVars) {
                 throw f.error(4, "coefficient #" + i + ": signal " + signal + " is not below nVars " + nVars);
             }
-            MemorySegment.copy(coefs, LE, o + 12, v, 0, 4);
+            MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
             if (!fr.isCanonical(v, 0)) {
                 throw f.error(4, "coefficient #" + i + ": value is not below r");
             }

@@ -23,8 +23,10 @@ import java.util.Map;
  */
 public final class BinFile {
 
-    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A little-endian u32 at any alignment, as these files and their mappings hold them. */
+    public static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A little-endian 64-bit word at any alignment (also each word of a field element). */
+    public static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** One section: its type, and its bytes as a slice of the mapping. */
     public record Section(int type, long offset, MemorySegment data) {

@@ -5,7 +5,6 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.r1cs.R1cs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -23,8 +22,6 @@ public final class R1csFile {
 
     private static final Map<Integer, String> SECTIONS = Map.of(1, "header", 2, "constraints", 3, "wire to label map",
             4, "custom gates list", 5, "custom gates applications");
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private R1csFile() {
     }
@@ -124,7 +121,7 @@ public final class R1csFile {
                                 + " is not below nWires " + nWires);
                     }
                     long at = r.skip(n8, where + " term #" + t + ": coefficient");
-                    MemorySegment.copy(r.data(), LE, at, v, 0, 4);
+                    MemorySegment.copy(r.data(), BinFile.U64, at, v, 0, 4);
                     if (!fr.isCanonical(v, 0)) {
                         throw r.error(where + " term #" + t + ": coefficient is not below the prime");
                     }

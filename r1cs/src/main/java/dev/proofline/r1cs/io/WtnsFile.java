@@ -6,7 +6,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -17,7 +16,6 @@ import java.util.Map;
 public final class WtnsFile {
 
     private static final Map<Integer, String> SECTIONS = Map.of(1, "header", 2, "witness values");
-    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private WtnsFile() {
     }
@@ -46,7 +44,7 @@ public final class WtnsFile {
         }
         MemorySegment data = file.section(2, (long) n * n8, n + " values of " + n8 + " bytes").data();
         long[] words = new long[n * Witness.WORDS];
-        MemorySegment.copy(data, LE, 0, words, 0, words.length);
+        MemorySegment.copy(data, BinFile.U64, 0, words, 0, words.length);
         for (int i = 0; i < n; i++) {
             if (!curve.fr().isCanonical(words, i * Witness.WORDS)) {
                 throw file.error(2, "value #" + i + " is not below the prime r");
@@ -75,14 +73,14 @@ public final class WtnsFile {
         out.set(BinFile.U32, p, n8);
         long[] r = w.curve().fr().modulusWords();
         for (int i = 0; i < 4; i++) {
-            out.set(LE, p + 4 + 8L * i, r[i]);
+            out.set(BinFile.U64, p + 4 + 8L * i, r[i]);
         }
         out.set(BinFile.U32, p + 4 + n8, n);
         p += headerSize;
         out.set(BinFile.U32, p, 2);
         out.set(BinFile.U64, p + 4, dataSize);
         p += 12;
-        MemorySegment.copy(w.words(), 0, out, LE, p, n * Witness.WORDS);
+        MemorySegment.copy(w.words(), 0, out, BinFile.U64, p, n * Witness.WORDS);
         return out.toArray(ValueLayout.JAVA_BYTE);
     }
 }

@@ -3,11 +3,11 @@ package dev.proofline.r1cs.pce;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.io.BinFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -38,8 +38,6 @@ public final class PceFile {
 
     private static final byte[] MAGIC = {'P', 'L', 'N', 'P', 'C', 'E', '\r', '\n'};
     private static final int VERSION = 1;
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int HEADER = 8 + 4 + 4 + 32 + 5 * 4 + 3 * 8;
 
     private PceFile() {
@@ -62,25 +60,25 @@ public final class PceFile {
                         StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MemorySegment s = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             MemorySegment.copy(MAGIC, 0, s, ValueLayout.JAVA_BYTE, 0, 8);
-            s.set(U32, 8, VERSION);
-            s.set(U32, 12, curveId(r1cs.curve()));
+            s.set(BinFile.U32, 8, VERSION);
+            s.set(BinFile.U32, 12, curveId(r1cs.curve()));
             MemorySegment.copy(digest, 0, s, ValueLayout.JAVA_BYTE, 16, 32);
             long p = 48;
             for (int v : new int[] {r1cs.wireCount(), r1cs.publicOutputCount(), r1cs.publicInputCount(),
                 r1cs.privateInputCount(), r1cs.constraintCount()}) {
-                s.set(U32, p, v);
+                s.set(BinFile.U32, p, v);
                 p += 4;
             }
             for (R1cs.Matrix m : ms) {
-                s.set(U64, p, m.terms());
+                s.set(BinFile.U64, p, m.terms());
                 p += 8;
             }
             for (R1cs.Matrix m : ms) {
-                MemorySegment.copy(m.rowStart(), 0, s, U32, p, m.rowStart().length);
+                MemorySegment.copy(m.rowStart(), 0, s, BinFile.U32, p, m.rowStart().length);
                 p += 4L * m.rowStart().length;
-                MemorySegment.copy(m.columns(), 0, s, U32, p, m.terms());
+                MemorySegment.copy(m.columns(), 0, s, BinFile.U32, p, m.terms());
                 p += 4L * m.terms();
-                MemorySegment.copy(m.coefficients(), 0, s, U64, p, m.coefficients().length);
+                MemorySegment.copy(m.coefficients(), 0, s, BinFile.U64, p, m.coefficients().length);
                 p += 8L * m.coefficients().length;
             }
             byte[] sum = sha256(s.asSlice(0, p));
@@ -106,7 +104,7 @@ public final class PceFile {
             if (!Arrays.equals(magic, MAGIC)) {
                 throw new FormatException(path, "header", "not a PCE file");
             }
-            int version = s.get(U32, 8);
+            int version = s.get(BinFile.U32, 8);
             if (version != VERSION) {
                 throw new FormatException(path, "header", "unsupported PCE version " + version + " (supported: 1)");
             }
@@ -114,7 +112,7 @@ public final class PceFile {
             if (!MessageDigest.isEqual(stored, sha256(s.asSlice(0, size - 32)))) {
                 throw new FormatException(path, "checksum", "does not match the contents: the file is corrupt");
             }
-            int cid = s.get(U32, 12);
+            int cid = s.get(BinFile.U32, 12);
             if (cid != curveId(curve)) {
                 throw new FormatException(path, "curve", "the file is for " + (cid == 1 ? "bn128" : cid == 2 ? "bls12381"
                         : "curve #" + cid) + ", expected " + curve.snarkjsName());
@@ -127,12 +125,12 @@ public final class PceFile {
             long p = 48;
             int[] h = new int[5];
             for (int i = 0; i < 5; i++) {
-                h[i] = s.get(U32, p);
+                h[i] = s.get(BinFile.U32, p);
                 p += 4;
             }
             long[] terms = new long[3];
             for (int k = 0; k < 3; k++) {
-                terms[k] = s.get(U64, p);
+                terms[k] = s.get(BinFile.U64, p);
                 p += 8;
             }
             int wires = h[0];
@@ -152,13 +150,13 @@ public final class PceFile {
             for (int k = 0; k < 3; k++) {
                 int t = (int) terms[k];
                 int[] rs = new int[rows + 1];
-                MemorySegment.copy(s, U32, p, rs, 0, rows + 1);
+                MemorySegment.copy(s, BinFile.U32, p, rs, 0, rows + 1);
                 p += 4L * (rows + 1);
                 int[] cols = new int[t];
-                MemorySegment.copy(s, U32, p, cols, 0, t);
+                MemorySegment.copy(s, BinFile.U32, p, cols, 0, t);
                 p += 4L * t;
                 long[] coefs = new long[t * 4];
-                MemorySegment.copy(s, U64, p, coefs, 0, t * 4);
+                MemorySegment.copy(s, BinFile.U64, p, coefs, 0, t * 4);
                 p += 32L * t;
                 check(path, names[k], rs, cols, coefs, t, wires, curve);
                 ms[k] = new R1cs.Matrix(rs, cols, coefs);
