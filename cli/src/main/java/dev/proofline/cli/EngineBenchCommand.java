@@ -4,15 +4,13 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.JobSpec;
-import dev.proofline.engine.PceJob;
-import dev.proofline.groth16.ProvingKey;
-import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.engine.CircuitJob;
+import dev.proofline.engine.Circuits;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.pce.Pce;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.SimBackend;
@@ -98,11 +96,14 @@ final class EngineBenchCommand implements Callable<Integer> {
         Engine.Config cfg = new Engine.Config(depth, synthThreads, 1, 2, budget, 100_000, mode);
         RealWorkload real = backend.equals("cpu") ? RealWorkload.make(circuit, Builtins.curve(curve), constraints,
                 partitions) : null;
-        long t0 = System.nanoTime();
         try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimBackend(proveMs, finishMs, x -> false))) {
+            if (real != null) {
+                real.register(e); // key loaded and PCE extracted before the clock starts
+            }
+            long t0 = System.nanoTime();
             List<Engine.Job> submitted = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
-                submitted.add(e.submit(real != null ? real.job() : new SimBackend.Job(partitions, synthMs, bytes,
+                submitted.add(e.submit(real != null ? real.job(e) : new SimBackend.Job(partitions, synthMs, bytes,
                         p -> false), Priority.NORMAL));
             }
             for (Engine.Job j : submitted) {
@@ -132,34 +133,41 @@ final class EngineBenchCommand implements Callable<Integer> {
 
     /**
      * Real proofs for {@code bench engine --backend cpu}: a built-in circuit's instances (one per
-     * partition, from seeds), a development key made for it, and its PCE; synthesis computes the
-     * witness and a, b, c, the CPU backend proves and verifies.
+     * partition, from seeds) and a development key made for it, registered with the engine; synthesis
+     * computes the witness and a, b, c by the PCE, the CPU backend proves and verifies.
      */
-    private record RealWorkload(ProvingKey key, Pce pce, List<Circuit> instances, java.nio.file.Path dir)
-            implements AutoCloseable {
+    private record RealWorkload(String id, Circuit shape, List<CircuitJob.Partition> partitions,
+            java.nio.file.Path dir, java.nio.file.Path zkey, PairingCurve curve) implements AutoCloseable {
 
         static RealWorkload make(String name, PairingCurve curve, long constraints, int partitions) throws Exception {
-            List<Circuit> instances = new ArrayList<>();
+            List<CircuitJob.Partition> parts = new ArrayList<>();
+            Circuit shape = null;
             for (int p = 0; p < partitions; p++) {
-                instances.add(Builtins.circuit(name, curve, constraints, MerklePost.DEFAULT_DEPTH, false, 1 + p));
+                Circuit c = Builtins.circuit(name, curve, constraints, MerklePost.DEFAULT_DEPTH, false, 1 + p);
+                shape = shape == null ? c : shape;
+                parts.add(new CircuitJob.Instance(c));
             }
-            R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
+            R1cs r1cs = RecordingSystem.record(curve, shape);
             java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("proofline-bench");
             java.nio.file.Path zkey = dir.resolve("circuit.zkey");
             System.err.println("bench engine: " + r1cs.constraintCount() + " constraints, development key (insecure)"
                     + " at " + zkey);
             DevSetup.run(r1cs, zkey);
-            return new RealWorkload(ZkeyFile.open(zkey), new Pce(r1cs), instances, dir);
+            return new RealWorkload(name.replace("builtin:", "builtin."), shape, parts, dir, zkey, curve);
         }
 
-        JobSpec job() {
-            return new PceJob(key, pce, instances);
+        void register(Engine e) throws InterruptedException {
+            e.circuits().register(new Circuits.Java(id, zkey, curve, shape));
+            e.circuits().preload(id);
+        }
+
+        JobSpec job(Engine e) throws InterruptedException {
+            return new CircuitJob(e.circuits(), id, partitions);
         }
 
         @Override
         public void close() throws java.io.IOException {
-            key.close();
-            java.nio.file.Files.deleteIfExists(dir.resolve("circuit.zkey"));
+            java.nio.file.Files.deleteIfExists(zkey);
             java.nio.file.Files.deleteIfExists(dir);
         }
     }

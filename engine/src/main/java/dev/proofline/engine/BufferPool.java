@@ -23,6 +23,14 @@ public final class BufferPool implements MemoryBudget.Evictor {
     /** The smallest size class. */
     public static final long MIN_CLASS = 1L << 16;
 
+    /** Where buffers live. */
+    public enum Memory {
+        /** Native memory (an arena per buffer), for device copies and native code. */
+        OFF_HEAP,
+        /** A {@code long[]} per buffer, for the Java prover's vectors ({@link Buffer#longs()}). */
+        HEAP
+    }
+
     /** A buffer: its segment, which is at least as long as asked. Check it in exactly once. */
     public static final class Buffer {
         private final Arena arena;
@@ -30,14 +38,34 @@ public final class BufferPool implements MemoryBudget.Evictor {
         private final long sizeClass;
         private boolean out;
 
-        private Buffer(long sizeClass) {
-            this.arena = Arena.ofShared();
-            this.segment = arena.allocate(sizeClass, 64);
+        private Buffer(long sizeClass, Memory memory) {
+            if (memory == Memory.HEAP) {
+                if (sizeClass / 8 > Integer.MAX_VALUE - 8) {
+                    throw new IllegalArgumentException("a heap buffer holds at most 2^31 longs; asked " + sizeClass
+                            + " bytes");
+                }
+                this.arena = null;
+                this.segment = MemorySegment.ofArray(new long[(int) (sizeClass / 8)]);
+            } else {
+                this.arena = Arena.ofShared();
+                this.segment = arena.allocate(sizeClass, 64);
+            }
             this.sizeClass = sizeClass;
         }
 
         public MemorySegment segment() {
             return segment;
+        }
+
+        /** The {@code long[]} behind a heap buffer. */
+        public long[] longs() {
+            return (long[]) segment.heapBase().orElseThrow(() -> new IllegalStateException("not a heap buffer"));
+        }
+
+        private void free() {
+            if (arena != null) {
+                arena.close();
+            }
         }
 
         public long sizeClass() {
@@ -54,6 +82,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
         }
     }
 
+    private final Memory memory;
     private final MemoryBudget.Reservation idleReservation;
     private final Map<Long, Deque<Buffer>> idle = new HashMap<>();
     private long allocations;
@@ -64,8 +93,14 @@ public final class BufferPool implements MemoryBudget.Evictor {
     private long idleBytes;
     private long outBytes;
 
-    /** A pool whose idle buffers are paid for from {@code budget}. */
+    /** A pool of off-heap buffers whose idle buffers are paid for from {@code budget}. */
     public BufferPool(MemoryBudget budget) {
+        this(budget, Memory.OFF_HEAP);
+    }
+
+    /** A pool of {@code memory} buffers whose idle buffers are paid for from {@code budget}. */
+    public BufferPool(MemoryBudget budget, Memory memory) {
+        this.memory = memory;
         this.idleReservation = budget.tryAcquire(0, MemoryBudget.Kind.POOL).orElseThrow();
         budget.addEvictor(this);
     }
@@ -100,7 +135,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
             outBytes += cls;
         }
         if (b == null) {
-            b = new Buffer(cls);
+            b = new Buffer(cls, memory);
         }
         b.out = true;
         return b;
@@ -122,7 +157,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
             }
             freed++;
         }
-        b.arena.close();
+        b.free();
     }
 
     /** Frees idle buffers until {@code bytesWanted} are released (or none is left); returns the bytes. */
@@ -144,7 +179,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
                 idleReservation.release(victim.sizeClass);
                 freed++;
             }
-            victim.arena.close();
+            victim.free();
             done += victim.sizeClass;
         }
         return done;
@@ -153,6 +188,10 @@ public final class BufferPool implements MemoryBudget.Evictor {
     @Override
     public long evict(long bytesWanted) {
         return trim(bytesWanted);
+    }
+
+    public Memory memory() {
+        return memory;
     }
 
     public synchronized Stats stats() {

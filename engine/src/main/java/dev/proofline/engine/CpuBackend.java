@@ -6,15 +6,20 @@ import dev.proofline.r1cs.Witness;
 
 /**
  * The CPU backend ({@code cpu}): Groth16 in Java on all cores. {@code start} is {@link Prover#start}
- * (a, b, c from the key's coefficients, or given by the PCE), {@code finish} is {@link Prover#finish},
- * which verifies the proof before returning it.
+ * (a, b, c from the key's coefficients, or already written by the PCE), computing in the partition's
+ * pooled heap buffers when it has them; {@code finish} is {@link Prover#finish}, which verifies the
+ * proof before returning it, as a {@link ProofResult}.
  */
 public final class CpuBackend implements ProverBackend {
 
-    /** What synthesis hands the prover: the key, the witness, and a, b, c when the PCE computed them. */
-    public record Synthesized(ProvingKey key, Witness witness, long[] a, long[] b, long[] c) {
+    /**
+     * What synthesis hands the prover: the key, the witness, the workspace (pooled, or null for fresh
+     * vectors) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise).
+     */
+    public record Synthesized(ProvingKey key, Witness witness, Prover.Workspace workspace, int rows) {
+        /** a, b, c to be computed by the prover from the key's coefficients, in fresh vectors. */
         public static Synthesized of(ProvingKey key, Witness witness) {
-            return new Synthesized(key, witness, null, null, null);
+            return new Synthesized(key, witness, null, -1);
         }
     }
 
@@ -34,19 +39,35 @@ public final class CpuBackend implements ProverBackend {
     }
 
     @Override
+    public BufferPool.Memory bufferMemory() {
+        return BufferPool.Memory.HEAP;
+    }
+
+    @Override
     public Object start(Object synthesized) {
         Synthesized s = (Synthesized) synthesized;
-        return s.a() == null ? prover.start(s.key(), s.witness())
-                : prover.start(s.key(), s.witness(), s.a(), s.b(), s.c());
+        Prover.Workspace ws = s.workspace() != null ? s.workspace() : Prover.Workspace.allocate(s.key());
+        return s.rows() < 0 ? prover.start(s.key(), s.witness(), ws) : prover.start(s.key(), s.witness(), ws, s.rows());
     }
 
     @Override
     public Object finish(Object started) {
-        return prover.finish((Prover.Started) started);
+        Prover.Started st = (Prover.Started) started;
+        return new ProofResult(prover.finish(st), st.witness().publicSignals(st.key().publicCount()));
     }
 
-    /** Bytes a partition of this key holds while it is proved: witness, a, b, c, the NTT's copies. */
-    public static long workingSetBytes(ProvingKey key) {
-        return 32L * key.variableCount() + 3 * 32L * key.domainSize() + 32L * key.domainSize();
+    /** Bytes of each of a partition's three pooled vectors (a, b, c on the key's domain). */
+    public static long vectorBytes(ProvingKey key) {
+        return Prover.Workspace.words(key) * 8;
+    }
+
+    /** Bytes a partition holds besides its a, b, c: the witness and its Montgomery copy, the NTT's scratch. */
+    public static long extraBytes(ProvingKey key) {
+        return 2 * 32L * key.variableCount() + 32L * key.domainSize();
+    }
+
+    /** The pooled vectors a partition's buffers hold, as the prover's workspace. */
+    public static Prover.Workspace workspace(java.util.List<BufferPool.Buffer> buffers) {
+        return new Prover.Workspace(buffers.get(0).longs(), buffers.get(1).longs(), buffers.get(2).longs());
     }
 }

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import dev.proofline.engine.MemoryBudget.Reservation;
 import dev.proofline.engine.ProverPermits.Permit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The proving pipeline: scheduler (priority queue of partitions) → reactive dispatcher (a permit
@@ -36,18 +38,63 @@ public final class Engine implements AutoCloseable {
         POLL
     }
 
-    /** Sizes of the stages. */
+    /**
+     * Sizes of the stages and the engine's limits.
+     *
+     * @param maxProverQueueDepth permits: partitions between the start of synthesis and the end of prover start
+     * @param budgetBytes the memory budget shared by keys, PCEs, partitions and idle pool buffers
+     * @param timelineCapacity events kept by the timeline's ring buffer
+     * @param resultRetention how long an ended job (and its idempotency key) stays findable
+     * @param loadTimeout how long loading a key or PCE waits for room in the budget before it gives up
+     * @param timelineLog where each timeline event goes as one line, or null
+     */
     public record Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-            long budgetBytes, int timelineCapacity, Dispatch dispatch) {
+            long budgetBytes, int timelineCapacity, Dispatch dispatch, Duration resultRetention, Duration loadTimeout,
+            Consumer<String> timelineLog) {
+        public Config {
+            if (maxProverQueueDepth < 1 || synthesisThreads < 1 || proverWorkers < 1 || finalizerThreads < 1) {
+                throw new IllegalArgumentException("queue depth and thread counts must be at least 1");
+            }
+            if (budgetBytes <= 0 || timelineCapacity < 1) {
+                throw new IllegalArgumentException("budget and timeline capacity must be positive");
+            }
+        }
+
+        public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
+                long budgetBytes, int timelineCapacity, Dispatch dispatch) {
+            this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
+                    dispatch, Duration.ofMinutes(10), Duration.ofMinutes(5), null);
+        }
+
         public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
                 long budgetBytes, int timelineCapacity) {
             this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
                     Dispatch.REACTIVE);
         }
 
+        /**
+         * For a laptop: 2 permits, half the cores synthesizing and half finalizing, one prover worker,
+         * a budget of three quarters of the heap limit, results kept 10 minutes.
+         */
         public static Config defaults() {
             int cpus = Runtime.getRuntime().availableProcessors();
-            return new Config(2, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2), 1L << 32, 4096);
+            return new Config(2, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2),
+                    Runtime.getRuntime().maxMemory() / 4 * 3, 4096);
+        }
+
+        public Config withResultRetention(Duration d) {
+            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
+                    timelineCapacity, dispatch, d, loadTimeout, timelineLog);
+        }
+
+        public Config withLoadTimeout(Duration d) {
+            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
+                    timelineCapacity, dispatch, resultRetention, d, timelineLog);
+        }
+
+        public Config withTimelineLog(Consumer<String> log) {
+            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
+                    timelineCapacity, dispatch, resultRetention, loadTimeout, log);
         }
     }
 
@@ -84,15 +131,28 @@ public final class Engine implements AutoCloseable {
     /** Deadlines: one timer thread, each job's expiry scheduled once (no polling). */
     private final java.util.concurrent.ScheduledExecutorService timers;
     private final java.util.concurrent.ConcurrentHashMap<String, Job> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Jobs by id: running ones, and ended ones for {@code resultRetention}. */
+    /** The one dispatch callback, so that a cancelled partition's request can be withdrawn. */
+    private final Consumer<Permit> dispatcher = this::dispatch;
+    private final java.util.concurrent.ConcurrentHashMap<String, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicLong submitted = new AtomicLong();
+    private final Circuits circuits;
+    /** Prover runs (start, end nanos) of the last minute, for the busy fraction; oldest first. */
+    private final java.util.ArrayDeque<long[]> recentRuns = new java.util.ArrayDeque<>();
+    /** Start nanos of the prover runs in progress, by worker. */
+    private final long[] running;
+    private volatile EngineMetrics metrics;
 
     public Engine(Config config, ProverBackend backend) {
         this.config = config;
         this.backend = backend;
         this.permits = new ProverPermits(config.maxProverQueueDepth());
         this.budget = new MemoryBudget(config.budgetBytes());
-        this.timeline = new Timeline(config.timelineCapacity(), null);
+        this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
+        this.circuits = new Circuits(budget, config.loadTimeout());
+        this.running = new long[config.proverWorkers()];
         this.stop = new Task(null, -1);
-        this.pool = new BufferPool(budget);
+        this.pool = new BufferPool(budget, backend.bufferMemory());
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines"));
         if (config.dispatch() == Dispatch.POLL) {
             poller = Executors.newSingleThreadScheduledExecutor(named("poll-dispatch"));
@@ -100,17 +160,38 @@ public final class Engine implements AutoCloseable {
         } else {
             poller = null;
         }
-        this.synthesis = Executors.newFixedThreadPool(config.synthesisThreads(), named("synthesis"));
+        // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
+        this.synthesis = Executors.newFixedThreadPool(config.synthesisThreads(), named("synthesis", 64L << 20));
         this.finalizers = Executors.newFixedThreadPool(config.finalizerThreads(), named("finalizer"));
         for (int i = 0; i < config.proverWorkers(); i++) {
-            Thread t = Thread.ofPlatform().name("prover-" + i).daemon().start(this::proverLoop);
+            int worker = i;
+            Thread t = Thread.ofPlatform().name("prover-" + i).daemon().start(() -> proverLoop(worker));
             provers.add(t);
         }
     }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {
+        return named(prefix, 0);
+    }
+
+    private static java.util.concurrent.ThreadFactory named(String prefix, long stackBytes) {
         AtomicInteger n = new AtomicInteger();
-        return r -> Thread.ofPlatform().name(prefix + "-" + n.getAndIncrement()).daemon().unstarted(r);
+        return r -> Thread.ofPlatform().name(prefix + "-" + n.getAndIncrement()).daemon().stackSize(stackBytes)
+                .unstarted(r);
+    }
+
+    /** The registered circuits and the caches of their keys and PCEs, paid for from this engine's budget. */
+    public Circuits circuits() {
+        return circuits;
+    }
+
+    public ProverBackend backend() {
+        return backend;
+    }
+
+    /** The job with this id, while it runs and for {@code resultRetention} after it ended. */
+    public java.util.Optional<Job> job(String id) {
+        return java.util.Optional.ofNullable(jobs.get(id));
     }
 
     public ProverPermits permits() {
@@ -165,6 +246,84 @@ public final class Engine implements AutoCloseable {
         return (double) busy / ((to - from) * (double) config.proverWorkers());
     }
 
+    private static final long MINUTE = 60_000_000_000L;
+
+    // with recentRuns locked
+    private void trimRuns(long now) {
+        while (!recentRuns.isEmpty() && recentRuns.peekFirst()[1] < now - MINUTE) {
+            recentRuns.pollFirst();
+        }
+    }
+
+    /** Share of the last minute (or of the uptime, if shorter) the prover workers spent in start. */
+    public double proverBusyLastMinute() {
+        long now = System.nanoTime();
+        long from = Math.max(startNanos, now - MINUTE);
+        long busy = 0;
+        synchronized (recentRuns) {
+            trimRuns(now);
+            for (long[] r : recentRuns) {
+                busy += Math.max(0, r[1] - Math.max(r[0], from));
+            }
+            for (long r : running) {
+                if (r != 0) {
+                    busy += now - Math.max(r, from);
+                }
+            }
+        }
+        return now <= from ? 0 : Math.min(1, (double) busy / ((now - from) * (double) config.proverWorkers()));
+    }
+
+    /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
+    public int scheduledCount() {
+        return scheduled.size();
+    }
+
+    /** Partitions synthesized and waiting for a prover worker. */
+    public int proverQueueCount() {
+        return proverQueue.size();
+    }
+
+    /** A snapshot of the engine: jobs, partitions by state, permits, budget, pool, caches, counters. */
+    public EngineStatus status() {
+        java.util.EnumMap<PartitionState, Integer> byState = new java.util.EnumMap<>(PartitionState.class);
+        for (PartitionState st : PartitionState.values()) {
+            byState.put(st, 0);
+        }
+        List<Job> all = new ArrayList<>(jobs.values());
+        all.sort(java.util.Comparator.comparing((Job j) -> j.submittedNanos).reversed());
+        List<EngineStatus.JobStatus> js = new ArrayList<>();
+        int active = 0;
+        for (Job j : all) {
+            List<PartitionState> states = j.states();
+            boolean ended = states.stream().allMatch(PartitionState::isFinal);
+            if (!ended) {
+                active++;
+                for (PartitionState st : states) {
+                    byState.merge(st, 1, Integer::sum);
+                }
+            }
+            String state = !j.done.isDone() ? "running" : j.done.isCancelled() ? "cancelled"
+                    : j.done.isCompletedExceptionally() ? "failed" : "done";
+            js.add(new EngineStatus.JobStatus(j.id, j.priority, state, j.submittedAt.toEpochMilli(), states));
+        }
+        java.util.EnumMap<MemoryBudget.Kind, Long> kinds = new java.util.EnumMap<>(MemoryBudget.Kind.class);
+        for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
+            kinds.put(k, budget.reserved(k));
+        }
+        return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), active, submitted.get(),
+                byState, scheduled.size(), proverQueue.size(), permits.max(), permits.inUse(), budget.total(),
+                budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(),
+                circuits.keys().entries(), circuits.pces().entries(), proofs.get(), failures.get(), cancels.get(), js);
+    }
+
+    /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */
+    public EngineMetrics bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        EngineMetrics m = new EngineMetrics(this, registry);
+        metrics = m;
+        return m;
+    }
+
     public Stats stats() {
         long wall = System.nanoTime() - startNanos;
         long pr = proverRuns.get();
@@ -174,6 +333,15 @@ public final class Engine implements AutoCloseable {
                 sr == 0 ? 0 : synthNanos.get() / 1e6 / sr, pr == 0 ? 0 : proverBusyNanos.get() / 1e6 / pr, wall);
     }
 
+    /**
+     * Where one partition's time went, in milliseconds: waiting for a permit and a synthesis thread,
+     * synthesis, waiting for a prover worker, the prover's device half, finalize, and all of it (from
+     * submission to the end). A stage the partition did not reach is 0.
+     */
+    public record Timings(double queueWaitMs, double synthesisMs, double proverWaitMs, double proverMs,
+            double finalizeMs, double totalMs) {
+    }
+
     /** A submitted job: its proofs in partition order, or its failure; cancellable. */
     public final class Job {
         private final String id;
@@ -181,7 +349,10 @@ public final class Engine implements AutoCloseable {
         private final Priority priority;
         private final Object[] results;
         private final PartitionState[] states;
+        private final Timings[] timings;
         private final CompletableFuture<List<Object>> done = new CompletableFuture<>();
+        private final long submittedNanos = System.nanoTime();
+        private final java.time.Instant submittedAt = java.time.Instant.now();
         private int remaining;
 
         private Job(String id, JobSpec spec, Priority priority) {
@@ -190,6 +361,7 @@ public final class Engine implements AutoCloseable {
             this.priority = priority;
             this.results = new Object[spec.partitions()];
             this.states = new PartitionState[spec.partitions()];
+            this.timings = new Timings[spec.partitions()];
             Arrays.fill(states, PartitionState.QUEUED);
             this.remaining = spec.partitions();
         }
@@ -198,12 +370,63 @@ public final class Engine implements AutoCloseable {
             return id;
         }
 
+        public Priority priority() {
+            return priority;
+        }
+
+        public JobSpec spec() {
+            return spec;
+        }
+
+        public int partitions() {
+            return states.length;
+        }
+
+        public java.time.Instant submittedAt() {
+            return submittedAt;
+        }
+
+        /** Proofs in partition order when every partition is proved; the first failure's cause otherwise. */
         public CompletableFuture<List<Object>> result() {
             return done;
         }
 
+        /**
+         * The proofs in partition order, waiting at most {@code timeout}.
+         *
+         * @throws java.util.concurrent.TimeoutException when the job is still running after {@code timeout}
+         * @throws java.util.concurrent.ExecutionException with the cause of the job's failure (a
+         *     {@code TimeoutException} cause when its deadline passed)
+         * @throws java.util.concurrent.CancellationException when it was cancelled
+         */
+        public List<Object> await(Duration timeout) throws InterruptedException,
+                java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+            return done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
         public synchronized PartitionState state(int p) {
             return states[p];
+        }
+
+        /** Every partition's state, in partition order. */
+        public synchronized List<PartitionState> states() {
+            return List.of(states.clone());
+        }
+
+        /** Partition p's stage times once it ended; null before. */
+        public synchronized Timings timings(int p) {
+            return timings[p];
+        }
+
+        /** Whole-job figures: the wall time from submission to the end of its last partition, if ended. */
+        public synchronized double totalMs() {
+            double max = 0;
+            for (Timings t : timings) {
+                if (t != null) {
+                    max = Math.max(max, t.totalMs());
+                }
+            }
+            return max;
         }
 
         /** Cancels: queued partitions end now, running ones at their next stage boundary. */
@@ -211,8 +434,10 @@ public final class Engine implements AutoCloseable {
             if (done.isDone()) {
                 return;
             }
-            done.cancel(false);
-            timeline.record(id, -1, Timeline.Kind.CANCELLED, "");
+            if (done.cancel(false)) {
+                timeline.record(id, -1, Timeline.Kind.CANCELLED, "");
+                purge(this);
+            }
         }
 
         public boolean isCancelled() {
@@ -229,6 +454,7 @@ public final class Engine implements AutoCloseable {
             if (done.completeExceptionally(new java.util.concurrent.TimeoutException(
                     id + " did not finish within its deadline of " + after.toMillis() + " ms"))) {
                 timeline.record(id, -1, Timeline.Kind.FAILED, "deadline");
+                purge(this);
             }
         }
 
@@ -239,7 +465,7 @@ public final class Engine implements AutoCloseable {
         }
 
         /** Marks partition p ended; completes the job when all are. */
-        void ended(int p, PartitionState s, Object result, Throwable failure) {
+        void ended(int p, PartitionState s, Object result, Throwable failure, Timings t) {
             boolean last;
             synchronized (this) {
                 if (states[p].isFinal()) {
@@ -247,10 +473,16 @@ public final class Engine implements AutoCloseable {
                 }
                 states[p] = s;
                 results[p] = result;
+                timings[p] = t;
                 last = --remaining == 0;
             }
+            if (last) {
+                retire(this);
+            }
             if (failure != null) {
-                done.completeExceptionally(failure);
+                if (done.completeExceptionally(failure)) {
+                    purge(this);
+                }
             } else if (last && s == PartitionState.DONE) {
                 timeline.record(id, -1, Timeline.Kind.JOB_DONE, spec.partitions() + " proofs");
                 done.complete(List.of(results));
@@ -265,12 +497,28 @@ public final class Engine implements AutoCloseable {
         final long order = seq.getAndIncrement();
         Permit permit;
         Reservation reservation;
-        BufferPool.Buffer buffer;
+        List<BufferPool.Buffer> buffers;
         Object payload;
+
+        final long queuedNanos = System.nanoTime();
+        long synthStart;
+        long synthEnd;
+        long proverStart;
+        long proverEnd;
 
         Task(Job job, int p) {
             this.job = job;
             this.p = p;
+        }
+
+        Timings timings() {
+            long now = System.nanoTime();
+            return new Timings(ms(queuedNanos, synthStart), ms(synthStart, synthEnd), ms(synthEnd, proverStart),
+                    ms(proverStart, proverEnd), ms(proverEnd, proverEnd == 0 ? 0 : now), ms(job.submittedNanos, now));
+        }
+
+        private static double ms(long from, long to) {
+            return from == 0 || to == 0 ? 0 : (to - from) / 1e6;
         }
 
         @Override
@@ -279,11 +527,13 @@ public final class Engine implements AutoCloseable {
             return c != 0 ? c : Long.compare(order, o.order);
         }
 
-        /** Returns the pooled buffer, if any (after the reservation that paid for it is closed). */
+        /** Returns the pooled buffers, if any (after the reservation that paid for them is closed). */
         void releaseBuffer() {
-            if (buffer != null) {
-                pool.checkin(buffer);
-                buffer = null;
+            if (buffers != null) {
+                for (BufferPool.Buffer b : buffers) {
+                    pool.checkin(b);
+                }
+                buffers = null;
             }
         }
 
@@ -298,6 +548,20 @@ public final class Engine implements AutoCloseable {
                 reservation = null;
             }
             releaseBuffer();
+            try {
+                job.spec.release(p);
+            } catch (Throwable e) {
+                if (failure == null && s == PartitionState.DONE) {
+                    s = PartitionState.FAILED;
+                    failure = e;
+                    result = null;
+                }
+            }
+            Timings times = timings();
+            EngineMetrics m = metrics;
+            if (m != null) {
+                m.partitionEnded(s, times);
+            }
             switch (s) {
                 case DONE -> proofs.incrementAndGet();
                 case FAILED -> failures.incrementAndGet();
@@ -307,7 +571,44 @@ public final class Engine implements AutoCloseable {
             if (s == PartitionState.FAILED) {
                 timeline.record(job.id, p, Timeline.Kind.FAILED, String.valueOf(failure));
             }
-            job.ended(p, s, result, failure);
+            job.ended(p, s, result, failure, times);
+        }
+    }
+
+    /**
+     * A job ended (cancelled, failed or past its deadline): its partitions still queued end now, each
+     * withdrawing its permit request; the running ones stop at their next stage boundary.
+     */
+    private void purge(Job job) {
+        List<Task> mine = new ArrayList<>();
+        scheduled.removeIf(t -> {
+            if (t.job == job) {
+                mine.add(t);
+                return true;
+            }
+            return false;
+        });
+        for (Task t : mine) {
+            if (config.dispatch() == Dispatch.REACTIVE) {
+                permits.withdraw(dispatcher);
+            }
+            t.end(PartitionState.CANCELLED, null, null);
+        }
+    }
+
+    /** Every partition of the job ended: it stays findable (by id and idempotency key) for the retention time. */
+    private void retire(Job job) {
+        Runnable forget = () -> {
+            jobs.remove(job.id, job);
+            byKey.values().remove(job);
+        };
+        if (closed) {
+            return;
+        }
+        try {
+            timers.schedule(forget, config.resultRetention().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            forget.run(); // closing
         }
     }
 
@@ -341,6 +642,8 @@ public final class Engine implements AutoCloseable {
 
     private Job newJob(JobSpec spec, Priority priority, java.time.Duration deadline) {
         Job job = new Job("job-" + jobIds.incrementAndGet(), spec, priority);
+        jobs.put(job.id, job);
+        submitted.incrementAndGet();
         if (deadline != null) {
             timers.schedule(() -> job.expire(deadline), deadline.toNanos(), TimeUnit.NANOSECONDS);
         }
@@ -354,7 +657,7 @@ public final class Engine implements AutoCloseable {
             scheduled.add(new Task(job, p));
             timeline.record(job.id, p, Timeline.Kind.QUEUED, priority.name());
             if (config.dispatch() == Dispatch.REACTIVE) {
-                permits.request(this::dispatch);
+                permits.request(dispatcher);
             }
         }
     }
@@ -396,14 +699,24 @@ public final class Engine implements AutoCloseable {
                 t.end(PartitionState.CANCELLED, null, null);
                 return;
             }
-            long bytes = BufferPool.sizeClass(t.job.spec.workingSetBytes(t.p));
+            long[] sizes = t.job.spec.bufferSizes(t.p);
+            long bytes = t.job.spec.extraBytes(t.p);
+            for (long size : sizes) {
+                bytes += BufferPool.sizeClass(size);
+            }
             t.reservation = budget.acquire(bytes, MemoryBudget.Kind.PARTITION);
-            t.buffer = pool.checkout(bytes);
+            List<BufferPool.Buffer> got = new ArrayList<>(sizes.length);
+            t.buffers = got;
+            for (long size : sizes) {
+                got.add(pool.checkout(size));
+            }
             t.job.state(t.p, PartitionState.SYNTHESIZING);
             timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_START, "");
             long s0 = System.nanoTime();
-            t.payload = t.job.spec.synthesize(t.p, t.buffer.segment());
-            synthNanos.addAndGet(System.nanoTime() - s0);
+            t.synthStart = s0;
+            t.payload = t.job.spec.synthesize(t.p, List.copyOf(got));
+            t.synthEnd = System.nanoTime();
+            synthNanos.addAndGet(t.synthEnd - s0);
             synthRuns.incrementAndGet();
             timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_END, "");
             t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
@@ -414,7 +727,7 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private void proverLoop() {
+    private void proverLoop(int worker) {
         while (true) {
             Task t;
             try {
@@ -434,11 +747,22 @@ public final class Engine implements AutoCloseable {
                 t.job.state(t.p, PartitionState.PROVING);
                 timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_START, "");
                 long p0 = System.nanoTime();
+                t.proverStart = p0;
+                synchronized (recentRuns) {
+                    running[worker] = p0;
+                }
                 try {
                     started = backend.start(t.payload);
                 } finally {
-                    proverBusyNanos.addAndGet(System.nanoTime() - p0);
+                    long p1 = System.nanoTime();
+                    t.proverEnd = p1;
+                    proverBusyNanos.addAndGet(p1 - p0);
                     proverRuns.incrementAndGet();
+                    synchronized (recentRuns) {
+                        running[worker] = 0;
+                        recentRuns.addLast(new long[] {p0, p1});
+                        trimRuns(p1);
+                    }
                 }
                 t.payload = null;
                 timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_END, "");
@@ -495,6 +819,7 @@ public final class Engine implements AutoCloseable {
         }
         finalizers.shutdown();
         finalizers.awaitTermination(1, TimeUnit.MINUTES);
+        circuits.close();
         pool.close();
     }
 }

@@ -1,25 +1,49 @@
 package dev.proofline.engine;
 
+import java.util.List;
+
 /**
  * What a job proves: a number of partitions, each synthesized on a CPU thread and then proved by the
- * backend. Implementations: circom keys with witnesses, Java circuits, the simulated workload.
+ * backend. Implementations: {@link CircuitJob} (registered circom or Java circuits), the simulated
+ * workload ({@link SimBackend.Job}).
+ *
+ * <p>Memory: before partition p's synthesis starts, the engine reserves the size classes of its
+ * {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its pool; all of
+ * it goes back right after the backend's {@code start}.
  */
 public interface JobSpec {
 
     /** Number of partitions (independent proofs). */
     int partitions();
 
-    /** Bytes partition {@code p} needs while it is synthesized and proved (reserved before synthesis). */
+    /** Bytes partition {@code p} needs while it is synthesized and proved: by default one pooled buffer of this size. */
     long workingSetBytes(int p);
+
+    /** Sizes of the pooled buffers partition {@code p} computes in; by default one of {@link #workingSetBytes}. */
+    default long[] bufferSizes(int p) {
+        return new long[] {workingSetBytes(p)};
+    }
+
+    /** Bytes partition {@code p} holds outside its pooled buffers (reserved with them); by default none. */
+    default long extraBytes(int p) {
+        return 0;
+    }
 
     /** Synthesizes partition {@code p}: what the backend's {@code start} takes. */
     Object synthesize(int p) throws Exception;
 
     /**
-     * Synthesizes partition {@code p} with a pooled buffer of at least {@link #workingSetBytes} bytes
-     * for its vectors, valid until the backend's {@code start} returns. By default the buffer is unused.
+     * Synthesizes partition {@code p} with its pooled buffers (sizes as {@link #bufferSizes}, in that
+     * order), valid until the backend's {@code start} returns. By default the buffers are unused.
      */
-    default Object synthesize(int p, java.lang.foreign.MemorySegment buffer) throws Exception {
+    default Object synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
         return synthesize(p);
+    }
+
+    /**
+     * Called exactly once when partition {@code p} ends, however it ends (also when it never reached
+     * synthesis): lets go of what {@link #synthesize} took for it, such as key references.
+     */
+    default void release(int p) {
     }
 }

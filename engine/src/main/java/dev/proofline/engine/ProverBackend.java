@@ -9,6 +9,11 @@ public interface ProverBackend {
     /** Short name for status and logs ("cpu", "cuda", "sim"). */
     String name();
 
+    /** Where the engine's pooled buffers live for this backend. */
+    default BufferPool.Memory bufferMemory() {
+        return BufferPool.Memory.OFF_HEAP;
+    }
+
     /** Runs the device half on what synthesis produced. */
     Object start(Object synthesized) throws Exception;
 

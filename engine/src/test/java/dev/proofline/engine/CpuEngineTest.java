@@ -1,34 +1,37 @@
 package dev.proofline.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.groth16.Proof;
-import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.Verifier;
-import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.groth16.VerificationKey;
+import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.r1cs.R1cs;
-import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.WitnessSystem;
-import dev.proofline.r1cs.io.WtnsFile;
-import dev.proofline.r1cs.pce.Pce;
+import dev.proofline.r1cs.wasm.CircomInput;
 import java.math.BigInteger;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Real proofs through the engine on the CPU backend, both curves, each verified. */
+/**
+ * Real proofs through the engine on the CPU backend, both curves, on registered circuits: each proof
+ * verified, by our verifier and, for circom circuits, by snarkjs.
+ */
 class CpuEngineTest {
 
     @TempDir
@@ -38,41 +41,42 @@ class CpuEngineTest {
         return new Engine.Config(2, 2, 1, 2, 1L << 32, 10_000);
     }
 
-    private static List<BigInteger> publicSignals(Witness w, int n) {
-        List<BigInteger> out = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            out.add(w.value(i));
-        }
-        return out;
+    private static List<BigInteger> numbers(List<String> decimals) {
+        return decimals.stream().map(BigInteger::new).toList();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"bn128", "bls12381"})
-    void circomPartitionsAreProvedAndVerify(String curve) throws Exception {
+    void circomPartitionsFromWitnessesAndFromInputsAreProvedAndSnarkjsAcceptsThem(String curve) throws Exception {
         CircomFixtures.Fixture fx = CircomFixtures.build(curve, "poseidon");
-        Witness w = WtnsFile.read(fx.wtns());
-        try (ProvingKey key = ZkeyFile.open(fx.zkey()); Engine e = new Engine(config(), new CpuBackend())) {
-            JobSpec job = new JobSpec() {
-                @Override
-                public int partitions() {
-                    return 3;
+        VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
+        try (Engine e = new Engine(config(), new CpuBackend())) {
+            // once with the key's coefficients, once with the PCE from the circuit's r1cs
+            e.circuits().register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
+            e.circuits().register(new Circuits.Circom("poseidon-pce", fx.zkey(), fx.wasm(), fx.r1cs()));
+            for (String id : List.of("poseidon", "poseidon-pce")) {
+                List<CircuitJob.Partition> parts = List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())),
+                        new CircuitJob.Inputs(CircomInput.read(fx.input())), new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())));
+                Engine.Job job = e.submit(new CircuitJob(e.circuits(), id, parts), Priority.NORMAL);
+                List<Object> proofs = job.await(Duration.ofMinutes(2));
+                assertEquals(3, proofs.size());
+                for (int p = 0; p < proofs.size(); p++) {
+                    ProofResult r = assertInstanceOf(ProofResult.class, proofs.get(p));
+                    assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()), id + " partition " + p);
+                    Engine.Timings t = job.timings(p);
+                    assertTrue(t.synthesisMs() > 0 && t.proverMs() > 0 && t.finalizeMs() > 0, t.toString());
+                    assertTrue(t.totalMs() >= t.synthesisMs() + t.proverMs() + t.finalizeMs(), t.toString());
                 }
-
-                @Override
-                public long workingSetBytes(int p) {
-                    return CpuBackend.workingSetBytes(key);
-                }
-
-                @Override
-                public Object synthesize(int p) {
-                    return CpuBackend.Synthesized.of(key, w);
-                }
-            };
-            List<Object> proofs = e.submit(job, Priority.NORMAL).result().get(120, TimeUnit.SECONDS);
-            assertEquals(3, proofs.size());
-            for (Object p : proofs) {
-                assertTrue(Verifier.verify(key.verificationKey(), publicSignals(w, key.publicCount()), (Proof) p));
+                ProofResult last = (ProofResult) proofs.get(2);
+                Path proofJson = tmp.resolve(id + "-proof.json");
+                Path publicJson = tmp.resolve(id + "-public.json");
+                SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(last.proof()));
+                SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(last.publicSignals()));
+                assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), publicJson, proofJson), id + ": snarkjs rejects it");
             }
+            assertEquals(2, e.circuits().keys().loads(), "each circuit's key loaded once for all its partitions");
+            assertEquals(0, e.circuits().keys().references(), "key references left");
+            assertEquals(0, e.circuits().pces().references(), "PCE references left");
             assertEquals(e.permits().max(), e.permits().available());
         }
     }
@@ -83,21 +87,55 @@ class CpuEngineTest {
         // partitions of one circuit shape (same depth and challenge count), different instances
         List<MerklePost> instances = List.of(MerklePost.instance(curve, 3, 6, 1), MerklePost.instance(curve, 3, 6, 2));
         R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
-        Pce pce = new Pce(r1cs);
         Path zkey = tmp.resolve("mp.zkey");
         DevSetup.run(r1cs, zkey, new Random(5));
-        try (ProvingKey key = ZkeyFile.open(zkey); Engine e = new Engine(config(), new CpuBackend())) {
-            List<Witness> witnesses = new ArrayList<>();
-            for (MerklePost instance : instances) {
-                witnesses.add(WitnessSystem.witness(curve, instance));
+        try (Engine e = new Engine(config(), new CpuBackend())) {
+            e.circuits().register(new Circuits.Java("merkle", zkey, curve, instances.get(0)));
+            List<CircuitJob.Partition> parts = new ArrayList<>();
+            for (MerklePost m : instances) {
+                parts.add(new CircuitJob.Instance(m));
             }
-            JobSpec job = new PceJob(key, pce, instances);
-            List<Object> proofs = e.submit(job, Priority.HIGH).result().get(120, TimeUnit.SECONDS);
+            VerificationKey vk;
+            try (var key = e.circuits().key("merkle")) {
+                vk = key.value().verificationKey();
+            }
+            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "merkle", parts), Priority.HIGH)
+                    .await(Duration.ofMinutes(2));
             for (int p = 0; p < proofs.size(); p++) {
-                assertTrue(Verifier.verify(key.verificationKey(), publicSignals(witnesses.get(p), key.publicCount()),
-                        (Proof) proofs.get(p)), "partition " + p);
+                ProofResult r = (ProofResult) proofs.get(p);
+                assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()), "partition " + p);
+                assertEquals(instances.get(p).root(), new BigInteger(r.publicSignals().get(0)),
+                        "partition " + p + " proves its own root");
             }
-            assertEquals(instances.get(1).root(), witnesses.get(1).value(1), "partition 1 proves its own root");
+            assertEquals(1, e.circuits().pces().loads(), "the PCE is extracted once for both partitions");
+            assertTrue(e.pool().stats().checkouts() == 3L * instances.size(), "a, b, c from the pool");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128"})
+    void aWitnessOfTheWrongSizeFailsItsJobWithAClearCauseAndTheEngineGoesOn(String curve) throws Exception {
+        CircomFixtures.Fixture fx = CircomFixtures.build(curve, "multiplier");
+        CircomFixtures.Fixture other = CircomFixtures.build(curve, "poseidon");
+        try (Engine e = new Engine(config(), new CpuBackend())) {
+            e.circuits().register(new Circuits.Circom("mul", fx.zkey()));
+            Engine.Job bad = e.submit(new CircuitJob(e.circuits(), "mul",
+                    List.of(new CircuitJob.Wtns(Files.readAllBytes(other.wtns())))), Priority.NORMAL);
+            ExecutionException ex = assertThrows(ExecutionException.class, () -> bad.await(Duration.ofMinutes(1)));
+            assertInstanceOf(IllegalArgumentException.class, ex.getCause());
+            assertTrue(ex.getCause().getMessage().contains("partition 0 of mul"), ex.getCause().getMessage());
+            Engine.Job noWasm = e.submit(new CircuitJob(e.circuits(), "mul",
+                    List.of(new CircuitJob.Inputs(CircomInput.read(fx.input())))), Priority.NORMAL);
+            ex = assertThrows(ExecutionException.class, () -> noWasm.await(Duration.ofMinutes(1)));
+            assertTrue(ex.getCause().getMessage().contains("no witness generator"), ex.getCause().getMessage());
+            // the engine still proves
+            List<Object> ok = e.submit(new CircuitJob(e.circuits(), "mul",
+                    List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
+                    .await(Duration.ofMinutes(1));
+            assertInstanceOf(ProofResult.class, ok.get(0));
+            assertEquals(0, e.circuits().keys().references());
+            assertThrows(IllegalArgumentException.class, () -> new CircuitJob(e.circuits(), "unknown", List.of(
+                    new CircuitJob.Wtns(new byte[0]))));
         }
     }
 }

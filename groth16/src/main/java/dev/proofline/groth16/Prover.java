@@ -121,6 +121,32 @@ public final class Prover {
         listener.step(STEPS.indexOf(name), STEPS.size(), name);
     }
 
+    /**
+     * The vectors {@link #start} computes a, b, c and H in: each at least the key's domain size times 4
+     * words. Whatever they hold is overwritten, and they are free again once {@code start} returns, so
+     * a caller proving many witnesses can reuse them (the engine takes them from its buffer pool).
+     */
+    public record Workspace(long[] a, long[] b, long[] c) {
+        /** Fresh vectors for {@code key}. */
+        public static Workspace allocate(ProvingKey key) {
+            int words = key.domainSize() * 4;
+            return new Workspace(new long[words], new long[words], new long[words]);
+        }
+
+        /** Words each vector needs for {@code key}. */
+        public static long words(ProvingKey key) {
+            return key.domainSize() * 4L;
+        }
+
+        void check(ProvingKey key) {
+            long need = words(key);
+            if (a.length < need || b.length < need || c.length < need) {
+                throw new IllegalArgumentException("the workspace's vectors hold " + Math.min(a.length,
+                        Math.min(b.length, c.length)) + " words, the key's domain needs " + need);
+            }
+        }
+    }
+
     /** Both halves. */
     public Proof prove(ProvingKey key, Witness witness) {
         return finish(start(key, witness));
@@ -134,36 +160,62 @@ public final class Prover {
      * the key's coefficients; the coefficients are not read.
      */
     public Started start(ProvingKey key, Witness witness, long[] a, long[] b, long[] c) {
-        check(key, witness);
-        PrimeField fr = key.curve().fr();
         int rows = a.length / 4;
         if (b.length != a.length || c.length != a.length || a.length % 4 != 0) {
             throw new IllegalArgumentException("a, b, c must have the same number of 4-word elements");
         }
-        int nPublic = key.publicCount();
-        if (rows + nPublic + 1 > key.domainSize()) {
-            throw new IllegalArgumentException(rows + " constraints and " + (nPublic + 1)
-                    + " public rows do not fit the key's domain of " + key.domainSize());
-        }
+        checkRows(key, rows);
+        Workspace ws = Workspace.allocate(key);
+        System.arraycopy(a, 0, ws.a(), 0, a.length);
+        System.arraycopy(b, 0, ws.b(), 0, b.length);
+        System.arraycopy(c, 0, ws.c(), 0, c.length);
+        return start(key, witness, ws, rows);
+    }
+
+    /**
+     * As {@link #start(ProvingKey, Witness, long[], long[], long[])}, with a, b, c of the circuit's
+     * {@code rows} constraints already in the first {@code rows} elements of the workspace's vectors
+     * (e.g. written there by the PCE); the rest of the vectors is overwritten.
+     */
+    public Started start(ProvingKey key, Witness witness, Workspace ws, int rows) {
+        check(key, witness);
+        ws.check(key);
+        checkRows(key, rows);
+        PrimeField fr = key.curve().fr();
         long t0 = System.nanoTime();
         step("a, b, c");
         int n = key.domainSize();
-        long[] ad = java.util.Arrays.copyOf(a, n * 4);
-        long[] bd = java.util.Arrays.copyOf(b, n * 4);
-        long[] cd = java.util.Arrays.copyOf(c, n * 4);
+        int nPublic = key.publicCount();
         long[] w = witness.words();
-        for (int s = 0; s <= nPublic; s++) {
-            fr.toMontgomery(w, s * 4, ad, (rows + s) * 4);
+        for (long[] v : new long[][] {ws.a(), ws.b(), ws.c()}) {
+            java.util.Arrays.fill(v, rows * 4, n * 4, 0L);
         }
-        long[] h = quotient(key, ad, bd, cd, this);
+        for (int s = 0; s <= nPublic; s++) {
+            fr.toMontgomery(w, s * 4, ws.a(), (rows + s) * 4);
+        }
+        long[] h = quotient(key, ws.a(), ws.b(), ws.c(), this);
         return msms(key, witness, h, t0);
+    }
+
+    private static void checkRows(ProvingKey key, int rows) {
+        int nPublic = key.publicCount();
+        if (rows < 0 || (long) rows + nPublic + 1 > key.domainSize()) {
+            throw new IllegalArgumentException(rows + " constraints and " + (nPublic + 1)
+                    + " public rows do not fit the key's domain of " + key.domainSize());
+        }
     }
 
     /** a, b, c; H by NTTs; the G1 MSMs. */
     public Started start(ProvingKey key, Witness witness) {
+        return start(key, witness, Workspace.allocate(key));
+    }
+
+    /** As {@link #start(ProvingKey, Witness)}, computing in {@code ws}. */
+    public Started start(ProvingKey key, Witness witness, Workspace ws) {
         check(key, witness);
+        ws.check(key);
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, this);
+        long[] h = quotient(key, witness, ws, this);
         return msms(key, witness, h, t0);
     }
 
@@ -284,15 +336,17 @@ public final class Prover {
      * h on the coset, canonical words (the MSM's scalars): a = A w, b = B w (Montgomery form), c = a b;
      * each taken from values on the domain to values on the coset; h = a b - c.
      */
-    static long[] quotient(ProvingKey key, Witness witness, Prover prover) {
+    static long[] quotient(ProvingKey key, Witness witness, Workspace ws, Prover prover) {
         prover.step("a, b, c");
         PrimeField fr = key.curve().fr();
         int n = key.domainSize();
         int words = fr.limbs();
-        long[] a = new long[n * words];
-        long[] b = new long[n * words];
+        long[] a = ws.a();
+        long[] b = ws.b();
+        long[] c = ws.c();
+        java.util.Arrays.fill(a, 0, n * words, 0L);
+        java.util.Arrays.fill(b, 0, n * words, 0L);
         evaluate(key, witness, a, b);
-        long[] c = new long[n * words];
         parallelChunks(n, (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 fr.mul(a, i * words, b, i * words, c, i * words);

@@ -10,7 +10,8 @@ import java.util.concurrent.ForkJoinPool;
 /**
  * The number-theoretic transform over the domain H = {w^i : i < n} of size n = 2^logSize of a
  * prime field, w = {@link RootsOfUnity#primitive ffjavascript's w[logSize]}, on flat vectors of n
- * Montgomery elements (element i at {@code i * width}), in place, natural order in and out:
+ * Montgomery elements (element i at {@code i * width}; in a longer array, the first n), in place,
+ * natural order in and out:
  * <pre>
  *   forward:        a_i  <-  sum_j a_j w^(ij)                      (ffjavascript Fr.fft)
  *   inverse:        a_i  <-  n^-1 sum_j a_j w^(-ij)                (ffjavascript Fr.ifft)
@@ -234,8 +235,9 @@ public final class Ntt {
 
     // ---------------------------------------------------------------- internals
 
+    /** The transforms act on the first n elements; a longer array (a reused buffer) keeps its tail. */
     private void checkLength(long[] a) {
-        if (a.length != n * w) {
+        if (a.length < n * w) {
             throw new IllegalArgumentException("expected " + n + " elements (" + n * w + " longs), got "
                     + a.length + " longs");
         }

@@ -306,10 +306,27 @@ class NttTest {
 
     @ParameterizedTest
     @MethodSource("curves")
-    void vectorsOfTheWrongLengthAreRejected(Curve c) {
+    void vectorsTooShortAreRejected(Curve c) {
         Ntt ntt = Ntt.of(c.fr(), 3);
         assertThrows(IllegalArgumentException.class, () -> ntt.forward(c.fr().newVector(7)));
-        assertThrows(IllegalArgumentException.class, () -> ntt.inverse(c.fr().newVector(9)));
+        assertThrows(IllegalArgumentException.class, () -> ntt.inverse(c.fr().newVector(7)));
         assertThrows(IllegalArgumentException.class, () -> ntt.cosetForward(new long[1], c.fr().one(), 0));
+    }
+
+    @ParameterizedTest
+    @MethodSource("curves")
+    void aLongerVectorIsTransformedInItsFirstElementsAndKeepsItsTail(Curve c) {
+        PrimeField f = c.fr();
+        BigInteger[] a = random(f, 1 << 6, new Random(11));
+        BigInteger[] tail = random(f, 5, new Random(12));
+        BigInteger[] both = java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(tail))
+                .toArray(BigInteger[]::new);
+        long[] exact = toVector(f, a);
+        long[] longer = toVector(f, both);
+        Ntt ntt = Ntt.of(f, 6);
+        ntt.evaluationsOnCoset(exact, RootsOfUnity.snarkjsCosetShift(f, 6), 0);
+        ntt.evaluationsOnCoset(longer, RootsOfUnity.snarkjsCosetShift(f, 6), 0);
+        assertArrayEquals(exact, java.util.Arrays.copyOf(longer, exact.length));
+        assertArrayEquals(tail, java.util.Arrays.copyOfRange(fromVector(f, longer), a.length, both.length));
     }
 }

@@ -138,6 +138,24 @@ public final class Pce {
         return true;
     }
 
+    /**
+     * Bytes its arrays hold on the heap (the matrices' rows, columns and coefficients, the term kinds,
+     * coefficient indices and repeated-row tables): what a cache of PCEs pays for one.
+     */
+    public long heapBytes() {
+        long bytes = table.length * 8L;
+        R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
+        for (int k = 0; k < 3; k++) {
+            R1cs.Matrix m = ms[k];
+            bytes += m.rowStart().length * 4L + m.columns().length * 4L + m.coefficients().length * 8L;
+            bytes += kinds[k].length + coefIndex[k].length * 4L;
+            if (sameAsA[k] != null) {
+                bytes += sameAsA[k].length * 4L;
+            }
+        }
+        return bytes;
+    }
+
     /** Number of distinct coefficients other than 1 and -1. */
     public int distinctCoefficients() {
         return table.length / 4;
@@ -162,6 +180,17 @@ public final class Pce {
 
     /** a, b, c for a full assignment (canonical values, as a {@link Witness} holds them). */
     public Evaluation evaluate(Witness w) {
+        int rows = r1cs.constraintCount();
+        Evaluation e = new Evaluation(new long[rows * 4], new long[rows * 4], new long[rows * 4]);
+        evaluate(w, e.a(), e.b(), e.c());
+        return e;
+    }
+
+    /**
+     * a, b, c for a full assignment into the first {@code constraintCount} elements of the given
+     * vectors (4 words each; the vectors may be longer, e.g. a prover's domain-size workspace).
+     */
+    public void evaluate(Witness w, long[] a, long[] b, long[] c) {
         if (w.curve() != r1cs.curve() || w.size() != r1cs.wireCount()) {
             throw new IllegalArgumentException("the witness (" + w.curve().snarkjsName() + ", " + w.size()
                     + " values) does not fit the constraint system (" + r1cs.curve().snarkjsName() + ", "
@@ -176,15 +205,24 @@ public final class Pce {
                 fr.toMontgomery(canon, i * 4, mont, i * 4);
             }
         });
-        return evaluateMontgomery(mont);
+        evaluateMontgomery(mont, a, b, c);
     }
 
     /** a, b, c for an assignment already in Montgomery form (4 words per wire). */
     public Evaluation evaluateMontgomery(long[] w) {
         int rows = r1cs.constraintCount();
-        long[] a = new long[rows * 4];
-        long[] b = new long[rows * 4];
-        long[] c = new long[rows * 4];
+        Evaluation e = new Evaluation(new long[rows * 4], new long[rows * 4], new long[rows * 4]);
+        evaluateMontgomery(w, e.a(), e.b(), e.c());
+        return e;
+    }
+
+    /** As {@link #evaluate(Witness, long[], long[], long[])} for an assignment in Montgomery form. */
+    public void evaluateMontgomery(long[] w, long[] a, long[] b, long[] c) {
+        int rows = r1cs.constraintCount();
+        long need = rows * 4L;
+        if (a.length < need || b.length < need || c.length < need) {
+            throw new IllegalArgumentException("a, b, c need " + need + " words each for " + rows + " constraints");
+        }
         R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
         long[][] outs = {a, b, c};
         int tasks = (rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
@@ -192,7 +230,6 @@ public final class Pce {
         IntStream.range(0, tasks).parallel().forEach(task -> evaluateRows(ms, outs, 0, task, rows, w));
         IntStream.range(0, tasks * 2).parallel().forEach(task -> evaluateRows(ms, outs, 1 + task % 2, task / 2,
                 rows, w));
-        return new Evaluation(a, b, c);
     }
 
     private void evaluateRows(R1cs.Matrix[] ms, long[][] outs, int k, int task, int rows, long[] w) {

@@ -1,0 +1,163 @@
+package dev.proofline.engine;
+
+import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.pce.Pce;
+import dev.proofline.r1cs.wasm.CircomInput;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job on a registered circuit, for the {@link CpuBackend}: each partition's synthesis takes a
+ * reference to the circuit's key (and PCE), computes the witness (read from {@code .wtns} bytes, run
+ * by the circom witness generator on inputs, or computed by a Java circuit), then a, b, c by the PCE
+ * when the circuit has one (otherwise the prover takes them from the key's coefficients). The
+ * references are let go when the partition ends, however it ends.
+ */
+public final class CircuitJob implements JobSpec {
+
+    /** One partition's input. */
+    public sealed interface Partition permits Wtns, Inputs, Values, Instance {
+    }
+
+    /** A witness file's bytes (snarkjs {@code .wtns}). */
+    public record Wtns(byte[] bytes) implements Partition {
+    }
+
+    /** Inputs for the circom witness generator (the circuit needs its wasm registered). */
+    public record Inputs(CircomInput input) implements Partition {
+    }
+
+    /** A witness already computed. */
+    public record Values(Witness witness) implements Partition {
+    }
+
+    /** An instance of a Java circuit (of the registered shape). */
+    public record Instance(Circuit circuit) implements Partition {
+    }
+
+    private final Circuits circuits;
+    private final String id;
+    private final List<Partition> partitions;
+    private final long vectorBytes;
+    private final long extraBytes;
+    private final AutoCloseable[][] held;
+
+    /**
+     * A job of {@code partitions} on circuit {@code id}. The key is loaded here, if it is not resident,
+     * to size the partitions' working sets.
+     */
+    public CircuitJob(Circuits circuits, String id, List<? extends Partition> partitions) throws InterruptedException {
+        if (partitions.isEmpty()) {
+            throw new IllegalArgumentException("a job needs at least one partition");
+        }
+        this.circuits = circuits;
+        this.id = id;
+        this.partitions = List.copyOf(partitions);
+        try (var key = circuits.key(id)) {
+            this.vectorBytes = CpuBackend.vectorBytes(key.value());
+            this.extraBytes = CpuBackend.extraBytes(key.value());
+        }
+        this.held = new AutoCloseable[partitions.size()][];
+    }
+
+    public String circuitId() {
+        return id;
+    }
+
+    @Override
+    public int partitions() {
+        return partitions.size();
+    }
+
+    @Override
+    public long workingSetBytes(int p) {
+        return 3 * vectorBytes + extraBytes;
+    }
+
+    /** a, b, c: three vectors on the key's domain, which the prover computes H in. */
+    @Override
+    public long[] bufferSizes(int p) {
+        return new long[] {vectorBytes, vectorBytes, vectorBytes};
+    }
+
+    @Override
+    public long extraBytes(int p) {
+        return extraBytes;
+    }
+
+    @Override
+    public Object synthesize(int p) throws Exception {
+        return synthesize(p, null);
+    }
+
+    @Override
+    public Object synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
+        List<AutoCloseable> refs = new ArrayList<>();
+        try {
+            var keyLease = circuits.key(id);
+            refs.add(keyLease);
+            ProvingKey key = keyLease.value();
+            Witness w = witness(p, key);
+            Prover.Workspace ws = buffers != null && buffers.size() == 3 && !buffers.get(0).segment().isNative()
+                    ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
+            if (!circuits.hasPce(id)) {
+                return new CpuBackend.Synthesized(key, w, ws, -1);
+            }
+            var pceLease = circuits.pce(id);
+            refs.add(pceLease);
+            Pce pce = pceLease.value();
+            if (pce.r1cs().wireCount() != key.variableCount()) {
+                throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
+                        + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
+            }
+            pce.evaluate(w, ws.a(), ws.b(), ws.c());
+            return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
+        } finally {
+            synchronized (held) {
+                held[p] = refs.toArray(AutoCloseable[]::new);
+            }
+        }
+    }
+
+    private Witness witness(int p, ProvingKey key) {
+        String name = "partition " + p + " of " + id;
+        Witness w = switch (partitions.get(p)) {
+            case Wtns(byte[] bytes) -> WtnsFile.read(bytes, name);
+            case Inputs(CircomInput input) -> circuits.wasm(id).calculate(input);
+            case Values(Witness v) -> v;
+            case Instance(Circuit c) -> WitnessSystem.witness(key.curve(), c);
+        };
+        if (w.curve() != key.curve()) {
+            throw new IllegalArgumentException(name + ": the witness is for " + w.curve().snarkjsName()
+                    + ", the circuit for " + key.curve().snarkjsName());
+        }
+        if (w.size() != key.variableCount()) {
+            throw new IllegalArgumentException(name + ": the witness has " + w.size() + " values, the circuit's key "
+                    + key.variableCount());
+        }
+        return w;
+    }
+
+    @Override
+    public void release(int p) {
+        AutoCloseable[] refs;
+        synchronized (held) {
+            refs = held[p];
+            held[p] = null;
+        }
+        if (refs != null) {
+            for (AutoCloseable r : refs) {
+                try {
+                    r.close();
+                } catch (Exception ignored) {
+                    // a lease's close does not throw
+                }
+            }
+        }
+    }
+}

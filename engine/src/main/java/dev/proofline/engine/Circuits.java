@@ -1,0 +1,218 @@
+package dev.proofline.engine;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.r1cs.R1cs;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.io.R1csFile;
+import dev.proofline.r1cs.pce.Pce;
+import dev.proofline.r1cs.wasm.CircomWasm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The circuits an engine proves, registered by id, with the caches of their proving keys and PCE
+ * matrices. A job names a circuit by id, never by path. Keys (mapped zkey files, paid for at their
+ * file size as {@code KEY}) and PCEs (on the heap, {@code PCE}) are loaded on first use, shared by
+ * all partitions, and unloaded least recently used first when the budget needs room and nobody uses
+ * them; {@link #preload} and {@link #evict} do it on request.
+ */
+public final class Circuits implements AutoCloseable {
+
+    /** Ids: a letter or digit, then letters, digits and {@code . _ : -}; at most 128 characters. */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+
+    /** A registered circuit. */
+    public sealed interface Registered permits Circom, Java {
+        String id();
+
+        /** Its Groth16 proving key. */
+        Path zkey();
+    }
+
+    /**
+     * A circom circuit: its key, and optionally its witness generator ({@code circuit.wasm}, for
+     * partitions given as inputs) and constraint system ({@code circuit.r1cs}: a, b, c come from its PCE
+     * instead of the key's coefficient section).
+     */
+    public record Circom(String id, Path zkey, Path wasm, Path r1cs) implements Registered {
+        public Circom(String id, Path zkey) {
+            this(id, zkey, null, null);
+        }
+    }
+
+    /**
+     * A circuit written in Java: its key, and an instance of it whose constraints (not values) are
+     * recorded once for the PCE. Partitions are instances of the same shape.
+     */
+    public record Java(String id, Path zkey, PairingCurve curve, Circuit shape) implements Registered {
+    }
+
+    private final Map<String, Registered> registered = new ConcurrentHashMap<>();
+    private final Map<String, CircomWasm> generators = new ConcurrentHashMap<>();
+    private final ResidentCache<ProvingKey> keys;
+    private final ResidentCache<Pce> pces;
+
+    /** Circuits whose keys and PCEs are paid for from {@code budget}; a load waits for room at most {@code loadTimeout}. */
+    public Circuits(MemoryBudget budget, Duration loadTimeout) {
+        this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, loadTimeout);
+        this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
+    }
+
+    /** Registers {@code c}; its id must be new and well formed, its files must exist. */
+    public Registered register(Registered c) {
+        checkId(c.id());
+        requireFile(c.id(), "zkey", c.zkey());
+        if (c instanceof Circom cc) {
+            if (cc.wasm() != null) {
+                requireFile(c.id(), "wasm", cc.wasm());
+            }
+            if (cc.r1cs() != null) {
+                requireFile(c.id(), "r1cs", cc.r1cs());
+            }
+        }
+        if (registered.putIfAbsent(c.id(), c) != null) {
+            throw new IllegalArgumentException("circuit '" + c.id() + "' is already registered");
+        }
+        return c;
+    }
+
+    /** Throws when {@code id} is not a well-formed circuit id (it is never a path). */
+    public static void checkId(String id) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("invalid circuit id '" + id + "': letters, digits and . _ : - only,"
+                    + " starting with a letter or digit, at most 128 characters");
+        }
+    }
+
+    private static void requireFile(String id, String what, Path p) {
+        if (p == null || !Files.isRegularFile(p)) {
+            throw new IllegalArgumentException("circuit '" + id + "': its " + what + " file " + p + " does not exist");
+        }
+    }
+
+    /** The circuit registered as {@code id}. */
+    public Registered get(String id) {
+        Registered c = registered.get(id);
+        if (c == null) {
+            throw new IllegalArgumentException("unknown circuit '" + id + "' (registered: "
+                    + String.join(", ", registered.keySet().stream().sorted().toList()) + ")");
+        }
+        return c;
+    }
+
+    public Optional<Registered> find(String id) {
+        return Optional.ofNullable(registered.get(id));
+    }
+
+    public List<Registered> list() {
+        List<Registered> out = new ArrayList<>(registered.values());
+        out.sort(java.util.Comparator.comparing(Registered::id));
+        return out;
+    }
+
+    public ResidentCache<ProvingKey> keys() {
+        return keys;
+    }
+
+    public ResidentCache<Pce> pces() {
+        return pces;
+    }
+
+    /** A reference to the circuit's proving key, loaded if needed. */
+    public ResidentCache<ProvingKey>.Lease key(String id) throws InterruptedException {
+        Registered c = get(id);
+        return keys.lease(id, new ResidentCache.Loader<>() {
+            @Override
+            public long bytes() throws Exception {
+                return Files.size(c.zkey());
+            }
+
+            @Override
+            public ProvingKey load() {
+                ProvingKey k = ZkeyFile.open(c.zkey());
+                if (c instanceof Java j && k.curve() != j.curve()) {
+                    k.close();
+                    throw new IllegalArgumentException("circuit '" + id + "': its key " + c.zkey() + " is for "
+                            + k.curve().snarkjsName() + ", the circuit for " + j.curve().snarkjsName());
+                }
+                return k;
+            }
+        });
+    }
+
+    /** Whether the circuit's a, b, c come from a PCE (a Java circuit, or a circom circuit with its r1cs). */
+    public boolean hasPce(String id) {
+        return get(id) instanceof Java || get(id) instanceof Circom cc && cc.r1cs() != null;
+    }
+
+    /** A reference to the circuit's PCE, extracted if needed; only when {@link #hasPce}. */
+    public ResidentCache<Pce>.Lease pce(String id) throws InterruptedException {
+        Registered c = get(id);
+        if (!hasPce(id)) {
+            throw new IllegalArgumentException("circuit '" + id + "' has no constraint system registered for a PCE");
+        }
+        return pces.lease(id, new ResidentCache.Loader<>() {
+            @Override
+            public long bytes() throws Exception {
+                // an estimate before extraction (the r1cs file's size, or a small guess); trimmed after
+                return c instanceof Circom cc ? Files.size(cc.r1cs()) : 64L << 20;
+            }
+
+            @Override
+            public Pce load() {
+                R1cs r1cs = c instanceof Circom cc ? R1csFile.read(cc.r1cs())
+                        : RecordingSystem.record(((Java) c).curve(), ((Java) c).shape());
+                return new Pce(r1cs);
+            }
+
+            @Override
+            public long bytesOf(Pce value) {
+                return value.heapBytes();
+            }
+        });
+    }
+
+    /** The circom circuit's witness generator, compiled once. */
+    public CircomWasm wasm(String id) {
+        if (!(get(id) instanceof Circom cc) || cc.wasm() == null) {
+            throw new IllegalArgumentException("circuit '" + id + "' has no witness generator (circuit.wasm) registered:"
+                    + " give its partitions as witnesses (.wtns)");
+        }
+        return generators.computeIfAbsent(id, k -> CircomWasm.load(cc.wasm()));
+    }
+
+    /** Loads the circuit's key (and PCE, when it has one) now, so the first job does not wait for it. */
+    public void preload(String id) throws InterruptedException {
+        key(id).close();
+        if (hasPce(id)) {
+            pce(id).close();
+        }
+    }
+
+    /** Unloads the circuit's key and PCE if nobody uses them: EVICTED, IN_USE or NOT_RESIDENT (for the key). */
+    public ResidentCache.Eviction evict(String id) {
+        get(id);
+        ResidentCache.Eviction k = keys.evict(id);
+        ResidentCache.Eviction p = pces.evict(id);
+        return k == ResidentCache.Eviction.IN_USE || p == ResidentCache.Eviction.IN_USE ? ResidentCache.Eviction.IN_USE
+                : k == ResidentCache.Eviction.EVICTED || p == ResidentCache.Eviction.EVICTED
+                        ? ResidentCache.Eviction.EVICTED : ResidentCache.Eviction.NOT_RESIDENT;
+    }
+
+    /** Unloads every idle key and PCE. */
+    @Override
+    public void close() {
+        keys.close();
+        pces.close();
+    }
+}

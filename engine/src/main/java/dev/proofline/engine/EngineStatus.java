@@ -1,0 +1,41 @@
+package dev.proofline.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of an engine, for status pages and APIs: what runs, what waits, what is held.
+ *
+ * @param uptimeMs time since the engine started
+ * @param backend the prover backend's name
+ * @param jobsActive jobs with partitions not yet ended
+ * @param jobsSubmitted jobs submitted since the start (a repeated idempotency key counts once)
+ * @param partitions partitions of the active jobs, by state
+ * @param scheduled partitions waiting for a permit
+ * @param proverQueue partitions synthesized and waiting for a prover worker
+ * @param permitsMax prover-queue permits
+ * @param permitsInUse permits held by partitions
+ * @param budgetTotal the memory budget
+ * @param budgetReserved bytes reserved now
+ * @param budgetPeak the most bytes ever reserved at once
+ * @param budgetByKind reserved bytes by kind
+ * @param pool the buffer pool's counters
+ * @param proverBusyLastMinute share of the last minute (or of the uptime, if shorter) the prover workers spent in start
+ * @param keys resident and loading proving keys
+ * @param pces resident and loading PCEs
+ * @param proofs partitions proved since the start
+ * @param failed partitions failed since the start
+ * @param cancelled partitions cancelled (or stopped by their job's end) since the start
+ * @param jobs the active jobs and the ended ones still retained, newest first
+ */
+public record EngineStatus(long uptimeMs, String backend, int jobsActive, long jobsSubmitted,
+        Map<PartitionState, Integer> partitions, int scheduled, int proverQueue, int permitsMax, int permitsInUse,
+        long budgetTotal, long budgetReserved, long budgetPeak, Map<MemoryBudget.Kind, Long> budgetByKind,
+        BufferPool.Stats pool, double proverBusyLastMinute, List<ResidentCache.EntryStatus> keys,
+        List<ResidentCache.EntryStatus> pces, long proofs, long failed, long cancelled, List<JobStatus> jobs) {
+
+    /** One job in a snapshot: its partitions' states in partition order. */
+    public record JobStatus(String id, Priority priority, String state, long submittedAtMillis,
+            List<PartitionState> partitions) {
+    }
+}
