@@ -483,9 +483,10 @@ public final class Engine implements AutoCloseable {
                 if (done.completeExceptionally(failure)) {
                     purge(this);
                 }
-            } else if (last && s == PartitionState.DONE) {
+            } else if (last && s == PartitionState.DONE && !done.isDone()) {
+                // not done yet: no partition failed or was cancelled, so every result is in
                 timeline.record(id, -1, Timeline.Kind.JOB_DONE, spec.partitions() + " proofs");
-                done.complete(List.of(results));
+                done.complete(java.util.Collections.unmodifiableList(Arrays.asList(results.clone())));
             }
         }
     }
@@ -501,6 +502,8 @@ public final class Engine implements AutoCloseable {
         Object payload;
 
         final long queuedNanos = System.nanoTime();
+        /** Set by the first {@link #end}; a task is handled by one thread at a time, so no lock. */
+        boolean ended;
         long synthStart;
         long synthEnd;
         long proverStart;
@@ -537,8 +540,12 @@ public final class Engine implements AutoCloseable {
             }
         }
 
-        /** Closes what the task holds (each exactly once) and ends the partition. */
+        /** Closes what the task holds (each exactly once) and ends the partition; a second call does nothing. */
         void end(PartitionState s, Object result, Throwable failure) {
+            if (ended) {
+                return;
+            }
+            ended = true;
             if (permit != null) {
                 permit.close();
                 permit = null;

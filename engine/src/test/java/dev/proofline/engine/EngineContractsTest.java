@@ -1,0 +1,237 @@
+package dev.proofline.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+/** The engine's contracts under load: everything given back exactly once, whatever ends a partition. */
+class EngineContractsTest {
+
+    /** A backend that fails start or finish for some payloads and takes a random short time. */
+    private static final class ChaosBackend implements ProverBackend {
+        @Override
+        public String name() {
+            return "chaos";
+        }
+
+        @Override
+        public Object start(Object synthesized) throws Exception {
+            Thread.sleep(ThreadLocalRandom.current().nextInt(2));
+            if ((int) synthesized % 23 == 7) {
+                throw new IllegalStateException("start fails on " + synthesized);
+            }
+            return synthesized;
+        }
+
+        @Override
+        public Object finish(Object started) throws Exception {
+            Thread.sleep(ThreadLocalRandom.current().nextInt(2));
+            if ((int) started % 29 == 11) {
+                throw new IllegalStateException("finish fails on " + started);
+            }
+            return "proof-" + started;
+        }
+    }
+
+    /** Partitions whose synthesis may fail, counting how often each partition is released. */
+    private static final class Counted implements JobSpec {
+        final int partitions;
+        final int base;
+        final AtomicIntegerArray released;
+        final AtomicInteger synthesized = new AtomicInteger();
+
+        Counted(int partitions, int base) {
+            this.partitions = partitions;
+            this.base = base;
+            this.released = new AtomicIntegerArray(partitions);
+        }
+
+        @Override
+        public int partitions() {
+            return partitions;
+        }
+
+        @Override
+        public long workingSetBytes(int p) {
+            return 1 + (base + p) % 3 * 70_000;
+        }
+
+        @Override
+        public Object synthesize(int p) throws Exception {
+            synthesized.incrementAndGet();
+            if ((base + p) % 31 == 3) {
+                throw new IllegalStateException("synthesis fails on " + (base + p));
+            }
+            if ((base + p) % 5 == 0) {
+                Thread.sleep(1);
+            }
+            return base + p;
+        }
+
+        @Override
+        public void release(int p) {
+            released.incrementAndGet(p);
+        }
+    }
+
+    private static void awaitDrained(Engine e) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while ((e.permits().available() != e.permits().max() || e.status().jobsActive() > 0)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind() throws Exception {
+        Random rnd = new Random(2026);
+        Engine.Config cfg = new Engine.Config(3, 3, 2, 2, 1L << 28, 1 << 16);
+        int jobs = 1200;
+        List<Engine.Job> submitted = new ArrayList<>();
+        List<Counted> specs = new ArrayList<>();
+        AtomicInteger completions = new AtomicInteger();
+        int partitions = 0;
+        try (Engine e = new Engine(cfg, new ChaosBackend())) {
+            for (int j = 0; j < jobs; j++) {
+                Counted spec = new Counted(1 + rnd.nextInt(6), rnd.nextInt(1 << 20));
+                partitions += spec.partitions;
+                Duration deadline = rnd.nextInt(6) == 0 ? Duration.ofMillis(1 + rnd.nextInt(30)) : null;
+                Engine.Job job = e.submit(spec, Priority.values()[rnd.nextInt(4)], null, deadline);
+                job.result().whenComplete((v, x) -> completions.incrementAndGet());
+                submitted.add(job);
+                specs.add(spec);
+                if (rnd.nextInt(7) == 0) {
+                    job.cancel(); // while queued
+                } else if (rnd.nextInt(7) == 0) {
+                    Engine.Job later = submitted.get(rnd.nextInt(submitted.size()));
+                    later.cancel(); // somewhere in the pipeline, or already over
+                }
+            }
+            int ok = 0;
+            int failed = 0;
+            int cancelled = 0;
+            int timedOut = 0;
+            for (Engine.Job job : submitted) {
+                try {
+                    List<Object> proofs = job.await(Duration.ofMinutes(2));
+                    assertEquals(job.partitions(), proofs.size());
+                    ok++;
+                } catch (ExecutionException ex) {
+                    if (ex.getCause() instanceof TimeoutException) {
+                        timedOut++;
+                    } else {
+                        failed++;
+                    }
+                } catch (CancellationException ex) {
+                    cancelled++;
+                }
+            }
+            assertTrue(partitions > 2000, partitions + " partitions");
+            assertTrue(ok > 0 && failed > 0 && cancelled > 0 && timedOut > 0,
+                    ok + " ok, " + failed + " failed, " + cancelled + " cancelled, " + timedOut + " timed out");
+            awaitDrained(e);
+            assertEquals(jobs, completions.get(), "every job ended exactly once");
+            for (int j = 0; j < jobs; j++) {
+                Engine.Job job = submitted.get(j);
+                for (int p = 0; p < job.partitions(); p++) {
+                    assertTrue(job.state(p).isFinal(), job.id() + "/" + p + " is " + job.state(p));
+                    assertEquals(1, specs.get(j).released.get(p), job.id() + "/" + p + " released once");
+                }
+            }
+            assertEquals(e.permits().max(), e.permits().available(), "every permit back");
+            assertEquals(0, e.permits().waiting(), "no permit request left behind");
+            assertEquals(0, e.permits().doubleReleases());
+            assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION));
+            assertEquals(e.pool().stats().idleBytes(), e.budget().reserved(), "only idle pool buffers reserved");
+            assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
+            assertEquals(e.pool().stats().checkouts(), e.pool().stats().checkins());
+            assertEquals(0, e.budget().doubleReleases());
+            assertTrue(e.budget().peak() <= e.budget().total());
+            EngineStatus st = e.status();
+            assertEquals(partitions, st.proofs() + st.failed() + st.cancelled(), "each partition counted once");
+        }
+        // close() returned: no prover, synthesis or finalizer thread is stuck
+    }
+
+    @Test
+    void cancellingAJobFreesItsQueuedPartitionsAtOnce() throws Exception {
+        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 30, 1000), new SimBackend(200, 0, x -> false))) {
+            Engine.Job job = e.submit(new SimBackend.Job(10, 0, 1024, p -> false), Priority.NORMAL);
+            Thread.sleep(50); // partition 0 is in the prover, the rest wait for the one permit
+            assertEquals(9, e.permits().waiting());
+            job.cancel();
+            // no waiting for a stage boundary: the queued nine ended in cancel(), requests withdrawn
+            long ended = job.states().stream().filter(s -> s == PartitionState.CANCELLED).count();
+            assertEquals(9, ended, job.states().toString());
+            assertEquals(0, e.permits().waiting());
+            assertEquals(0, e.scheduledCount());
+        }
+    }
+
+    @Test
+    void endedJobsAndTheirIdempotencyKeysAreForgottenAfterTheRetentionTime() throws Exception {
+        Engine.Config cfg = new Engine.Config(2, 1, 1, 1, 1L << 30, 1000).withResultRetention(Duration.ofMillis(100));
+        try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
+            Engine.Job first = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
+            first.await(Duration.ofSeconds(10));
+            assertSame(first, e.job(first.id()).orElseThrow(), "findable while retained");
+            assertSame(first, e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (e.job(first.id()).isPresent() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(e.job(first.id()).isEmpty(), "forgotten after the retention time");
+            Engine.Job second = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
+            assertNotSame(first, second, "the key is free again");
+            second.await(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void theStatusSnapshotAndTheMetersShowWhatRuns() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 30, 1000), new SimBackend(40, 0, x -> false))) {
+            e.bindMetrics(registry);
+            Engine.Job job = e.submit(new SimBackend.Job(6, 1, 1 << 20, p -> false), Priority.HIGH);
+            Thread.sleep(100);
+            EngineStatus running = e.status();
+            assertEquals("sim", running.backend());
+            assertEquals(1, running.jobsActive());
+            assertEquals(2, running.permitsInUse(), "both permits held while the prover is the bottleneck");
+            int inFlight = running.partitions().values().stream().mapToInt(Integer::intValue).sum();
+            assertEquals(6, inFlight, running.partitions().toString());
+            assertTrue(running.partitions().get(PartitionState.DONE) >= 1, running.partitions().toString());
+            assertTrue(running.budgetByKind().get(MemoryBudget.Kind.PARTITION) > 0);
+            assertTrue(running.proverBusyLastMinute() > 0.5, "prover busy " + running.proverBusyLastMinute());
+            assertEquals(2.0, registry.get("proofline.permits.in.use").gauge().value());
+            job.await(Duration.ofSeconds(30));
+            awaitDrained(e);
+            EngineStatus after = e.status();
+            assertEquals(0, after.jobsActive());
+            assertEquals("done", after.jobs().get(0).state());
+            assertEquals(List.of(PartitionState.DONE, PartitionState.DONE, PartitionState.DONE, PartitionState.DONE,
+                    PartitionState.DONE, PartitionState.DONE), after.jobs().get(0).partitions());
+            assertEquals(6.0, registry.get("proofline.partitions").tag("outcome", "done").functionCounter().count());
+            assertEquals(6, registry.get("proofline.stage").tag("stage", "prover").timer().count());
+            assertTrue(registry.get("proofline.stage").tag("stage", "prover").timer().mean(TimeUnit.MILLISECONDS) >= 40);
+            assertEquals((double) e.pool().stats().checkouts(),
+                    registry.get("proofline.pool.checkouts").functionCounter().count());
+            assertEquals(2.0, registry.get("proofline.permits.max").gauge().value());
+        }
+    }
+}
