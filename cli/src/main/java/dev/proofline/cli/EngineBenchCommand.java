@@ -23,12 +23,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code proofline bench engine}: an embedded engine on a workload, one JSON line of what it did. For
- * now on the simulated backend ({@code sim}: synthesis and prover durations given), which is what the
- * comparison of dispatch modes needs; real circuits follow with the CPU backend.
+ * {@code proofline bench engine}: an embedded engine on a workload, one JSON line of what it did per
+ * dispatch mode: on the simulated backend ({@code sim}: synthesis and prover durations given, a
+ * GPU-like workload on a machine without one), or real proofs on the CPU backend.
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
-        description = "Run an embedded engine on a simulated workload and print what it did (JSON).")
+        description = "Run an embedded engine on a workload (simulated, or real proofs on the CPU) and print what it"
+                + " did (JSON, one line per dispatch mode).")
 final class EngineBenchCommand implements Callable<Integer> {
 
     @Option(names = "--jobs", defaultValue = "20")
@@ -40,8 +41,15 @@ final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--backend", defaultValue = "sim", description = "sim (simulated durations) or cpu (real proofs)")
     String backend;
 
-    @Option(names = "--circuit", defaultValue = "builtin:merkle-post", description = "with --backend cpu")
+    @Option(names = "--circuit", defaultValue = "builtin:merkle-post",
+            description = "with --backend cpu: builtin:merkle-post, or a circom key (.zkey) with --witness")
     String circuit;
+
+    @Option(names = "--witness", description = "with --circuit <zkey>: the witness (.wtns) every partition proves")
+    java.nio.file.Path witness;
+
+    @Option(names = "--r1cs", description = "with --circuit <zkey>: its constraint system, for a, b, c by the PCE")
+    java.nio.file.Path r1cs;
 
     @Option(names = "--constraints", defaultValue = "16384", description = "with --backend cpu")
     long constraints;
@@ -94,8 +102,9 @@ final class EngineBenchCommand implements Callable<Integer> {
 
     private void run(Engine.Dispatch mode) throws Exception {
         Engine.Config cfg = new Engine.Config(depth, synthThreads, 1, 2, budget, 100_000, mode);
-        RealWorkload real = backend.equals("cpu") ? RealWorkload.make(circuit, Builtins.curve(curve), constraints,
-                partitions) : null;
+        RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
+                ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
+                : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
         try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimBackend(proveMs, finishMs, x -> false))) {
             if (real != null) {
                 real.register(e); // key loaded and PCE extracted before the clock starts
@@ -112,32 +121,49 @@ final class EngineBenchCommand implements Callable<Integer> {
             double wallMin = (System.nanoTime() - t0) / 6e10;
             Engine.Stats st = e.stats();
             BufferPool.Stats ps = e.pool().stats();
-            System.out.printf(Locale.ROOT, "{\"dispatch\":\"%s\",\"backend\":\"" + backend + "\",\"proofs\":%d,\"proofs_per_min\":%.1f,"
-                    + "\"prover_busy\":%.3f,\"prover_busy_steady\":%s,\"pool_checkouts\":%d,\"pool_reuses\":%d,\"pool_allocations\":%d,"
-                    + "\"peak_reserved_bytes\":%d,\"budget_bytes\":%d,\"permits_leaked\":%d,\"synth_ms_avg\":%.1f,"
-                    + "\"prover_ms_avg\":%.1f}%n", mode.name().toLowerCase(Locale.ROOT), st.proofs(),
-                    st.proofs() / wallMin, st.proverBusy(), steady(e.steadyProverBusy()), ps.checkouts(), ps.reuses(), ps.allocations(),
-                    e.budget().peak(), e.budget().total(),
-                    mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0,
-                    st.synthMsAvg(), st.proverMsAvg());
+            // what each stage could do alone: prover workers over the device half, synthesis threads over synthesis
+            double proverCapacity = cfg.proverWorkers() * 60_000 / st.proverMsAvg();
+            double synthCapacity = cfg.synthesisThreads() * 60_000 / st.synthMsAvg();
+            double slower = Math.min(proverCapacity, synthCapacity);
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            out.put("dispatch", mode.name().toLowerCase(Locale.ROOT));
+            out.put("backend", backend);
+            out.put("circuit", real != null ? real.description() : "simulated");
+            out.put("proofs", st.proofs());
+            out.put("proofs_per_min", round(st.proofs() / wallMin, 1));
+            out.put("slower_stage_capacity_per_min", round(slower, 1));
+            out.put("throughput_vs_capacity", round(st.proofs() / wallMin / slower, 3));
+            out.put("prover_busy", round(st.proverBusy(), 3));
+            out.put("prover_busy_steady", Double.isNaN(e.steadyProverBusy()) ? null : round(e.steadyProverBusy(), 3));
+            out.put("pool_checkouts", ps.checkouts());
+            out.put("pool_reuses", ps.reuses());
+            out.put("pool_allocations", ps.allocations());
+            out.put("pool_reuse_ratio", round(ps.reuseRatio(), 3));
+            out.put("peak_reserved_bytes", e.budget().peak());
+            out.put("budget_bytes", e.budget().total());
+            out.put("permits_leaked", mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0);
+            out.put("synth_ms_avg", round(st.synthMsAvg(), 1));
+            out.put("prover_ms_avg", round(st.proverMsAvg(), 1));
+            System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(out));
             if (real != null) {
                 real.close();
             }
         }
     }
 
-    /** A JSON number, or null when there were too few prover runs to leave ramp-up and drain out. */
-    private static String steady(double busy) {
-        return Double.isNaN(busy) ? "null" : String.format(Locale.ROOT, "%.3f", busy);
+    private static double round(double x, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(x * f) / f;
     }
 
     /**
      * Real proofs for {@code bench engine --backend cpu}: a built-in circuit's instances (one per
-     * partition, from seeds) and a development key made for it, registered with the engine; synthesis
-     * computes the witness and a, b, c by the PCE, the CPU backend proves and verifies.
+     * partition, from seeds) with a development key made for it, or a circom key with one witness for
+     * every partition; registered with the engine, whose synthesis computes the witness (built-in) and
+     * a, b, c by the PCE (built-in, or circom with --r1cs), and whose CPU backend proves and verifies.
      */
-    private record RealWorkload(String id, Circuit shape, List<CircuitJob.Partition> partitions,
-            java.nio.file.Path dir, java.nio.file.Path zkey, PairingCurve curve) implements AutoCloseable {
+    private record RealWorkload(Circuits.Registered circuit, List<CircuitJob.Partition> partitions, String description,
+            java.nio.file.Path tempDir) implements AutoCloseable {
 
         static RealWorkload make(String name, PairingCurve curve, long constraints, int partitions) throws Exception {
             List<CircuitJob.Partition> parts = new ArrayList<>();
@@ -153,22 +179,39 @@ final class EngineBenchCommand implements Callable<Integer> {
             System.err.println("bench engine: " + r1cs.constraintCount() + " constraints, development key (insecure)"
                     + " at " + zkey);
             DevSetup.run(r1cs, zkey);
-            return new RealWorkload(name.replace("builtin:", "builtin."), shape, parts, dir, zkey, curve);
+            return new RealWorkload(new Circuits.Java(name.replace("builtin:", "builtin."), zkey, curve, shape), parts,
+                    name + " (" + curve.snarkjsName() + ", " + r1cs.constraintCount() + " constraints)", dir);
+        }
+
+        static RealWorkload zkey(java.nio.file.Path zkey, java.nio.file.Path witness, java.nio.file.Path r1cs,
+                int partitions) throws java.io.IOException {
+            if (witness == null) {
+                throw new IllegalArgumentException("--circuit " + zkey + " needs --witness <file.wtns>");
+            }
+            byte[] bytes = java.nio.file.Files.readAllBytes(witness);
+            List<CircuitJob.Partition> parts = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                parts.add(new CircuitJob.Wtns(bytes));
+            }
+            return new RealWorkload(new Circuits.Circom("bench", zkey, null, r1cs), parts,
+                    zkey.getFileName() + (r1cs != null ? " (PCE from " + r1cs.getFileName() + ")" : ""), null);
         }
 
         void register(Engine e) throws InterruptedException {
-            e.circuits().register(new Circuits.Java(id, zkey, curve, shape));
-            e.circuits().preload(id);
+            e.circuits().register(circuit);
+            e.circuits().preload(circuit.id());
         }
 
         JobSpec job(Engine e) throws InterruptedException {
-            return new CircuitJob(e.circuits(), id, partitions);
+            return new CircuitJob(e.circuits(), circuit.id(), partitions);
         }
 
         @Override
         public void close() throws java.io.IOException {
-            java.nio.file.Files.deleteIfExists(zkey);
-            java.nio.file.Files.deleteIfExists(dir);
+            if (tempDir != null) {
+                java.nio.file.Files.deleteIfExists(circuit.zkey());
+                java.nio.file.Files.deleteIfExists(tempDir);
+            }
         }
     }
 }

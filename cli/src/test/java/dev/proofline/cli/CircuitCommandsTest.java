@@ -74,4 +74,18 @@ class CircuitCommandsTest {
         assertEquals(2, j.get("proofs").asInt(), "both partitions proved (and verified by the prover)");
         assertEquals(0, j.get("permits_leaked").asInt());
     }
+
+    @org.junit.jupiter.api.Test
+    void engineBenchProvesACircomKeyWithItsWitnessOnEveryPartition() throws Exception {
+        dev.proofline.groth16.testing.CircomFixtures.Fixture fx =
+                dev.proofline.groth16.testing.CircomFixtures.build("bn128", "poseidon");
+        String out = run(0, "bench", "engine", "--backend", "cpu", "--jobs", "2", "--partitions", "3",
+                "--circuit", fx.zkey().toString(), "--witness", fx.wtns().toString(), "--r1cs", fx.r1cs().toString(),
+                "--depth", "2", "--json");
+        JsonNode j = new ObjectMapper().readTree(out.strip());
+        assertEquals(6, j.get("proofs").asInt(), out);
+        assertEquals(18, j.get("pool_checkouts").asInt(), "a, b, c of each partition from the pool: " + out);
+        assertTrue(j.get("pool_allocations").asInt() <= 6, "at most two permits' worth allocated: " + out);
+        assertTrue(j.get("circuit").asText().contains("PCE"), out);
+    }
 }
