@@ -18,12 +18,17 @@ import java.util.function.Consumer;
 
 /**
  * The proving pipeline: scheduler (priority queue of partitions) → reactive dispatcher (a permit
- * before a synthesis starts) → synthesis pool → prover queue → prover workers (backend start, then
- * the permit is released) → finalizers (backend finish) → assembler (proofs in partition order).
+ * before a synthesis starts) → synthesis pool (the partition's bytes reserved and its buffers checked
+ * out first) → prover queue → prover workers (backend prepare, then start under the device lock; then
+ * the partition's buffers, bytes and permit are given back) → finalizers (backend finish) → the job's
+ * result (proofs in partition order).
  *
- * <p>Ownership: a partition owns its permit from dispatch until it leaves the prover stage and its
- * budget reservation until it ends; both are closed exactly once on every path (success, failure,
- * cancellation). One prover completion starts exactly one waiting synthesis; nothing polls.
+ * <p>Ownership: a partition owns its permit from dispatch until it leaves the prover stage, and its
+ * reservation and buffers until then too; each is given back exactly once on every path (success,
+ * failure, cancellation, deadline, engine close), and {@link JobSpec#release} is called exactly once
+ * when the partition ends. One prover completion starts exactly one waiting synthesis; nothing polls.
+ * Circuits are registered with {@link #circuits()}; {@link #status()} and {@link #bindMetrics} show
+ * what runs.
  */
 public final class Engine implements AutoCloseable {
 
@@ -116,6 +121,13 @@ public final class Engine implements AutoCloseable {
     private final AtomicLong seq = new AtomicLong();
     /** Put on the prover queue once per worker at close: the worker ends when it takes it. */
     private final Task stop;
+    /**
+     * Devices the prover workers share (the CPU, or one GPU, for now): busy fractions are device time
+     * over wall time per device. {@code proverWorkers} is the number of workers per device.
+     */
+    private static final int DEVICES = 1;
+    /** Around the device region ({@code backend.start}): one partition on the device at a time. */
+    private final java.util.concurrent.locks.ReentrantLock deviceLock = new java.util.concurrent.locks.ReentrantLock();
     private final AtomicInteger jobIds = new AtomicInteger();
     private volatile boolean closed;
     private final BufferPool pool;
@@ -243,7 +255,7 @@ public final class Engine implements AutoCloseable {
         for (long[] r : done) {
             busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
         }
-        return (double) busy / ((to - from) * (double) config.proverWorkers());
+        return (double) busy / ((to - from) * (double) DEVICES);
     }
 
     private static final long MINUTE = 60_000_000_000L;
@@ -271,7 +283,7 @@ public final class Engine implements AutoCloseable {
                 }
             }
         }
-        return now <= from ? 0 : Math.min(1, (double) busy / ((now - from) * (double) config.proverWorkers()));
+        return now <= from ? 0 : Math.min(1, (double) busy / ((now - from) * (double) DEVICES));
     }
 
     /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
@@ -329,7 +341,7 @@ public final class Engine implements AutoCloseable {
         long pr = proverRuns.get();
         long sr = synthRuns.get();
         return new Stats(proofs.get(), failures.get(), cancels.get(),
-                (double) proverBusyNanos.get() / config.proverWorkers() / Math.max(1, wall),
+                (double) proverBusyNanos.get() / DEVICES / Math.max(1, wall),
                 sr == 0 ? 0 : synthNanos.get() / 1e6 / sr, pr == 0 ? 0 : proverBusyNanos.get() / 1e6 / pr, wall);
     }
 
@@ -752,27 +764,38 @@ public final class Engine implements AutoCloseable {
             Object started;
             try {
                 t.job.state(t.p, PartitionState.PROVING);
-                timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_START, "");
-                long p0 = System.nanoTime();
-                t.proverStart = p0;
-                synchronized (recentRuns) {
-                    running[worker] = p0;
-                }
+                // host-side staging outside the device lock, so a second worker can overlap it with the
+                // device work of the first
+                Object prepared = backend.prepare(t.payload);
+                deviceLock.lockInterruptibly();
                 try {
-                    started = backend.start(t.payload);
-                } finally {
-                    long p1 = System.nanoTime();
-                    t.proverEnd = p1;
-                    proverBusyNanos.addAndGet(p1 - p0);
-                    proverRuns.incrementAndGet();
+                    timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_START, "");
+                    long p0 = System.nanoTime();
+                    t.proverStart = p0;
                     synchronized (recentRuns) {
-                        running[worker] = 0;
-                        recentRuns.addLast(new long[] {p0, p1});
-                        trimRuns(p1);
+                        running[worker] = p0;
                     }
+                    try {
+                        started = backend.start(prepared);
+                    } finally {
+                        long p1 = System.nanoTime();
+                        t.proverEnd = p1;
+                        proverBusyNanos.addAndGet(p1 - p0);
+                        proverRuns.incrementAndGet();
+                        synchronized (recentRuns) {
+                            running[worker] = 0;
+                            recentRuns.addLast(new long[] {p0, p1});
+                            trimRuns(p1);
+                        }
+                    }
+                    timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_END, "");
+                } finally {
+                    deviceLock.unlock();
                 }
                 t.payload = null;
-                timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_END, "");
+            } catch (InterruptedException e) {
+                t.end(PartitionState.CANCELLED, null, null); // the engine is closing
+                return;
             } catch (Throwable e) {
                 t.end(PartitionState.FAILED, null, e);
                 continue;

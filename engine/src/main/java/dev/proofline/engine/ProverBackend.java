@@ -14,7 +14,16 @@ public interface ProverBackend {
         return BufferPool.Memory.OFF_HEAP;
     }
 
-    /** Runs the device half on what synthesis produced. */
+    /**
+     * Host-side work before the device region (e.g. staging copies), run by a prover worker outside
+     * the device lock, so that a second worker overlaps it with the first one's device work. By
+     * default nothing.
+     */
+    default Object prepare(Object synthesized) throws Exception {
+        return synthesized;
+    }
+
+    /** Runs the device half on what {@link #prepare} returned, holding the device lock. */
     Object start(Object synthesized) throws Exception;
 
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */

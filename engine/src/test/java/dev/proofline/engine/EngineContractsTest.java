@@ -234,4 +234,46 @@ class EngineContractsTest {
             assertEquals(2.0, registry.get("proofline.permits.max").gauge().value());
         }
     }
+
+    @Test
+    void twoWorkersOverlapStagingWithTheDeviceRegionButNeverShareTheDevice() throws Exception {
+        AtomicInteger inStart = new AtomicInteger();
+        AtomicInteger maxInStart = new AtomicInteger();
+        AtomicInteger prepareDuringStart = new AtomicInteger();
+        ProverBackend backend = new ProverBackend() {
+            @Override
+            public String name() {
+                return "staged";
+            }
+
+            @Override
+            public Object prepare(Object synthesized) throws Exception {
+                if (inStart.get() > 0) {
+                    prepareDuringStart.incrementAndGet();
+                }
+                Thread.sleep(5);
+                return synthesized;
+            }
+
+            @Override
+            public Object start(Object prepared) throws Exception {
+                maxInStart.accumulateAndGet(inStart.incrementAndGet(), Math::max);
+                Thread.sleep(10);
+                inStart.decrementAndGet();
+                return prepared;
+            }
+
+            @Override
+            public Object finish(Object started) {
+                return started;
+            }
+        };
+        try (Engine e = new Engine(new Engine.Config(4, 2, 2, 1, 1L << 30, 1000), backend)) {
+            List<Object> out = e.submit(new SimBackend.Job(20, 0, 1024, p -> false), Priority.NORMAL)
+                    .await(Duration.ofSeconds(30));
+            assertEquals(20, out.size());
+            assertEquals(1, maxInStart.get(), "one partition in the device region at a time");
+            assertTrue(prepareDuringStart.get() > 0, "the second worker stages while the first holds the device");
+        }
+    }
 }
