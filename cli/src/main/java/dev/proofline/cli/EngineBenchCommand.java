@@ -84,7 +84,7 @@ final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--compare", description = "run reactive and poll on the same workload, one line each")
     boolean compare;
 
-    @Option(names = "--json", description = "JSON output (the only output; kept for scripts)")
+    @Option(names = "--json", description = "one JSON line per dispatch mode instead of a summary")
     boolean json;
 
     @Override
@@ -128,7 +128,9 @@ final class EngineBenchCommand implements Callable<Integer> {
             java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
             out.put("dispatch", mode.name().toLowerCase(Locale.ROOT));
             out.put("backend", backend);
-            out.put("circuit", real != null ? real.description() : "simulated");
+            out.put("circuit", real != null ? real.description() : String.format(Locale.ROOT,
+                    "simulated (synthesis %d ms, prover %d ms, finalize %d ms, %d KiB per partition)", synthMs, proveMs,
+                    finishMs, bytes >> 10));
             out.put("proofs", st.proofs());
             out.put("proofs_per_min", round(st.proofs() / wallMin, 1));
             out.put("slower_stage_capacity_per_min", round(slower, 1));
@@ -144,11 +146,33 @@ final class EngineBenchCommand implements Callable<Integer> {
             out.put("permits_leaked", mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0);
             out.put("synth_ms_avg", round(st.synthMsAvg(), 1));
             out.put("prover_ms_avg", round(st.proverMsAvg(), 1));
-            System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(out));
+            if (json) {
+                System.out.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(out));
+            } else {
+                System.out.print(summary(out, wallMin * 60));
+            }
             if (real != null) {
                 real.close();
             }
         }
+    }
+
+    /** The figures of one run for a person. */
+    private static String summary(java.util.Map<String, Object> o, double seconds) {
+        long checkouts = (long) o.get("pool_checkouts");
+        return String.format(Locale.ROOT, """
+                %s dispatch, %s backend, %s
+                  %d proofs in %.1f s: %.1f proofs/min (%.2f of the slower stage's %.1f/min)
+                  prover busy %.3f (steady state %s); per partition: synthesis %.0f ms, prover %.0f ms
+                  pool: %d checkouts, %d served by reuse (%.0f%%), %d allocations
+                  memory: peak %d MiB reserved of a %d MiB budget; permits leaked: %d
+                """, o.get("dispatch"), o.get("backend"), o.get("circuit"), o.get("proofs"), seconds,
+                o.get("proofs_per_min"), o.get("throughput_vs_capacity"), o.get("slower_stage_capacity_per_min"),
+                o.get("prover_busy"), o.get("prover_busy_steady") == null ? "n/a: too few proofs"
+                        : o.get("prover_busy_steady").toString(),
+                o.get("synth_ms_avg"), o.get("prover_ms_avg"), checkouts, o.get("pool_reuses"),
+                checkouts == 0 ? 0.0 : 100.0 * (long) o.get("pool_reuses") / checkouts, o.get("pool_allocations"),
+                (long) o.get("peak_reserved_bytes") >> 20, (long) o.get("budget_bytes") >> 20, o.get("permits_leaked"));
     }
 
     private static double round(double x, int digits) {

@@ -461,6 +461,14 @@ public final class Engine implements AutoCloseable {
             return done.isDone();
         }
 
+        /** Fails the job: its queued partitions end now, running ones at their next stage boundary. */
+        void fail(Throwable cause) {
+            if (done.completeExceptionally(cause)) {
+                timeline.record(id, -1, Timeline.Kind.FAILED, String.valueOf(cause.getMessage()));
+                purge(this);
+            }
+        }
+
         /** Fails the job with a timeout: its partitions stop at their next stage boundary. */
         void expire(java.time.Duration after) {
             if (done.completeExceptionally(new java.util.concurrent.TimeoutException(
@@ -693,7 +701,11 @@ public final class Engine implements AutoCloseable {
         }
         t.permit = permit;
         Task task = t;
-        synthesis.execute(() -> synthesize(task));
+        try {
+            synthesis.execute(() -> synthesize(task));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            task.end(PartitionState.CANCELLED, null, null); // closing
+        }
     }
 
     /** Poll mode: all waiting partitions start when the prover queue is below its limit. */
@@ -708,7 +720,11 @@ public final class Engine implements AutoCloseable {
                 task.end(PartitionState.CANCELLED, null, null);
                 continue;
             }
-            synthesis.execute(() -> synthesize(task));
+            try {
+                synthesis.execute(() -> synthesize(task));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                task.end(PartitionState.CANCELLED, null, null); // closing
+            }
         }
     }
 
@@ -833,8 +849,16 @@ public final class Engine implements AutoCloseable {
     }
 
     @Override
+    /**
+     * Stops the engine: jobs not yet finished fail ("the engine was closed"), their queued partitions
+     * end at once and running ones at their next stage boundary; then the threads end and idle
+     * buffers, keys and PCEs are freed.
+     */
     public void close() throws InterruptedException {
         closed = true;
+        for (Job j : jobs.values()) {
+            j.fail(new IllegalStateException("the engine was closed before " + j.id + " finished"));
+        }
         if (poller != null) {
             poller.shutdownNow();
         }

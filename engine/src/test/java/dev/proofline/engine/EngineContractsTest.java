@@ -276,4 +276,32 @@ class EngineContractsTest {
             assertTrue(prepareDuringStart.get() > 0, "the second worker stages while the first holds the device");
         }
     }
+
+    @Test
+    void closingWithWorkInFlightEndsEveryJobAndGivesEverythingBack() throws Exception {
+        Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 30, 1000), new SimBackend(20, 5, x -> false));
+        List<Engine.Job> jobs = new ArrayList<>();
+        for (int j = 0; j < 10; j++) {
+            jobs.add(e.submit(new SimBackend.Job(5, 2, 1 << 16, p -> false), Priority.NORMAL));
+        }
+        Thread.sleep(60);
+        e.close();
+        int failed = 0;
+        for (Engine.Job j : jobs) {
+            assertTrue(j.result().isDone(), j.id() + " ended");
+            if (j.result().isCompletedExceptionally()) {
+                failed++;
+                ExecutionException ex = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                        () -> j.await(Duration.ofSeconds(1)));
+                assertTrue(ex.getCause().getMessage().contains("engine was closed"), ex.getCause().getMessage());
+            }
+            for (PartitionState s : j.states()) {
+                assertTrue(s.isFinal(), j.id() + ": " + j.states());
+            }
+        }
+        assertTrue(failed > 0, "jobs still queued at close fail");
+        assertEquals(e.permits().max(), e.permits().available());
+        assertEquals(0, e.permits().waiting());
+        assertEquals(0, e.budget().reserved(), "partition bytes and idle buffers all given back");
+    }
 }
