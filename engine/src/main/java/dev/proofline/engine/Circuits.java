@@ -57,6 +57,13 @@ public final class Circuits implements AutoCloseable {
     public record Java(String id, Path zkey, PairingCurve curve, Circuit shape) implements Registered {
     }
 
+    /** A job or request named a circuit that is not registered. */
+    public static final class UnknownCircuitException extends IllegalArgumentException {
+        UnknownCircuitException(String message) {
+            super(message);
+        }
+    }
+
     private final Map<String, Registered> registered = new ConcurrentHashMap<>();
     private final Map<String, CircomWasm> generators = new ConcurrentHashMap<>();
     private final ResidentCache<ProvingKey> keys;
@@ -104,7 +111,7 @@ public final class Circuits implements AutoCloseable {
     public Registered get(String id) {
         Registered c = registered.get(id);
         if (c == null) {
-            throw new IllegalArgumentException("unknown circuit '" + id + "' (registered: "
+            throw new UnknownCircuitException("unknown circuit '" + id + "' (registered: "
                     + String.join(", ", registered.keySet().stream().sorted().toList()) + ")");
         }
         return c;

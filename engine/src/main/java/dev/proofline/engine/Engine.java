@@ -291,6 +291,26 @@ public final class Engine implements AutoCloseable {
         return scheduled.size();
     }
 
+    /** Partitions queued ahead of {@code job}'s first queued one (by priority, then submission order). */
+    public int queuePosition(Job job) {
+        Task first = null;
+        for (Task t : scheduled) {
+            if (t.job == job && (first == null || t.compareTo(first) < 0)) {
+                first = t;
+            }
+        }
+        if (first == null) {
+            return 0;
+        }
+        int ahead = 0;
+        for (Task t : scheduled) {
+            if (t.compareTo(first) < 0) {
+                ahead++;
+            }
+        }
+        return ahead;
+    }
+
     /** Partitions synthesized and waiting for a prover worker. */
     public int proverQueueCount() {
         return proverQueue.size();

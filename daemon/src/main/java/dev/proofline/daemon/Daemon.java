@@ -1,0 +1,269 @@
+package dev.proofline.daemon;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.ProverBackend;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The proving daemon: an {@link Engine} with the circuits of a keys directory, served over gRPC
+ * ({@code proofline.v1.ProvingEngine}) and HTTP ({@code /status}, {@code /metrics}, {@code /healthz}
+ * and the dashboard at {@code /}). Listens on loopback by default; any other address needs a bearer
+ * token ({@code server.auth_token}) or an explicit {@code server.insecure = true}.
+ */
+public final class Daemon implements AutoCloseable {
+
+    private final DaemonConfig config;
+    private final Engine engine;
+    private final PrometheusMeterRegistry registry;
+    private final ProvingService service;
+    private final Server grpc;
+    private final HttpServer http;
+    private final Consumer<String> log;
+    private final List<String> circuits;
+    private volatile boolean closed;
+
+    private Daemon(DaemonConfig config, ProverBackend backend, Consumer<String> log) throws IOException,
+            InterruptedException {
+        this.config = config;
+        this.log = log;
+        checkExposure(config, log);
+        this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors()), backend);
+        boolean started = false;
+        try {
+            this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            engine.bindMetrics(registry);
+            this.circuits = KeyDirectory.register(engine.circuits(), Path.of(config.keys().directory()),
+                    w -> log.accept("warning: " + w));
+            for (String id : config.keys().preload()) {
+                engine.circuits().preload(id);
+                log.accept("preloaded " + id);
+            }
+            this.service = new ProvingService(engine, config, registry::scrape);
+            String token = config.server().authToken();
+            ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
+            NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
+                    .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
+                            DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
+                    .addService(auth == null ? ServerInterceptors.intercept(service)
+                            : ServerInterceptors.intercept(service, auth));
+            if (!config.server().tlsCert().isEmpty()) {
+                b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
+                        new java.io.File(config.server().tlsKey()));
+            }
+            this.grpc = b.build().start();
+            this.http = HttpServer.create(address(config.server().httpListen()), 64);
+            http.createContext("/", this::serveHttp);
+            http.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4, r -> Thread.ofPlatform()
+                    .name("http").daemon().unstarted(r)));
+            http.start();
+            started = true;
+        } finally {
+            if (!started) {
+                engine.close();
+            }
+        }
+        log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
+                + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
+                + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits)));
+    }
+
+    /** Starts a daemon on the CPU backend. */
+    public static Daemon start(DaemonConfig config, Consumer<String> log) throws IOException, InterruptedException {
+        return new Daemon(config, backend(config.engine().backend()), log);
+    }
+
+    /** Starts a daemon on the given backend (tests). */
+    public static Daemon start(DaemonConfig config, ProverBackend backend, Consumer<String> log) throws IOException,
+            InterruptedException {
+        return new Daemon(config, backend, log);
+    }
+
+    static ProverBackend backend(String name) {
+        return switch (name) {
+            case "auto", "cpu" -> new CpuBackend();
+            case "cuda" -> throw new DaemonConfig.ConfigException("engine.backend: cuda is not available in this build"
+                    + " (no CUDA backend yet); use auto or cpu");
+            default -> throw new DaemonConfig.ConfigException("engine.backend: unknown backend '" + name + "'");
+        };
+    }
+
+    private static void checkExposure(DaemonConfig c, Consumer<String> log) {
+        for (String listen : List.of(c.server().grpcListen(), c.server().httpListen())) {
+            if (!DaemonConfig.isLoopback(listen) && c.server().authToken().isEmpty()) {
+                if (!c.server().insecure()) {
+                    throw new DaemonConfig.ConfigException("listening on " + listen + " (not loopback) needs"
+                            + " server.auth_token, or server.insecure = true (--insecure) to serve without one");
+                }
+                log.accept("warning: listening on " + listen + " without authentication (insecure)");
+            }
+        }
+    }
+
+    private static InetSocketAddress address(String listen) {
+        String host = DaemonConfig.host(listen);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new InetSocketAddress(host, DaemonConfig.port(listen));
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public List<String> circuits() {
+        return circuits;
+    }
+
+    /** host:port the gRPC server is bound to (the real port when the config said 0). */
+    public String grpcAddress() {
+        return DaemonConfig.host(config.server().grpcListen()) + ":" + grpc.getPort();
+    }
+
+    public String httpAddress() {
+        return DaemonConfig.host(config.server().httpListen()) + ":" + http.getAddress().getPort();
+    }
+
+    // ------------------------------------------------------------------ HTTP
+
+    private void serveHttp(HttpExchange x) throws IOException {
+        try (x) {
+            if (!config.server().authToken().isEmpty() && !authorized(x)) {
+                send(x, 401, "text/plain", "unauthorized: send Authorization: Bearer <token>\n");
+                return;
+            }
+            if (!x.getRequestMethod().equals("GET")) {
+                send(x, 405, "text/plain", "GET only\n");
+                return;
+            }
+            String path = x.getRequestURI().getPath();
+            switch (path) {
+                case "/status" -> send(x, 200, "application/json", StatusJson.write(engine.status()));
+                case "/metrics" -> send(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+                case "/healthz" -> send(x, closed ? 503 : 200, "text/plain", closed ? "shutting down\n" : "ok\n");
+                default -> serveStatic(x, path);
+            }
+        } catch (RuntimeException e) {
+            send(x, 500, "text/plain", "error: " + e.getMessage() + "\n");
+        }
+    }
+
+    private boolean authorized(HttpExchange x) {
+        String h = x.getRequestHeaders().getFirst("Authorization");
+        String q = x.getRequestURI().getQuery();
+        String token = config.server().authToken();
+        return h != null && constantTimeEquals(h, "Bearer " + token)
+                || q != null && List.of(q.split("&")).stream().anyMatch(p -> constantTimeEquals(p, "token=" + token));
+    }
+
+    private void serveStatic(HttpExchange x, String path) throws IOException {
+        String name = path.equals("/") ? "index.html" : path.substring(1);
+        if (!name.matches("[a-z0-9_-]+\\.(html|js|css)")) {
+            send(x, 404, "text/plain", "not found\n");
+            return;
+        }
+        try (InputStream in = Daemon.class.getResourceAsStream("web/" + name)) {
+            if (in == null) {
+                send(x, 404, "text/plain", "not found\n");
+                return;
+            }
+            String type = name.endsWith(".html") ? "text/html; charset=utf-8"
+                    : name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
+            send(x, 200, type, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void send(HttpExchange x, int code, String type, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        x.getResponseHeaders().set("Content-Type", type);
+        x.getResponseHeaders().set("Cache-Control", "no-store");
+        x.sendResponseHeaders(code, b.length);
+        try (OutputStream o = x.getResponseBody()) {
+            o.write(b);
+        }
+    }
+
+    static boolean constantTimeEquals(String a, String b) {
+        return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Requires {@code authorization: Bearer <token>} on every call. */
+    private record BearerAuth(String token) implements ServerInterceptor {
+        private static final Metadata.Key<String> AUTHORIZATION =
+                Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                ServerCallHandler<Q, R> next) {
+            String h = headers.get(AUTHORIZATION);
+            if (h == null || !constantTimeEquals(h, "Bearer " + token)) {
+                call.close(Status.UNAUTHENTICATED.withDescription("send authorization: Bearer <token>"), new Metadata());
+                return new ServerCall.Listener<>() { };
+            }
+            return next.startCall(call, headers);
+        }
+    }
+
+    // ------------------------------------------------------------------ shutdown
+
+    /**
+     * Stops accepting submissions, lets running jobs finish for up to {@code grace}, then cancels what is
+     * left (those jobs fail with "the engine was closed"), and stops both servers.
+     */
+    public void shutdown(Duration grace) throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        service.stopAccepting();
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (engine.status().jobsActive() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        int left = engine.status().jobsActive();
+        if (left > 0) {
+            log.accept("grace period of " + grace.toMillis() + " ms over: cancelling " + left + " job(s)");
+        }
+        engine.close();
+        grpc.shutdown();
+        if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
+            grpc.shutdownNow();
+        }
+        http.stop(0);
+        ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
+        log.accept("proofline daemon stopped");
+    }
+
+    /** Waits until the gRPC server has stopped. */
+    public void awaitTermination() throws InterruptedException {
+        grpc.awaitTermination();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        shutdown(DaemonConfig.parseDuration(config.shutdown().gracePeriod()));
+    }
+}

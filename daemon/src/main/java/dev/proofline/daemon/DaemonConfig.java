@@ -1,0 +1,307 @@
+package dev.proofline.daemon;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.proofline.engine.Engine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The daemon's configuration, read from a TOML file ({@code proofline.example.toml} documents every
+ * key); every key has a default, so an empty file (or none) gives a daemon on 127.0.0.1 serving the
+ * keys directory. {@link #read} rejects unknown keys, wrong types and bad values with a
+ * {@link ConfigException} naming the file, the key and its line.
+ */
+public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown) {
+
+    /** Listen addresses and access. */
+    public record Server(@JsonProperty("grpc_listen") String grpcListen, @JsonProperty("http_listen") String httpListen,
+            @JsonProperty("auth_token") String authToken, Boolean insecure, @JsonProperty("tls_cert") String tlsCert,
+            @JsonProperty("tls_key") String tlsKey) {
+    }
+
+    /** Where circuits come from. */
+    public record Keys(String directory, List<String> preload) {
+    }
+
+    /** The engine's knobs. */
+    public record EngineSection(String budget, Integer permits, @JsonProperty("synthesis_threads") Integer synthesisThreads,
+            @JsonProperty("prover_workers_per_device") Integer proverWorkersPerDevice,
+            @JsonProperty("finalizer_threads") Integer finalizerThreads, String backend, String dispatch,
+            @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
+            @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout) {
+    }
+
+    /** Request limits. */
+    public record Limits(@JsonProperty("max_message_bytes") String maxMessageBytes,
+            @JsonProperty("max_request_bytes") String maxRequestBytes,
+            @JsonProperty("max_partitions") Integer maxPartitions,
+            @JsonProperty("max_await") String maxAwait) {
+    }
+
+    /** What SIGTERM does. */
+    public record Shutdown(@JsonProperty("grace_period") String gracePeriod) {
+    }
+
+    /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */
+    public static final class ConfigException extends IllegalArgumentException {
+        public ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    /** Every default: loopback only, keys from ./keys, budget auto. */
+    public static DaemonConfig defaults() {
+        return new DaemonConfig(null, null, null, null, null).resolved(null, "");
+    }
+
+    /** Reads {@code file}; a missing file, bad TOML, an unknown key or a bad value is a {@link ConfigException}. */
+    public static DaemonConfig read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file + ": no such config file");
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot be read: " + e.getMessage());
+        }
+        return parse(text, file.toString());
+    }
+
+    /** Parses TOML text ({@code name} for messages). */
+    public static DaemonConfig parse(String text, String name) {
+        TomlMapper mapper = TomlMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
+        DaemonConfig raw;
+        try {
+            raw = mapper.readValue(text, DaemonConfig.class);
+        } catch (JsonMappingException e) {
+            List<String> path = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
+                    : "[" + r.getIndex() + "]").toList();
+            String key = path.isEmpty() ? "?" : String.join(".", path);
+            String problem = e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException
+                    ? "unknown key" : "wrong type: " + firstLine(e.getOriginalMessage());
+            String line = line(e.getLocation());
+            if (line.equals("?") && !path.isEmpty()) {
+                // the TOML reader keeps no locations: find the key in the text
+                Checker c = new Checker(name, text);
+                line = path.size() == 1 ? c.lineOfSection(path.get(0)) : c.lineOf(path.get(0), path.get(1));
+            }
+            throw new ConfigException(name + ":" + line + ": " + key + ": " + problem);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(name + ":" + line(e.getLocation()) + ": not valid TOML: "
+                    + firstLine(e.getOriginalMessage()));
+        }
+        return (raw == null ? new DaemonConfig(null, null, null, null, null) : raw).resolved(name, text);
+    }
+
+    private static String line(JsonLocation loc) {
+        return loc == null || loc.getLineNr() < 0 ? "?" : String.valueOf(loc.getLineNr());
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
+    }
+
+    /** Fills defaults and checks values; errors name the key and its line in {@code text}. */
+    private DaemonConfig resolved(String name, String text) {
+        Checker c = new Checker(name, text);
+        Server s = server != null ? server : new Server(null, null, null, null, null, null);
+        s = new Server(or(s.grpcListen(), "127.0.0.1:50051"), or(s.httpListen(), "127.0.0.1:8080"),
+                or(s.authToken(), ""), or(s.insecure(), false), or(s.tlsCert(), ""), or(s.tlsKey(), ""));
+        c.address("server", "grpc_listen", s.grpcListen());
+        c.address("server", "http_listen", s.httpListen());
+        if (s.tlsCert().isEmpty() != s.tlsKey().isEmpty()) {
+            throw c.error("server", s.tlsCert().isEmpty() ? "tls_key" : "tls_cert",
+                    "tls_cert and tls_key go together");
+        }
+        Keys k = keys != null ? keys : new Keys(null, null);
+        k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
+        EngineSection e = engine != null ? engine
+                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null);
+        e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), 2), or(e.synthesisThreads(), 0),
+                or(e.proverWorkersPerDevice(), 1), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
+                or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
+                or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"));
+        if (!e.budget().equals("auto")) {
+            c.bytes("engine", "budget", e.budget());
+        }
+        c.atLeast("engine", "permits", e.permits(), 1);
+        c.atLeast("engine", "synthesis_threads", e.synthesisThreads(), 0);
+        c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 1);
+        c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
+        c.atLeast("engine", "timeline_capacity", e.timelineCapacity(), 1);
+        c.oneOf("engine", "backend", e.backend(), "auto", "cpu", "cuda");
+        c.oneOf("engine", "dispatch", e.dispatch(), "reactive", "poll");
+        c.duration("engine", "result_retention", e.resultRetention());
+        c.duration("engine", "load_timeout", e.loadTimeout());
+        Limits l = limits != null ? limits : new Limits(null, null, null, null);
+        l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
+                or(l.maxAwait(), "10m"));
+        c.bytes("limits", "max_message_bytes", l.maxMessageBytes());
+        c.bytes("limits", "max_request_bytes", l.maxRequestBytes());
+        c.atLeast("limits", "max_partitions", l.maxPartitions(), 1);
+        c.duration("limits", "max_await", l.maxAwait());
+        Shutdown d = shutdown != null ? shutdown : new Shutdown(null);
+        d = new Shutdown(or(d.gracePeriod(), "30s"));
+        c.duration("shutdown", "grace_period", d.gracePeriod());
+        return new DaemonConfig(s, k, e, l, d);
+    }
+
+    private static <T> T or(T v, T def) {
+        return v != null ? v : def;
+    }
+
+    /** Whether {@code listen} ("host:port") is a loopback address. */
+    public static boolean isLoopback(String listen) {
+        String host = host(listen);
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+    }
+
+    static String host(String listen) {
+        int i = listen.lastIndexOf(':');
+        return listen.substring(0, i);
+    }
+
+    static int port(String listen) {
+        return Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+    }
+
+    /** Bytes: a whole number, optionally with B, KiB, MiB, GiB or TiB ("512MiB"). */
+    public static long parseBytes(String s) {
+        Matcher m = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|TiB)?").matcher(s.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + s + "' is not a size (a whole number, optionally with B, KiB,"
+                    + " MiB, GiB or TiB)");
+        }
+        long n = Long.parseLong(m.group(1));
+        int shift = switch (m.group(2) == null ? "B" : m.group(2)) {
+            case "KiB" -> 10;
+            case "MiB" -> 20;
+            case "GiB" -> 30;
+            case "TiB" -> 40;
+            default -> 0;
+        };
+        if (n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("'" + s + "' is too large");
+        }
+        return n << shift;
+    }
+
+    /** A duration: a whole number with ms, s, m or h ("30s"). */
+    public static Duration parseDuration(String s) {
+        Matcher m = Pattern.compile("(\\d+)\\s*(ms|s|m|h)").matcher(s.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + s + "' is not a duration (a whole number with ms, s, m or h)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
+    }
+
+    /** The engine's configuration for {@code cpus} cores. */
+    public Engine.Config engineConfig(int cpus) {
+        EngineSection e = engine;
+        long budget = e.budget().equals("auto") ? Runtime.getRuntime().maxMemory() / 4 * 3 : parseBytes(e.budget());
+        int synth = e.synthesisThreads() > 0 ? e.synthesisThreads() : Math.max(1, cpus / 2);
+        int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
+        Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));
+        return new Engine.Config(e.permits(), synth, e.proverWorkersPerDevice(), fin, budget, e.timelineCapacity(),
+                dispatch, parseDuration(e.resultRetention()), parseDuration(e.loadTimeout()),
+                e.timelineLog() ? line -> System.err.println("timeline " + line) : null);
+    }
+
+    /** Checks values, naming the key and the line it is on. */
+    private record Checker(String name, String text) {
+        ConfigException error(String section, String key, String problem) {
+            return new ConfigException((name == null ? "config" : name) + ":" + lineOf(section, key) + ": " + section
+                    + "." + key + ": " + problem);
+        }
+
+        /** The line of {@code key} in {@code [section]} (1-based), or "?" . */
+        String lineOf(String section, String key) {
+            String[] lines = text.split("\n", -1);
+            String current = "";
+            for (int i = 0; i < lines.length; i++) {
+                String l = lines[i].strip();
+                if (l.startsWith("[") && l.endsWith("]")) {
+                    current = l.substring(1, l.length() - 1).strip();
+                } else if (current.equals(section) && l.matches(Pattern.quote(key) + "\\s*=.*")) {
+                    return String.valueOf(i + 1);
+                }
+            }
+            return "?";
+        }
+
+        /** The line of the {@code [section]} header, or of a top-level {@code section = ...}, or "?". */
+        String lineOfSection(String section) {
+            String[] lines = text.split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                String l = lines[i].strip();
+                if (l.equals("[" + section + "]") || l.matches(Pattern.quote(section) + "\\s*=.*")) {
+                    return String.valueOf(i + 1);
+                }
+            }
+            return "?";
+        }
+
+        void atLeast(String section, String key, int v, int min) {
+            if (v < min) {
+                throw error(section, key, v + " is below the minimum of " + min);
+            }
+        }
+
+        void oneOf(String section, String key, String v, String... allowed) {
+            if (!List.of(allowed).contains(v)) {
+                throw error(section, key, "'" + v + "' is not one of " + String.join(", ", allowed));
+            }
+        }
+
+        void bytes(String section, String key, String v) {
+            try {
+                parseBytes(v);
+            } catch (IllegalArgumentException ex) {
+                throw error(section, key, ex.getMessage());
+            }
+        }
+
+        void duration(String section, String key, String v) {
+            try {
+                parseDuration(v);
+            } catch (IllegalArgumentException ex) {
+                throw error(section, key, ex.getMessage());
+            }
+        }
+
+        void address(String section, String key, String v) {
+            int i = v.lastIndexOf(':');
+            boolean ok = i > 0;
+            if (ok) {
+                try {
+                    int port = Integer.parseInt(v.substring(i + 1));
+                    ok = port >= 0 && port <= 65535;
+                } catch (NumberFormatException ex) {
+                    ok = false;
+                }
+            }
+            if (!ok) {
+                throw error(section, key, "'" + v + "' is not host:port");
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+package dev.proofline.daemon;
+
+import com.google.protobuf.ByteString;
+import dev.proofline.daemon.v1.AwaitProofRequest;
+import dev.proofline.daemon.v1.AwaitProofResponse;
+import dev.proofline.daemon.v1.CancelProofRequest;
+import dev.proofline.daemon.v1.CancelProofResponse;
+import dev.proofline.daemon.v1.CircuitInfo;
+import dev.proofline.daemon.v1.GetMetricsRequest;
+import dev.proofline.daemon.v1.GetMetricsResponse;
+import dev.proofline.daemon.v1.GetStatusRequest;
+import dev.proofline.daemon.v1.GetStatusResponse;
+import dev.proofline.daemon.v1.JobState;
+import dev.proofline.daemon.v1.KeyRequest;
+import dev.proofline.daemon.v1.KeyResponse;
+import dev.proofline.daemon.v1.KeyStatus;
+import dev.proofline.daemon.v1.ListCircuitsRequest;
+import dev.proofline.daemon.v1.ListCircuitsResponse;
+import dev.proofline.daemon.v1.Partition;
+import dev.proofline.daemon.v1.PartitionKind;
+import dev.proofline.daemon.v1.PartitionResult;
+import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.v1.SubmitProofChunk;
+import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.daemon.v1.Timings;
+import dev.proofline.engine.CircuitJob;
+import dev.proofline.engine.Circuits;
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineStatus;
+import dev.proofline.engine.Priority;
+import dev.proofline.engine.ProofResult;
+import dev.proofline.engine.ResidentCache;
+import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ProofBinary;
+import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.wasm.CircomInput;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The {@code proofline.v1.ProvingEngine} service over an {@link Engine}. Requests name circuits by id;
+ * witnesses are checked against the circuit's key when they are submitted, so a bad one is an
+ * {@code INVALID_ARGUMENT} at once. Failures are status codes whose message names the problem.
+ */
+final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
+
+    private final Engine engine;
+    private final DaemonConfig config;
+    private final Supplier<String> metrics;
+    private final long maxRequestBytes;
+    private final Duration maxAwait;
+    private volatile boolean accepting = true;
+
+    ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics) {
+        this.engine = engine;
+        this.config = config;
+        this.metrics = metrics;
+        this.maxRequestBytes = DaemonConfig.parseBytes(config.limits().maxRequestBytes());
+        this.maxAwait = DaemonConfig.parseDuration(config.limits().maxAwait());
+    }
+
+    /** From now on submissions are refused with {@code UNAVAILABLE} (shutting down). */
+    void stopAccepting() {
+        accepting = false;
+    }
+
+    // ------------------------------------------------------------------ submit
+
+    @Override
+    public void submitProof(SubmitProofRequest req, StreamObserver<SubmitProofResponse> out) {
+        respond(out, () -> submit(req, partitions(req.getPartitionsList())));
+    }
+
+    @Override
+    public void prove(SubmitProofRequest req, StreamObserver<AwaitProofResponse> out) {
+        try {
+            SubmitProofResponse sub = submit(req, partitions(req.getPartitionsList()));
+            Engine.Job job = engine.job(sub.getJobId()).orElseThrow();
+            long ms = req.getAwaitTimeoutMs() == 0 ? Duration.ofMinutes(10).toMillis() : req.getAwaitTimeoutMs();
+            awaitThen(job, Duration.ofMillis(Math.min(ms, maxAwait.toMillis())), out);
+        } catch (Throwable t) {
+            out.onError(status(t));
+        }
+    }
+
+    @Override
+    public StreamObserver<SubmitProofChunk> submitProofStream(StreamObserver<SubmitProofResponse> out) {
+        return new StreamObserver<>() {
+            private SubmitProofRequest header;
+            private final List<ByteArrayOutputStream> parts = new ArrayList<>();
+            private long total;
+            private boolean failed;
+
+            @Override
+            public void onNext(SubmitProofChunk c) {
+                if (failed) {
+                    return;
+                }
+                try {
+                    if (c.hasHeader()) {
+                        if (header != null) {
+                            throw invalid("a second header in the stream");
+                        }
+                        header = c.getHeader();
+                        int n = header.getStreamedPartitions();
+                        checkPartitionCount(n + header.getPartitionsCount());
+                        for (int i = 0; i < n; i++) {
+                            parts.add(new ByteArrayOutputStream());
+                        }
+                        total = header.getSerializedSize();
+                    } else {
+                        if (header == null) {
+                            throw invalid("the stream must start with a header");
+                        }
+                        int p = c.getChunk().getPartition();
+                        if (p >= parts.size()) {
+                            throw invalid("chunk for partition " + p + ", the header announced " + parts.size());
+                        }
+                        total += c.getChunk().getData().size();
+                        if (total > maxRequestBytes) {
+                            throw Status.RESOURCE_EXHAUSTED.withDescription("the request exceeds "
+                                    + config.limits().maxRequestBytes() + " (limits.max_request_bytes)")
+                                    .asRuntimeException();
+                        }
+                        c.getChunk().getData().writeTo(parts.get(p));
+                    }
+                } catch (Throwable t) {
+                    failed = true;
+                    out.onError(status(t));
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                failed = true;
+            }
+
+            @Override
+            public void onCompleted() {
+                if (failed) {
+                    return;
+                }
+                respond(out, () -> {
+                    if (header == null) {
+                        throw invalid("empty stream: no header");
+                    }
+                    List<Partition> all = new ArrayList<>(header.getPartitionsList());
+                    boolean json = header.getStreamedKind() == PartitionKind.INPUT_JSON;
+                    for (ByteArrayOutputStream b : parts) {
+                        all.add(json ? Partition.newBuilder().setInputJson(b.toString(java.nio.charset.StandardCharsets.UTF_8)).build()
+                                : Partition.newBuilder().setWtns(ByteString.copyFrom(b.toByteArray())).build());
+                    }
+                    return submit(header, partitions(all));
+                });
+            }
+        };
+    }
+
+    private void checkPartitionCount(int n) {
+        if (n > config.limits().maxPartitions()) {
+            throw Status.RESOURCE_EXHAUSTED.withDescription(n + " partitions; at most "
+                    + config.limits().maxPartitions() + " per job (limits.max_partitions)").asRuntimeException();
+        }
+    }
+
+    private static StatusRuntimeException invalid(String message) {
+        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    }
+
+    /** The request's partitions as the engine takes them (not yet checked against the circuit). */
+    private List<Partition> partitions(List<Partition> ps) {
+        if (ps.isEmpty()) {
+            throw invalid("a job needs at least one partition");
+        }
+        checkPartitionCount(ps.size());
+        return ps;
+    }
+
+    private SubmitProofResponse submit(SubmitProofRequest req, List<Partition> ps) throws InterruptedException {
+        if (!accepting) {
+            throw Status.UNAVAILABLE.withDescription("the daemon is shutting down").asRuntimeException();
+        }
+        String id = req.getCircuitId();
+        Circuits.checkId(id);
+        Circuits.Registered circuit = engine.circuits().get(id);
+        List<CircuitJob.Partition> parts = new ArrayList<>(ps.size());
+        try (ResidentCache<ProvingKey>.Lease key = engine.circuits().key(id)) {
+            for (int p = 0; p < ps.size(); p++) {
+                parts.add(partition(circuit, key.value(), ps.get(p), p));
+            }
+        }
+        CircuitJob spec = new CircuitJob(engine.circuits(), id, parts);
+        Engine.Job job = engine.submit(spec, priority(req),
+                req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey(),
+                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()));
+        return SubmitProofResponse.newBuilder().setJobId(job.id()).setQueuePosition(engine.queuePosition(job))
+                .setExisting(job.spec() != spec).build();
+    }
+
+    private static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, Partition in, int p) {
+        String name = "partition " + p;
+        switch (in.getInputCase()) {
+            case WTNS -> {
+                Witness w = WtnsFile.read(in.getWtns().toByteArray(), name);
+                if (w.curve() != key.curve()) {
+                    throw invalid(name + ": the witness is for " + w.curve().snarkjsName() + ", circuit '" + circuit.id()
+                            + "' for " + key.curve().snarkjsName());
+                }
+                if (w.size() != key.variableCount()) {
+                    throw invalid(name + ": the witness has " + w.size() + " values, circuit '" + circuit.id()
+                            + "' has " + key.variableCount() + " variables");
+                }
+                return new CircuitJob.Values(w);
+            }
+            case INPUT_JSON -> {
+                if (!(circuit instanceof Circuits.Circom c) || c.wasm() == null) {
+                    throw invalid(name + ": circuit '" + circuit.id() + "' has no witness generator (circuit.wasm):"
+                            + " send witnesses (.wtns)");
+                }
+                return new CircuitJob.Inputs(CircomInput.parse(in.getInputJson(), name));
+            }
+            default -> throw invalid(name + ": neither wtns nor input_json is set");
+        }
+    }
+
+    private static Priority priority(SubmitProofRequest req) {
+        return switch (req.getPriority()) {
+            case LOW -> Priority.LOW;
+            case HIGH -> Priority.HIGH;
+            case CRITICAL -> Priority.CRITICAL;
+            default -> Priority.NORMAL;
+        };
+    }
+
+    // ------------------------------------------------------------------ await, cancel
+
+    @Override
+    public void awaitProof(AwaitProofRequest req, StreamObserver<AwaitProofResponse> out) {
+        try {
+            Engine.Job job = job(req.getJobId());
+            awaitThen(job, Duration.ofMillis(Math.min(req.getTimeoutMs(), maxAwait.toMillis())), out);
+        } catch (Throwable t) {
+            out.onError(status(t));
+        }
+    }
+
+    /** Answers when the job ends or the timeout passes (state RUNNING), without holding a thread. */
+    private void awaitThen(Engine.Job job, Duration timeout, StreamObserver<AwaitProofResponse> out) {
+        CompletableFuture<List<Object>> f = job.result();
+        CompletableFuture<Object> any = f.isDone() || timeout.isZero()
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.anyOf(f, CompletableFuture.runAsync(() -> { },
+                        CompletableFuture.delayedExecutor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)));
+        any.whenComplete((v, x) -> {
+            try {
+                if (f.isDone() && f.isCompletedExceptionally()) {
+                    out.onError(status(failure(f)));
+                    return;
+                }
+                out.onNext(response(job));
+                out.onCompleted();
+            } catch (Throwable t) {
+                out.onError(status(t));
+            }
+        });
+    }
+
+    private static Throwable failure(CompletableFuture<?> f) {
+        try {
+            f.get();
+            return new IllegalStateException("not failed");
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (CancellationException e) {
+            return e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e;
+        }
+    }
+
+    static AwaitProofResponse response(Engine.Job job) {
+        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(job.id()).setState(state(job));
+        List<Object> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
+                ? job.result().join() : null;
+        for (int p = 0; p < job.partitions(); p++) {
+            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p)
+                    .setState(job.state(p).name().toLowerCase(Locale.ROOT));
+            Engine.Timings t = job.timings(p);
+            if (t != null) {
+                r.setTimings(Timings.newBuilder().setQueueWaitMs(t.queueWaitMs()).setSynthesisMs(t.synthesisMs())
+                        .setProverWaitMs(t.proverWaitMs()).setProverMs(t.proverMs()).setFinalizeMs(t.finalizeMs())
+                        .setTotalMs(t.totalMs()));
+            }
+            if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
+                r.setProofJson(SnarkjsJson.proofJson(pr.proof()))
+                        .setProofBinary(ByteString.copyFrom(ProofBinary.encode(pr.proof())))
+                        .addAllPublicSignals(pr.publicSignals());
+            }
+            b.addPartitions(r);
+        }
+        return b.build();
+    }
+
+    static JobState state(Engine.Job job) {
+        CompletableFuture<List<Object>> f = job.result();
+        if (!f.isDone()) {
+            return JobState.RUNNING;
+        }
+        if (f.isCancelled()) {
+            return JobState.CANCELLED;
+        }
+        if (f.isCompletedExceptionally()) {
+            return failure(f) instanceof TimeoutException ? JobState.DEADLINE_EXCEEDED : JobState.FAILED;
+        }
+        return JobState.DONE;
+    }
+
+    @Override
+    public void cancelProof(CancelProofRequest req, StreamObserver<CancelProofResponse> out) {
+        respond(out, () -> {
+            Engine.Job job = job(req.getJobId());
+            job.cancel();
+            return CancelProofResponse.newBuilder().setState(state(job)).build();
+        });
+    }
+
+    private Engine.Job job(String id) {
+        return engine.job(id).orElseThrow(() -> Status.NOT_FOUND.withDescription("no job '" + id
+                + "' (unknown, or ended longer ago than engine.result_retention)").asRuntimeException());
+    }
+
+    // ------------------------------------------------------------------ status, keys
+
+    @Override
+    public void getStatus(GetStatusRequest req, StreamObserver<GetStatusResponse> out) {
+        respond(out, () -> {
+            EngineStatus s = engine.status();
+            GetStatusResponse.Builder b = GetStatusResponse.newBuilder().setUptimeMs(s.uptimeMs())
+                    .setBackend(s.backend()).setJobsActive(s.jobsActive()).setJobsSubmitted(s.jobsSubmitted())
+                    .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse()).setBudgetTotalBytes(s.budgetTotal())
+                    .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
+                    .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
+                    .setJson(StatusJson.write(s));
+            for (Circuits.Registered c : engine.circuits().list()) {
+                KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
+                for (ResidentCache.EntryStatus e : s.keys()) {
+                    if (e.id().equals(c.id())) {
+                        k.setResident(e.loaded()).setBytes(e.bytes()).setReferences(e.references());
+                    }
+                }
+                b.addKeys(k);
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void getMetrics(GetMetricsRequest req, StreamObserver<GetMetricsResponse> out) {
+        respond(out, () -> GetMetricsResponse.newBuilder().setPrometheusText(metrics.get()).build());
+    }
+
+    @Override
+    public void preloadKey(KeyRequest req, StreamObserver<KeyResponse> out) {
+        respond(out, () -> {
+            engine.circuits().preload(req.getCircuitId());
+            return KeyResponse.newBuilder().setCircuitId(req.getCircuitId()).setResult("loaded").build();
+        });
+    }
+
+    @Override
+    public void evictKey(KeyRequest req, StreamObserver<KeyResponse> out) {
+        respond(out, () -> KeyResponse.newBuilder().setCircuitId(req.getCircuitId())
+                .setResult(engine.circuits().evict(req.getCircuitId()).name().toLowerCase(Locale.ROOT)).build());
+    }
+
+    @Override
+    public void listCircuits(ListCircuitsRequest req, StreamObserver<ListCircuitsResponse> out) {
+        respond(out, () -> {
+            ListCircuitsResponse.Builder b = ListCircuitsResponse.newBuilder();
+            for (Circuits.Registered c : engine.circuits().list()) {
+                CircuitInfo.Builder i = CircuitInfo.newBuilder().setId(c.id());
+                switch (c) {
+                    case Circuits.Circom cc -> i.setKind("circom").setHasWasm(cc.wasm() != null)
+                            .setHasR1Cs(cc.r1cs() != null);
+                    case Circuits.Java j -> i.setKind("java").setHasR1Cs(true).setCurve(j.curve().snarkjsName());
+                }
+                b.addCircuits(i);
+            }
+            return b.build();
+        });
+    }
+
+    // ------------------------------------------------------------------ errors
+
+    private interface Call<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> void respond(StreamObserver<T> out, Call<T> call) {
+        T value;
+        try {
+            value = call.run();
+        } catch (Throwable t) {
+            out.onError(status(t));
+            return;
+        }
+        out.onNext(value);
+        out.onCompleted();
+    }
+
+    /** A failure as a status whose code says what kind of problem it is and whose message says which. */
+    static StatusRuntimeException status(Throwable t) {
+        if (t instanceof StatusRuntimeException s) {
+            return s;
+        }
+        if (t instanceof ExecutionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        Status s = switch (t) {
+            case Circuits.UnknownCircuitException e -> Status.NOT_FOUND;
+            case CancellationException e -> Status.CANCELLED.withDescription("the job was cancelled");
+            case TimeoutException e -> Status.DEADLINE_EXCEEDED;
+            case Prover.ProofRejectedException e -> Status.INVALID_ARGUMENT;
+            case ResidentCache.LoadException e -> Status.RESOURCE_EXHAUSTED;
+            case IllegalArgumentException e -> Status.INVALID_ARGUMENT;
+            case InterruptedException e -> Status.UNAVAILABLE;
+            default -> Status.INTERNAL;
+        };
+        if (s.getDescription() == null) {
+            s = s.withDescription(t.getMessage() != null ? t.getMessage() : t.toString());
+        }
+        if (s.getCode() == Status.Code.INTERNAL) {
+            s = s.withCause(t);
+        }
+        return s.asRuntimeException();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.proofline.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DaemonConfigTest {
+
+    @TempDir
+    Path tmp;
+
+    private static String error(String toml) {
+        return assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.parse(toml, "d.toml")).getMessage();
+    }
+
+    @Test
+    void defaultsServeLoopbackOnly() {
+        DaemonConfig d = DaemonConfig.parse("", "d.toml");
+        assertEquals("127.0.0.1:50051", d.server().grpcListen());
+        assertEquals("127.0.0.1:8080", d.server().httpListen());
+        assertTrue(DaemonConfig.isLoopback(d.server().grpcListen()));
+        assertEquals("auto", d.engine().budget());
+        assertEquals(2, d.engine().permits());
+        assertEquals(Duration.ofSeconds(30), DaemonConfig.parseDuration(d.shutdown().gracePeriod()));
+        assertEquals(DaemonConfig.defaults(), d);
+    }
+
+    @Test
+    void theExampleFileIsValidAndSaysWhatTheDefaultsAre() throws Exception {
+        Path example = Path.of(System.getProperty("user.dir")).getParent().resolve("proofline.example.toml");
+        DaemonConfig d = DaemonConfig.read(example);
+        assertEquals(DaemonConfig.defaults(), d, "every key in the example is set to its default");
+    }
+
+    @Test
+    void badFilesNameTheKeyAndItsLine() throws Exception {
+        assertEquals("d.toml:3: engine.permitz: unknown key", error("[engine]\nbudget = \"auto\"\npermitz = 3\n"));
+        String wrongType = error("[engine]\n\npermits = \"three\"\n");
+        assertTrue(wrongType.startsWith("d.toml:3: engine.permits: wrong type"), wrongType);
+        assertEquals("d.toml:2: engine.permits: 0 is below the minimum of 1", error("[engine]\npermits = 0\n"));
+        assertEquals("d.toml:4: engine.dispatch: 'fast' is not one of reactive, poll",
+                error("[engine]\npermits = 2\n\ndispatch = \"fast\"\n"));
+        assertEquals("d.toml:2: engine.budget: '8 gigs' is not a size (a whole number, optionally with B, KiB, MiB,"
+                + " GiB or TiB)", error("[engine]\nbudget = \"8 gigs\"\n"));
+        assertEquals("d.toml:2: server.grpc_listen: 'localhost' is not host:port",
+                error("[server]\ngrpc_listen = \"localhost\"\n"));
+        assertEquals("d.toml:2: shutdown.grace_period: '30' is not a duration (a whole number with ms, s, m or h)",
+                error("[shutdown]\ngrace_period = \"30\"\n"));
+        String syntax = error("[engine\npermits = 2\n");
+        assertTrue(syntax.startsWith("d.toml:1: not valid TOML"), syntax);
+        Path missing = tmp.resolve("nope.toml");
+        assertEquals(missing + ": no such config file",
+                assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.read(missing)).getMessage());
+        Files.writeString(tmp.resolve("ok.toml"), "[engine]\nbudget = \"512MiB\"\n");
+        assertEquals(512L << 20, DaemonConfig.read(tmp.resolve("ok.toml")).engineConfig(2).budgetBytes());
+    }
+}

@@ -1,0 +1,385 @@
+package dev.proofline.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import dev.proofline.daemon.v1.AwaitProofRequest;
+import dev.proofline.daemon.v1.AwaitProofResponse;
+import dev.proofline.daemon.v1.CancelProofRequest;
+import dev.proofline.daemon.v1.GetMetricsRequest;
+import dev.proofline.daemon.v1.GetStatusRequest;
+import dev.proofline.daemon.v1.GetStatusResponse;
+import dev.proofline.daemon.v1.JobState;
+import dev.proofline.daemon.v1.KeyRequest;
+import dev.proofline.daemon.v1.ListCircuitsRequest;
+import dev.proofline.daemon.v1.Partition;
+import dev.proofline.daemon.v1.PartitionChunk;
+import dev.proofline.daemon.v1.PartitionKind;
+import dev.proofline.daemon.v1.PartitionResult;
+import dev.proofline.daemon.v1.Priority;
+import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.v1.SubmitProofChunk;
+import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.groth16.testing.CircomFixtures;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon on loopback with real keys on both curves, driven by a gRPC client and an HTTP client. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DaemonTest {
+
+    @TempDir
+    static Path tmp;
+
+    private Daemon daemon;
+    private ManagedChannel channel;
+    private ProvingEngineGrpc.ProvingEngineBlockingStub stub;
+    private final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private CircomFixtures.Fixture bn;
+    private CircomFixtures.Fixture bls;
+    private CircomFixtures.Fixture mul;
+
+    /** A keys directory: poseidon on both curves (with wasm and r1cs), the multiplier (key only). */
+    private Path keys() throws Exception {
+        Path dir = tmp.resolve("keys");
+        bn = CircomFixtures.build("bn128", "poseidon");
+        bls = CircomFixtures.build("bls12381", "poseidon");
+        mul = CircomFixtures.build("bn128", "multiplier");
+        copy(bn, dir.resolve("poseidon-bn128"), true);
+        copy(bls, dir.resolve("poseidon-bls12381"), true);
+        copy(mul, dir.resolve("multiplier"), false);
+        Files.createDirectories(dir.resolve("no key here"));
+        return dir;
+    }
+
+    private static void copy(CircomFixtures.Fixture fx, Path to, boolean all) throws Exception {
+        Files.createDirectories(to);
+        Files.copy(fx.zkey(), to.resolve("circuit.zkey"));
+        if (all) {
+            Files.copy(fx.wasm(), to.resolve("circuit.wasm"));
+            Files.copy(fx.r1cs(), to.resolve("circuit.r1cs"));
+        }
+    }
+
+    @BeforeAll
+    void start() throws Exception {
+        DaemonConfig cfg = DaemonConfig.parse("""
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                [keys]
+                directory = "%s"
+                preload = ["poseidon-bn128"]
+                [engine]
+                budget = "4GiB"
+                permits = 2
+                result_retention = "1m"
+                [limits]
+                max_message_bytes = "1MiB"
+                max_partitions = 8
+                """.formatted(keys().toString().replace("\\", "\\\\")), "test.toml");
+        daemon = Daemon.start(cfg, log::add);
+        channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
+        stub = ProvingEngineGrpc.newBlockingStub(channel).withDeadlineAfter(3, TimeUnit.MINUTES);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        channel.shutdownNow();
+        daemon.shutdown(Duration.ofSeconds(5));
+    }
+
+    private static Partition wtns(CircomFixtures.Fixture fx) throws Exception {
+        return Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fx.wtns()))).build();
+    }
+
+    private static Partition input(CircomFixtures.Fixture fx) throws Exception {
+        return Partition.newBuilder().setInputJson(Files.readString(fx.input())).build();
+    }
+
+    private void assertSnarkjsAccepts(CircomFixtures.Fixture fx, PartitionResult r, String name) throws Exception {
+        Path proof = tmp.resolve(name + "-proof.json");
+        Path pub = tmp.resolve(name + "-public.json");
+        Files.writeString(proof, r.getProofJson());
+        Files.writeString(pub, new ObjectMapper().writeValueAsString(r.getPublicSignalsList()));
+        assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), pub, proof), name + ": snarkjs rejects the proof");
+    }
+
+    @Test
+    void circuitsComeFromTheKeysDirectory() {
+        List<String> ids = stub.listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsList().stream()
+                .map(c -> c.getId() + (c.getHasWasm() ? "+wasm" : "") + (c.getHasR1Cs() ? "+r1cs" : "")).toList();
+        assertEquals(List.of("multiplier", "poseidon-bls12381+wasm+r1cs", "poseidon-bn128+wasm+r1cs"), ids);
+        assertTrue(log.stream().anyMatch(l -> l.contains("no key here") && l.contains("skipped")), log.toString());
+        assertTrue(log.stream().anyMatch(l -> l.contains("preloaded poseidon-bn128")), log.toString());
+    }
+
+    @Test
+    void proveOnBothCurvesFromWitnessesAndInputsGivesProofsSnarkjsAccepts() throws Exception {
+        for (var c : List.of(List.of("poseidon-bn128", bn), List.of("poseidon-bls12381", bls))) {
+            String id = (String) c.get(0);
+            CircomFixtures.Fixture fx = (CircomFixtures.Fixture) c.get(1);
+            AwaitProofResponse r = stub.prove(SubmitProofRequest.newBuilder().setCircuitId(id)
+                    .setPriority(Priority.HIGH).addPartitions(wtns(fx)).addPartitions(input(fx)).build());
+            assertEquals(JobState.DONE, r.getState());
+            assertEquals(2, r.getPartitionsCount());
+            for (PartitionResult p : r.getPartitionsList()) {
+                assertEquals("done", p.getState());
+                assertTrue(p.getTimings().getProverMs() > 0);
+                assertFalse(p.getProofBinary().isEmpty());
+            }
+            assertEquals(r.getPartitions(0).getPublicSignalsList(), r.getPartitions(1).getPublicSignalsList());
+            assertSnarkjsAccepts(fx, r.getPartitions(1), id);
+        }
+    }
+
+    @Test
+    void aRepeatedIdempotencyKeyGetsTheSameJob() throws Exception {
+        SubmitProofRequest req = SubmitProofRequest.newBuilder().setCircuitId("multiplier").setIdempotencyKey("k-1")
+                .addPartitions(wtns(mul)).build();
+        SubmitProofResponse first = stub.submitProof(req);
+        SubmitProofResponse again = stub.submitProof(req);
+        assertFalse(first.getExisting());
+        assertTrue(again.getExisting());
+        assertEquals(first.getJobId(), again.getJobId());
+        AwaitProofResponse done = stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(first.getJobId())
+                .setTimeoutMs(120_000).build());
+        assertEquals(JobState.DONE, done.getState());
+    }
+
+    @Test
+    void badRequestsGetTheRightCodeAndOtherJobsComplete() throws Exception {
+        SubmitProofResponse good = stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId("poseidon-bn128")
+                .addPartitions(wtns(bn)).addPartitions(wtns(bn)).build());
+        assertCode(Status.Code.NOT_FOUND, "unknown circuit 'nope'", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("nope").addPartitions(wtns(bn)).build()));
+        assertCode(Status.Code.INVALID_ARGUMENT, "invalid circuit id", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("../etc").addPartitions(wtns(bn)).build()));
+        assertCode(Status.Code.INVALID_ARGUMENT, "partition 0: the witness has", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(bn)).build()));
+        assertCode(Status.Code.INVALID_ARGUMENT, "partition 1", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul))
+                        .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFromUtf8("not a witness"))).build()));
+        assertCode(Status.Code.INVALID_ARGUMENT, "no witness generator", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(input(mul)).build()));
+        assertCode(Status.Code.INVALID_ARGUMENT, "at least one partition", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("multiplier").build()));
+        assertCode(Status.Code.RESOURCE_EXHAUSTED, "max_partitions", () -> {
+            SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId("multiplier");
+            for (int i = 0; i < 9; i++) {
+                b.addPartitions(wtns(mul));
+            }
+            return stub.submitProof(b.build());
+        });
+        assertCode(Status.Code.RESOURCE_EXHAUSTED, "", () -> stub.submitProof(SubmitProofRequest.newBuilder()
+                .setCircuitId("multiplier").addPartitions(Partition.newBuilder()
+                        .setWtns(ByteString.copyFrom(new byte[2 << 20]))).build()));
+        assertCode(Status.Code.NOT_FOUND, "no job 'job-999999'", () -> stub.awaitProof(
+                AwaitProofRequest.newBuilder().setJobId("job-999999").build()));
+        AwaitProofResponse r = stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(good.getJobId())
+                .setTimeoutMs(120_000).build());
+        assertEquals(JobState.DONE, r.getState(), "the good job completes");
+    }
+
+    @Test
+    void aCancelledJobAndAJobPastItsDeadlineAnswerWithTheirCodes() throws Exception {
+        SubmitProofRequest.Builder many = SubmitProofRequest.newBuilder().setCircuitId("poseidon-bls12381");
+        for (int i = 0; i < 8; i++) {
+            many.addPartitions(wtns(bls));
+        }
+        SubmitProofResponse job = stub.submitProof(many.build());
+        assertEquals(JobState.CANCELLED, stub.cancelProof(CancelProofRequest.newBuilder().setJobId(job.getJobId())
+                .build()).getState());
+        assertCode(Status.Code.CANCELLED, "cancelled", () -> stub.awaitProof(AwaitProofRequest.newBuilder()
+                .setJobId(job.getJobId()).setTimeoutMs(10_000).build()));
+        SubmitProofResponse late = stub.submitProof(many.setDeadlineMs(1).build());
+        assertCode(Status.Code.DEADLINE_EXCEEDED, "deadline", () -> stub.awaitProof(AwaitProofRequest.newBuilder()
+                .setJobId(late.getJobId()).setTimeoutMs(60_000).build()));
+        // waiting with a short timeout on a running job is not an error: it says RUNNING
+        SubmitProofResponse running = stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId("poseidon-bn128")
+                .addPartitions(wtns(bn)).addPartitions(wtns(bn)).addPartitions(wtns(bn)).build());
+        assertEquals(JobState.RUNNING, stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(running.getJobId())
+                .setTimeoutMs(1).build()).getState());
+        assertEquals(JobState.DONE, stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(running.getJobId())
+                .setTimeoutMs(120_000).build()).getState());
+    }
+
+    @Test
+    void largeWitnessesGoAsAStreamOfChunks() throws Exception {
+        byte[] w = Files.readAllBytes(bn.wtns());
+        CompletableFuture<SubmitProofResponse> answer = new CompletableFuture<>();
+        StreamObserver<SubmitProofChunk> up = ProvingEngineGrpc.newStub(channel).submitProofStream(
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(SubmitProofResponse v) {
+                        answer.complete(v);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        answer.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+        up.onNext(SubmitProofChunk.newBuilder().setHeader(SubmitProofRequest.newBuilder().setCircuitId("poseidon-bn128")
+                .setStreamedPartitions(2).setStreamedKind(PartitionKind.WTNS)).build());
+        for (int p = 0; p < 2; p++) {
+            for (int off = 0; off < w.length; off += 1000) {
+                up.onNext(SubmitProofChunk.newBuilder().setChunk(PartitionChunk.newBuilder().setPartition(p)
+                        .setData(ByteString.copyFrom(w, off, Math.min(1000, w.length - off)))).build());
+            }
+        }
+        up.onCompleted();
+        String id = answer.get(60, TimeUnit.SECONDS).getJobId();
+        AwaitProofResponse r = stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(120_000).build());
+        assertEquals(JobState.DONE, r.getState());
+        assertSnarkjsAccepts(bn, r.getPartitions(1), "streamed");
+    }
+
+    @Test
+    void statusMetricsAndHealthOverHttpAndGrpc() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://" + daemon.httpAddress();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, health.statusCode());
+        JsonNode status = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/status"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals("cpu", status.get("backend").asText());
+        assertTrue(status.get("budget_total").asLong() == 4L << 30, status.toString());
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(metrics.body().contains("proofline_permits_max 2.0"), metrics.body());
+        assertTrue(http.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),
+                HttpResponse.BodyHandlers.ofString()).body().contains("<title>Proofline</title>"));
+        assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(base + "/../etc/passwd")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode());
+        GetStatusResponse s = stub.getStatus(GetStatusRequest.getDefaultInstance());
+        assertEquals(2, s.getPermitsMax());
+        assertTrue(s.getKeysList().stream().anyMatch(k -> k.getCircuitId().equals("poseidon-bn128") && k.getResident()));
+        assertTrue(stub.getMetrics(GetMetricsRequest.getDefaultInstance()).getPrometheusText()
+                .contains("proofline_budget_reserved_bytes"));
+        assertEquals("loaded", stub.preloadKey(KeyRequest.newBuilder().setCircuitId("multiplier").build()).getResult());
+        assertNotEquals("", stub.evictKey(KeyRequest.newBuilder().setCircuitId("multiplier").build()).getResult());
+    }
+
+    private static void assertCode(Status.Code code, String inMessage, ThrowingCall call) {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call::run);
+        assertEquals(code, e.getStatus().getCode(), String.valueOf(e.getStatus().getDescription()));
+        String d = String.valueOf(e.getStatus().getDescription());
+        assertTrue(d.contains(inMessage), "'" + d + "' should contain '" + inMessage + "'");
+    }
+
+    private interface ThrowingCall {
+        Object run() throws Exception;
+    }
+
+    static Metadata bearer(String token) {
+        Metadata m = new Metadata();
+        m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        return m;
+    }
+
+    @Test
+    void aTokenProtectsBothServersAndExposureWithoutOneIsRefused() throws Exception {
+        DaemonConfig.ConfigException refused = assertThrows(DaemonConfig.ConfigException.class,
+                () -> Daemon.start(DaemonConfig.parse("[server]\ngrpc_listen = \"0.0.0.0:0\"\n", "x.toml"), l -> { }));
+        assertTrue(refused.getMessage().contains("auth_token"), refused.getMessage());
+        DaemonConfig cfg = DaemonConfig.parse("""
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                auth_token = "s3cret"
+                [keys]
+                directory = "%s"
+                """.formatted(tmp.resolve("empty").toString().replace("\\", "\\\\")), "t.toml");
+        try (Daemon d = Daemon.start(cfg, l -> { })) {
+            ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
+            try {
+                var plain = ProvingEngineGrpc.newBlockingStub(ch);
+                assertCode(Status.Code.UNAUTHENTICATED, "Bearer", () -> plain.listCircuits(
+                        ListCircuitsRequest.getDefaultInstance()));
+                var authed = plain.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(bearer("s3cret")));
+                assertEquals(0, authed.listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsCount());
+            } finally {
+                ch.shutdownNow();
+            }
+            HttpClient http = HttpClient.newHttpClient();
+            URI status = URI.create("http://" + d.httpAddress() + "/status");
+            assertEquals(401, http.send(HttpRequest.newBuilder(status).build(), HttpResponse.BodyHandlers.ofString())
+                    .statusCode());
+            assertEquals(200, http.send(HttpRequest.newBuilder(status).header("Authorization", "Bearer s3cret").build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode());
+        }
+    }
+
+    @Test
+    void submissionsDuringShutdownAreRefusedAndRunningJobsFinish() throws Exception {
+        DaemonConfig cfg = DaemonConfig.parse("""
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                [keys]
+                directory = "%s"
+                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml");
+        Daemon d = Daemon.start(cfg, l -> { });
+        ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
+        try {
+            var s = ProvingEngineGrpc.newBlockingStub(ch);
+            SubmitProofResponse running = s.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+                    .addPartitions(wtns(mul)).build());
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    d.shutdown(Duration.ofSeconds(60));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(20);
+            List<Status.Code> codes = new ArrayList<>();
+            try {
+                s.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul)).build());
+            } catch (StatusRuntimeException e) {
+                codes.add(e.getStatus().getCode());
+            }
+            assertEquals(List.of(Status.Code.UNAVAILABLE), codes, "refused while shutting down");
+            stopping.get(90, TimeUnit.SECONDS);
+            assertTrue(d.engine().job(running.getJobId()).orElseThrow().result().isDone());
+            assertFalse(d.engine().job(running.getJobId()).orElseThrow().result().isCompletedExceptionally(),
+                    "the running job finished within the grace period");
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+}
