@@ -163,6 +163,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         return v != null ? v : def;
     }
 
+    /** This configuration with the command line's flags (null or false: keep the file's value), checked again. */
+    public DaemonConfig withOverrides(String grpcListen, String httpListen, String keysDirectory, boolean insecure) {
+        Server s = new Server(grpcListen != null ? grpcListen : server.grpcListen(),
+                httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
+                server.tlsCert(), server.tlsKey());
+        Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
+        return new DaemonConfig(s, k, engine, limits, shutdown).resolved("command line", "");
+    }
+
     /** Whether {@code listen} ("host:port") is a loopback address. */
     public static boolean isLoopback(String listen) {
         String host = host(listen);

@@ -1,0 +1,224 @@
+package dev.proofline.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.util.JsonFormat;
+import dev.proofline.daemon.v1.AwaitProofRequest;
+import dev.proofline.daemon.v1.AwaitProofResponse;
+import dev.proofline.daemon.v1.CancelProofRequest;
+import dev.proofline.daemon.v1.GetStatusRequest;
+import dev.proofline.daemon.v1.GetStatusResponse;
+import dev.proofline.daemon.v1.JobState;
+import dev.proofline.daemon.v1.KeyStatus;
+import dev.proofline.daemon.v1.Partition;
+import dev.proofline.daemon.v1.PartitionResult;
+import dev.proofline.daemon.v1.Priority;
+import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.daemon.v1.SubmitProofResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The daemon's command-line client: {@code submit}, {@code await}, {@code cancel}, {@code status}. */
+final class ClientCommands {
+
+    private ClientCommands() {
+    }
+
+    /** Where the daemon is and how to talk to it. */
+    static final class Target {
+        @Option(names = "--target", defaultValue = "127.0.0.1:50051", paramLabel = "<host:port>",
+                description = "the daemon's gRPC address (default: ${DEFAULT-VALUE})")
+        String target;
+
+        @Option(names = "--token", description = "bearer token (default: $PROOFLINE_TOKEN)")
+        String token;
+
+        @Option(names = "--tls", description = "TLS to the daemon")
+        boolean tls;
+
+        /** Runs {@code call} with a stub; gRPC failures become errors that name the code and the problem. */
+        <T> T call(java.util.function.Function<ProvingEngineGrpc.ProvingEngineBlockingStub, T> call, long timeoutMs) {
+            NettyChannelBuilder b = NettyChannelBuilder.forTarget(target);
+            ManagedChannel ch = (tls ? b.useTransportSecurity() : b.usePlaintext()).build();
+            try {
+                ProvingEngineGrpc.ProvingEngineBlockingStub stub = ProvingEngineGrpc.newBlockingStub(ch)
+                        .withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS);
+                String t = token != null ? token : System.getenv("PROOFLINE_TOKEN");
+                if (t != null && !t.isEmpty()) {
+                    Metadata m = new Metadata();
+                    m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + t);
+                    stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+                }
+                return call.apply(stub);
+            } catch (StatusRuntimeException e) {
+                io.grpc.Status s = e.getStatus();
+                String msg = target + ": " + s.getCode() + (s.getDescription() != null ? ": " + s.getDescription() : "");
+                switch (s.getCode()) {
+                    case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED ->
+                        throw new IllegalArgumentException(msg);
+                    default -> throw new IllegalStateException(msg);
+                }
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true,
+            description = "Submit a job to a daemon: one partition per file (.wtns witness, or .json circom inputs);"
+                    + " prints the job id.")
+    static final class Submit implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Option(names = "--circuit", required = true, description = "circuit id")
+        String circuit;
+
+        @Option(names = "--priority", defaultValue = "normal", description = "low, normal, high or critical")
+        String priority;
+
+        @Option(names = "--idempotency-key")
+        String key;
+
+        @Option(names = "--deadline", description = "fail the job after this long (e.g. 5m)")
+        String deadline;
+
+        @Parameters(arity = "1..*", paramLabel = "<witness.wtns|input.json>")
+        List<Path> files;
+
+        @Override
+        public Integer call() throws Exception {
+            SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId(circuit)
+                    .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)));
+            if (key != null) {
+                b.setIdempotencyKey(key);
+            }
+            if (deadline != null) {
+                b.setDeadlineMs(dev.proofline.daemon.DaemonConfig.parseDuration(deadline).toMillis());
+            }
+            for (Path f : files) {
+                b.addPartitions(f.toString().endsWith(".json")
+                        ? Partition.newBuilder().setInputJson(Files.readString(f))
+                        : Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(f))));
+            }
+            SubmitProofResponse r = target.call(s -> s.submitProof(b.build()), 60_000);
+            System.out.println(r.getJobId());
+            if (r.getExisting()) {
+                System.err.println("(an existing job: same idempotency key)");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "await", mixinStandardHelpOptions = true,
+            description = "Wait for a job; write proof-<p>.json and public-<p>.json per partition into --out.")
+    static final class Await implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Parameters(index = "0", paramLabel = "<job-id>")
+        String job;
+
+        @Option(names = "--timeout", defaultValue = "10m")
+        String timeout;
+
+        @Option(names = "--out", paramLabel = "<dir>", description = "where to write the proofs")
+        Path out;
+
+        @Option(names = "--json", description = "print the response as JSON")
+        boolean json;
+
+        @Override
+        public Integer call() throws Exception {
+            long ms = dev.proofline.daemon.DaemonConfig.parseDuration(timeout).toMillis();
+            AwaitProofResponse r = target.call(s -> s.awaitProof(AwaitProofRequest.newBuilder().setJobId(job)
+                    .setTimeoutMs(ms).build()), ms + 30_000);
+            if (out != null && r.getState() == JobState.DONE) {
+                Files.createDirectories(out);
+                ObjectMapper m = new ObjectMapper();
+                for (PartitionResult p : r.getPartitionsList()) {
+                    Files.writeString(out.resolve("proof-" + p.getPartition() + ".json"), p.getProofJson());
+                    Files.writeString(out.resolve("public-" + p.getPartition() + ".json"),
+                            m.writerWithDefaultPrettyPrinter().writeValueAsString(p.getPublicSignalsList()) + "\n");
+                }
+            }
+            if (json) {
+                System.out.println(JsonFormat.printer().print(r));
+            } else {
+                System.out.println(r.getJobId() + " " + r.getState().name().toLowerCase(Locale.ROOT));
+                System.out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s%n", "partition", "state", "synth ms", "prover ms",
+                        "total ms");
+                for (PartitionResult p : r.getPartitionsList()) {
+                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f%n", p.getPartition(), p.getState(),
+                            p.getTimings().getSynthesisMs(), p.getTimings().getProverMs(), p.getTimings().getTotalMs());
+                }
+            }
+            return r.getState() == JobState.DONE ? 0 : 1;
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel a job.")
+    static final class Cancel implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Parameters(index = "0", paramLabel = "<job-id>")
+        String job;
+
+        @Override
+        public Integer call() {
+            JobState s = target.call(st -> st.cancelProof(CancelProofRequest.newBuilder().setJobId(job).build()),
+                    30_000).getState();
+            System.out.println(job + " " + s.name().toLowerCase(Locale.ROOT));
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "A daemon's state.")
+    static final class Status implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Option(names = "--json", description = "the full snapshot as JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            GetStatusResponse s = target.call(st -> st.getStatus(GetStatusRequest.getDefaultInstance()), 30_000);
+            if (json) {
+                System.out.println(s.getJson());
+                return 0;
+            }
+            System.out.printf(Locale.ROOT, """
+                    backend           %s
+                    uptime            %d s
+                    jobs              %d active, %d submitted
+                    partitions        %d proved, %d failed, %d cancelled
+                    permits           %d of %d in use
+                    prover busy       %.1f %% (last minute)
+                    memory            %d of %d MiB reserved
+                    """, s.getBackend(), s.getUptimeMs() / 1000, s.getJobsActive(), s.getJobsSubmitted(), s.getProofs(),
+                    s.getFailed(), s.getCancelled(), s.getPermitsInUse(), s.getPermitsMax(),
+                    100 * s.getProverBusyLastMinute(), s.getBudgetReservedBytes() >> 20, s.getBudgetTotalBytes() >> 20);
+            for (KeyStatus k : s.getKeysList()) {
+                System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.getCircuitId(), k.getResident()
+                        ? "resident, " + (k.getBytes() >> 20) + " MiB, " + k.getReferences() + " in use" : "not loaded");
+            }
+            return 0;
+        }
+    }
+}

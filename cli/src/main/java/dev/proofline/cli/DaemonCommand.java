@@ -1,0 +1,59 @@
+package dev.proofline.cli;
+
+import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code proofline daemon}: the proving daemon in the foreground until SIGTERM or SIGINT, which stop
+ * it gracefully (new submissions refused, running jobs given the grace period) and exit 0.
+ */
+@Command(name = "daemon", mixinStandardHelpOptions = true,
+        description = {"Run the proving daemon: gRPC API, HTTP status, metrics and dashboard.",
+            "Flags override the config file; with no file every default applies (proofline.example.toml)."})
+final class DaemonCommand implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "<file.toml>")
+    Path config;
+
+    @Option(names = "--keys", paramLabel = "<dir>", description = "keys directory (one folder per circuit)")
+    Path keys;
+
+    @Option(names = "--grpc-listen", paramLabel = "<host:port>")
+    String grpcListen;
+
+    @Option(names = "--http-listen", paramLabel = "<host:port>")
+    String httpListen;
+
+    @Option(names = "--insecure", description = "serve a non-loopback address without an auth token")
+    boolean insecure;
+
+    @Override
+    public Integer call() throws Exception {
+        DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
+        cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure);
+        Daemon d = Daemon.start(cfg, System.err::println);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Duration grace = DaemonConfig.parseDuration(cfg.shutdown().gracePeriod());
+        Runnable stop = () -> {
+            try {
+                d.shutdown(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                stopped.countDown();
+            }
+        };
+        // SIGTERM and SIGINT: a graceful stop, then exit 0 (the JVM's own handling would exit 143)
+        for (String sig : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(sig), s -> Thread.ofPlatform().name("shutdown").start(stop));
+        }
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.groth16.testing.CircomFixtures;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code proofline daemon} as its own process, driven by {@code submit}, {@code await}, {@code status}
+ * and {@code cancel}; SIGTERM stops it with exit code 0.
+ */
+class DaemonCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aDaemonProcessProvesForTheClientCommandsAndStopsCleanlyOnSigterm() throws Exception {
+        CircomFixtures.Fixture fx = CircomFixtures.build("bn128", "poseidon");
+        Path circuit = tmp.resolve("keys/poseidon");
+        Files.createDirectories(circuit);
+        Files.copy(fx.zkey(), circuit.resolve("circuit.zkey"));
+        Files.copy(fx.wasm(), circuit.resolve("circuit.wasm"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.proofline.cli.Main",
+                "daemon", "--keys", tmp.resolve("keys").toString(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
+                "127.0.0.1:0").redirectErrorStream(true).start();
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (java.io.IOException e) {
+                lines.add("(output closed: " + e.getMessage() + ")");
+            }
+        });
+        try {
+            String target = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (target == null && System.nanoTime() < deadline && p.isAlive()) {
+                for (String line : lines) {
+                    Matcher m = Pattern.compile("gRPC on (\\S+),").matcher(line);
+                    if (m.find()) {
+                        target = m.group(1);
+                    }
+                }
+                Thread.sleep(20);
+            }
+            assertTrue(target != null, "the daemon says where it listens: " + lines);
+            CliRun sub = CliRun.of("submit", "--target", target, "--circuit", "poseidon", fx.wtns().toString(),
+                    fx.input().toString());
+            assertEquals(0, sub.code(), sub.err());
+            String job = sub.out().strip();
+            CliRun await = CliRun.of("await", "--target", target, job, "--out", tmp.resolve("out").toString());
+            assertEquals(0, await.code(), await.err() + await.out());
+            assertTrue(await.out().startsWith(job + " done"), await.out());
+            for (int i = 0; i < 2; i++) {
+                assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), tmp.resolve("out/public-" + i + ".json"),
+                        tmp.resolve("out/proof-" + i + ".json")), "partition " + i);
+            }
+            CliRun status = CliRun.of("status", "--target", target);
+            assertEquals(0, status.code(), status.err());
+            assertTrue(status.out().contains("2 proved"), status.out());
+            CliRun unknown = CliRun.of("submit", "--target", target, "--circuit", "nope", fx.wtns().toString());
+            assertEquals(2, unknown.code());
+            assertTrue(unknown.err().contains("NOT_FOUND: unknown circuit 'nope'"), unknown.err());
+            CliRun cancel = CliRun.of("cancel", "--target", target, "job-12345");
+            assertEquals(2, cancel.code());
+            p.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "stopped");
+            reader.join(10_000);
+            assertEquals(0, p.exitValue(), String.join("\n", lines));
+            assertTrue(lines.stream().anyMatch(l -> l.contains("proofline daemon stopped")), lines.toString());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aBadConfigFileIsAnInputErrorThatNamesTheKeyAndLine() throws Exception {
+        Path cfg = tmp.resolve("bad.toml");
+        Files.writeString(cfg, "[engine]\npermits = 2\nbudgett = \"1GiB\"\n");
+        CliRun r = CliRun.of("daemon", "--config", cfg.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains(cfg + ":3: engine.budgett: unknown key"), r.err());
+    }
+}
