@@ -29,8 +29,8 @@ import java.util.function.Consumer;
 
 /**
  * The proving daemon: an {@link Engine} with the circuits of a keys directory, served over gRPC
- * ({@code proofline.v1.ProvingEngine}) and HTTP ({@code /status}, {@code /metrics}, {@code /healthz}
- * and the dashboard at {@code /}). Listens on loopback by default; any other address needs a bearer
+ * ({@code proofline.v1.ProvingEngine}) and HTTP ({@code /status}, {@code /timeline?limit=N} (the last
+ * pipeline events), {@code /metrics}, {@code /healthz} and the dashboard at {@code /}). Listens on loopback by default; any other address needs a bearer
  * token ({@code server.auth_token}) or an explicit {@code server.insecure = true}.
  */
 public final class Daemon implements AutoCloseable {
@@ -162,6 +162,8 @@ public final class Daemon implements AutoCloseable {
             String path = x.getRequestURI().getPath();
             switch (path) {
                 case "/status" -> send(x, 200, "application/json", StatusJson.write(engine.status()));
+                case "/timeline" -> send(x, 200, "application/json", StatusJson.timeline(engine.timeline().last(
+                        queryInt(x, "limit", 2000))));
                 case "/metrics" -> send(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
                 case "/healthz" -> send(x, closed ? 503 : 200, "text/plain", closed ? "shutting down\n" : "ok\n");
                 default -> serveStatic(x, path);
@@ -169,6 +171,22 @@ public final class Daemon implements AutoCloseable {
         } catch (RuntimeException e) {
             send(x, 500, "text/plain", "error: " + e.getMessage() + "\n");
         }
+    }
+
+    private static int queryInt(HttpExchange x, String name, int def) {
+        String q = x.getRequestURI().getQuery();
+        if (q != null) {
+            for (String p : q.split("&")) {
+                if (p.startsWith(name + "=")) {
+                    try {
+                        return Math.max(0, Math.min(100_000, Integer.parseInt(p.substring(name.length() + 1))));
+                    } catch (NumberFormatException e) {
+                        return def;
+                    }
+                }
+            }
+        }
+        return def;
     }
 
     private boolean authorized(HttpExchange x) {

@@ -14,6 +14,15 @@ final class StatusJson {
     private StatusJson() {
     }
 
+    /** Timeline events as a JSON array of {offset_ms, job, partition, kind, detail}. */
+    static String timeline(java.util.List<dev.proofline.engine.Timeline.Event> events) {
+        try {
+            return MAPPER.writeValueAsString(events);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("timeline not serializable", e);
+        }
+    }
+
     static String write(EngineStatus s) {
         try {
             return MAPPER.writeValueAsString(s);

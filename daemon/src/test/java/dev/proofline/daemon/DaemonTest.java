@@ -283,6 +283,20 @@ class DaemonTest {
         assertTrue(metrics.body().contains("proofline_permits_max 2.0"), metrics.body());
         assertTrue(http.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),
                 HttpResponse.BodyHandlers.ofString()).body().contains("<title>Proofline</title>"));
+        String job = stub.prove(SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul))
+                .build()).getJobId();
+        JsonNode events = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+                URI.create(base + "/timeline?limit=30")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertTrue(events.size() <= 30 && events.size() >= 8, events.toString());
+        List<String> kinds = new ArrayList<>();
+        for (JsonNode e : events) {
+            assertTrue(e.has("offset_ms") && e.has("partition"), e.toString());
+            if (e.get("job").asText().equals(job)) {
+                kinds.add(e.get("kind").asText());
+            }
+        }
+        assertEquals(List.of("QUEUED", "SYNTH_START", "SYNTH_END", "PROVER_QUEUE", "PROVER_START", "PROVER_END",
+                "FINALIZE_END", "JOB_DONE"), kinds);
         assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(base + "/../etc/passwd")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode());
         GetStatusResponse s = stub.getStatus(GetStatusRequest.getDefaultInstance());

@@ -67,6 +67,16 @@ public final class Timeline {
         return out;
     }
 
+    /** The last {@code max} events the ring holds, oldest first. */
+    public synchronized List<Event> last(int max) {
+        int n = (int) Math.min(Math.min(written, ring.length), Math.max(0, max));
+        List<Event> out = new ArrayList<>(n);
+        for (long i = written - n; i < written; i++) {
+            out.add(ring[(int) (i % ring.length)]);
+        }
+        return out;
+    }
+
     /** The held events of one job, oldest first. */
     public List<Event> ofJob(String job) {
         List<Event> out = new ArrayList<>();
