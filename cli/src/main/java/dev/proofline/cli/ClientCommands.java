@@ -50,20 +50,29 @@ final class ClientCommands {
         @Option(names = "--tls", description = "TLS to the daemon")
         boolean tls;
 
+        /** A channel to the target (plaintext, or TLS with --tls); large responses allowed. */
+        ManagedChannel channel() {
+            NettyChannelBuilder b = NettyChannelBuilder.forTarget(target).maxInboundMessageSize(256 << 20);
+            return (tls ? b.useTransportSecurity() : b.usePlaintext()).build();
+        }
+
+        /** A stub on {@code ch} that sends the bearer token, if there is one. */
+        ProvingEngineGrpc.ProvingEngineBlockingStub stub(ManagedChannel ch) {
+            ProvingEngineGrpc.ProvingEngineBlockingStub stub = ProvingEngineGrpc.newBlockingStub(ch);
+            String t = token != null ? token : System.getenv("PROOFLINE_TOKEN");
+            if (t == null || t.isEmpty()) {
+                return stub;
+            }
+            Metadata m = new Metadata();
+            m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + t);
+            return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+        }
+
         /** Runs {@code call} with a stub; gRPC failures become errors that name the code and the problem. */
         <T> T call(java.util.function.Function<ProvingEngineGrpc.ProvingEngineBlockingStub, T> call, long timeoutMs) {
-            NettyChannelBuilder b = NettyChannelBuilder.forTarget(target);
-            ManagedChannel ch = (tls ? b.useTransportSecurity() : b.usePlaintext()).build();
+            ManagedChannel ch = channel();
             try {
-                ProvingEngineGrpc.ProvingEngineBlockingStub stub = ProvingEngineGrpc.newBlockingStub(ch)
-                        .withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS);
-                String t = token != null ? token : System.getenv("PROOFLINE_TOKEN");
-                if (t != null && !t.isEmpty()) {
-                    Metadata m = new Metadata();
-                    m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + t);
-                    stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
-                }
-                return call.apply(stub);
+                return call.apply(stub(ch).withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS));
             } catch (StatusRuntimeException e) {
                 io.grpc.Status s = e.getStatus();
                 String msg = target + ": " + s.getCode() + (s.getDescription() != null ? ": " + s.getDescription() : "");
