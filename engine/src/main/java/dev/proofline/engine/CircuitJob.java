@@ -42,7 +42,8 @@ public final class CircuitJob implements JobSpec {
 
     private final Circuits circuits;
     private final String id;
-    private final List<Partition> partitions;
+    /** Inputs, each dropped when its partition ends (a job's result outlives its witnesses). */
+    private final Partition[] inputs;
     private final long vectorBytes;
     private final long extraBytes;
     private final AutoCloseable[][] held;
@@ -57,7 +58,7 @@ public final class CircuitJob implements JobSpec {
         }
         this.circuits = circuits;
         this.id = id;
-        this.partitions = List.copyOf(partitions);
+        this.inputs = partitions.toArray(Partition[]::new);
         try (var key = circuits.key(id)) {
             this.vectorBytes = CpuBackend.vectorBytes(key.value());
             this.extraBytes = CpuBackend.extraBytes(key.value());
@@ -71,7 +72,7 @@ public final class CircuitJob implements JobSpec {
 
     @Override
     public int partitions() {
-        return partitions.size();
+        return inputs.length;
     }
 
     @Override
@@ -126,7 +127,14 @@ public final class CircuitJob implements JobSpec {
 
     private Witness witness(int p, ProvingKey key) {
         String name = "partition " + p + " of " + id;
-        Witness w = switch (partitions.get(p)) {
+        Partition in;
+        synchronized (held) {
+            in = inputs[p];
+        }
+        if (in == null) {
+            throw new IllegalStateException(name + " has already ended");
+        }
+        Witness w = switch (in) {
             case Wtns(byte[] bytes) -> WtnsFile.read(bytes, name);
             case Inputs(CircomInput input) -> circuits.wasm(id).calculate(input);
             case Values(Witness v) -> v;
@@ -149,6 +157,7 @@ public final class CircuitJob implements JobSpec {
         synchronized (held) {
             refs = held[p];
             held[p] = null;
+            inputs[p] = null;
         }
         if (refs != null) {
             for (AutoCloseable r : refs) {
