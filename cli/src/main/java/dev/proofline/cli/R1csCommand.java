@@ -3,6 +3,7 @@ package dev.proofline.cli;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.circuits.Builtins;
 import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.cs.WitnessSystem;

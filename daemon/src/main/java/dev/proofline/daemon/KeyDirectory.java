@@ -12,7 +12,9 @@ import java.util.stream.Stream;
 /**
  * Circuits from a directory: one folder per circuit, named by its id, holding {@code circuit.zkey}
  * and optionally {@code circuit.wasm} (partitions as inputs) and {@code circuit.r1cs} (a, b, c by
- * the PCE). Folders whose name is not a valid id, or without a key, are skipped with a warning.
+ * the PCE); or {@code circuit.zkey} and {@code builtin.toml}, naming a built-in Java circuit and its
+ * size (partitions are then inputs {@code {"seed": n}}, each an instance). Folders whose name is not a
+ * valid id, or without a key, are skipped with a warning.
  */
 final class KeyDirectory {
 
@@ -41,6 +43,12 @@ final class KeyDirectory {
             Path zkey = f.resolve("circuit.zkey");
             if (!Files.isRegularFile(zkey)) {
                 warn.accept(f + ": skipped: no circuit.zkey");
+                continue;
+            }
+            Path builtin = f.resolve("builtin.toml");
+            if (Files.isRegularFile(builtin)) {
+                circuits.register(BuiltinCircuit.read(id, zkey, builtin));
+                ids.add(id);
                 continue;
             }
             Path wasm = f.resolve("circuit.wasm");

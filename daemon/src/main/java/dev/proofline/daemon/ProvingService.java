@@ -228,6 +228,13 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 return new CircuitJob.Values(w);
             }
             case INPUT_JSON -> {
+                if (circuit instanceof Circuits.Java j && j.fromInput() != null) {
+                    try {
+                        return new CircuitJob.Instance(j.fromInput().apply(in.getInputJson()));
+                    } catch (IllegalArgumentException e) {
+                        throw invalid(name + ": " + e.getMessage());
+                    }
+                }
                 if (!(circuit instanceof Circuits.Circom c) || c.wasm() == null) {
                     throw invalid(name + ": circuit '" + circuit.id() + "' has no witness generator (circuit.wasm):"
                             + " send witnesses (.wtns)");

@@ -77,6 +77,18 @@ class DaemonTest {
         copy(bls, dir.resolve("poseidon-bls12381"), true);
         copy(mul, dir.resolve("multiplier"), false);
         Files.createDirectories(dir.resolve("no key here"));
+        // a built-in Java circuit: its size in builtin.toml, a development key for that shape
+        Path merkle = Files.createDirectories(dir.resolve("merkle"));
+        Files.writeString(merkle.resolve("builtin.toml"), """
+                circuit = "builtin:merkle-post"
+                curve = "bls12381"
+                constraints = 2000
+                depth = 5
+                """);
+        dev.proofline.groth16.setup.DevSetup.run(dev.proofline.r1cs.cs.RecordingSystem.record(
+                dev.proofline.algebra.PairingCurve.BLS12_381, dev.proofline.r1cs.circuits.Builtins.circuit(
+                        "builtin:merkle-post", dev.proofline.algebra.PairingCurve.BLS12_381, 2000, 5, false, 1)),
+                merkle.resolve("circuit.zkey"), new java.util.Random(3));
         return dir;
     }
 
@@ -137,7 +149,7 @@ class DaemonTest {
     void circuitsComeFromTheKeysDirectory() {
         List<String> ids = stub.listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsList().stream()
                 .map(c -> c.getId() + (c.getHasWasm() ? "+wasm" : "") + (c.getHasR1Cs() ? "+r1cs" : "")).toList();
-        assertEquals(List.of("multiplier", "poseidon-bls12381+wasm+r1cs", "poseidon-bn128+wasm+r1cs"), ids);
+        assertEquals(List.of("merkle+r1cs", "multiplier", "poseidon-bls12381+wasm+r1cs", "poseidon-bn128+wasm+r1cs"), ids);
         assertTrue(log.stream().anyMatch(l -> l.contains("no key here") && l.contains("skipped")), log.toString());
         assertTrue(log.stream().anyMatch(l -> l.contains("preloaded poseidon-bn128")), log.toString());
     }
@@ -159,6 +171,28 @@ class DaemonTest {
             assertEquals(r.getPartitions(0).getPublicSignalsList(), r.getPartitions(1).getPublicSignalsList());
             assertSnarkjsAccepts(fx, r.getPartitions(1), id);
         }
+    }
+
+    @Test
+    void aBuiltInCircuitProvesInstancesNamedBySeed() throws Exception {
+        AwaitProofResponse r = stub.prove(SubmitProofRequest.newBuilder().setCircuitId("merkle")
+                .addPartitions(Partition.newBuilder().setInputJson("{\"seed\": 3}"))
+                .addPartitions(Partition.newBuilder().setInputJson("{\"seed\": 4}")).build());
+        assertEquals(JobState.DONE, r.getState());
+        dev.proofline.groth16.VerificationKey vk;
+        try (var key = daemon.engine().circuits().key("merkle")) {
+            vk = key.value().verificationKey();
+        }
+        for (PartitionResult p : r.getPartitionsList()) {
+            assertTrue(dev.proofline.groth16.Verifier.verify(vk, p.getPublicSignalsList().stream()
+                    .map(java.math.BigInteger::new).toList(), dev.proofline.groth16.io.ProofBinary.decode(
+                            dev.proofline.algebra.PairingCurve.BLS12_381, p.getProofBinary().toByteArray())));
+        }
+        assertNotEquals(r.getPartitions(0).getPublicSignalsList(), r.getPartitions(1).getPublicSignalsList(),
+                "two seeds, two instances");
+        assertCode(Status.Code.INVALID_ARGUMENT, "{\"seed\": <integer>}", () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("merkle")
+                        .addPartitions(Partition.newBuilder().setInputJson("{\"leaf\": 1}")).build()));
     }
 
     @Test

@@ -52,9 +52,14 @@ public final class Circuits implements AutoCloseable {
 
     /**
      * A circuit written in Java: its key, and an instance of it whose constraints (not values) are
-     * recorded once for the PCE. Partitions are instances of the same shape.
+     * recorded once for the PCE. Partitions are instances of the same shape; {@code fromInput}, when not
+     * null, makes one from a partition's input JSON (for clients that cannot send Java objects).
      */
-    public record Java(String id, Path zkey, PairingCurve curve, Circuit shape) implements Registered {
+    public record Java(String id, Path zkey, PairingCurve curve, Circuit shape,
+            java.util.function.Function<String, Circuit> fromInput) implements Registered {
+        public Java(String id, Path zkey, PairingCurve curve, Circuit shape) {
+            this(id, zkey, curve, shape, null);
+        }
     }
 
     /** A job or request named a circuit that is not registered. */
