@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,6 +66,7 @@ class DashboardBrowserTest {
     private Daemon daemon;
     private ManagedChannel channel;
     private WebDriver browser;
+    private Map<String, Partition> witnesses;
     private Thread load;
     private volatile boolean stopLoad;
     private final AtomicReference<Throwable> loadFailure = new AtomicReference<>();
@@ -89,14 +91,14 @@ class DashboardBrowserTest {
                 directory = "%s"
                 preload = ["poseidon-bn128", "poseidon-bls12381"]
                 [engine]
-                budget = "4GiB"
+                budget = "32MiB"
                 permits = 2
                 result_retention = "10m"
                 [limits]
                 max_partitions = 64
                 """.formatted(keys.toString().replace("\\", "\\\\")), "dashboard.toml"), l -> { });
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
-        startLoad(Map.of("poseidon-bn128", wtns(bn), "poseidon-bls12381", wtns(bls)));
+        witnesses = Map.of("poseidon-bn128", wtns(bn), "poseidon-bls12381", wtns(bls));
 
         SELENIUM_LOG.setLevel(Level.SEVERE);
         ChromeOptions options = new ChromeOptions();
@@ -114,8 +116,8 @@ class DashboardBrowserTest {
     }
 
     /**
-     * Keeps about three jobs of many partitions running on both curves until the test ends; the first
-     * job is cancelled at once, so its cells stay cancelled.
+     * Starts keeping about three jobs of many partitions running on both curves until the test ends;
+     * the first job is cancelled at once, so its cells stay cancelled.
      */
     private void startLoad(Map<String, Partition> witnesses) {
         var stub = ProvingEngineGrpc.newBlockingStub(channel);
@@ -210,32 +212,35 @@ class DashboardBrowserTest {
         wait.until(d -> "true".equals(attr(d, "#conn", "data-ok")));
         assertEquals("cpu", text(browser, "backend"));
         assertEquals("2", text(browser, "permits-max"));
+        assertTrue(text(browser, "partitions").contains("No jobs yet"), text(browser, "partitions"));
+        startLoad(witnesses);
 
-        // cells: the cancelled first job and running ones, so more than one state, and done cells as jobs finish
+        // cells: the cancelled first job, then queued and running ones, and done ones as jobs finish
+        wait.until(d -> cellStates(d).contains("CANCELLED") && cellStates(d).contains("QUEUED"));
         wait.until(d -> cellStates(d).size() >= 3 && cellStates(d).contains("DONE"));
-        Set<String> states = cellStates(browser);
-        assertTrue(states.contains("CANCELLED"), states.toString());
-        assertTrue(browser.findElements(By.cssSelector("#legend .key[data-state]")).size() == 8);
+        assertEquals(8, browser.findElements(By.cssSelector("#legend .key[data-state]")).size());
 
         // the busy chart: a point per second once two samples are in, and the prover has been busy
         wait.until(d -> busyPoints(d) >= 3);
         assertTrue(intAttr(browser, "#busy-chart", "data-samples") >= busyPoints(browser));
         assertTrue(text(browser, "busy-minute").endsWith("%"), text(browser, "busy-minute"));
 
-        // the memory bar against the 4 GiB budget: both keys are resident, so the KEY segment has bytes
-        assertEquals(String.valueOf(4L << 30), attr(browser, "#memory", "data-total"));
-        assertEquals("4.0 GiB", text(browser, "memory-total"));
+        // the memory bar against the 32 MiB budget: both keys are resident, so the KEY segment has bytes
+        assertEquals(String.valueOf(32L << 20), attr(browser, "#memory", "data-total"));
+        assertEquals("32 MiB", text(browser, "memory-total"));
         wait.until(d -> Long.parseLong(attr(d, "#memory .segment[data-kind=KEY]", "data-bytes")) > 0);
         assertTrue(browser.findElement(By.cssSelector("#memory .segment[data-kind=KEY]")).getSize().getWidth() > 0);
-        assertTrue(text(browser, "memory-summary").contains("of 4.0 GiB reserved"), text(browser, "memory-summary"));
+        assertTrue(text(browser, "memory-summary").contains("of 32 MiB reserved"), text(browser, "memory-summary"));
+        assertEquals(2, browser.findElements(By.cssSelector("#resident-rows tr[data-kind=KEY]")).size(),
+                text(browser, "resident"));
 
         // the waterfall: a row per partition, with synthesis and prover segments drawn
         wait.until(d -> d.findElements(By.cssSelector("#waterfall .row")).size() >= 10
                 && !d.findElements(By.cssSelector("#waterfall .row rect.seg-prove")).isEmpty());
         assertEquals(browser.findElements(By.cssSelector("#waterfall .row")).size(),
                 intAttr(browser, "#waterfall", "data-rows"));
-        assertTrue(!browser.findElements(By.cssSelector("#waterfall rect.seg-synth")).isEmpty());
-        assertTrue(!browser.findElements(By.cssSelector("#waterfall .row[data-outcome=cancelled]")).isEmpty());
+        assertFalse(browser.findElements(By.cssSelector("#waterfall rect.seg-synth")).isEmpty());
+        wait.until(d -> !d.findElements(By.cssSelector("#waterfall .row[data-outcome=done]")).isEmpty());
 
         // it moves on its own: two reads a second apart differ
         View before = View.of(browser);
