@@ -627,6 +627,7 @@ public final class Engine implements AutoCloseable {
      * withdrawing its permit request; the running ones stop at their next stage boundary.
      */
     private void purge(Job job) {
+        budget.wakeWaiters(); // its partitions waiting for memory give up
         List<Task> mine = new ArrayList<>();
         scheduled.removeIf(t -> {
             if (t.job == job) {
@@ -759,7 +760,17 @@ public final class Engine implements AutoCloseable {
             for (long size : sizes) {
                 bytes += BufferPool.sizeClass(size);
             }
-            t.reservation = budget.acquire(bytes, MemoryBudget.Kind.PARTITION);
+            // waits for room; a job that ends meanwhile (cancel, failure, deadline, close) wakes it to give up
+            java.util.Optional<Reservation> r = budget.acquire(bytes, MemoryBudget.Kind.PARTITION, null, t.job::isOver);
+            if (r.isEmpty()) {
+                t.end(PartitionState.CANCELLED, null, null);
+                return;
+            }
+            t.reservation = r.get();
+            if (t.job.isOver()) {
+                t.end(PartitionState.CANCELLED, null, null);
+                return;
+            }
             List<BufferPool.Buffer> got = new ArrayList<>(sizes.length);
             t.buffers = got;
             for (long size : sizes) {
@@ -846,7 +857,11 @@ public final class Engine implements AutoCloseable {
                 t.permit = null;
             }
             t.job.state(t.p, PartitionState.FINALIZING);
-            finalizers.execute(() -> finish(t, started));
+            try {
+                finalizers.execute(() -> finish(t, started));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                t.end(PartitionState.CANCELLED, null, null); // the engine closed while this partition proved
+            }
         }
     }
 

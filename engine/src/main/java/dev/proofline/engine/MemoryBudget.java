@@ -215,6 +215,16 @@ public final class MemoryBudget {
      * free in time. The wait ends on releases, not on a timer loop.
      */
     public Optional<Reservation> acquire(long bytes, Kind kind, Duration timeout) throws InterruptedException {
+        return acquire(bytes, kind, timeout, () -> false);
+    }
+
+    /**
+     * As {@link #acquire(long, Kind, Duration)}, giving up (empty) as soon as {@code abandoned} says so:
+     * it is checked before each wait, and {@link #wakeWaiters} makes waiters check it again (call it when
+     * what they wait for is cancelled).
+     */
+    public Optional<Reservation> acquire(long bytes, Kind kind, Duration timeout,
+            java.util.function.BooleanSupplier abandoned) throws InterruptedException {
         check(bytes);
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -228,6 +238,9 @@ public final class MemoryBudget {
                 if (reserved + bytes <= total) {
                     continue;
                 }
+                if (abandoned.getAsBoolean()) {
+                    return Optional.empty();
+                }
                 if (timeout == null) {
                     released.await();
                 } else {
@@ -240,6 +253,16 @@ public final class MemoryBudget {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /** Wakes every waiting {@code acquire}, so that those whose work was abandoned give up. */
+    public void wakeWaiters() {
+        lock.lock();
+        try {
+            released.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -304,4 +304,25 @@ class EngineContractsTest {
         assertEquals(0, e.permits().waiting());
         assertEquals(0, e.budget().reserved(), "partition bytes and idle buffers all given back");
     }
+
+    @Test
+    void aPartitionWaitingForMemoryGivesUpAtOnceWhenItsJobIsCancelled() throws Exception {
+        long mib = 1L << 20;
+        // room for one partition's megabyte at a time; two permits, so the second waits for memory
+        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, mib + mib / 2, 1000), new SimBackend(400, 0, x -> false))) {
+            Engine.Job first = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
+            Thread.sleep(50);
+            Engine.Job waiting = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
+            Thread.sleep(50);
+            assertEquals(PartitionState.QUEUED, waiting.state(0), "dispatched, but no memory for its synthesis yet");
+            waiting.cancel();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (waiting.state(0) != PartitionState.CANCELLED && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(PartitionState.CANCELLED, waiting.state(0));
+            assertEquals(PartitionState.PROVING, first.state(0), "ended while the first still proves");
+            first.await(Duration.ofSeconds(10));
+        }
+    }
 }
