@@ -424,8 +424,9 @@ class DaemonTest {
             assertEquals(List.of(Status.Code.UNAVAILABLE), codes, "refused while shutting down");
             stopping.get(90, TimeUnit.SECONDS);
             assertTrue(d.engine().job(running.getJobId()).orElseThrow().result().isDone());
-            assertFalse(d.engine().job(running.getJobId()).orElseThrow().result().isCompletedExceptionally(),
-                    "the running job finished within the grace period");
+            var result = d.engine().job(running.getJobId()).orElseThrow().result();
+            assertFalse(result.isCompletedExceptionally(), () -> "the running job should finish within the grace"
+                    + " period: " + result.exceptionNow());
         } finally {
             ch.shutdownNow();
         }

@@ -138,4 +138,37 @@ class CpuEngineTest {
                     new CircuitJob.Wtns(new byte[0]))));
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128"})
+    void proofsGoOnWhileEveryCommonPoolWorkerIsBlockedByTheApplication(String curve) throws Exception {
+        CircomFixtures.Fixture fx = CircomFixtures.build(curve, "poseidon");
+        int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(workers);
+        List<java.util.concurrent.CompletableFuture<Void>> blockers = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            blockers.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+                blocked.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        try (Engine e = new Engine(config(), new CpuBackend())) {
+            assertTrue(blocked.await(30, java.util.concurrent.TimeUnit.SECONDS), "the common pool is busy");
+            e.circuits().register(new Circuits.Circom("p", fx.zkey()));
+            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "p",
+                    List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
+                    .await(Duration.ofMinutes(2));
+            assertInstanceOf(ProofResult.class, proofs.get(0));
+        } finally {
+            release.countDown();
+        }
+        for (var b : blockers) {
+            b.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 }

@@ -14,7 +14,6 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.stream.IntStream;
 
 /**
@@ -363,10 +362,11 @@ public final class Prover {
         prover.step("H (NTTs)");
         Ntt ntt = Ntt.of(fr, key.logDomainSize());
         long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
-        ForkJoinTask<?> tb = ForkJoinPool.commonPool().submit(() -> ntt.evaluationsOnCoset(b, g, 0));
+        // one after the other, each on all cores; a task handed to the common pool and joined from this
+        // thread would wait forever while the pool's workers are busy elsewhere (it has one on two cores)
         ntt.evaluationsOnCoset(a, g, 0);
+        ntt.evaluationsOnCoset(b, g, 0);
         ntt.evaluationsOnCoset(c, g, 0);
-        tb.join();
         long[] one = new long[words];
         one[0] = 1;
         parallelChunks(n, (lo, hi) -> {
