@@ -227,6 +227,9 @@ public final class CudaDriver {
                 if (!Files.exists(path)) {
                     return new Unavailable(library + " not found");
                 }
+                if (!isSharedObject(path)) {
+                    return new Unavailable(library + " could not be loaded: not an ELF shared object");
+                }
                 lookup = SymbolLookup.libraryLookup(path, Arena.global());
             } else {
                 lookup = SymbolLookup.libraryLookup(library, Arena.global());
@@ -252,6 +255,20 @@ public final class CudaDriver {
             return new Unavailable(e.getMessage());
         }
         return new Available(driver);
+    }
+
+    /**
+     * Whether a file starts as an ELF object does, on Linux (elsewhere: whether it is readable). The
+     * dynamic loader would refuse anything else too, but the JVM may print warnings on the way.
+     */
+    private static boolean isSharedObject(Path path) {
+        try (var in = Files.newInputStream(path)) {
+            byte[] magic = in.readNBytes(4);
+            return !System.getProperty("os.name", "").startsWith("Linux")
+                    || (magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F');
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** The library this driver was loaded from, as it was named. */
