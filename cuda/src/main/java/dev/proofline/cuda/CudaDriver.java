@@ -32,6 +32,7 @@ import java.util.Optional;
  * <p>Calls that work in a context ({@code cuMemAlloc}, {@code cuModuleLoadData}, ...) use the calling
  * thread's current one; the typed layer makes its context current before each of them.
  */
+@SuppressWarnings("restricted") // binding native code is what this class is for
 public final class CudaDriver {
 
     /** System property naming the driver library to load instead of {@value #DEFAULT_LIBRARY}. */

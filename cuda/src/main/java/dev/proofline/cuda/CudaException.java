@@ -11,13 +11,7 @@ public final class CudaException extends RuntimeException {
     private final int code;
     private final String errorName;
 
-    CudaException(String call, int code, String errorName, String errorText) {
-        super(call + ": " + errorName + " (" + errorText + ")");
-        this.call = call;
-        this.code = code;
-        this.errorName = errorName;
-    }
-
+    /** {@code detail}, when not empty, follows the error (a JIT compiler's log, for one). */
     CudaException(String call, int code, String errorName, String errorText, String detail) {
         super(call + ": " + errorName + " (" + errorText + ")" + (detail.isEmpty() ? "" : ": " + detail));
         this.call = call;

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Page-locked host memory from {@code cuMemHostAlloc}, as a segment. Closing the buffer ends the
  * segment's scope (later accesses throw instead of touching freed memory) and frees the memory.
  */
+@SuppressWarnings("restricted") // gives the driver's allocation its size and this buffer's scope
 public final class PinnedBuffer implements AutoCloseable {
 
     private final Context context;

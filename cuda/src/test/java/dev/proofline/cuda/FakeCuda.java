@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Assumptions;
  * JVM, loaded as a CUDA driver through its path, and inspected and steered through its
  * {@code fake_*} functions. Tests that need it skip, with the reason printed, where gcc is missing.
  */
+@SuppressWarnings("restricted") // binding native code is what this class is for
 public final class FakeCuda {
 
     private static final List<Path> SOURCES = List.of(Path.of("src/test/c/fake_cuda.c"), Path.of("../cuda/src/test/c/fake_cuda.c"));
