@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
         subcommands = {ProveCommand.class, VerifyCommand.class, ZkeyCommand.class, SetupCommand.class, R1csCommand.class, BenchCommand.class,
             WtnsCommand.class, FullproveCommand.class, DaemonCommand.class, ClientCommands.Submit.class,
-            ClientCommands.Await.class, ClientCommands.Cancel.class, ClientCommands.Status.class},
+            ClientCommands.Await.class, ClientCommands.Cancel.class, ClientCommands.Status.class, DevicesCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could not be made),",
             "2 unreadable or mismatched input, bad usage."})
 public final class ProoflineCommand implements Runnable {
