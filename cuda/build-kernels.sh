@@ -6,8 +6,9 @@
 #       Without nvcc on the PATH (or in $NVCC) it says so and succeeds: the kernels are not built.
 #   build-kernels.sh host-test <out dir>
 #       Compiles the host test program src/test/cuda/host_test.cpp twice (128-bit products; the
-#       device's separate high product, computed portably) with g++, or nvcc's host compiler when
-#       there is no g++. Without either it says so and succeeds.
+#       device's separate high product, computed portably) with g++, or with nvcc when there is no
+#       g++ (nvcc then needs another host compiler, e.g. named by NVCC_CCBIN), and a third time by
+#       nvcc when it is there (host_test_nvcc). Without either compiler it says so and succeeds.
 #
 # Both steps do nothing when their outputs are newer than every source (and, for the kernels, were
 # built with the same flags, which are kept in target/).
@@ -50,9 +51,11 @@ kernels)
 host-test)
     out_dir="$2"
     mkdir -p "$out_dir"
+    have_nvcc=false
+    command -v "$nvcc" >/dev/null 2>&1 && have_nvcc=true
     if command -v g++ >/dev/null 2>&1; then
         cxx=(g++ -x c++ -Wall -Wextra)
-    elif command -v "$nvcc" >/dev/null 2>&1; then
+    elif $have_nvcc; then
         cxx=("$nvcc" -x cu)
     else
         echo "[cuda] neither g++ nor nvcc is on the PATH: the host test program is not built (its test is skipped)"
@@ -60,15 +63,25 @@ host-test)
     fi
     build() {
         local out="$out_dir/$1"; shift
+        local compiler=("${cxx[@]}")
+        if [ "${1:-}" = "--nvcc" ]; then
+            compiler=("$nvcc" -x cu); shift
+        fi
         if up_to_date "$out" "$src" "$test_src" "$here/build-kernels.sh"; then
             return 0
         fi
-        echo "[cuda] ${cxx[0]} host_test.cpp $* -> $out"
-        "${cxx[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/host_test.cpp"
+        echo "[cuda] ${compiler[0]} host_test.cpp $* -> $out"
+        "${compiler[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/host_test.cpp"
         mv "$out.tmp" "$out"
     }
     build host_test
     build host_test_portable_mulhi -DPL_PORTABLE_MULHI
+    if $have_nvcc; then
+        # nvcc's host pass: the headers as the kernels see them (__host__ __device__, unroll pragmas)
+        build host_test_nvcc --nvcc
+    else
+        rm -f "$out_dir/host_test_nvcc"
+    fi
     ;;
 *)
     echo "usage: build-kernels.sh kernels <classes dir> <gencode flags...> | host-test <out dir>" >&2

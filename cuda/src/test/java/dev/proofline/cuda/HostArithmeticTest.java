@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The kernels' field and G1 arithmetic, compiled for the CPU into the host test program, against the
  * Java field classes and {@link PointArithmetic}: random operands and edge cases, results compared
- * word for word. Skipped when the build had neither g++ nor nvcc to make the program.
+ * word for word. Skipped when the build had neither g++ nor nvcc to make the program (the nvcc-built
+ * variant when it had no nvcc).
  */
 class HostArithmeticTest {
 
@@ -56,8 +57,10 @@ class HostArithmeticTest {
 
     private static Path program(String name) {
         Path p = HostProgram.directory().resolve(name);
-        assumeTrue(Files.isExecutable(p), "the host test program " + p + " was not built: neither g++ nor nvcc was "
-                + "on the PATH when the module was built, so the CUDA arithmetic is not tested here");
+        assumeTrue(Files.isExecutable(p), "the host test program " + p + " was not built: "
+                + (name.endsWith("_nvcc") ? "nvcc was not on the PATH when the module was built"
+                        : "neither g++ nor nvcc was on the PATH when the module was built, so the CUDA arithmetic "
+                                + "is not tested here"));
         return p;
     }
 

@@ -19,8 +19,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class HostProgram {
 
-    /** The programs the build makes: 128-bit products, and the device's separate high product. */
-    static final List<String> NAMES = List.of("host_test", "host_test_portable_mulhi");
+    /**
+     * The programs the build makes: with 128-bit products; with the device's separate high product;
+     * by nvcc's host pass (only when nvcc is there).
+     */
+    static final List<String> NAMES = List.of("host_test", "host_test_portable_mulhi", "host_test_nvcc");
 
     static Path directory() {
         return Path.of(System.getProperty("proofline.cuda.hostTestDir", "target/cuda-host-test"));
