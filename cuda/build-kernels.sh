@@ -4,11 +4,13 @@
 #   build-kernels.sh kernels <classes dir> <gencode flags...>
 #       nvcc compiles src/main/cuda/kernels.cu into <classes dir>/dev/proofline/cuda/kernels.fatbin.
 #       Without nvcc on the PATH (or in $NVCC) it says so and succeeds: the kernels are not built.
-#   build-kernels.sh host-test <out dir>
+#   build-kernels.sh host-test <out dir> <gencode flags...>
 #       Compiles the host test program src/test/cuda/host_test.cpp twice (128-bit products; the
 #       device's separate high product, computed portably) with g++, or with nvcc when there is no
 #       g++ (nvcc then needs another host compiler, e.g. named by NVCC_CCBIN), and a third time by
 #       nvcc when it is there (host_test_nvcc). Without either compiler it says so and succeeds.
+#       Where a GPU is visible, nvcc also builds the device test program src/test/cuda/device_test.cu
+#       (the same operations run in a kernel) with the gencode flags.
 #
 # Both steps do nothing when their outputs are newer than every source (and, for the kernels, were
 # built with the same flags, which are kept in target/).
@@ -49,7 +51,8 @@ kernels)
     echo "[cuda] built $out ($(wc -c <"$out") bytes, $((SECONDS - start)) s)"
     ;;
 host-test)
-    out_dir="$2"
+    out_dir="$2"; shift 2
+    gencode="$*"
     mkdir -p "$out_dir"
     have_nvcc=false
     command -v "$nvcc" >/dev/null 2>&1 && have_nvcc=true
@@ -82,9 +85,26 @@ host-test)
     else
         rm -f "$out_dir/host_test_nvcc"
     fi
+    # The device test program runs the same operations on a GPU. Its build takes about a minute on
+    # two cores, so it is made only where a GPU is visible (or PROOFLINE_CUDA_DEVICE_TEST=1).
+    if $have_nvcc && { [ "${PROOFLINE_CUDA_DEVICE_TEST:-}" = 1 ] || ls /dev/nvidia[0-9]* >/dev/null 2>&1; }; then
+        out="$out_dir/device_test"
+        if ! up_to_date "$out" "$src" "$test_src" "$here/build-kernels.sh" \
+                || [ "$(cat "$out.flags" 2>/dev/null)" != "$gencode" ]; then
+            echo "[cuda] nvcc device_test.cu $gencode -> $out"
+            start=$SECONDS
+            # shellcheck disable=SC2086 # the flags are words
+            "$nvcc" -O2 -std=c++17 $gencode -I "$src" -o "$out.tmp" "$test_src/device_test.cu"
+            mv "$out.tmp" "$out"
+            printf '%s' "$gencode" >"$out.flags"
+            echo "[cuda] built $out ($((SECONDS - start)) s)"
+        fi
+    else
+        rm -f "$out_dir/device_test" "$out_dir/device_test.flags"
+    fi
     ;;
 *)
-    echo "usage: build-kernels.sh kernels <classes dir> <gencode flags...> | host-test <out dir>" >&2
+    echo "usage: build-kernels.sh kernels|host-test <out dir> <gencode flags...>" >&2
     exit 64
     ;;
 esac

@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The kernels' field and G1 arithmetic, compiled for the CPU into the host test program, against the
- * Java field classes and {@link PointArithmetic}: random operands and edge cases, results compared
- * word for word. Skipped when the build had neither g++ nor nvcc to make the program (the nvcc-built
- * variant when it had no nvcc).
+ * The kernels' field and G1 arithmetic, compiled for the CPU into the host test programs (and, where
+ * there is a GPU, run on it by the device test program), against the Java field classes and
+ * {@link PointArithmetic}: random operands and edge cases, results compared word for word. Each program
+ * is skipped, saying why, when the build could not make it.
  */
 class HostArithmeticTest {
 
@@ -58,9 +58,13 @@ class HostArithmeticTest {
     private static Path program(String name) {
         Path p = HostProgram.directory().resolve(name);
         assumeTrue(Files.isExecutable(p), "the host test program " + p + " was not built: "
-                + (name.endsWith("_nvcc") ? "nvcc was not on the PATH when the module was built"
-                        : "neither g++ nor nvcc was on the PATH when the module was built, so the CUDA arithmetic "
-                                + "is not tested here"));
+                + switch (name) {
+                    case "host_test_nvcc" -> "nvcc was not on the PATH when the module was built";
+                    case "device_test" -> "no GPU was visible (/dev/nvidia*) or nvcc was not on the PATH when the "
+                            + "module was built";
+                    default -> "neither g++ nor nvcc was on the PATH when the module was built, so the CUDA "
+                            + "arithmetic is not tested here";
+                });
         return p;
     }
 

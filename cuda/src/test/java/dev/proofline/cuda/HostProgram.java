@@ -11,19 +11,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
- * The host test program of the kernels' arithmetic (src/test/cuda/host_test.cpp, built by the module's
- * build into {@code target/cuda-host-test}): a batch of operations, each with the result the Java code
- * gives, is run through the program and every result compared word for word.
+ * A test program of the kernels' arithmetic (src/test/cuda/host_test.cpp and device_test.cu, built by
+ * the module's build into {@code target/cuda-host-test}): a batch of operations, each with the result
+ * the Java code gives, is run through the program and every result compared word for word.
  */
 final class HostProgram {
 
     /**
      * The programs the build makes: with 128-bit products; with the device's separate high product;
-     * by nvcc's host pass (only when nvcc is there).
+     * by nvcc's host pass (only when nvcc is there); the device test program, running the operations
+     * on a GPU (only when nvcc is there and a GPU is visible).
      */
-    static final List<String> NAMES = List.of("host_test", "host_test_portable_mulhi", "host_test_nvcc");
+    static final List<String> NAMES = List.of("host_test", "host_test_portable_mulhi", "host_test_nvcc", "device_test");
+
+    /** The device test program's exit status when it finds no usable CUDA device. */
+    static final int NO_DEVICE = 77;
 
     static Path directory() {
         return Path.of(System.getProperty("proofline.cuda.hostTestDir", "target/cuda-host-test"));
@@ -74,6 +79,7 @@ final class HostProgram {
                 fail(program + " did not finish");
             }
             String stderr = Files.readString(err, StandardCharsets.UTF_8);
+            Assumptions.assumeFalse(p.exitValue() == NO_DEVICE, program.getFileName() + ": " + stderr.strip());
             assertEquals(0, p.exitValue(), program + " failed: " + stderr);
             List<String> results = Files.readAllLines(out, StandardCharsets.US_ASCII);
             assertEquals(lines.size(), results.size(), "one result a line from " + program);
