@@ -76,8 +76,46 @@ struct field {
         reduce_once(t, r);
     }
 
+    /**
+     * r = a^2 / R mod q: the 2N-limb square (each cross product once, doubled, plus the diagonal),
+     * then N Montgomery reduction rounds; about N(N-1)/2 fewer products than mul(a, a).
+     */
     PL_HD static void sqr(const T &a, T &r) {
-        mul(a, a, r);
+        u64 t[2 * N];
+        PL_UNROLL for (int i = 0; i < 2 * N; i++) t[i] = 0;
+        // cross products a_i a_j, i < j
+        PL_UNROLL for (int i = 0; i < N - 1; i++) {
+            u64 c = 0;
+            PL_UNROLL for (int j = i + 1; j < N; j++) mac(t[i + j], a.l[i], a.l[j], c);
+            t[i + N] = c;
+        }
+        // doubled (a < 2^(64N-1), so nothing is shifted out)
+        t[2 * N - 1] = t[2 * N - 2] >> 63;
+        PL_UNROLL for (int k = 2 * N - 2; k > 0; k--) t[k] = (t[k] << 1) | (t[k - 1] >> 63);
+        t[0] <<= 1;
+        // plus the squares a_i^2
+        u64 carry = 0;
+        PL_UNROLL for (int i = 0; i < N; i++) {
+            u64 lo, hi;
+            mul_wide(a.l[i], a.l[i], lo, hi);
+            t[2 * i] = addc(t[2 * i], lo, carry);
+            t[2 * i + 1] = addc(t[2 * i + 1], hi, carry);
+        }
+        // reduction: t += m q 2^(64i) clears word i; the carry out of word i + N goes into the next round
+        u64 extra = 0;
+        PL_UNROLL for (int i = 0; i < N; i++) {
+            const u64 m = t[i] * P::QINV;
+            u64 c = 0;
+            PL_UNROLL for (int j = 0; j < N; j++) mac(t[i + j], m, P::q(j), c);
+            u64 k1 = 0, k2 = 0;
+            t[i + N] = addc(t[i + N], c, k1);
+            t[i + N] = addc(t[i + N], extra, k2);
+            extra = k1 + k2;
+        }
+        // (a^2 + m q) / R < 2q < 2^(64N): the last carry is 0
+        u64 h[N];
+        PL_UNROLL for (int i = 0; i < N; i++) h[i] = t[N + i];
+        reduce_once(h, r);
     }
 
     PL_HD static void add(const T &a, const T &b, T &r) {

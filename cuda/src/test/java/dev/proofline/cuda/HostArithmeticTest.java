@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HostArithmeticTest {
 
-    private static final int RANDOM_OPERANDS = 400;
+    private static final int RANDOM_OPERANDS = 1000;
     private static final int RANDOM_POINTS = 40;
 
     static Stream<String> programs() {
