@@ -30,10 +30,6 @@ class HostArithmeticTest {
     private static final int RANDOM_OPERANDS = 1000;
     private static final int RANDOM_POINTS = 40;
 
-    static Stream<String> programs() {
-        return HostProgram.NAMES.stream();
-    }
-
     static Stream<Arguments> fields() {
         List<Arguments> a = new ArrayList<>();
         for (String program : HostProgram.NAMES) {
@@ -57,7 +53,7 @@ class HostArithmeticTest {
 
     private static Path program(String name) {
         Path p = HostProgram.directory().resolve(name);
-        assumeTrue(Files.isExecutable(p), "the host test program " + p + " was not built: "
+        assumeTrue(Files.isExecutable(p), "the test program " + p + " was not built: "
                 + switch (name) {
                     case "host_test_nvcc" -> "nvcc was not on the PATH when the module was built";
                     case "device_test" -> "no GPU was visible (/dev/nvidia*) or nvcc was not on the PATH when the "
