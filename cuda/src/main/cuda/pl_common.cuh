@@ -1,0 +1,81 @@
+// Common definitions of the CUDA kernels: the function qualifiers, the limb type and the 64-bit
+// primitives (wide multiplication, additions with carry) that the field arithmetic is built on.
+//
+// Every function here and in the headers that include it is __host__ __device__ under nvcc and a
+// plain inline function under a host-only C++ compiler, so the same source is compiled into the
+// kernels and into the host test program.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define PL_HD __host__ __device__ __forceinline__
+#define PL_UNROLL _Pragma("unroll")
+#else
+#define PL_HD inline
+#define PL_UNROLL
+#endif
+
+namespace pl {
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+
+/** The high 64 bits of a * b without a 128-bit type: four 32x32-bit products. */
+PL_HD u64 mulhi_portable(u64 a, u64 b) {
+    u64 a0 = (u32)a, a1 = a >> 32, b0 = (u32)b, b1 = b >> 32;
+    u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    u64 mid = (p00 >> 32) + (u32)p01 + (u32)p10;
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/** (hi, lo) = a * b. */
+PL_HD void mul_wide(u64 a, u64 b, u64 &lo, u64 &hi) {
+#if defined(__CUDA_ARCH__)
+    lo = a * b;
+    hi = __umul64hi(a, b);
+#elif defined(PL_PORTABLE_MULHI)
+    // The device's shape (low product, separate high product) with a portable high product;
+    // the host test is built this way too, so the device formulation is exercised on the CPU.
+    lo = a * b;
+    hi = mulhi_portable(a, b);
+#else
+    unsigned __int128 p = (unsigned __int128)a * b;
+    lo = (u64)p;
+    hi = (u64)(p >> 64);
+#endif
+}
+
+/** (c, t) = t + a * b + c: the multiply-accumulate step; the result always fits in 128 bits. */
+PL_HD void mac(u64 &t, u64 a, u64 b, u64 &c) {
+    u64 lo, hi;
+    mul_wide(a, b, lo, hi);
+    lo += t;
+    hi += lo < t;
+    lo += c;
+    hi += lo < c;
+    t = lo;
+    c = hi;
+}
+
+/** a + b + carry (carry 0 or 1); carry becomes the carry out. */
+PL_HD u64 addc(u64 a, u64 b, u64 &carry) {
+    u64 s = a + b;
+    u64 c1 = s < a;
+    u64 r = s + carry;
+    u64 c2 = r < s;
+    carry = c1 | c2;
+    return r;
+}
+
+/** a - b - borrow (borrow 0 or 1); borrow becomes the borrow out. */
+PL_HD u64 subb(u64 a, u64 b, u64 &borrow) {
+    u64 d = a - b;
+    u64 b1 = a < b;
+    u64 r = d - borrow;
+    u64 b2 = d < borrow;
+    borrow = b1 | b2;
+    return r;
+}
+
+}  // namespace pl

@@ -1,0 +1,42 @@
+package dev.proofline.cuda;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The kernels' fatbin, built by nvcc with the module (see {@code docs/cuda-kernels.md}) and carried as
+ * the classpath resource {@value #RESOURCE}. A build without nvcc has no such resource.
+ */
+public final class KernelImage {
+
+    /** The classpath resource holding the fatbin. */
+    public static final String RESOURCE = "dev/proofline/cuda/kernels.fatbin";
+
+    /** The first four bytes of a fatbin, read as a little-endian int. */
+    public static final int FATBIN_MAGIC = 0xBA55ED50;
+
+    /** r[i] = a[i] * b[i] in Montgomery form: {@code (const u64 *a, const u64 *b, u64 *r, u64 n)}. */
+    public static final List<String> FIELD_MUL_ENTRY_POINTS = List.of(
+            "pl_bn254_fr_mul_vec", "pl_bn254_fp_mul_vec", "pl_bls12381_fr_mul_vec", "pl_bls12381_fp_mul_vec");
+
+    /**
+     * r[i] = p[i] + q[i], p and r Jacobian, q affine: {@code (const u64 *p, const u64 *q, u64 *r, u64 n)}.
+     */
+    public static final List<String> G1_ADD_MIXED_ENTRY_POINTS = List.of(
+            "pl_bn254_g1_add_mixed_vec", "pl_bls12381_g1_add_mixed_vec");
+
+    private KernelImage() {
+    }
+
+    /** The fatbin's bytes, or empty when the module was built without nvcc. */
+    public static Optional<byte[]> load() {
+        try (InputStream in = KernelImage.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the resource " + RESOURCE, e);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.proofline.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The fatbin resource: present whenever nvcc was there to build it, with every entry point. */
+class KernelImageTest {
+
+    private static boolean nvccOnPath() {
+        String nvcc = System.getenv("NVCC");
+        if (nvcc != null && !nvcc.isBlank()) {
+            return Files.isExecutable(Path.of(nvcc)) || onPath(nvcc);
+        }
+        return onPath("nvcc");
+    }
+
+    private static boolean onPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String d : path.split(File.pathSeparator)) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void builtWhenNvccIsThereAndHoldsEveryEntryPoint() {
+        Optional<byte[]> image = KernelImage.load();
+        if (nvccOnPath()) {
+            assertTrue(image.isPresent(), "nvcc is on the PATH but " + KernelImage.RESOURCE + " is missing");
+        }
+        assumeTrue(image.isPresent(), "nvcc was not on the PATH when the module was built: no kernels to check");
+        byte[] b = image.get();
+        assertTrue(b.length > 16, "fatbin size");
+        assertEquals(KernelImage.FATBIN_MAGIC, ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(0),
+                "fatbin magic");
+        // the parts: after the 16-byte header (magic, version, header size, size of the parts), each part
+        // has its own header: kind (1 PTX, 2 ELF) at +0, header size at +4, padded payload size at +8,
+        // compute capability (major * 10 + minor) at +28
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int headerSize = Short.toUnsignedInt(bb.getShort(6));
+        long end = headerSize + bb.getLong(8);
+        assertEquals(b.length, end, "fatbin size from its header");
+        List<String> parts = new ArrayList<>();
+        for (long off = headerSize; off < end; ) {
+            int o = Math.toIntExact(off);
+            int kind = Short.toUnsignedInt(bb.getShort(o));
+            int arch = bb.getInt(o + 28);
+            parts.add((kind == 1 ? "ptx" : kind == 2 ? "elf" : "kind" + kind) + "_" + arch);
+            off += Integer.toUnsignedLong(bb.getInt(o + 4)) + Integer.toUnsignedLong(bb.getInt(o + 8));
+        }
+        assertTrue(parts.contains("elf_90") && parts.contains("ptx_90"),
+                "sm_90 code and compute_90 PTX in the fatbin: " + parts);
+        // the ELF part is stored uncompressed: its section names carry the entry points' names
+        String text = new String(b, StandardCharsets.ISO_8859_1);
+        List<String> missing = new ArrayList<>();
+        List<String> names = new ArrayList<>(KernelImage.FIELD_MUL_ENTRY_POINTS);
+        names.addAll(KernelImage.G1_ADD_MIXED_ENTRY_POINTS);
+        for (String name : names) {
+            if (!text.contains(".text." + name + "\0")) {
+                missing.add(name);
+            }
+        }
+        assertTrue(missing.isEmpty(), "entry points missing from the sm_90 code of the fatbin: " + missing);
+    }
+}
