@@ -47,12 +47,24 @@ final class ClientCommands {
         @Option(names = "--token", description = "bearer token (default: $PROOFLINE_TOKEN)")
         String token;
 
-        @Option(names = "--tls", description = "TLS to the daemon")
+        @Option(names = "--tls", description = "TLS to the daemon (its certificate checked against the system's CAs)")
         boolean tls;
+
+        @Option(names = "--ca", paramLabel = "<cert.pem>", description = "TLS, trusting this certificate (e.g. the"
+                + " daemon's self-signed one)")
+        Path ca;
 
         /** A channel to the target (plaintext, or TLS with --tls); large responses allowed. */
         ManagedChannel channel() {
             NettyChannelBuilder b = NettyChannelBuilder.forTarget(target).maxInboundMessageSize(256 << 20);
+            if (ca != null) {
+                try {
+                    return b.sslContext(io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts.forClient()
+                            .trustManager(ca.toFile()).build()).build();
+                } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+                    throw new IllegalArgumentException(ca + ": not a usable certificate: " + e.getMessage());
+                }
+            }
             return (tls ? b.useTransportSecurity() : b.usePlaintext()).build();
         }
 
