@@ -50,7 +50,21 @@ public final class Ntt {
     private static final int MIN_GRAIN = 1 << 11;
 
     /** What a domain needs besides its pool, shared by every {@link Ntt} of the same field and size. */
-    private record Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw) {
+    private record Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw, int[][][] vector) {
+
+        Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw) {
+            this(omega, omegaInv, nInv, tw, new int[1][][]);
+        }
+
+        /** The kernel's extra tables ({@link Butterflies#vectorTables}), built on first use. */
+        int[][] vectorTables(Butterflies b, ForkJoinPool pool) {
+            synchronized (vector) {
+                if (vector[0] == null) {
+                    vector[0] = b.vectorTables(tw, pool);
+                }
+                return vector[0];
+            }
+        }
     }
 
     private record Key(PrimeField field, int logSize) {
@@ -70,6 +84,8 @@ public final class Ntt {
     private final long[] nInv;
     /** tw[s][j] = w_(2^(s+1))^j for j < 2^s: each stage's twiddles, contiguous; n - 1 elements in all. */
     private final long[][] tw;
+    /** The kernel's own per-stage tables, or null. */
+    private final int[][] vt;
 
     /** The domain of size 2^logSize of the field, on the common fork-join pool. */
     public static Ntt of(PrimeField field, int logSize) {
@@ -101,6 +117,12 @@ public final class Ntt {
         this.omegaInv = t.omegaInv();
         this.nInv = t.nInv();
         this.tw = t.tw();
+        this.vt = t.vectorTables(butterflies, pool);
+    }
+
+    /** The butterfly kernel in use (for tests and diagnostics). */
+    String kernel() {
+        return butterflies.getClass().getSimpleName();
     }
 
     private Tables tables() {
@@ -250,7 +272,7 @@ public final class Ntt {
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
+                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, vt);
             }
         });
         for (int s = blockLog; s < logN; s++) {
@@ -270,7 +292,7 @@ public final class Ntt {
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
+                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, vt);
             }
         });
     }
@@ -282,6 +304,7 @@ public final class Ntt {
     private void stagePass(long[] a, int s, boolean dif) {
         int half = 1 << s;
         long[] ts = tw[s];
+        int[] vs = vt == null ? null : vt[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
             long[] scratch = f.newElement();
             int p = from;
@@ -290,9 +313,9 @@ public final class Ntt {
                 int base = (p >>> s) << (s + 1);
                 int end = Math.min(half, j + (to - p));
                 if (dif) {
-                    butterflies.rowDif(a, base, half, j, end, ts, scratch);
+                    butterflies.rowDif(a, base, half, j, end, ts, vs, scratch);
                 } else {
-                    butterflies.row(a, base, half, j, end, ts, scratch);
+                    butterflies.row(a, base, half, j, end, ts, vs, scratch);
                 }
                 p += end - j;
             }

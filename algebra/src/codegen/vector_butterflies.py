@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Writes the unrolled block methods of VectorButterflies.java (between the GENERATED markers).
+
+    python3 algebra/src/codegen/vector_butterflies.py
+
+Eight butterflies at a time, one per 64-bit lane of a 512-bit vector; every element as 9 limbs of
+29 bits while it is worked on (R = 2^261 for the multiplication), 4 words of 64 bits in memory.
+"""
+import pathlib
+import re
+
+L = 9          # limbs
+B = 29         # bits per limb
+
+out = []
+
+
+def emit(s=""):
+    out.append(s)
+
+
+def load_words(dst, off):
+    """Four vectors dst0..dst3: word k of the 8 elements at a[off .. off + 32)."""
+    emit(f"LongVector {dst}v0 = LongVector.fromArray(S, a, {off});")
+    emit(f"LongVector {dst}v1 = LongVector.fromArray(S, a, {off} + 8);")
+    emit(f"LongVector {dst}v2 = LongVector.fromArray(S, a, {off} + 16);")
+    emit(f"LongVector {dst}v3 = LongVector.fromArray(S, a, {off} + 24);")
+    emit(f"LongVector {dst}A = PAIRS_LO.selectFrom({dst}v0, {dst}v1);")
+    emit(f"LongVector {dst}B = PAIRS_HI.selectFrom({dst}v0, {dst}v1);")
+    emit(f"LongVector {dst}C = PAIRS_LO.selectFrom({dst}v2, {dst}v3);")
+    emit(f"LongVector {dst}D = PAIRS_HI.selectFrom({dst}v2, {dst}v3);")
+    emit(f"LongVector {dst}0 = HALVES_LO.selectFrom({dst}A, {dst}C);")
+    emit(f"LongVector {dst}1 = HALVES_HI.selectFrom({dst}A, {dst}C);")
+    emit(f"LongVector {dst}2 = HALVES_LO.selectFrom({dst}B, {dst}D);")
+    emit(f"LongVector {dst}3 = HALVES_HI.selectFrom({dst}B, {dst}D);")
+
+
+def store_words(src, off):
+    """The inverse of load_words: word vectors src0..src3 back to a[off .. off + 32)."""
+    emit(f"LongVector {src}A = HALVES_LO.selectFrom({src}0, {src}1);")
+    emit(f"LongVector {src}C = HALVES_HI.selectFrom({src}0, {src}1);")
+    emit(f"LongVector {src}B = HALVES_LO.selectFrom({src}2, {src}3);")
+    emit(f"LongVector {src}D = HALVES_HI.selectFrom({src}2, {src}3);")
+    emit(f"PAIRS_LO.selectFrom({src}A, {src}B).intoArray(a, {off});")
+    emit(f"PAIRS_HI.selectFrom({src}A, {src}B).intoArray(a, {off} + 8);")
+    emit(f"PAIRS_LO.selectFrom({src}C, {src}D).intoArray(a, {off} + 16);")
+    emit(f"PAIRS_HI.selectFrom({src}C, {src}D).intoArray(a, {off} + 24);")
+
+
+def split(dst, w):
+    """29-bit limbs dst0..dst8 of the 256-bit values with words w0..w3."""
+    sh = lambda v, op, n: f"{v}.lanewise({op}, {n})"
+    emit(f"LongVector {dst}0 = {w}0.and(M);")
+    emit(f"LongVector {dst}1 = {sh(w + '0', 'LSHR', 29)}.and(M);")
+    emit(f"LongVector {dst}2 = {sh(w + '0', 'LSHR', 58)}.or({sh(w + '1', 'LSHL', 6)}.and(M));")
+    emit(f"LongVector {dst}3 = {sh(w + '1', 'LSHR', 23)}.and(M);")
+    emit(f"LongVector {dst}4 = {sh(w + '1', 'LSHR', 52)}.or({sh(w + '2', 'LSHL', 12)}.and(M));")
+    emit(f"LongVector {dst}5 = {sh(w + '2', 'LSHR', 17)}.and(M);")
+    emit(f"LongVector {dst}6 = {sh(w + '2', 'LSHR', 46)}.or({sh(w + '3', 'LSHL', 18)}.and(M));")
+    emit(f"LongVector {dst}7 = {sh(w + '3', 'LSHR', 11)}.and(M);")
+    emit(f"LongVector {dst}8 = {sh(w + '3', 'LSHR', 40)};")
+
+
+def join(dst, l):
+    """Words dst0..dst3 of the values with normalised limbs l0..l8 (below 2^256)."""
+    sh = lambda v, op, n: f"{v}.lanewise({op}, {n})"
+    emit(f"LongVector {dst}0 = {l}0.or({sh(l + '1', 'LSHL', 29)}).or({sh(l + '2', 'LSHL', 58)});")
+    emit(f"LongVector {dst}1 = {sh(l + '2', 'LSHR', 6)}.or({sh(l + '3', 'LSHL', 23)}).or({sh(l + '4', 'LSHL', 52)});")
+    emit(f"LongVector {dst}2 = {sh(l + '4', 'LSHR', 12)}.or({sh(l + '5', 'LSHL', 17)}).or({sh(l + '6', 'LSHL', 46)});")
+    emit(f"LongVector {dst}3 = {sh(l + '6', 'LSHR', 18)}.or({sh(l + '7', 'LSHL', 11)}).or({sh(l + '8', 'LSHL', 40)});")
+
+
+def twiddle(dst, reversed_):
+    """Limbs dst0..dst8 of the 8 twiddles (times 2^261, canonical) from the stage's int table."""
+    for k in range(L):
+        idx = f"t + {k} * stride" if k else "t"
+        src = f"IntVector.fromArray(SI, tw, {idx})"
+        if reversed_:
+            src = f"REVERSE.selectFrom({src})"
+        emit(f"LongVector {dst}{k} = (LongVector) {src}.convertShape(VectorOperators.I2L, S, 0);")
+
+
+def mont_mul(dst, x, y):
+    """dst = x y 2^-261 mod q, below 2q, normalised limbs; x, y below 2^261 with x y < q 2^261."""
+    t = [None] * (2 * L)
+    for j in range(L):
+        for i in range(L):
+            term = f"{x}{i}.mul({y}{j})"
+            k = i + j
+            if t[k] is None:
+                emit(f"LongVector c{k} = {term};")
+                t[k] = f"c{k}"
+            else:
+                emit(f"c{k} = c{k}.add({term});")
+    for i in range(L):
+        emit(f"{{ LongVector m = c{i}.mul(QINV).and(M);")
+        for j in range(L):
+            k = i + j
+            if t[k] is None:
+                emit(f"  LongVector c{k} = m.mul(Q{j});")
+                t[k] = f"c{k}"
+            else:
+                emit(f"  c{k} = c{k}.add(m.mul(Q{j}));")
+        emit(f"  c{i + 1} = c{i + 1}.add(c{i}.lanewise(VectorOperators.LSHR, {B})); }}")
+    # c9 .. c17 hold the result with unnormalised limbs (c17 was never written: zero)
+    emit(f"LongVector {dst}0 = c{L}.and(M);")
+    for k in range(1, L):
+        src = f"c{L + k}.add(c{L + k - 1}.lanewise(VectorOperators.LSHR, {B}))" if k < L - 1 else \
+              f"c{L + k - 1}.lanewise(VectorOperators.LSHR, {B})"
+        if k < L - 1:
+            emit(f"c{L + k} = {src};")
+            emit(f"LongVector {dst}{k} = c{L + k}.and(M);")
+        else:
+            emit(f"LongVector {dst}{k} = {src};")
+
+
+def mont_mul_fixed(dst, x, y):
+    """As mont_mul, with the carry chain of the result written out explicitly."""
+    mont_mul(dst, x, y)
+
+
+def reduce_once(dst, r):
+    """dst = r - q if r >= q else r, for r < 2q with normalised limbs."""
+    emit("{")
+    emit(f"  LongVector td0 = {r}0.sub(Q0);")
+    for k in range(1, L):
+        emit(f"  LongVector td{k} = {r}{k}.sub(Q{k}).add(td{k - 1}.lanewise(VectorOperators.ASHR, {B}));")
+    emit(f"  VectorMask<Long> under = td{L - 1}.compare(VectorOperators.LT, 0);")
+    for k in range(L):
+        emit(f"  {dst}{k} = td{k}.and(M).blend({r}{k}, under);")
+    emit("}")
+
+
+def add_mod(dst, x, y):
+    """dst = x + y mod q, canonical, for canonical x, y."""
+    emit("{")
+    for k in range(L):
+        emit(f"  LongVector ts{k} = {x}{k}.add({y}{k});")
+    # the sum normalised, and the sum minus q normalised (signed carries)
+    emit("  LongVector te0 = ts0;")
+    emit("  LongVector td0 = ts0.sub(Q0);")
+    for k in range(1, L):
+        emit(f"  LongVector te{k} = ts{k}.add(te{k - 1}.lanewise(VectorOperators.LSHR, {B}));")
+        emit(f"  LongVector td{k} = ts{k}.sub(Q{k}).add(td{k - 1}.lanewise(VectorOperators.ASHR, {B}));")
+    emit(f"  VectorMask<Long> under = td{L - 1}.compare(VectorOperators.LT, 0);")
+    for k in range(L):
+        emit(f"  {dst}{k} = td{k}.and(M).blend(te{k}.and(M), under);")
+    emit("}")
+
+
+def sub_mod(dst, x, y):
+    """dst = x - y mod q, canonical, for canonical x, y."""
+    emit("{")
+    for k in range(L):
+        emit(f"  LongVector ts{k} = {x}{k}.sub({y}{k});")
+    # the difference normalised (signed carries), and the difference plus q normalised
+    emit("  LongVector te0 = ts0;")
+    emit("  LongVector td0 = ts0.add(Q0);")
+    for k in range(1, L):
+        emit(f"  LongVector te{k} = ts{k}.add(te{k - 1}.lanewise(VectorOperators.ASHR, {B}));")
+        emit(f"  LongVector td{k} = ts{k}.add(Q{k}).add(td{k - 1}.lanewise(VectorOperators.ASHR, {B}));")
+    emit(f"  VectorMask<Long> under = te{L - 1}.compare(VectorOperators.LT, 0);")
+    for k in range(L):
+        emit(f"  {dst}{k} = te{k}.and(M).blend(td{k}.and(M), under);")
+    emit("}")
+
+
+def declare(name):
+    emit("LongVector " + ", ".join(f"{name}{k}" for k in range(L)) + ";")
+
+
+def dit_block():
+    emit("/**")
+    emit(" * Eight decimation-in-time butterflies: elements at long offsets u and v (8 consecutive")
+    emit(" * elements each), twiddles at t + k * stride of the stage's limb table for limb k.")
+    emit(" */")
+    emit("private void ditBlock(long[] a, int u, int v, int[] tw, int t, int stride) {")
+    emit("final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;")
+    load_words("vw", "v")
+    split("x", "vw")
+    twiddle("y", False)
+    emit("{")
+    mont_mul("r", "x", "y")
+    declare("p")
+    reduce_once("p", "r")
+    load_words("uw", "u")
+    split("z", "uw")
+    declare("s")
+    add_mod("s", "z", "p")
+    declare("d")
+    sub_mod("d", "z", "p")
+    join("sw", "s")
+    store_words("sw", "u")
+    join("dw", "d")
+    store_words("dw", "v")
+    emit("}")
+    emit("}")
+
+
+def dif_block():
+    emit("/**")
+    emit(" * Eight decimation-in-frequency butterflies: a[u] = u + v, a[v] = (v - u) w^(h - j), the")
+    emit(" * twiddles read backwards from t + k * stride (lane l takes entry t + 7 - l).")
+    emit(" */")
+    emit("private void difBlock(long[] a, int u, int v, int[] tw, int t, int stride) {")
+    emit("final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;")
+    load_words("uw", "u")
+    split("z", "uw")
+    load_words("vw", "v")
+    split("x", "vw")
+    declare("s")
+    add_mod("s", "z", "x")
+    join("sw", "s")
+    store_words("sw", "u")
+    declare("e")
+    sub_mod("e", "x", "z")
+    twiddle("y", True)
+    emit("{")
+    mont_mul("r", "e", "y")
+    declare("p")
+    reduce_once("p", "r")
+    join("pw", "p")
+    store_words("pw", "v")
+    emit("}")
+    emit("}")
+
+
+def main():
+    dit_block()
+    emit()
+    dif_block()
+    body = []
+    depth = 1
+    for line in out:
+        s = line.strip()
+        if s.startswith("}"):
+            depth -= 1
+        body.append(("    " * depth + s) if s else "")
+        if s.endswith("{") or (s.startswith("{") and not s.endswith("}")):
+            depth += 1
+    path = pathlib.Path(__file__).resolve().parents[1] / "main/java/dev/proofline/algebra/ntt/VectorButterflies.java"
+    text = path.read_text()
+    start = "    // GENERATED BEGIN (algebra/src/codegen/vector_butterflies.py)\n"
+    end = "    // GENERATED END\n"
+    i, j = text.index(start), text.index(end)
+    path.write_text(text[:i + len(start)] + "\n".join(body) + "\n" + text[j:])
+
+
+main()
