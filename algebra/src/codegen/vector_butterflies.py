@@ -225,7 +225,24 @@ def dif_block():
     emit("}")
 
 
+def round_trip_block():
+    emit("/**")
+    emit(" * The 8 elements at a[off .. off + 32) to 29-bit limbs (limb k of element l to limbs[8 k + l])")
+    emit(" * and back to a (for tests of the conversion).")
+    emit(" */")
+    emit("static void roundTrip(long[] a, int off, long[] limbs) {")
+    load_words("w", "off")
+    split("x", "w")
+    for k in range(L):
+        emit(f"x{k}.intoArray(limbs, {8 * k});")
+    join("y", "x")
+    store_words("y", "off")
+    emit("}")
+
+
 def main():
+    round_trip_block()
+    emit()
     dit_block()
     emit()
     dif_block()

@@ -181,6 +181,55 @@ final class VectorButterflies extends Butterflies {
 
     // GENERATED BEGIN (algebra/src/codegen/vector_butterflies.py)
     /**
+    * The 8 elements at a[off .. off + 32) to 29-bit limbs (limb k of element l to limbs[8 k + l])
+    * and back to a (for tests of the conversion).
+    */
+    static void roundTrip(long[] a, int off, long[] limbs) {
+        LongVector wv0 = LongVector.fromArray(S, a, off);
+        LongVector wv1 = LongVector.fromArray(S, a, off + 8);
+        LongVector wv2 = LongVector.fromArray(S, a, off + 16);
+        LongVector wv3 = LongVector.fromArray(S, a, off + 24);
+        LongVector wA = PAIRS_LO.selectFrom(wv0, wv1);
+        LongVector wB = PAIRS_HI.selectFrom(wv0, wv1);
+        LongVector wC = PAIRS_LO.selectFrom(wv2, wv3);
+        LongVector wD = PAIRS_HI.selectFrom(wv2, wv3);
+        LongVector w0 = HALVES_LO.selectFrom(wA, wC);
+        LongVector w1 = HALVES_HI.selectFrom(wA, wC);
+        LongVector w2 = HALVES_LO.selectFrom(wB, wD);
+        LongVector w3 = HALVES_HI.selectFrom(wB, wD);
+        LongVector x0 = w0.and(M);
+        LongVector x1 = w0.lanewise(LSHR, 29).and(M);
+        LongVector x2 = w0.lanewise(LSHR, 58).or(w1.lanewise(LSHL, 6).and(M));
+        LongVector x3 = w1.lanewise(LSHR, 23).and(M);
+        LongVector x4 = w1.lanewise(LSHR, 52).or(w2.lanewise(LSHL, 12).and(M));
+        LongVector x5 = w2.lanewise(LSHR, 17).and(M);
+        LongVector x6 = w2.lanewise(LSHR, 46).or(w3.lanewise(LSHL, 18).and(M));
+        LongVector x7 = w3.lanewise(LSHR, 11).and(M);
+        LongVector x8 = w3.lanewise(LSHR, 40);
+        x0.intoArray(limbs, 0);
+        x1.intoArray(limbs, 8);
+        x2.intoArray(limbs, 16);
+        x3.intoArray(limbs, 24);
+        x4.intoArray(limbs, 32);
+        x5.intoArray(limbs, 40);
+        x6.intoArray(limbs, 48);
+        x7.intoArray(limbs, 56);
+        x8.intoArray(limbs, 64);
+        LongVector y0 = x0.or(x1.lanewise(LSHL, 29)).or(x2.lanewise(LSHL, 58));
+        LongVector y1 = x2.lanewise(LSHR, 6).or(x3.lanewise(LSHL, 23)).or(x4.lanewise(LSHL, 52));
+        LongVector y2 = x4.lanewise(LSHR, 12).or(x5.lanewise(LSHL, 17)).or(x6.lanewise(LSHL, 46));
+        LongVector y3 = x6.lanewise(LSHR, 18).or(x7.lanewise(LSHL, 11)).or(x8.lanewise(LSHL, 40));
+        LongVector yA = HALVES_LO.selectFrom(y0, y1);
+        LongVector yC = HALVES_HI.selectFrom(y0, y1);
+        LongVector yB = HALVES_LO.selectFrom(y2, y3);
+        LongVector yD = HALVES_HI.selectFrom(y2, y3);
+        PAIRS_LO.selectFrom(yA, yB).intoArray(a, off);
+        PAIRS_HI.selectFrom(yA, yB).intoArray(a, off + 8);
+        PAIRS_LO.selectFrom(yC, yD).intoArray(a, off + 16);
+        PAIRS_HI.selectFrom(yC, yD).intoArray(a, off + 24);
+    }
+
+    /**
     * Eight decimation-in-time butterflies: elements at long offsets u and v (8 consecutive
     * elements each), twiddles at t + k * stride of the stage's limb table for limb k.
     */
