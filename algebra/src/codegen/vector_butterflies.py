@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the unrolled block methods of VectorButterflies.java (between the GENERATED markers).
+"""Writes the unrolled vector methods of VectorButterflies.java (between the GENERATED markers).
 
     python3 algebra/src/codegen/vector_butterflies.py
 
@@ -80,43 +80,34 @@ def twiddle(dst, reversed_):
         emit(f"LongVector {dst}{k} = (LongVector) {src}.convertShape(VectorOperators.I2L, S, 0);")
 
 
-def mont_mul(dst, x, y):
-    """dst = x y 2^-261 mod q, below 2q, normalised limbs; x, y below 2^261 with x y < q 2^261."""
-    t = [None] * (2 * L)
+def product_columns(x, y):
+    """c0 .. c16: the column sums of the schoolbook product of x and y (no carries)."""
+    defined = set()
     for j in range(L):
+        emit(f"LongVector {y}{j} = LongVector.fromArray(S, x, bo + {8 * j});")
         for i in range(L):
-            term = f"{x}{i}.mul({y}{j})"
             k = i + j
-            if t[k] is None:
-                emit(f"LongVector c{k} = {term};")
-                t[k] = f"c{k}"
-            else:
+            term = f"{x}{i}.mul({y}{j})"
+            if k in defined:
                 emit(f"c{k} = c{k}.add({term});")
+            else:
+                emit(f"LongVector c{k} = {term};")
+                defined.add(k)
+
+
+def montgomery_reduce(dst):
+    """dst = c 2^-261 mod q below 2q with normalised limbs, from the columns c0 .. c16 (in locals)."""
     for i in range(L):
         emit(f"{{ LongVector m = c{i}.mul(QINV).and(M);")
         for j in range(L):
-            k = i + j
-            if t[k] is None:
-                emit(f"  LongVector c{k} = m.mul(Q{j});")
-                t[k] = f"c{k}"
-            else:
-                emit(f"  c{k} = c{k}.add(m.mul(Q{j}));")
+            emit(f"  c{i + j} = c{i + j}.add(m.mul(Q{j}));")
         emit(f"  c{i + 1} = c{i + 1}.add(c{i}.lanewise(VectorOperators.LSHR, {B})); }}")
-    # c9 .. c17 hold the result with unnormalised limbs (c17 was never written: zero)
+    # c9 .. c16 and the carry out of c16 hold the result with unnormalised limbs
     emit(f"LongVector {dst}0 = c{L}.and(M);")
-    for k in range(1, L):
-        src = f"c{L + k}.add(c{L + k - 1}.lanewise(VectorOperators.LSHR, {B}))" if k < L - 1 else \
-              f"c{L + k - 1}.lanewise(VectorOperators.LSHR, {B})"
-        if k < L - 1:
-            emit(f"c{L + k} = {src};")
-            emit(f"LongVector {dst}{k} = c{L + k}.and(M);")
-        else:
-            emit(f"LongVector {dst}{k} = {src};")
-
-
-def mont_mul_fixed(dst, x, y):
-    """As mont_mul, with the carry chain of the result written out explicitly."""
-    mont_mul(dst, x, y)
+    for k in range(1, L - 1):
+        emit(f"c{L + k} = c{L + k}.add(c{L + k - 1}.lanewise(VectorOperators.LSHR, {B}));")
+        emit(f"LongVector {dst}{k} = c{L + k}.and(M);")
+    emit(f"LongVector {dst}{L - 1} = c{2 * L - 2}.lanewise(VectorOperators.LSHR, {B});")
 
 
 def reduce_once(dst, r):
@@ -169,92 +160,93 @@ def declare(name):
     emit("LongVector " + ", ".join(f"{name}{k}" for k in range(L)) + ";")
 
 
-def dit_block():
-    emit("/**")
-    emit(" * Eight decimation-in-time butterflies: elements at long offsets u and v (8 consecutive")
-    emit(" * elements each), twiddles at t + k * stride of the stage's limb table for limb k.")
-    emit(" */")
-    emit("private void ditBlock(long[] a, int u, int v, int[] tw, int t, int stride) {")
-    emit("final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;")
-    load_words("vw", "v")
-    split("x", "vw")
-    twiddle("y", False)
-    emit("{")
-    mont_mul("r", "x", "y")
-    declare("p")
-    reduce_once("p", "r")
-    load_words("uw", "u")
-    split("z", "uw")
-    declare("s")
-    add_mod("s", "z", "p")
-    declare("d")
-    sub_mod("d", "z", "p")
-    join("sw", "s")
-    store_words("sw", "u")
-    join("dw", "d")
-    store_words("dw", "v")
-    emit("}")
-    emit("}")
-
-
-def dif_block():
-    emit("/**")
-    emit(" * Eight decimation-in-frequency butterflies: a[u] = u + v, a[v] = (v - u) w^(h - j), the")
-    emit(" * twiddles read backwards from t + k * stride (lane l takes entry t + 7 - l).")
-    emit(" */")
-    emit("private void difBlock(long[] a, int u, int v, int[] tw, int t, int stride) {")
-    emit("final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;")
-    load_words("uw", "u")
-    split("z", "uw")
-    load_words("vw", "v")
-    split("x", "vw")
-    declare("s")
-    add_mod("s", "z", "x")
-    join("sw", "s")
-    store_words("sw", "u")
-    declare("e")
-    sub_mod("e", "x", "z")
-    twiddle("y", True)
-    emit("{")
-    mont_mul("r", "e", "y")
-    declare("p")
-    reduce_once("p", "r")
-    join("pw", "p")
-    store_words("pw", "v")
-    emit("}")
-    emit("}")
-
-
-def round_trip_block():
-    emit("/**")
-    emit(" * The 8 elements at a[off .. off + 32) to 29-bit limbs (limb k of element l to limbs[8 k + l])")
-    emit(" * and back to a (for tests of the conversion).")
-    emit(" */")
-    emit("static void roundTrip(long[] a, int off, long[] limbs) {")
-    load_words("w", "off")
-    split("x", "w")
+def load_limbs(dst, off):
     for k in range(L):
-        emit(f"x{k}.intoArray(limbs, {8 * k});")
-    join("y", "x")
-    store_words("y", "off")
+        emit(f"LongVector {dst}{k} = LongVector.fromArray(S, x, {off} + {8 * k});")
+
+
+def store_limbs(src, off):
+    for k in range(L):
+        emit(f"{src}{k}.intoArray(x, {off} + {8 * k});")
+
+
+MODULUS = "final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;"
+
+
+def methods():
+    emit("/** The limbs of the 8 elements at a[off .. off + 32) to x[xo + 8 k + lane], k < 9. */")
+    emit("private static void load(long[] a, int off, long[] x, int xo) {")
+    load_words("w", "off")
+    split("l", "w")
+    store_limbs("l", "xo")
+    emit("}")
+    emit()
+    emit("/** The inverse of {@link #load}: normalised limbs (values below 2^256) back to 8 elements. */")
+    emit("private static void store(long[] x, int xo, long[] a, int off) {")
+    load_limbs("l", "xo")
+    join("w", "l")
+    store_words("w", "off")
+    emit("}")
+    emit()
+    for rev in (False, True):
+        name = "twiddlesReversed" if rev else "twiddles"
+        emit("/**")
+        emit(" * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + " + ("7 - lane" if rev else "lane") + " of each limb row")
+        emit(" * (row k at t + k * stride) of a stage's table.")
+        emit(" */")
+        emit(f"private static void {name}(int[] tw, int t, int stride, long[] x, int xo) {{")
+        twiddle("y", rev)
+        store_limbs("y", "xo")
+        emit("}")
+        emit()
+    emit("/** The 17 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */")
+    emit("private static void product(long[] x, int ao, int bo, int co) {")
+    load_limbs("a", "ao")
+    product_columns("a", "b")
+    for k in range(2 * L - 1):
+        emit(f"c{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    emit()
+    emit("/**")
+    emit(" * Montgomery reduction of the columns at co (a product of two values below q): the limbs of")
+    emit(" * c 2^-261 mod q, canonical, to x[ro + 8 k + lane].")
+    emit(" */")
+    emit("private void reduce(long[] x, int co, int ro) {")
+    emit(MODULUS)
+    emit("final long QINV = qInv;")
+    for k in range(2 * L - 1):
+        emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    montgomery_reduce("r")
+    declare("p")
+    reduce_once("p", "r")
+    store_limbs("p", "ro")
+    emit("}")
+    emit()
+    emit("/** s = a + b and d = a - b mod q, canonical, from canonical a (at ao) and b (at bo). */")
+    emit("private void addSub(long[] x, int ao, int bo, int so, int dO) {")
+    emit(MODULUS)
+    load_limbs("a", "ao")
+    load_limbs("b", "bo")
+    declare("s")
+    add_mod("s", "a", "b")
+    store_limbs("s", "so")
+    declare("d")
+    sub_mod("d", "a", "b")
+    store_limbs("d", "dO")
     emit("}")
 
 
 def main():
-    round_trip_block()
-    emit()
-    dit_block()
-    emit()
-    dif_block()
+    methods()
     body = []
     depth = 1
     for line in out:
         s = line.strip()
-        if s.startswith("}"):
-            depth -= 1
+        code = s.split("//")[0]
+        lead = 1 if code.startswith("}") else 0
+        depth -= lead
         body.append(("    " * depth + s) if s else "")
-        if s.endswith("{") or (s.startswith("{") and not s.endswith("}")):
-            depth += 1
+        depth += code.count("{") - code.count("}") + lead
     path = pathlib.Path(__file__).resolve().parents[1] / "main/java/dev/proofline/algebra/ntt/VectorButterflies.java"
     text = path.read_text()
     start = "    // GENERATED BEGIN (algebra/src/codegen/vector_butterflies.py)\n"

@@ -67,7 +67,7 @@ abstract class Butterflies {
      * without going back to memory.
      */
     final void stages(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
-        long[] scratch = new long[width()];
+        long[] scratch = newScratch();
         for (int s = s0; s < s1; s++) {
             int half = 1 << s;
             for (int base = start; base < start + len; base += 2 * half) {
@@ -81,7 +81,7 @@ abstract class Butterflies {
      * of {@link #stages}: natural order in, bit-reversed out.
      */
     final void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
-        long[] scratch = new long[width()];
+        long[] scratch = newScratch();
         for (int s = s1 - 1; s >= s0; s--) {
             int half = 1 << s;
             for (int base = start; base < start + len; base += 2 * half) {
@@ -100,6 +100,23 @@ abstract class Butterflies {
      * one element, for implementations that need it.
      */
     abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch);
+
+    /** Told after each transform how many butterflies it took (the vector kernel's warm-up counts them). */
+    void transformed(long butterflies) {
+    }
+
+    /**
+     * Gets the kernel's fastest code ready (compiled), waiting at most {@code timeoutMillis}; whether
+     * the kernel now runs it. Kernels without such a stage return false at once.
+     */
+    boolean warmUp(long timeoutMillis) throws InterruptedException {
+        return false;
+    }
+
+    /** The scratch a worker passes to {@link #row} and {@link #rowDif}: at least one element. */
+    long[] newScratch() {
+        return new long[width()];
+    }
 
     /** Longs per element. */
     abstract int width();

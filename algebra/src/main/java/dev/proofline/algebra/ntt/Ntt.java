@@ -120,6 +120,23 @@ public final class Ntt {
         this.vt = t.vectorTables(butterflies, pool);
     }
 
+    /**
+     * Gets the fastest butterflies for 4-limb fields ready now instead of after some seconds of
+     * transforms: the 8-lane kernel ({@code jdk.incubator.vector}, 512-bit vectors) takes over from
+     * the scalar one once the JIT has compiled it, which takes a warm-up of a second or two that
+     * starts by itself only after a few seconds of transforms (so that one-off runs do not pay for
+     * it). Benchmarks and long-running provers call this first. Waits at most a minute; returns
+     * whether the 8-lane kernel is in use.
+     */
+    public static boolean warmUp(PrimeField field) {
+        try {
+            return Butterflies.of(field).warmUp(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** The butterfly kernel in use (for tests and diagnostics). */
     String kernel() {
         return butterflies.getClass().getSimpleName();
@@ -268,6 +285,7 @@ public final class Ntt {
         if (logN == 0) {
             return;
         }
+        butterflies.transformed((long) (n >>> 1) * logN);
         int blockLog = Math.min(BLOCK_LOG, logN);
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
@@ -285,6 +303,7 @@ public final class Ntt {
         if (logN == 0) {
             return;
         }
+        butterflies.transformed((long) (n >>> 1) * logN);
         int blockLog = Math.min(BLOCK_LOG, logN);
         for (int s = logN - 1; s >= blockLog; s--) {
             stagePass(a, s, true);
@@ -306,7 +325,7 @@ public final class Ntt {
         long[] ts = tw[s];
         int[] vs = vt == null ? null : vt[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
-            long[] scratch = f.newElement();
+            long[] scratch = butterflies.newScratch();
             int p = from;
             while (p < to) {
                 int j = p & (half - 1);

@@ -5,6 +5,10 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 
 import dev.proofline.algebra.field.PrimeField;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
@@ -59,7 +63,36 @@ final class VectorButterflies extends Butterflies {
     /** -q^-1 mod 2^29. */
     private final long qInv;
 
+    /**
+     * Set once the vector methods run as C2 code. Until then the scalar kernel does all the work:
+     * interpreted or compiled by C1, every vector operation is a call and an allocation, and 8
+     * butterflies take about a millisecond, a thousand times the C2 time. C2 takes the methods
+     * after thousands of calls and a second or two of compilation on this kind of machine.
+     */
+    private static volatile boolean compiled;
+    private static final AtomicBoolean WARMING = new AtomicBoolean();
+    private static final CountDownLatch WARMED = new CountDownLatch(1);
+    /** Butterflies done by the scalar kernel so far, in transforms this kernel was asked for. */
+    private static final AtomicLong SCALAR_WORK = new AtomicLong();
+    /**
+     * Scalar butterflies after which the warm-up starts by itself: about 2 s of one core. Enough to
+     * leave one-off runs alone (the six transforms of a 2^17 proof are 7 M), so that they do not
+     * pay for a warm-up they would not get back; a long-running prover passes it soon.
+     */
+    private static final long WARM_UP_AFTER = 1L << 25;
+    /** 8 compiled butterflies in each direction take about a microsecond; before C2, milliseconds. */
+    private static final long COMPILED_NANOS = 20_000;
+    private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
+
+    private final boolean eager;
+
+    /** The kernel, falling back to the scalar one until its vector methods are compiled. */
     VectorButterflies(PrimeField f) {
+        this(f, false);
+    }
+
+    /** With {@code eager}, the vector methods run from the first call, compiled or not (for tests). */
+    VectorButterflies(PrimeField f, boolean eager) {
         if (!applies(f)) {
             throw new IllegalArgumentException("no 8-lane butterflies for " + f);
         }
@@ -76,6 +109,57 @@ final class VectorButterflies extends Butterflies {
         this.q7 = q[7];
         this.q8 = q[8];
         this.qInv = f.negInvWord() & M; // -q^-1 mod 2^64, reduced mod 2^29
+        this.eager = eager;
+    }
+
+    @Override
+    void transformed(long butterflies) {
+        if (!compiled && !eager && SCALAR_WORK.addAndGet(butterflies) >= WARM_UP_AFTER) {
+            startWarmUp();
+        }
+    }
+
+    @Override
+    boolean warmUp(long timeoutMillis) throws InterruptedException {
+        startWarmUp();
+        WARMED.await(timeoutMillis, TimeUnit.MILLISECONDS);
+        return compiled;
+    }
+
+    private void startWarmUp() {
+        if (!compiled && WARMING.compareAndSet(false, true)) {
+            Thread t = new Thread(this::runWarmUp, "proofline-vector-warm-up");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /**
+     * Runs the 8-lane butterflies on scratch data, on a thread of its own, until three calls in a
+     * row take less than {@link #COMPILED_NANOS} (then they are compiled), for at most a minute.
+     */
+    private void runWarmUp() {
+        try {
+            long[] a = new long[64];
+            long[] x = new long[SCRATCH];
+            int[] tw = new int[9 * 9];
+            long start = System.nanoTime();
+            int fast = 0;
+            while (fast < 3 && System.nanoTime() - start < WARM_UP_LIMIT_NANOS) {
+                long t0 = System.nanoTime();
+                dit8(a, 0, 32, tw, 0, 9, x);
+                dif8(a, 0, 32, tw, 0, 9, x);
+                fast = System.nanoTime() - t0 < COMPILED_NANOS ? fast + 1 : 0;
+            }
+            compiled = fast >= 3;
+        } finally {
+            WARMED.countDown();
+        }
+    }
+
+    /** Whether the 8-lane butterflies are in use: compiled, or forced. */
+    boolean vectorBlocks() {
+        return eager || compiled;
     }
 
     /** A 4-limb field with q < 2^255 (below 2^261, with room for the sums), on 512-bit vectors. */
@@ -112,6 +196,21 @@ final class VectorButterflies extends Butterflies {
             }
         }
         return w;
+    }
+
+    /** 9 limbs of 8 lanes for each operand, 17 columns for the product: offsets in the scratch. */
+    private static final int A = 0;
+    private static final int B = 72;
+    private static final int W = 144;
+    private static final int C = 216;
+    private static final int R = 352;
+    private static final int SUM = 424;
+    private static final int DIFF = 496;
+    private static final int SCRATCH = 568;
+
+    @Override
+    long[] newScratch() {
+        return new long[SCRATCH];
     }
 
     @Override
@@ -154,10 +253,10 @@ final class VectorButterflies extends Butterflies {
     @Override
     void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
         int j = j0;
-        if (half >= 8 && vt != null) {
+        if (half >= 8 && vt != null && (eager || compiled)) {
             int stride = half + 1;
             for (; j + 8 <= j1; j += 8) {
-                ditBlock(a, (base + j) << 2, (base + j + half) << 2, vt, j, stride);
+                dit8(a, (base + j) << 2, (base + j + half) << 2, vt, j, stride, scratch);
             }
         }
         if (j < j1) {
@@ -168,10 +267,10 @@ final class VectorButterflies extends Butterflies {
     @Override
     void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
         int j = j0;
-        if (half >= 8 && vt != null) {
+        if (half >= 8 && vt != null && (eager || compiled)) {
             int stride = half + 1;
             for (; j + 8 <= j1; j += 8) {
-                difBlock(a, (base + j) << 2, (base + j + half) << 2, vt, half - j - 7, stride);
+                dif8(a, (base + j) << 2, (base + j + half) << 2, vt, half - j - 7, stride, scratch);
             }
         }
         if (j < j1) {
@@ -179,12 +278,48 @@ final class VectorButterflies extends Butterflies {
         }
     }
 
-    // GENERATED BEGIN (algebra/src/codegen/vector_butterflies.py)
     /**
-    * The 8 elements at a[off .. off + 32) to 29-bit limbs (limb k of element l to limbs[8 k + l])
-    * and back to a (for tests of the conversion).
-    */
+     * Eight decimation-in-time butterflies on the 8 elements at long offsets u and v:
+     * t = v w^j, u <- u + t, v <- u - t; twiddle limb k of lane l at tw[t + k * stride + l].
+     */
+    private void dit8(long[] a, int u, int v, int[] tw, int t, int stride, long[] x) {
+        load(a, v, x, A);
+        twiddles(tw, t, stride, x, W);
+        product(x, A, W, C);
+        reduce(x, C, R);
+        load(a, u, x, B);
+        addSub(x, B, R, SUM, DIFF);
+        store(x, SUM, a, u);
+        store(x, DIFF, a, v);
+    }
+
+    /**
+     * Eight decimation-in-frequency butterflies: u <- u + v, v <- (v - u) w^(h - j), twiddle limb k
+     * of lane l at tw[t + k * stride + 7 - l].
+     */
+    private void dif8(long[] a, int u, int v, int[] tw, int t, int stride, long[] x) {
+        load(a, u, x, A);
+        load(a, v, x, B);
+        addSub(x, B, A, SUM, DIFF);
+        store(x, SUM, a, u);
+        twiddlesReversed(tw, t, stride, x, W);
+        product(x, DIFF, W, C);
+        reduce(x, C, R);
+        store(x, R, a, v);
+    }
+
+    /**
+     * The 8 elements at a[off .. off + 32) to 29-bit limbs (limb k of element l to limbs[8 k + l])
+     * and back to a (for tests of the conversion).
+     */
     static void roundTrip(long[] a, int off, long[] limbs) {
+        load(a, off, limbs, 0);
+        store(limbs, 0, a, off);
+    }
+
+    // GENERATED BEGIN (algebra/src/codegen/vector_butterflies.py)
+    /** The limbs of the 8 elements at a[off .. off + 32) to x[xo + 8 k + lane], k < 9. */
+    private static void load(long[] a, int off, long[] x, int xo) {
         LongVector wv0 = LongVector.fromArray(S, a, off);
         LongVector wv1 = LongVector.fromArray(S, a, off + 8);
         LongVector wv2 = LongVector.fromArray(S, a, off + 16);
@@ -197,65 +332,56 @@ final class VectorButterflies extends Butterflies {
         LongVector w1 = HALVES_HI.selectFrom(wA, wC);
         LongVector w2 = HALVES_LO.selectFrom(wB, wD);
         LongVector w3 = HALVES_HI.selectFrom(wB, wD);
-        LongVector x0 = w0.and(M);
-        LongVector x1 = w0.lanewise(LSHR, 29).and(M);
-        LongVector x2 = w0.lanewise(LSHR, 58).or(w1.lanewise(LSHL, 6).and(M));
-        LongVector x3 = w1.lanewise(LSHR, 23).and(M);
-        LongVector x4 = w1.lanewise(LSHR, 52).or(w2.lanewise(LSHL, 12).and(M));
-        LongVector x5 = w2.lanewise(LSHR, 17).and(M);
-        LongVector x6 = w2.lanewise(LSHR, 46).or(w3.lanewise(LSHL, 18).and(M));
-        LongVector x7 = w3.lanewise(LSHR, 11).and(M);
-        LongVector x8 = w3.lanewise(LSHR, 40);
-        x0.intoArray(limbs, 0);
-        x1.intoArray(limbs, 8);
-        x2.intoArray(limbs, 16);
-        x3.intoArray(limbs, 24);
-        x4.intoArray(limbs, 32);
-        x5.intoArray(limbs, 40);
-        x6.intoArray(limbs, 48);
-        x7.intoArray(limbs, 56);
-        x8.intoArray(limbs, 64);
-        LongVector y0 = x0.or(x1.lanewise(LSHL, 29)).or(x2.lanewise(LSHL, 58));
-        LongVector y1 = x2.lanewise(LSHR, 6).or(x3.lanewise(LSHL, 23)).or(x4.lanewise(LSHL, 52));
-        LongVector y2 = x4.lanewise(LSHR, 12).or(x5.lanewise(LSHL, 17)).or(x6.lanewise(LSHL, 46));
-        LongVector y3 = x6.lanewise(LSHR, 18).or(x7.lanewise(LSHL, 11)).or(x8.lanewise(LSHL, 40));
-        LongVector yA = HALVES_LO.selectFrom(y0, y1);
-        LongVector yC = HALVES_HI.selectFrom(y0, y1);
-        LongVector yB = HALVES_LO.selectFrom(y2, y3);
-        LongVector yD = HALVES_HI.selectFrom(y2, y3);
-        PAIRS_LO.selectFrom(yA, yB).intoArray(a, off);
-        PAIRS_HI.selectFrom(yA, yB).intoArray(a, off + 8);
-        PAIRS_LO.selectFrom(yC, yD).intoArray(a, off + 16);
-        PAIRS_HI.selectFrom(yC, yD).intoArray(a, off + 24);
+        LongVector l0 = w0.and(M);
+        LongVector l1 = w0.lanewise(LSHR, 29).and(M);
+        LongVector l2 = w0.lanewise(LSHR, 58).or(w1.lanewise(LSHL, 6).and(M));
+        LongVector l3 = w1.lanewise(LSHR, 23).and(M);
+        LongVector l4 = w1.lanewise(LSHR, 52).or(w2.lanewise(LSHL, 12).and(M));
+        LongVector l5 = w2.lanewise(LSHR, 17).and(M);
+        LongVector l6 = w2.lanewise(LSHR, 46).or(w3.lanewise(LSHL, 18).and(M));
+        LongVector l7 = w3.lanewise(LSHR, 11).and(M);
+        LongVector l8 = w3.lanewise(LSHR, 40);
+        l0.intoArray(x, xo + 0);
+        l1.intoArray(x, xo + 8);
+        l2.intoArray(x, xo + 16);
+        l3.intoArray(x, xo + 24);
+        l4.intoArray(x, xo + 32);
+        l5.intoArray(x, xo + 40);
+        l6.intoArray(x, xo + 48);
+        l7.intoArray(x, xo + 56);
+        l8.intoArray(x, xo + 64);
+    }
+
+    /** The inverse of {@link #load}: normalised limbs (values below 2^256) back to 8 elements. */
+    private static void store(long[] x, int xo, long[] a, int off) {
+        LongVector l0 = LongVector.fromArray(S, x, xo + 0);
+        LongVector l1 = LongVector.fromArray(S, x, xo + 8);
+        LongVector l2 = LongVector.fromArray(S, x, xo + 16);
+        LongVector l3 = LongVector.fromArray(S, x, xo + 24);
+        LongVector l4 = LongVector.fromArray(S, x, xo + 32);
+        LongVector l5 = LongVector.fromArray(S, x, xo + 40);
+        LongVector l6 = LongVector.fromArray(S, x, xo + 48);
+        LongVector l7 = LongVector.fromArray(S, x, xo + 56);
+        LongVector l8 = LongVector.fromArray(S, x, xo + 64);
+        LongVector w0 = l0.or(l1.lanewise(LSHL, 29)).or(l2.lanewise(LSHL, 58));
+        LongVector w1 = l2.lanewise(LSHR, 6).or(l3.lanewise(LSHL, 23)).or(l4.lanewise(LSHL, 52));
+        LongVector w2 = l4.lanewise(LSHR, 12).or(l5.lanewise(LSHL, 17)).or(l6.lanewise(LSHL, 46));
+        LongVector w3 = l6.lanewise(LSHR, 18).or(l7.lanewise(LSHL, 11)).or(l8.lanewise(LSHL, 40));
+        LongVector wA = HALVES_LO.selectFrom(w0, w1);
+        LongVector wC = HALVES_HI.selectFrom(w0, w1);
+        LongVector wB = HALVES_LO.selectFrom(w2, w3);
+        LongVector wD = HALVES_HI.selectFrom(w2, w3);
+        PAIRS_LO.selectFrom(wA, wB).intoArray(a, off);
+        PAIRS_HI.selectFrom(wA, wB).intoArray(a, off + 8);
+        PAIRS_LO.selectFrom(wC, wD).intoArray(a, off + 16);
+        PAIRS_HI.selectFrom(wC, wD).intoArray(a, off + 24);
     }
 
     /**
-    * Eight decimation-in-time butterflies: elements at long offsets u and v (8 consecutive
-    * elements each), twiddles at t + k * stride of the stage's limb table for limb k.
+    * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + lane of each limb row
+    * (row k at t + k * stride) of a stage's table.
     */
-    private void ditBlock(long[] a, int u, int v, int[] tw, int t, int stride) {
-        final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;
-        LongVector vwv0 = LongVector.fromArray(S, a, v);
-        LongVector vwv1 = LongVector.fromArray(S, a, v + 8);
-        LongVector vwv2 = LongVector.fromArray(S, a, v + 16);
-        LongVector vwv3 = LongVector.fromArray(S, a, v + 24);
-        LongVector vwA = PAIRS_LO.selectFrom(vwv0, vwv1);
-        LongVector vwB = PAIRS_HI.selectFrom(vwv0, vwv1);
-        LongVector vwC = PAIRS_LO.selectFrom(vwv2, vwv3);
-        LongVector vwD = PAIRS_HI.selectFrom(vwv2, vwv3);
-        LongVector vw0 = HALVES_LO.selectFrom(vwA, vwC);
-        LongVector vw1 = HALVES_HI.selectFrom(vwA, vwC);
-        LongVector vw2 = HALVES_LO.selectFrom(vwB, vwD);
-        LongVector vw3 = HALVES_HI.selectFrom(vwB, vwD);
-        LongVector x0 = vw0.and(M);
-        LongVector x1 = vw0.lanewise(LSHR, 29).and(M);
-        LongVector x2 = vw0.lanewise(LSHR, 58).or(vw1.lanewise(LSHL, 6).and(M));
-        LongVector x3 = vw1.lanewise(LSHR, 23).and(M);
-        LongVector x4 = vw1.lanewise(LSHR, 52).or(vw2.lanewise(LSHL, 12).and(M));
-        LongVector x5 = vw2.lanewise(LSHR, 17).and(M);
-        LongVector x6 = vw2.lanewise(LSHR, 46).or(vw3.lanewise(LSHL, 18).and(M));
-        LongVector x7 = vw3.lanewise(LSHR, 11).and(M);
-        LongVector x8 = vw3.lanewise(LSHR, 40);
+    private static void twiddles(int[] tw, int t, int stride, long[] x, int xo) {
         LongVector y0 = (LongVector) IntVector.fromArray(SI, tw, t).convertShape(VectorOperators.I2L, S, 0);
         LongVector y1 = (LongVector) IntVector.fromArray(SI, tw, t + 1 * stride).convertShape(VectorOperators.I2L, S, 0);
         LongVector y2 = (LongVector) IntVector.fromArray(SI, tw, t + 2 * stride).convertShape(VectorOperators.I2L, S, 0);
@@ -265,734 +391,453 @@ final class VectorButterflies extends Butterflies {
         LongVector y6 = (LongVector) IntVector.fromArray(SI, tw, t + 6 * stride).convertShape(VectorOperators.I2L, S, 0);
         LongVector y7 = (LongVector) IntVector.fromArray(SI, tw, t + 7 * stride).convertShape(VectorOperators.I2L, S, 0);
         LongVector y8 = (LongVector) IntVector.fromArray(SI, tw, t + 8 * stride).convertShape(VectorOperators.I2L, S, 0);
-        {
-            LongVector c0 = x0.mul(y0);
-            LongVector c1 = x1.mul(y0);
-            LongVector c2 = x2.mul(y0);
-            LongVector c3 = x3.mul(y0);
-            LongVector c4 = x4.mul(y0);
-            LongVector c5 = x5.mul(y0);
-            LongVector c6 = x6.mul(y0);
-            LongVector c7 = x7.mul(y0);
-            LongVector c8 = x8.mul(y0);
-            c1 = c1.add(x0.mul(y1));
-            c2 = c2.add(x1.mul(y1));
-            c3 = c3.add(x2.mul(y1));
-            c4 = c4.add(x3.mul(y1));
-            c5 = c5.add(x4.mul(y1));
-            c6 = c6.add(x5.mul(y1));
-            c7 = c7.add(x6.mul(y1));
-            c8 = c8.add(x7.mul(y1));
-            LongVector c9 = x8.mul(y1);
-            c2 = c2.add(x0.mul(y2));
-            c3 = c3.add(x1.mul(y2));
-            c4 = c4.add(x2.mul(y2));
-            c5 = c5.add(x3.mul(y2));
-            c6 = c6.add(x4.mul(y2));
-            c7 = c7.add(x5.mul(y2));
-            c8 = c8.add(x6.mul(y2));
-            c9 = c9.add(x7.mul(y2));
-            LongVector c10 = x8.mul(y2);
-            c3 = c3.add(x0.mul(y3));
-            c4 = c4.add(x1.mul(y3));
-            c5 = c5.add(x2.mul(y3));
-            c6 = c6.add(x3.mul(y3));
-            c7 = c7.add(x4.mul(y3));
-            c8 = c8.add(x5.mul(y3));
-            c9 = c9.add(x6.mul(y3));
-            c10 = c10.add(x7.mul(y3));
-            LongVector c11 = x8.mul(y3);
-            c4 = c4.add(x0.mul(y4));
-            c5 = c5.add(x1.mul(y4));
-            c6 = c6.add(x2.mul(y4));
-            c7 = c7.add(x3.mul(y4));
-            c8 = c8.add(x4.mul(y4));
-            c9 = c9.add(x5.mul(y4));
-            c10 = c10.add(x6.mul(y4));
-            c11 = c11.add(x7.mul(y4));
-            LongVector c12 = x8.mul(y4);
-            c5 = c5.add(x0.mul(y5));
-            c6 = c6.add(x1.mul(y5));
-            c7 = c7.add(x2.mul(y5));
-            c8 = c8.add(x3.mul(y5));
-            c9 = c9.add(x4.mul(y5));
-            c10 = c10.add(x5.mul(y5));
-            c11 = c11.add(x6.mul(y5));
-            c12 = c12.add(x7.mul(y5));
-            LongVector c13 = x8.mul(y5);
-            c6 = c6.add(x0.mul(y6));
-            c7 = c7.add(x1.mul(y6));
-            c8 = c8.add(x2.mul(y6));
-            c9 = c9.add(x3.mul(y6));
-            c10 = c10.add(x4.mul(y6));
-            c11 = c11.add(x5.mul(y6));
-            c12 = c12.add(x6.mul(y6));
-            c13 = c13.add(x7.mul(y6));
-            LongVector c14 = x8.mul(y6);
-            c7 = c7.add(x0.mul(y7));
-            c8 = c8.add(x1.mul(y7));
-            c9 = c9.add(x2.mul(y7));
-            c10 = c10.add(x3.mul(y7));
-            c11 = c11.add(x4.mul(y7));
-            c12 = c12.add(x5.mul(y7));
-            c13 = c13.add(x6.mul(y7));
-            c14 = c14.add(x7.mul(y7));
-            LongVector c15 = x8.mul(y7);
-            c8 = c8.add(x0.mul(y8));
-            c9 = c9.add(x1.mul(y8));
-            c10 = c10.add(x2.mul(y8));
-            c11 = c11.add(x3.mul(y8));
-            c12 = c12.add(x4.mul(y8));
-            c13 = c13.add(x5.mul(y8));
-            c14 = c14.add(x6.mul(y8));
-            c15 = c15.add(x7.mul(y8));
-            LongVector c16 = x8.mul(y8);
-            { LongVector m = c0.mul(QINV).and(M);
-                c0 = c0.add(m.mul(Q0));
-                c1 = c1.add(m.mul(Q1));
-                c2 = c2.add(m.mul(Q2));
-                c3 = c3.add(m.mul(Q3));
-                c4 = c4.add(m.mul(Q4));
-                c5 = c5.add(m.mul(Q5));
-                c6 = c6.add(m.mul(Q6));
-                c7 = c7.add(m.mul(Q7));
-                c8 = c8.add(m.mul(Q8));
-                c1 = c1.add(c0.lanewise(VectorOperators.LSHR, 29)); }
-                { LongVector m = c1.mul(QINV).and(M);
-                    c1 = c1.add(m.mul(Q0));
-                    c2 = c2.add(m.mul(Q1));
-                    c3 = c3.add(m.mul(Q2));
-                    c4 = c4.add(m.mul(Q3));
-                    c5 = c5.add(m.mul(Q4));
-                    c6 = c6.add(m.mul(Q5));
-                    c7 = c7.add(m.mul(Q6));
-                    c8 = c8.add(m.mul(Q7));
-                    c9 = c9.add(m.mul(Q8));
-                    c2 = c2.add(c1.lanewise(VectorOperators.LSHR, 29)); }
-                    { LongVector m = c2.mul(QINV).and(M);
-                        c2 = c2.add(m.mul(Q0));
-                        c3 = c3.add(m.mul(Q1));
-                        c4 = c4.add(m.mul(Q2));
-                        c5 = c5.add(m.mul(Q3));
-                        c6 = c6.add(m.mul(Q4));
-                        c7 = c7.add(m.mul(Q5));
-                        c8 = c8.add(m.mul(Q6));
-                        c9 = c9.add(m.mul(Q7));
-                        c10 = c10.add(m.mul(Q8));
-                        c3 = c3.add(c2.lanewise(VectorOperators.LSHR, 29)); }
-                        { LongVector m = c3.mul(QINV).and(M);
-                            c3 = c3.add(m.mul(Q0));
-                            c4 = c4.add(m.mul(Q1));
-                            c5 = c5.add(m.mul(Q2));
-                            c6 = c6.add(m.mul(Q3));
-                            c7 = c7.add(m.mul(Q4));
-                            c8 = c8.add(m.mul(Q5));
-                            c9 = c9.add(m.mul(Q6));
-                            c10 = c10.add(m.mul(Q7));
-                            c11 = c11.add(m.mul(Q8));
-                            c4 = c4.add(c3.lanewise(VectorOperators.LSHR, 29)); }
-                            { LongVector m = c4.mul(QINV).and(M);
-                                c4 = c4.add(m.mul(Q0));
-                                c5 = c5.add(m.mul(Q1));
-                                c6 = c6.add(m.mul(Q2));
-                                c7 = c7.add(m.mul(Q3));
-                                c8 = c8.add(m.mul(Q4));
-                                c9 = c9.add(m.mul(Q5));
-                                c10 = c10.add(m.mul(Q6));
-                                c11 = c11.add(m.mul(Q7));
-                                c12 = c12.add(m.mul(Q8));
-                                c5 = c5.add(c4.lanewise(VectorOperators.LSHR, 29)); }
-                                { LongVector m = c5.mul(QINV).and(M);
-                                    c5 = c5.add(m.mul(Q0));
-                                    c6 = c6.add(m.mul(Q1));
-                                    c7 = c7.add(m.mul(Q2));
-                                    c8 = c8.add(m.mul(Q3));
-                                    c9 = c9.add(m.mul(Q4));
-                                    c10 = c10.add(m.mul(Q5));
-                                    c11 = c11.add(m.mul(Q6));
-                                    c12 = c12.add(m.mul(Q7));
-                                    c13 = c13.add(m.mul(Q8));
-                                    c6 = c6.add(c5.lanewise(VectorOperators.LSHR, 29)); }
-                                    { LongVector m = c6.mul(QINV).and(M);
-                                        c6 = c6.add(m.mul(Q0));
-                                        c7 = c7.add(m.mul(Q1));
-                                        c8 = c8.add(m.mul(Q2));
-                                        c9 = c9.add(m.mul(Q3));
-                                        c10 = c10.add(m.mul(Q4));
-                                        c11 = c11.add(m.mul(Q5));
-                                        c12 = c12.add(m.mul(Q6));
-                                        c13 = c13.add(m.mul(Q7));
-                                        c14 = c14.add(m.mul(Q8));
-                                        c7 = c7.add(c6.lanewise(VectorOperators.LSHR, 29)); }
-                                        { LongVector m = c7.mul(QINV).and(M);
-                                            c7 = c7.add(m.mul(Q0));
-                                            c8 = c8.add(m.mul(Q1));
-                                            c9 = c9.add(m.mul(Q2));
-                                            c10 = c10.add(m.mul(Q3));
-                                            c11 = c11.add(m.mul(Q4));
-                                            c12 = c12.add(m.mul(Q5));
-                                            c13 = c13.add(m.mul(Q6));
-                                            c14 = c14.add(m.mul(Q7));
-                                            c15 = c15.add(m.mul(Q8));
-                                            c8 = c8.add(c7.lanewise(VectorOperators.LSHR, 29)); }
-                                            { LongVector m = c8.mul(QINV).and(M);
-                                                c8 = c8.add(m.mul(Q0));
-                                                c9 = c9.add(m.mul(Q1));
-                                                c10 = c10.add(m.mul(Q2));
-                                                c11 = c11.add(m.mul(Q3));
-                                                c12 = c12.add(m.mul(Q4));
-                                                c13 = c13.add(m.mul(Q5));
-                                                c14 = c14.add(m.mul(Q6));
-                                                c15 = c15.add(m.mul(Q7));
-                                                c16 = c16.add(m.mul(Q8));
-                                                c9 = c9.add(c8.lanewise(VectorOperators.LSHR, 29)); }
-                                                LongVector r0 = c9.and(M);
-                                                c10 = c10.add(c9.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r1 = c10.and(M);
-                                                c11 = c11.add(c10.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r2 = c11.and(M);
-                                                c12 = c12.add(c11.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r3 = c12.and(M);
-                                                c13 = c13.add(c12.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r4 = c13.and(M);
-                                                c14 = c14.add(c13.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r5 = c14.and(M);
-                                                c15 = c15.add(c14.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r6 = c15.and(M);
-                                                c16 = c16.add(c15.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector r7 = c16.and(M);
-                                                LongVector r8 = c16.lanewise(VectorOperators.LSHR, 29);
-                                                LongVector p0, p1, p2, p3, p4, p5, p6, p7, p8;
-                                                {
-                                                    LongVector td0 = r0.sub(Q0);
-                                                    LongVector td1 = r1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td2 = r2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td3 = r3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td4 = r4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td5 = r5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td6 = r6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td7 = r7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td8 = r8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                    VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
-                                                    p0 = td0.and(M).blend(r0, under);
-                                                    p1 = td1.and(M).blend(r1, under);
-                                                    p2 = td2.and(M).blend(r2, under);
-                                                    p3 = td3.and(M).blend(r3, under);
-                                                    p4 = td4.and(M).blend(r4, under);
-                                                    p5 = td5.and(M).blend(r5, under);
-                                                    p6 = td6.and(M).blend(r6, under);
-                                                    p7 = td7.and(M).blend(r7, under);
-                                                    p8 = td8.and(M).blend(r8, under);
-                                                }
-                                                LongVector uwv0 = LongVector.fromArray(S, a, u);
-                                                LongVector uwv1 = LongVector.fromArray(S, a, u + 8);
-                                                LongVector uwv2 = LongVector.fromArray(S, a, u + 16);
-                                                LongVector uwv3 = LongVector.fromArray(S, a, u + 24);
-                                                LongVector uwA = PAIRS_LO.selectFrom(uwv0, uwv1);
-                                                LongVector uwB = PAIRS_HI.selectFrom(uwv0, uwv1);
-                                                LongVector uwC = PAIRS_LO.selectFrom(uwv2, uwv3);
-                                                LongVector uwD = PAIRS_HI.selectFrom(uwv2, uwv3);
-                                                LongVector uw0 = HALVES_LO.selectFrom(uwA, uwC);
-                                                LongVector uw1 = HALVES_HI.selectFrom(uwA, uwC);
-                                                LongVector uw2 = HALVES_LO.selectFrom(uwB, uwD);
-                                                LongVector uw3 = HALVES_HI.selectFrom(uwB, uwD);
-                                                LongVector z0 = uw0.and(M);
-                                                LongVector z1 = uw0.lanewise(LSHR, 29).and(M);
-                                                LongVector z2 = uw0.lanewise(LSHR, 58).or(uw1.lanewise(LSHL, 6).and(M));
-                                                LongVector z3 = uw1.lanewise(LSHR, 23).and(M);
-                                                LongVector z4 = uw1.lanewise(LSHR, 52).or(uw2.lanewise(LSHL, 12).and(M));
-                                                LongVector z5 = uw2.lanewise(LSHR, 17).and(M);
-                                                LongVector z6 = uw2.lanewise(LSHR, 46).or(uw3.lanewise(LSHL, 18).and(M));
-                                                LongVector z7 = uw3.lanewise(LSHR, 11).and(M);
-                                                LongVector z8 = uw3.lanewise(LSHR, 40);
-                                                LongVector s0, s1, s2, s3, s4, s5, s6, s7, s8;
-                                                {
-                                                    LongVector ts0 = z0.add(p0);
-                                                    LongVector ts1 = z1.add(p1);
-                                                    LongVector ts2 = z2.add(p2);
-                                                    LongVector ts3 = z3.add(p3);
-                                                    LongVector ts4 = z4.add(p4);
-                                                    LongVector ts5 = z5.add(p5);
-                                                    LongVector ts6 = z6.add(p6);
-                                                    LongVector ts7 = z7.add(p7);
-                                                    LongVector ts8 = z8.add(p8);
-                                                    LongVector te0 = ts0;
-                                                    LongVector td0 = ts0.sub(Q0);
-                                                    LongVector te1 = ts1.add(te0.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td1 = ts1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te2 = ts2.add(te1.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td2 = ts2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te3 = ts3.add(te2.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td3 = ts3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te4 = ts4.add(te3.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td4 = ts4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te5 = ts5.add(te4.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td5 = ts5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te6 = ts6.add(te5.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td6 = ts6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te7 = ts7.add(te6.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td7 = ts7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te8 = ts8.add(te7.lanewise(VectorOperators.LSHR, 29));
-                                                    LongVector td8 = ts8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                    VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
-                                                    s0 = td0.and(M).blend(te0.and(M), under);
-                                                    s1 = td1.and(M).blend(te1.and(M), under);
-                                                    s2 = td2.and(M).blend(te2.and(M), under);
-                                                    s3 = td3.and(M).blend(te3.and(M), under);
-                                                    s4 = td4.and(M).blend(te4.and(M), under);
-                                                    s5 = td5.and(M).blend(te5.and(M), under);
-                                                    s6 = td6.and(M).blend(te6.and(M), under);
-                                                    s7 = td7.and(M).blend(te7.and(M), under);
-                                                    s8 = td8.and(M).blend(te8.and(M), under);
-                                                }
-                                                LongVector d0, d1, d2, d3, d4, d5, d6, d7, d8;
-                                                {
-                                                    LongVector ts0 = z0.sub(p0);
-                                                    LongVector ts1 = z1.sub(p1);
-                                                    LongVector ts2 = z2.sub(p2);
-                                                    LongVector ts3 = z3.sub(p3);
-                                                    LongVector ts4 = z4.sub(p4);
-                                                    LongVector ts5 = z5.sub(p5);
-                                                    LongVector ts6 = z6.sub(p6);
-                                                    LongVector ts7 = z7.sub(p7);
-                                                    LongVector ts8 = z8.sub(p8);
-                                                    LongVector te0 = ts0;
-                                                    LongVector td0 = ts0.add(Q0);
-                                                    LongVector te1 = ts1.add(te0.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td1 = ts1.add(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te2 = ts2.add(te1.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td2 = ts2.add(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te3 = ts3.add(te2.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td3 = ts3.add(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te4 = ts4.add(te3.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td4 = ts4.add(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te5 = ts5.add(te4.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td5 = ts5.add(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te6 = ts6.add(te5.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td6 = ts6.add(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te7 = ts7.add(te6.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td7 = ts7.add(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector te8 = ts8.add(te7.lanewise(VectorOperators.ASHR, 29));
-                                                    LongVector td8 = ts8.add(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                    VectorMask<Long> under = te8.compare(VectorOperators.LT, 0);
-                                                    d0 = te0.and(M).blend(td0.and(M), under);
-                                                    d1 = te1.and(M).blend(td1.and(M), under);
-                                                    d2 = te2.and(M).blend(td2.and(M), under);
-                                                    d3 = te3.and(M).blend(td3.and(M), under);
-                                                    d4 = te4.and(M).blend(td4.and(M), under);
-                                                    d5 = te5.and(M).blend(td5.and(M), under);
-                                                    d6 = te6.and(M).blend(td6.and(M), under);
-                                                    d7 = te7.and(M).blend(td7.and(M), under);
-                                                    d8 = te8.and(M).blend(td8.and(M), under);
-                                                }
-                                                LongVector sw0 = s0.or(s1.lanewise(LSHL, 29)).or(s2.lanewise(LSHL, 58));
-                                                LongVector sw1 = s2.lanewise(LSHR, 6).or(s3.lanewise(LSHL, 23)).or(s4.lanewise(LSHL, 52));
-                                                LongVector sw2 = s4.lanewise(LSHR, 12).or(s5.lanewise(LSHL, 17)).or(s6.lanewise(LSHL, 46));
-                                                LongVector sw3 = s6.lanewise(LSHR, 18).or(s7.lanewise(LSHL, 11)).or(s8.lanewise(LSHL, 40));
-                                                LongVector swA = HALVES_LO.selectFrom(sw0, sw1);
-                                                LongVector swC = HALVES_HI.selectFrom(sw0, sw1);
-                                                LongVector swB = HALVES_LO.selectFrom(sw2, sw3);
-                                                LongVector swD = HALVES_HI.selectFrom(sw2, sw3);
-                                                PAIRS_LO.selectFrom(swA, swB).intoArray(a, u);
-                                                PAIRS_HI.selectFrom(swA, swB).intoArray(a, u + 8);
-                                                PAIRS_LO.selectFrom(swC, swD).intoArray(a, u + 16);
-                                                PAIRS_HI.selectFrom(swC, swD).intoArray(a, u + 24);
-                                                LongVector dw0 = d0.or(d1.lanewise(LSHL, 29)).or(d2.lanewise(LSHL, 58));
-                                                LongVector dw1 = d2.lanewise(LSHR, 6).or(d3.lanewise(LSHL, 23)).or(d4.lanewise(LSHL, 52));
-                                                LongVector dw2 = d4.lanewise(LSHR, 12).or(d5.lanewise(LSHL, 17)).or(d6.lanewise(LSHL, 46));
-                                                LongVector dw3 = d6.lanewise(LSHR, 18).or(d7.lanewise(LSHL, 11)).or(d8.lanewise(LSHL, 40));
-                                                LongVector dwA = HALVES_LO.selectFrom(dw0, dw1);
-                                                LongVector dwC = HALVES_HI.selectFrom(dw0, dw1);
-                                                LongVector dwB = HALVES_LO.selectFrom(dw2, dw3);
-                                                LongVector dwD = HALVES_HI.selectFrom(dw2, dw3);
-                                                PAIRS_LO.selectFrom(dwA, dwB).intoArray(a, v);
-                                                PAIRS_HI.selectFrom(dwA, dwB).intoArray(a, v + 8);
-                                                PAIRS_LO.selectFrom(dwC, dwD).intoArray(a, v + 16);
-                                                PAIRS_HI.selectFrom(dwC, dwD).intoArray(a, v + 24);
-                                            }
-                                        }
+        y0.intoArray(x, xo + 0);
+        y1.intoArray(x, xo + 8);
+        y2.intoArray(x, xo + 16);
+        y3.intoArray(x, xo + 24);
+        y4.intoArray(x, xo + 32);
+        y5.intoArray(x, xo + 40);
+        y6.intoArray(x, xo + 48);
+        y7.intoArray(x, xo + 56);
+        y8.intoArray(x, xo + 64);
+    }
 
-                                        /**
-                                        * Eight decimation-in-frequency butterflies: a[u] = u + v, a[v] = (v - u) w^(h - j), the
-                                        * twiddles read backwards from t + k * stride (lane l takes entry t + 7 - l).
-                                        */
-                                        private void difBlock(long[] a, int u, int v, int[] tw, int t, int stride) {
-                                            final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8, QINV = qInv;
-                                            LongVector uwv0 = LongVector.fromArray(S, a, u);
-                                            LongVector uwv1 = LongVector.fromArray(S, a, u + 8);
-                                            LongVector uwv2 = LongVector.fromArray(S, a, u + 16);
-                                            LongVector uwv3 = LongVector.fromArray(S, a, u + 24);
-                                            LongVector uwA = PAIRS_LO.selectFrom(uwv0, uwv1);
-                                            LongVector uwB = PAIRS_HI.selectFrom(uwv0, uwv1);
-                                            LongVector uwC = PAIRS_LO.selectFrom(uwv2, uwv3);
-                                            LongVector uwD = PAIRS_HI.selectFrom(uwv2, uwv3);
-                                            LongVector uw0 = HALVES_LO.selectFrom(uwA, uwC);
-                                            LongVector uw1 = HALVES_HI.selectFrom(uwA, uwC);
-                                            LongVector uw2 = HALVES_LO.selectFrom(uwB, uwD);
-                                            LongVector uw3 = HALVES_HI.selectFrom(uwB, uwD);
-                                            LongVector z0 = uw0.and(M);
-                                            LongVector z1 = uw0.lanewise(LSHR, 29).and(M);
-                                            LongVector z2 = uw0.lanewise(LSHR, 58).or(uw1.lanewise(LSHL, 6).and(M));
-                                            LongVector z3 = uw1.lanewise(LSHR, 23).and(M);
-                                            LongVector z4 = uw1.lanewise(LSHR, 52).or(uw2.lanewise(LSHL, 12).and(M));
-                                            LongVector z5 = uw2.lanewise(LSHR, 17).and(M);
-                                            LongVector z6 = uw2.lanewise(LSHR, 46).or(uw3.lanewise(LSHL, 18).and(M));
-                                            LongVector z7 = uw3.lanewise(LSHR, 11).and(M);
-                                            LongVector z8 = uw3.lanewise(LSHR, 40);
-                                            LongVector vwv0 = LongVector.fromArray(S, a, v);
-                                            LongVector vwv1 = LongVector.fromArray(S, a, v + 8);
-                                            LongVector vwv2 = LongVector.fromArray(S, a, v + 16);
-                                            LongVector vwv3 = LongVector.fromArray(S, a, v + 24);
-                                            LongVector vwA = PAIRS_LO.selectFrom(vwv0, vwv1);
-                                            LongVector vwB = PAIRS_HI.selectFrom(vwv0, vwv1);
-                                            LongVector vwC = PAIRS_LO.selectFrom(vwv2, vwv3);
-                                            LongVector vwD = PAIRS_HI.selectFrom(vwv2, vwv3);
-                                            LongVector vw0 = HALVES_LO.selectFrom(vwA, vwC);
-                                            LongVector vw1 = HALVES_HI.selectFrom(vwA, vwC);
-                                            LongVector vw2 = HALVES_LO.selectFrom(vwB, vwD);
-                                            LongVector vw3 = HALVES_HI.selectFrom(vwB, vwD);
-                                            LongVector x0 = vw0.and(M);
-                                            LongVector x1 = vw0.lanewise(LSHR, 29).and(M);
-                                            LongVector x2 = vw0.lanewise(LSHR, 58).or(vw1.lanewise(LSHL, 6).and(M));
-                                            LongVector x3 = vw1.lanewise(LSHR, 23).and(M);
-                                            LongVector x4 = vw1.lanewise(LSHR, 52).or(vw2.lanewise(LSHL, 12).and(M));
-                                            LongVector x5 = vw2.lanewise(LSHR, 17).and(M);
-                                            LongVector x6 = vw2.lanewise(LSHR, 46).or(vw3.lanewise(LSHL, 18).and(M));
-                                            LongVector x7 = vw3.lanewise(LSHR, 11).and(M);
-                                            LongVector x8 = vw3.lanewise(LSHR, 40);
-                                            LongVector s0, s1, s2, s3, s4, s5, s6, s7, s8;
-                                            {
-                                                LongVector ts0 = z0.add(x0);
-                                                LongVector ts1 = z1.add(x1);
-                                                LongVector ts2 = z2.add(x2);
-                                                LongVector ts3 = z3.add(x3);
-                                                LongVector ts4 = z4.add(x4);
-                                                LongVector ts5 = z5.add(x5);
-                                                LongVector ts6 = z6.add(x6);
-                                                LongVector ts7 = z7.add(x7);
-                                                LongVector ts8 = z8.add(x8);
-                                                LongVector te0 = ts0;
-                                                LongVector td0 = ts0.sub(Q0);
-                                                LongVector te1 = ts1.add(te0.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td1 = ts1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te2 = ts2.add(te1.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td2 = ts2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te3 = ts3.add(te2.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td3 = ts3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te4 = ts4.add(te3.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td4 = ts4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te5 = ts5.add(te4.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td5 = ts5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te6 = ts6.add(te5.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td6 = ts6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te7 = ts7.add(te6.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td7 = ts7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te8 = ts8.add(te7.lanewise(VectorOperators.LSHR, 29));
-                                                LongVector td8 = ts8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
-                                                s0 = td0.and(M).blend(te0.and(M), under);
-                                                s1 = td1.and(M).blend(te1.and(M), under);
-                                                s2 = td2.and(M).blend(te2.and(M), under);
-                                                s3 = td3.and(M).blend(te3.and(M), under);
-                                                s4 = td4.and(M).blend(te4.and(M), under);
-                                                s5 = td5.and(M).blend(te5.and(M), under);
-                                                s6 = td6.and(M).blend(te6.and(M), under);
-                                                s7 = td7.and(M).blend(te7.and(M), under);
-                                                s8 = td8.and(M).blend(te8.and(M), under);
-                                            }
-                                            LongVector sw0 = s0.or(s1.lanewise(LSHL, 29)).or(s2.lanewise(LSHL, 58));
-                                            LongVector sw1 = s2.lanewise(LSHR, 6).or(s3.lanewise(LSHL, 23)).or(s4.lanewise(LSHL, 52));
-                                            LongVector sw2 = s4.lanewise(LSHR, 12).or(s5.lanewise(LSHL, 17)).or(s6.lanewise(LSHL, 46));
-                                            LongVector sw3 = s6.lanewise(LSHR, 18).or(s7.lanewise(LSHL, 11)).or(s8.lanewise(LSHL, 40));
-                                            LongVector swA = HALVES_LO.selectFrom(sw0, sw1);
-                                            LongVector swC = HALVES_HI.selectFrom(sw0, sw1);
-                                            LongVector swB = HALVES_LO.selectFrom(sw2, sw3);
-                                            LongVector swD = HALVES_HI.selectFrom(sw2, sw3);
-                                            PAIRS_LO.selectFrom(swA, swB).intoArray(a, u);
-                                            PAIRS_HI.selectFrom(swA, swB).intoArray(a, u + 8);
-                                            PAIRS_LO.selectFrom(swC, swD).intoArray(a, u + 16);
-                                            PAIRS_HI.selectFrom(swC, swD).intoArray(a, u + 24);
-                                            LongVector e0, e1, e2, e3, e4, e5, e6, e7, e8;
-                                            {
-                                                LongVector ts0 = x0.sub(z0);
-                                                LongVector ts1 = x1.sub(z1);
-                                                LongVector ts2 = x2.sub(z2);
-                                                LongVector ts3 = x3.sub(z3);
-                                                LongVector ts4 = x4.sub(z4);
-                                                LongVector ts5 = x5.sub(z5);
-                                                LongVector ts6 = x6.sub(z6);
-                                                LongVector ts7 = x7.sub(z7);
-                                                LongVector ts8 = x8.sub(z8);
-                                                LongVector te0 = ts0;
-                                                LongVector td0 = ts0.add(Q0);
-                                                LongVector te1 = ts1.add(te0.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td1 = ts1.add(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te2 = ts2.add(te1.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td2 = ts2.add(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te3 = ts3.add(te2.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td3 = ts3.add(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te4 = ts4.add(te3.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td4 = ts4.add(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te5 = ts5.add(te4.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td5 = ts5.add(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te6 = ts6.add(te5.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td6 = ts6.add(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te7 = ts7.add(te6.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td7 = ts7.add(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector te8 = ts8.add(te7.lanewise(VectorOperators.ASHR, 29));
-                                                LongVector td8 = ts8.add(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                VectorMask<Long> under = te8.compare(VectorOperators.LT, 0);
-                                                e0 = te0.and(M).blend(td0.and(M), under);
-                                                e1 = te1.and(M).blend(td1.and(M), under);
-                                                e2 = te2.and(M).blend(td2.and(M), under);
-                                                e3 = te3.and(M).blend(td3.and(M), under);
-                                                e4 = te4.and(M).blend(td4.and(M), under);
-                                                e5 = te5.and(M).blend(td5.and(M), under);
-                                                e6 = te6.and(M).blend(td6.and(M), under);
-                                                e7 = te7.and(M).blend(td7.and(M), under);
-                                                e8 = te8.and(M).blend(td8.and(M), under);
-                                            }
-                                            LongVector y0 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y1 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 1 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y2 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 2 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y3 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 3 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y4 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 4 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y5 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 5 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y6 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 6 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y7 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 7 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            LongVector y8 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 8 * stride)).convertShape(VectorOperators.I2L, S, 0);
-                                            {
-                                                LongVector c0 = e0.mul(y0);
-                                                LongVector c1 = e1.mul(y0);
-                                                LongVector c2 = e2.mul(y0);
-                                                LongVector c3 = e3.mul(y0);
-                                                LongVector c4 = e4.mul(y0);
-                                                LongVector c5 = e5.mul(y0);
-                                                LongVector c6 = e6.mul(y0);
-                                                LongVector c7 = e7.mul(y0);
-                                                LongVector c8 = e8.mul(y0);
-                                                c1 = c1.add(e0.mul(y1));
-                                                c2 = c2.add(e1.mul(y1));
-                                                c3 = c3.add(e2.mul(y1));
-                                                c4 = c4.add(e3.mul(y1));
-                                                c5 = c5.add(e4.mul(y1));
-                                                c6 = c6.add(e5.mul(y1));
-                                                c7 = c7.add(e6.mul(y1));
-                                                c8 = c8.add(e7.mul(y1));
-                                                LongVector c9 = e8.mul(y1);
-                                                c2 = c2.add(e0.mul(y2));
-                                                c3 = c3.add(e1.mul(y2));
-                                                c4 = c4.add(e2.mul(y2));
-                                                c5 = c5.add(e3.mul(y2));
-                                                c6 = c6.add(e4.mul(y2));
-                                                c7 = c7.add(e5.mul(y2));
-                                                c8 = c8.add(e6.mul(y2));
-                                                c9 = c9.add(e7.mul(y2));
-                                                LongVector c10 = e8.mul(y2);
-                                                c3 = c3.add(e0.mul(y3));
-                                                c4 = c4.add(e1.mul(y3));
-                                                c5 = c5.add(e2.mul(y3));
-                                                c6 = c6.add(e3.mul(y3));
-                                                c7 = c7.add(e4.mul(y3));
-                                                c8 = c8.add(e5.mul(y3));
-                                                c9 = c9.add(e6.mul(y3));
-                                                c10 = c10.add(e7.mul(y3));
-                                                LongVector c11 = e8.mul(y3);
-                                                c4 = c4.add(e0.mul(y4));
-                                                c5 = c5.add(e1.mul(y4));
-                                                c6 = c6.add(e2.mul(y4));
-                                                c7 = c7.add(e3.mul(y4));
-                                                c8 = c8.add(e4.mul(y4));
-                                                c9 = c9.add(e5.mul(y4));
-                                                c10 = c10.add(e6.mul(y4));
-                                                c11 = c11.add(e7.mul(y4));
-                                                LongVector c12 = e8.mul(y4);
-                                                c5 = c5.add(e0.mul(y5));
-                                                c6 = c6.add(e1.mul(y5));
-                                                c7 = c7.add(e2.mul(y5));
-                                                c8 = c8.add(e3.mul(y5));
-                                                c9 = c9.add(e4.mul(y5));
-                                                c10 = c10.add(e5.mul(y5));
-                                                c11 = c11.add(e6.mul(y5));
-                                                c12 = c12.add(e7.mul(y5));
-                                                LongVector c13 = e8.mul(y5);
-                                                c6 = c6.add(e0.mul(y6));
-                                                c7 = c7.add(e1.mul(y6));
-                                                c8 = c8.add(e2.mul(y6));
-                                                c9 = c9.add(e3.mul(y6));
-                                                c10 = c10.add(e4.mul(y6));
-                                                c11 = c11.add(e5.mul(y6));
-                                                c12 = c12.add(e6.mul(y6));
-                                                c13 = c13.add(e7.mul(y6));
-                                                LongVector c14 = e8.mul(y6);
-                                                c7 = c7.add(e0.mul(y7));
-                                                c8 = c8.add(e1.mul(y7));
-                                                c9 = c9.add(e2.mul(y7));
-                                                c10 = c10.add(e3.mul(y7));
-                                                c11 = c11.add(e4.mul(y7));
-                                                c12 = c12.add(e5.mul(y7));
-                                                c13 = c13.add(e6.mul(y7));
-                                                c14 = c14.add(e7.mul(y7));
-                                                LongVector c15 = e8.mul(y7);
-                                                c8 = c8.add(e0.mul(y8));
-                                                c9 = c9.add(e1.mul(y8));
-                                                c10 = c10.add(e2.mul(y8));
-                                                c11 = c11.add(e3.mul(y8));
-                                                c12 = c12.add(e4.mul(y8));
-                                                c13 = c13.add(e5.mul(y8));
-                                                c14 = c14.add(e6.mul(y8));
-                                                c15 = c15.add(e7.mul(y8));
-                                                LongVector c16 = e8.mul(y8);
-                                                { LongVector m = c0.mul(QINV).and(M);
-                                                    c0 = c0.add(m.mul(Q0));
-                                                    c1 = c1.add(m.mul(Q1));
-                                                    c2 = c2.add(m.mul(Q2));
-                                                    c3 = c3.add(m.mul(Q3));
-                                                    c4 = c4.add(m.mul(Q4));
-                                                    c5 = c5.add(m.mul(Q5));
-                                                    c6 = c6.add(m.mul(Q6));
-                                                    c7 = c7.add(m.mul(Q7));
-                                                    c8 = c8.add(m.mul(Q8));
-                                                    c1 = c1.add(c0.lanewise(VectorOperators.LSHR, 29)); }
-                                                    { LongVector m = c1.mul(QINV).and(M);
-                                                        c1 = c1.add(m.mul(Q0));
-                                                        c2 = c2.add(m.mul(Q1));
-                                                        c3 = c3.add(m.mul(Q2));
-                                                        c4 = c4.add(m.mul(Q3));
-                                                        c5 = c5.add(m.mul(Q4));
-                                                        c6 = c6.add(m.mul(Q5));
-                                                        c7 = c7.add(m.mul(Q6));
-                                                        c8 = c8.add(m.mul(Q7));
-                                                        c9 = c9.add(m.mul(Q8));
-                                                        c2 = c2.add(c1.lanewise(VectorOperators.LSHR, 29)); }
-                                                        { LongVector m = c2.mul(QINV).and(M);
-                                                            c2 = c2.add(m.mul(Q0));
-                                                            c3 = c3.add(m.mul(Q1));
-                                                            c4 = c4.add(m.mul(Q2));
-                                                            c5 = c5.add(m.mul(Q3));
-                                                            c6 = c6.add(m.mul(Q4));
-                                                            c7 = c7.add(m.mul(Q5));
-                                                            c8 = c8.add(m.mul(Q6));
-                                                            c9 = c9.add(m.mul(Q7));
-                                                            c10 = c10.add(m.mul(Q8));
-                                                            c3 = c3.add(c2.lanewise(VectorOperators.LSHR, 29)); }
-                                                            { LongVector m = c3.mul(QINV).and(M);
-                                                                c3 = c3.add(m.mul(Q0));
-                                                                c4 = c4.add(m.mul(Q1));
-                                                                c5 = c5.add(m.mul(Q2));
-                                                                c6 = c6.add(m.mul(Q3));
-                                                                c7 = c7.add(m.mul(Q4));
-                                                                c8 = c8.add(m.mul(Q5));
-                                                                c9 = c9.add(m.mul(Q6));
-                                                                c10 = c10.add(m.mul(Q7));
-                                                                c11 = c11.add(m.mul(Q8));
-                                                                c4 = c4.add(c3.lanewise(VectorOperators.LSHR, 29)); }
-                                                                { LongVector m = c4.mul(QINV).and(M);
-                                                                    c4 = c4.add(m.mul(Q0));
-                                                                    c5 = c5.add(m.mul(Q1));
-                                                                    c6 = c6.add(m.mul(Q2));
-                                                                    c7 = c7.add(m.mul(Q3));
-                                                                    c8 = c8.add(m.mul(Q4));
-                                                                    c9 = c9.add(m.mul(Q5));
-                                                                    c10 = c10.add(m.mul(Q6));
-                                                                    c11 = c11.add(m.mul(Q7));
-                                                                    c12 = c12.add(m.mul(Q8));
-                                                                    c5 = c5.add(c4.lanewise(VectorOperators.LSHR, 29)); }
-                                                                    { LongVector m = c5.mul(QINV).and(M);
-                                                                        c5 = c5.add(m.mul(Q0));
-                                                                        c6 = c6.add(m.mul(Q1));
-                                                                        c7 = c7.add(m.mul(Q2));
-                                                                        c8 = c8.add(m.mul(Q3));
-                                                                        c9 = c9.add(m.mul(Q4));
-                                                                        c10 = c10.add(m.mul(Q5));
-                                                                        c11 = c11.add(m.mul(Q6));
-                                                                        c12 = c12.add(m.mul(Q7));
-                                                                        c13 = c13.add(m.mul(Q8));
-                                                                        c6 = c6.add(c5.lanewise(VectorOperators.LSHR, 29)); }
-                                                                        { LongVector m = c6.mul(QINV).and(M);
-                                                                            c6 = c6.add(m.mul(Q0));
-                                                                            c7 = c7.add(m.mul(Q1));
-                                                                            c8 = c8.add(m.mul(Q2));
-                                                                            c9 = c9.add(m.mul(Q3));
-                                                                            c10 = c10.add(m.mul(Q4));
-                                                                            c11 = c11.add(m.mul(Q5));
-                                                                            c12 = c12.add(m.mul(Q6));
-                                                                            c13 = c13.add(m.mul(Q7));
-                                                                            c14 = c14.add(m.mul(Q8));
-                                                                            c7 = c7.add(c6.lanewise(VectorOperators.LSHR, 29)); }
-                                                                            { LongVector m = c7.mul(QINV).and(M);
-                                                                                c7 = c7.add(m.mul(Q0));
-                                                                                c8 = c8.add(m.mul(Q1));
-                                                                                c9 = c9.add(m.mul(Q2));
-                                                                                c10 = c10.add(m.mul(Q3));
-                                                                                c11 = c11.add(m.mul(Q4));
-                                                                                c12 = c12.add(m.mul(Q5));
-                                                                                c13 = c13.add(m.mul(Q6));
-                                                                                c14 = c14.add(m.mul(Q7));
-                                                                                c15 = c15.add(m.mul(Q8));
-                                                                                c8 = c8.add(c7.lanewise(VectorOperators.LSHR, 29)); }
-                                                                                { LongVector m = c8.mul(QINV).and(M);
-                                                                                    c8 = c8.add(m.mul(Q0));
-                                                                                    c9 = c9.add(m.mul(Q1));
-                                                                                    c10 = c10.add(m.mul(Q2));
-                                                                                    c11 = c11.add(m.mul(Q3));
-                                                                                    c12 = c12.add(m.mul(Q4));
-                                                                                    c13 = c13.add(m.mul(Q5));
-                                                                                    c14 = c14.add(m.mul(Q6));
-                                                                                    c15 = c15.add(m.mul(Q7));
-                                                                                    c16 = c16.add(m.mul(Q8));
-                                                                                    c9 = c9.add(c8.lanewise(VectorOperators.LSHR, 29)); }
-                                                                                    LongVector r0 = c9.and(M);
-                                                                                    c10 = c10.add(c9.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r1 = c10.and(M);
-                                                                                    c11 = c11.add(c10.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r2 = c11.and(M);
-                                                                                    c12 = c12.add(c11.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r3 = c12.and(M);
-                                                                                    c13 = c13.add(c12.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r4 = c13.and(M);
-                                                                                    c14 = c14.add(c13.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r5 = c14.and(M);
-                                                                                    c15 = c15.add(c14.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r6 = c15.and(M);
-                                                                                    c16 = c16.add(c15.lanewise(VectorOperators.LSHR, 29));
-                                                                                    LongVector r7 = c16.and(M);
-                                                                                    LongVector r8 = c16.lanewise(VectorOperators.LSHR, 29);
-                                                                                    LongVector p0, p1, p2, p3, p4, p5, p6, p7, p8;
-                                                                                    {
-                                                                                        LongVector td0 = r0.sub(Q0);
-                                                                                        LongVector td1 = r1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td2 = r2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td3 = r3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td4 = r4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td5 = r5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td6 = r6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td7 = r7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
-                                                                                        LongVector td8 = r8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
-                                                                                        VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
-                                                                                        p0 = td0.and(M).blend(r0, under);
-                                                                                        p1 = td1.and(M).blend(r1, under);
-                                                                                        p2 = td2.and(M).blend(r2, under);
-                                                                                        p3 = td3.and(M).blend(r3, under);
-                                                                                        p4 = td4.and(M).blend(r4, under);
-                                                                                        p5 = td5.and(M).blend(r5, under);
-                                                                                        p6 = td6.and(M).blend(r6, under);
-                                                                                        p7 = td7.and(M).blend(r7, under);
-                                                                                        p8 = td8.and(M).blend(r8, under);
-                                                                                    }
-                                                                                    LongVector pw0 = p0.or(p1.lanewise(LSHL, 29)).or(p2.lanewise(LSHL, 58));
-                                                                                    LongVector pw1 = p2.lanewise(LSHR, 6).or(p3.lanewise(LSHL, 23)).or(p4.lanewise(LSHL, 52));
-                                                                                    LongVector pw2 = p4.lanewise(LSHR, 12).or(p5.lanewise(LSHL, 17)).or(p6.lanewise(LSHL, 46));
-                                                                                    LongVector pw3 = p6.lanewise(LSHR, 18).or(p7.lanewise(LSHL, 11)).or(p8.lanewise(LSHL, 40));
-                                                                                    LongVector pwA = HALVES_LO.selectFrom(pw0, pw1);
-                                                                                    LongVector pwC = HALVES_HI.selectFrom(pw0, pw1);
-                                                                                    LongVector pwB = HALVES_LO.selectFrom(pw2, pw3);
-                                                                                    LongVector pwD = HALVES_HI.selectFrom(pw2, pw3);
-                                                                                    PAIRS_LO.selectFrom(pwA, pwB).intoArray(a, v);
-                                                                                    PAIRS_HI.selectFrom(pwA, pwB).intoArray(a, v + 8);
-                                                                                    PAIRS_LO.selectFrom(pwC, pwD).intoArray(a, v + 16);
-                                                                                    PAIRS_HI.selectFrom(pwC, pwD).intoArray(a, v + 24);
-                                                                                }
-                                                                            }
+    /**
+    * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + 7 - lane of each limb row
+    * (row k at t + k * stride) of a stage's table.
+    */
+    private static void twiddlesReversed(int[] tw, int t, int stride, long[] x, int xo) {
+        LongVector y0 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y1 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 1 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y2 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 2 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y3 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 3 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y4 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 4 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y5 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 5 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y6 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 6 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y7 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 7 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        LongVector y8 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t + 8 * stride)).convertShape(VectorOperators.I2L, S, 0);
+        y0.intoArray(x, xo + 0);
+        y1.intoArray(x, xo + 8);
+        y2.intoArray(x, xo + 16);
+        y3.intoArray(x, xo + 24);
+        y4.intoArray(x, xo + 32);
+        y5.intoArray(x, xo + 40);
+        y6.intoArray(x, xo + 48);
+        y7.intoArray(x, xo + 56);
+        y8.intoArray(x, xo + 64);
+    }
+
+    /** The 17 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */
+    private static void product(long[] x, int ao, int bo, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0);
+        LongVector c0 = a0.mul(b0);
+        LongVector c1 = a1.mul(b0);
+        LongVector c2 = a2.mul(b0);
+        LongVector c3 = a3.mul(b0);
+        LongVector c4 = a4.mul(b0);
+        LongVector c5 = a5.mul(b0);
+        LongVector c6 = a6.mul(b0);
+        LongVector c7 = a7.mul(b0);
+        LongVector c8 = a8.mul(b0);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8);
+        c1 = c1.add(a0.mul(b1));
+        c2 = c2.add(a1.mul(b1));
+        c3 = c3.add(a2.mul(b1));
+        c4 = c4.add(a3.mul(b1));
+        c5 = c5.add(a4.mul(b1));
+        c6 = c6.add(a5.mul(b1));
+        c7 = c7.add(a6.mul(b1));
+        c8 = c8.add(a7.mul(b1));
+        LongVector c9 = a8.mul(b1);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16);
+        c2 = c2.add(a0.mul(b2));
+        c3 = c3.add(a1.mul(b2));
+        c4 = c4.add(a2.mul(b2));
+        c5 = c5.add(a3.mul(b2));
+        c6 = c6.add(a4.mul(b2));
+        c7 = c7.add(a5.mul(b2));
+        c8 = c8.add(a6.mul(b2));
+        c9 = c9.add(a7.mul(b2));
+        LongVector c10 = a8.mul(b2);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24);
+        c3 = c3.add(a0.mul(b3));
+        c4 = c4.add(a1.mul(b3));
+        c5 = c5.add(a2.mul(b3));
+        c6 = c6.add(a3.mul(b3));
+        c7 = c7.add(a4.mul(b3));
+        c8 = c8.add(a5.mul(b3));
+        c9 = c9.add(a6.mul(b3));
+        c10 = c10.add(a7.mul(b3));
+        LongVector c11 = a8.mul(b3);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32);
+        c4 = c4.add(a0.mul(b4));
+        c5 = c5.add(a1.mul(b4));
+        c6 = c6.add(a2.mul(b4));
+        c7 = c7.add(a3.mul(b4));
+        c8 = c8.add(a4.mul(b4));
+        c9 = c9.add(a5.mul(b4));
+        c10 = c10.add(a6.mul(b4));
+        c11 = c11.add(a7.mul(b4));
+        LongVector c12 = a8.mul(b4);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40);
+        c5 = c5.add(a0.mul(b5));
+        c6 = c6.add(a1.mul(b5));
+        c7 = c7.add(a2.mul(b5));
+        c8 = c8.add(a3.mul(b5));
+        c9 = c9.add(a4.mul(b5));
+        c10 = c10.add(a5.mul(b5));
+        c11 = c11.add(a6.mul(b5));
+        c12 = c12.add(a7.mul(b5));
+        LongVector c13 = a8.mul(b5);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48);
+        c6 = c6.add(a0.mul(b6));
+        c7 = c7.add(a1.mul(b6));
+        c8 = c8.add(a2.mul(b6));
+        c9 = c9.add(a3.mul(b6));
+        c10 = c10.add(a4.mul(b6));
+        c11 = c11.add(a5.mul(b6));
+        c12 = c12.add(a6.mul(b6));
+        c13 = c13.add(a7.mul(b6));
+        LongVector c14 = a8.mul(b6);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56);
+        c7 = c7.add(a0.mul(b7));
+        c8 = c8.add(a1.mul(b7));
+        c9 = c9.add(a2.mul(b7));
+        c10 = c10.add(a3.mul(b7));
+        c11 = c11.add(a4.mul(b7));
+        c12 = c12.add(a5.mul(b7));
+        c13 = c13.add(a6.mul(b7));
+        c14 = c14.add(a7.mul(b7));
+        LongVector c15 = a8.mul(b7);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64);
+        c8 = c8.add(a0.mul(b8));
+        c9 = c9.add(a1.mul(b8));
+        c10 = c10.add(a2.mul(b8));
+        c11 = c11.add(a3.mul(b8));
+        c12 = c12.add(a4.mul(b8));
+        c13 = c13.add(a5.mul(b8));
+        c14 = c14.add(a6.mul(b8));
+        c15 = c15.add(a7.mul(b8));
+        LongVector c16 = a8.mul(b8);
+        c0.intoArray(x, co + 0);
+        c1.intoArray(x, co + 8);
+        c2.intoArray(x, co + 16);
+        c3.intoArray(x, co + 24);
+        c4.intoArray(x, co + 32);
+        c5.intoArray(x, co + 40);
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+    }
+
+    /**
+    * Montgomery reduction of the columns at co (a product of two values below q): the limbs of
+    * c 2^-261 mod q, canonical, to x[ro + 8 k + lane].
+    */
+    private void reduce(long[] x, int co, int ro) {
+        final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;
+        final long QINV = qInv;
+        LongVector c0 = LongVector.fromArray(S, x, co + 0);
+        LongVector c1 = LongVector.fromArray(S, x, co + 8);
+        LongVector c2 = LongVector.fromArray(S, x, co + 16);
+        LongVector c3 = LongVector.fromArray(S, x, co + 24);
+        LongVector c4 = LongVector.fromArray(S, x, co + 32);
+        LongVector c5 = LongVector.fromArray(S, x, co + 40);
+        LongVector c6 = LongVector.fromArray(S, x, co + 48);
+        LongVector c7 = LongVector.fromArray(S, x, co + 56);
+        LongVector c8 = LongVector.fromArray(S, x, co + 64);
+        LongVector c9 = LongVector.fromArray(S, x, co + 72);
+        LongVector c10 = LongVector.fromArray(S, x, co + 80);
+        LongVector c11 = LongVector.fromArray(S, x, co + 88);
+        LongVector c12 = LongVector.fromArray(S, x, co + 96);
+        LongVector c13 = LongVector.fromArray(S, x, co + 104);
+        LongVector c14 = LongVector.fromArray(S, x, co + 112);
+        LongVector c15 = LongVector.fromArray(S, x, co + 120);
+        LongVector c16 = LongVector.fromArray(S, x, co + 128);
+        { LongVector m = c0.mul(QINV).and(M);
+            c0 = c0.add(m.mul(Q0));
+            c1 = c1.add(m.mul(Q1));
+            c2 = c2.add(m.mul(Q2));
+            c3 = c3.add(m.mul(Q3));
+            c4 = c4.add(m.mul(Q4));
+            c5 = c5.add(m.mul(Q5));
+            c6 = c6.add(m.mul(Q6));
+            c7 = c7.add(m.mul(Q7));
+            c8 = c8.add(m.mul(Q8));
+            c1 = c1.add(c0.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c1.mul(QINV).and(M);
+            c1 = c1.add(m.mul(Q0));
+            c2 = c2.add(m.mul(Q1));
+            c3 = c3.add(m.mul(Q2));
+            c4 = c4.add(m.mul(Q3));
+            c5 = c5.add(m.mul(Q4));
+            c6 = c6.add(m.mul(Q5));
+            c7 = c7.add(m.mul(Q6));
+            c8 = c8.add(m.mul(Q7));
+            c9 = c9.add(m.mul(Q8));
+            c2 = c2.add(c1.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c2.mul(QINV).and(M);
+            c2 = c2.add(m.mul(Q0));
+            c3 = c3.add(m.mul(Q1));
+            c4 = c4.add(m.mul(Q2));
+            c5 = c5.add(m.mul(Q3));
+            c6 = c6.add(m.mul(Q4));
+            c7 = c7.add(m.mul(Q5));
+            c8 = c8.add(m.mul(Q6));
+            c9 = c9.add(m.mul(Q7));
+            c10 = c10.add(m.mul(Q8));
+            c3 = c3.add(c2.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c3.mul(QINV).and(M);
+            c3 = c3.add(m.mul(Q0));
+            c4 = c4.add(m.mul(Q1));
+            c5 = c5.add(m.mul(Q2));
+            c6 = c6.add(m.mul(Q3));
+            c7 = c7.add(m.mul(Q4));
+            c8 = c8.add(m.mul(Q5));
+            c9 = c9.add(m.mul(Q6));
+            c10 = c10.add(m.mul(Q7));
+            c11 = c11.add(m.mul(Q8));
+            c4 = c4.add(c3.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c4.mul(QINV).and(M);
+            c4 = c4.add(m.mul(Q0));
+            c5 = c5.add(m.mul(Q1));
+            c6 = c6.add(m.mul(Q2));
+            c7 = c7.add(m.mul(Q3));
+            c8 = c8.add(m.mul(Q4));
+            c9 = c9.add(m.mul(Q5));
+            c10 = c10.add(m.mul(Q6));
+            c11 = c11.add(m.mul(Q7));
+            c12 = c12.add(m.mul(Q8));
+            c5 = c5.add(c4.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c5.mul(QINV).and(M);
+            c5 = c5.add(m.mul(Q0));
+            c6 = c6.add(m.mul(Q1));
+            c7 = c7.add(m.mul(Q2));
+            c8 = c8.add(m.mul(Q3));
+            c9 = c9.add(m.mul(Q4));
+            c10 = c10.add(m.mul(Q5));
+            c11 = c11.add(m.mul(Q6));
+            c12 = c12.add(m.mul(Q7));
+            c13 = c13.add(m.mul(Q8));
+            c6 = c6.add(c5.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c6.mul(QINV).and(M);
+            c6 = c6.add(m.mul(Q0));
+            c7 = c7.add(m.mul(Q1));
+            c8 = c8.add(m.mul(Q2));
+            c9 = c9.add(m.mul(Q3));
+            c10 = c10.add(m.mul(Q4));
+            c11 = c11.add(m.mul(Q5));
+            c12 = c12.add(m.mul(Q6));
+            c13 = c13.add(m.mul(Q7));
+            c14 = c14.add(m.mul(Q8));
+            c7 = c7.add(c6.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c7.mul(QINV).and(M);
+            c7 = c7.add(m.mul(Q0));
+            c8 = c8.add(m.mul(Q1));
+            c9 = c9.add(m.mul(Q2));
+            c10 = c10.add(m.mul(Q3));
+            c11 = c11.add(m.mul(Q4));
+            c12 = c12.add(m.mul(Q5));
+            c13 = c13.add(m.mul(Q6));
+            c14 = c14.add(m.mul(Q7));
+            c15 = c15.add(m.mul(Q8));
+            c8 = c8.add(c7.lanewise(VectorOperators.LSHR, 29)); }
+        { LongVector m = c8.mul(QINV).and(M);
+            c8 = c8.add(m.mul(Q0));
+            c9 = c9.add(m.mul(Q1));
+            c10 = c10.add(m.mul(Q2));
+            c11 = c11.add(m.mul(Q3));
+            c12 = c12.add(m.mul(Q4));
+            c13 = c13.add(m.mul(Q5));
+            c14 = c14.add(m.mul(Q6));
+            c15 = c15.add(m.mul(Q7));
+            c16 = c16.add(m.mul(Q8));
+            c9 = c9.add(c8.lanewise(VectorOperators.LSHR, 29)); }
+        LongVector r0 = c9.and(M);
+        c10 = c10.add(c9.lanewise(VectorOperators.LSHR, 29));
+        LongVector r1 = c10.and(M);
+        c11 = c11.add(c10.lanewise(VectorOperators.LSHR, 29));
+        LongVector r2 = c11.and(M);
+        c12 = c12.add(c11.lanewise(VectorOperators.LSHR, 29));
+        LongVector r3 = c12.and(M);
+        c13 = c13.add(c12.lanewise(VectorOperators.LSHR, 29));
+        LongVector r4 = c13.and(M);
+        c14 = c14.add(c13.lanewise(VectorOperators.LSHR, 29));
+        LongVector r5 = c14.and(M);
+        c15 = c15.add(c14.lanewise(VectorOperators.LSHR, 29));
+        LongVector r6 = c15.and(M);
+        c16 = c16.add(c15.lanewise(VectorOperators.LSHR, 29));
+        LongVector r7 = c16.and(M);
+        LongVector r8 = c16.lanewise(VectorOperators.LSHR, 29);
+        LongVector p0, p1, p2, p3, p4, p5, p6, p7, p8;
+        {
+            LongVector td0 = r0.sub(Q0);
+            LongVector td1 = r1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
+            LongVector td2 = r2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
+            LongVector td3 = r3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
+            LongVector td4 = r4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
+            LongVector td5 = r5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
+            LongVector td6 = r6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
+            LongVector td7 = r7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
+            LongVector td8 = r8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
+            VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
+            p0 = td0.and(M).blend(r0, under);
+            p1 = td1.and(M).blend(r1, under);
+            p2 = td2.and(M).blend(r2, under);
+            p3 = td3.and(M).blend(r3, under);
+            p4 = td4.and(M).blend(r4, under);
+            p5 = td5.and(M).blend(r5, under);
+            p6 = td6.and(M).blend(r6, under);
+            p7 = td7.and(M).blend(r7, under);
+            p8 = td8.and(M).blend(r8, under);
+        }
+        p0.intoArray(x, ro + 0);
+        p1.intoArray(x, ro + 8);
+        p2.intoArray(x, ro + 16);
+        p3.intoArray(x, ro + 24);
+        p4.intoArray(x, ro + 32);
+        p5.intoArray(x, ro + 40);
+        p6.intoArray(x, ro + 48);
+        p7.intoArray(x, ro + 56);
+        p8.intoArray(x, ro + 64);
+    }
+
+    /** s = a + b and d = a - b mod q, canonical, from canonical a (at ao) and b (at bo). */
+    private void addSub(long[] x, int ao, int bo, int so, int dO) {
+        final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64);
+        LongVector s0, s1, s2, s3, s4, s5, s6, s7, s8;
+        {
+            LongVector ts0 = a0.add(b0);
+            LongVector ts1 = a1.add(b1);
+            LongVector ts2 = a2.add(b2);
+            LongVector ts3 = a3.add(b3);
+            LongVector ts4 = a4.add(b4);
+            LongVector ts5 = a5.add(b5);
+            LongVector ts6 = a6.add(b6);
+            LongVector ts7 = a7.add(b7);
+            LongVector ts8 = a8.add(b8);
+            LongVector te0 = ts0;
+            LongVector td0 = ts0.sub(Q0);
+            LongVector te1 = ts1.add(te0.lanewise(VectorOperators.LSHR, 29));
+            LongVector td1 = ts1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
+            LongVector te2 = ts2.add(te1.lanewise(VectorOperators.LSHR, 29));
+            LongVector td2 = ts2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
+            LongVector te3 = ts3.add(te2.lanewise(VectorOperators.LSHR, 29));
+            LongVector td3 = ts3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
+            LongVector te4 = ts4.add(te3.lanewise(VectorOperators.LSHR, 29));
+            LongVector td4 = ts4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
+            LongVector te5 = ts5.add(te4.lanewise(VectorOperators.LSHR, 29));
+            LongVector td5 = ts5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
+            LongVector te6 = ts6.add(te5.lanewise(VectorOperators.LSHR, 29));
+            LongVector td6 = ts6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
+            LongVector te7 = ts7.add(te6.lanewise(VectorOperators.LSHR, 29));
+            LongVector td7 = ts7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
+            LongVector te8 = ts8.add(te7.lanewise(VectorOperators.LSHR, 29));
+            LongVector td8 = ts8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
+            VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
+            s0 = td0.and(M).blend(te0.and(M), under);
+            s1 = td1.and(M).blend(te1.and(M), under);
+            s2 = td2.and(M).blend(te2.and(M), under);
+            s3 = td3.and(M).blend(te3.and(M), under);
+            s4 = td4.and(M).blend(te4.and(M), under);
+            s5 = td5.and(M).blend(te5.and(M), under);
+            s6 = td6.and(M).blend(te6.and(M), under);
+            s7 = td7.and(M).blend(te7.and(M), under);
+            s8 = td8.and(M).blend(te8.and(M), under);
+        }
+        s0.intoArray(x, so + 0);
+        s1.intoArray(x, so + 8);
+        s2.intoArray(x, so + 16);
+        s3.intoArray(x, so + 24);
+        s4.intoArray(x, so + 32);
+        s5.intoArray(x, so + 40);
+        s6.intoArray(x, so + 48);
+        s7.intoArray(x, so + 56);
+        s8.intoArray(x, so + 64);
+        LongVector d0, d1, d2, d3, d4, d5, d6, d7, d8;
+        {
+            LongVector ts0 = a0.sub(b0);
+            LongVector ts1 = a1.sub(b1);
+            LongVector ts2 = a2.sub(b2);
+            LongVector ts3 = a3.sub(b3);
+            LongVector ts4 = a4.sub(b4);
+            LongVector ts5 = a5.sub(b5);
+            LongVector ts6 = a6.sub(b6);
+            LongVector ts7 = a7.sub(b7);
+            LongVector ts8 = a8.sub(b8);
+            LongVector te0 = ts0;
+            LongVector td0 = ts0.add(Q0);
+            LongVector te1 = ts1.add(te0.lanewise(VectorOperators.ASHR, 29));
+            LongVector td1 = ts1.add(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
+            LongVector te2 = ts2.add(te1.lanewise(VectorOperators.ASHR, 29));
+            LongVector td2 = ts2.add(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
+            LongVector te3 = ts3.add(te2.lanewise(VectorOperators.ASHR, 29));
+            LongVector td3 = ts3.add(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
+            LongVector te4 = ts4.add(te3.lanewise(VectorOperators.ASHR, 29));
+            LongVector td4 = ts4.add(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
+            LongVector te5 = ts5.add(te4.lanewise(VectorOperators.ASHR, 29));
+            LongVector td5 = ts5.add(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
+            LongVector te6 = ts6.add(te5.lanewise(VectorOperators.ASHR, 29));
+            LongVector td6 = ts6.add(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
+            LongVector te7 = ts7.add(te6.lanewise(VectorOperators.ASHR, 29));
+            LongVector td7 = ts7.add(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
+            LongVector te8 = ts8.add(te7.lanewise(VectorOperators.ASHR, 29));
+            LongVector td8 = ts8.add(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
+            VectorMask<Long> under = te8.compare(VectorOperators.LT, 0);
+            d0 = te0.and(M).blend(td0.and(M), under);
+            d1 = te1.and(M).blend(td1.and(M), under);
+            d2 = te2.and(M).blend(td2.and(M), under);
+            d3 = te3.and(M).blend(td3.and(M), under);
+            d4 = te4.and(M).blend(td4.and(M), under);
+            d5 = te5.and(M).blend(td5.and(M), under);
+            d6 = te6.and(M).blend(td6.and(M), under);
+            d7 = te7.and(M).blend(td7.and(M), under);
+            d8 = te8.and(M).blend(td8.and(M), under);
+        }
+        d0.intoArray(x, dO + 0);
+        d1.intoArray(x, dO + 8);
+        d2.intoArray(x, dO + 16);
+        d3.intoArray(x, dO + 24);
+        d4.intoArray(x, dO + 32);
+        d5.intoArray(x, dO + 40);
+        d6.intoArray(x, dO + 48);
+        d7.intoArray(x, dO + 56);
+        d8.intoArray(x, dO + 64);
+    }
     // GENERATED END
 }

@@ -63,11 +63,36 @@ class VectorButterfliesTest {
         return new Ntt(f, log, pool, new Montgomery4Butterflies(f));
     }
 
+    /** The vector kernel from its first call (the one of {@link Ntt#of} waits until it is compiled). */
+    static Ntt vector(PrimeField f, int log, ForkJoinPool pool) {
+        return new Ntt(f, log, pool, new VectorButterflies(f, true));
+    }
+
     @Test
     void theTransformPicksTheVectorKernelWhenItCan() {
         for (PrimeField f : fields()) {
             String expected = vectorised(f) ? "VectorButterflies" : "Montgomery4Butterflies";
             assertEquals(expected, Ntt.of(f, 10).kernel());
+        }
+    }
+
+    /** The kernel of {@link Ntt#of} after the warm-up: the vector methods, compiled, in use. */
+    @Test
+    void afterTheWarmUpTheTransformsRunTheVectorCodeAndAgreeWithTheScalarOnes() {
+        for (PrimeField f : fields()) {
+            boolean warm = Ntt.warmUp(f);
+            assertEquals(vectorised(f), warm);
+            for (int log : new int[] {3, 9, 15}) {
+                long[] x = sample(f, 1 << log, 11L * log);
+                long[] y = x.clone();
+                Ntt.of(f, log).forward(x);
+                scalar(f, log, ForkJoinPool.commonPool()).forward(y);
+                assertArrayEquals(y, x, "forward 2^" + log);
+                long[] g = f.fromLong(9);
+                Ntt.of(f, log).evaluationsOnCoset(x, g, 0);
+                scalar(f, log, ForkJoinPool.commonPool()).evaluationsOnCoset(y, g, 0);
+                assertArrayEquals(y, x, "evaluations on the coset 2^" + log);
+            }
         }
     }
 
@@ -97,8 +122,7 @@ class VectorButterfliesTest {
     @MethodSource("fieldsAndLogs")
     void everyTransformEqualsTheScalarOne(PrimeField f, int log) {
         assumeTrue(vectorised(f));
-        Ntt v = Ntt.of(f, log);
-        assertEquals("VectorButterflies", v.kernel());
+        Ntt v = vector(f, log, ForkJoinPool.commonPool());
         Ntt s = scalar(f, log, ForkJoinPool.commonPool());
         long[] g = f.fromLong(5);
         long[] in = sample(f, 1 << log, 31L * log + f.bits());
@@ -144,7 +168,7 @@ class VectorButterfliesTest {
         try {
             for (PrimeField f : fields()) {
                 assumeTrue(vectorised(f));
-                Ntt v = Ntt.of(f, 16, pool);
+                Ntt v = vector(f, 16, pool);
                 Ntt s = scalar(f, 16, pool);
                 long[] x = sample(f, 1 << 16, 77);
                 long[] y = x.clone();
@@ -169,10 +193,10 @@ class VectorButterfliesTest {
         }
         long[] x = sample(f, 1 << log, seed);
         long[] y = x.clone();
-        Ntt.of(f, log).forward(x);
+        vector(f, log, ForkJoinPool.commonPool()).forward(x);
         scalar(f, log, ForkJoinPool.commonPool()).forward(y);
         assertArrayEquals(y, x);
-        Ntt.of(f, log).inverse(x);
+        vector(f, log, ForkJoinPool.commonPool()).inverse(x);
         scalar(f, log, ForkJoinPool.commonPool()).inverse(y);
         assertArrayEquals(y, x);
     }
