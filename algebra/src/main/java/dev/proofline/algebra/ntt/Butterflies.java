@@ -66,7 +66,7 @@ abstract class Butterflies {
      * butterfly of those stages stays inside the range, so a range that fits in cache is done
      * without going back to memory.
      */
-    final void stages(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+    void stages(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
         long[] scratch = newScratch();
         for (int s = s0; s < s1; s++) {
             int half = 1 << s;

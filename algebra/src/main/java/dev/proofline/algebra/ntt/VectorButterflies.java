@@ -149,6 +149,7 @@ final class VectorButterflies extends Butterflies {
                 long t0 = System.nanoTime();
                 dit8(a, 0, 32, tw, 0, 9, x);
                 dif8(a, 0, 32, tw, 0, 9, x);
+                first3(a, 0, tw, tw, x);
                 fast = System.nanoTime() - t0 < COMPILED_NANOS ? fast + 1 : 0;
             }
             compiled = fast >= 3;
@@ -227,6 +228,23 @@ final class VectorButterflies extends Butterflies {
         int[][] vt = new int[tw.length][];
         long[] minusOne = f.newElement();
         f.sub(f.newElement(), 0, f.one(), 0, minusOne, 0);
+        for (int s = 1; s < Math.min(3, tw.length); s++) {
+            // stages 1 and 2 of {@link #first3}: limb k of lane l's twiddle at 8 k + l
+            int[] t = new int[72];
+            long[] x = f.newElement();
+            for (int l = 0; l < 8; l++) {
+                int j = (int) (LAYOUTS[s][l] & ((1 << s) - 1));
+                f.copy(tw[s], j * 4, x, 0);
+                for (int i = 0; i < 5; i++) {
+                    f.add(x, 0, x, 0, x, 0);
+                }
+                long[] limbs = limbs(x, 0);
+                for (int k = 0; k < 9; k++) {
+                    t[8 * k + l] = (int) limbs[k];
+                }
+            }
+            vt[s] = t;
+        }
         for (int s = 3; s < tw.length; s++) {
             int half = 1 << s;
             int stride = half + 1;
@@ -248,6 +266,79 @@ final class VectorButterflies extends Butterflies {
             vt[s] = t;
         }
         return vt;
+    }
+
+    /**
+     * For the first three stages on 16 consecutive elements (two lane vectors, elements 0-7 and
+     * 8-15): LAYOUTS[s] lists the elements in the order stage s wants them, the 8 u's of its
+     * butterflies (in order), then their v's (u + 2^s); LAYOUTS[3] is the natural order.
+     */
+    private static final long[][] LAYOUTS = new long[4][16];
+    /** Lane selections from one layout to the next: natural to stage 0, 0 to 1, 1 to 2, 2 to natural. */
+    private static final long[][] MOVES = new long[4][16];
+
+    static {
+        for (int s = 0; s < 3; s++) {
+            int p = 0;
+            for (int e = 0; e < 16; e++) {
+                if ((e >>> s & 1) == 0) {
+                    LAYOUTS[s][p] = e;
+                    LAYOUTS[s][p + 8] = e + (1 << s);
+                    p++;
+                }
+            }
+        }
+        for (int e = 0; e < 16; e++) {
+            LAYOUTS[3][e] = e;
+        }
+        for (int m = 0; m < 4; m++) {
+            long[] from = LAYOUTS[(m + 3) & 3];
+            long[] to = LAYOUTS[m];
+            for (int p = 0; p < 16; p++) {
+                for (int i = 0; i < 16; i++) {
+                    if (from[i] == to[p]) {
+                        MOVES[m][p] = i;
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    void stages(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+        if (s0 == 0 && s1 >= 3 && len >= 16 && vt != null && (eager || compiled)) {
+            long[] x = newScratch();
+            for (int e = start; e < start + len; e += 16) {
+                first3(a, e << 2, vt[1], vt[2], x);
+            }
+            s0 = 3;
+        }
+        super.stages(a, start, len, s0, s1, tw, vt);
+    }
+
+    /**
+     * Stages 0, 1 and 2 of decimation in time on the 16 elements at long offset off, in limb form
+     * from the first load to the last store: the butterflies of each stage pair lanes of the two
+     * vectors after a selection ({@link #permute}); stage 0's twiddles are 1.
+     */
+    private void first3(long[] a, int off, int[] tw1, int[] tw2, long[] x) {
+        load(a, off, x, A);
+        load(a, off + 32, x, B);
+        permute(x, A, B, A, B, MOVES[0]);
+        addSub(x, A, B, SUM, DIFF);
+        permute(x, SUM, DIFF, A, B, MOVES[1]);
+        twiddles(tw1, 0, 8, x, W);
+        product(x, B, W, C);
+        reduce(x, C, R);
+        addSub(x, A, R, SUM, DIFF);
+        permute(x, SUM, DIFF, A, B, MOVES[2]);
+        twiddles(tw2, 0, 8, x, W);
+        product(x, B, W, C);
+        reduce(x, C, R);
+        addSub(x, A, R, SUM, DIFF);
+        permute(x, SUM, DIFF, A, B, MOVES[3]);
+        store(x, A, a, off);
+        store(x, B, a, off + 32);
     }
 
     @Override
@@ -425,6 +516,52 @@ final class VectorButterflies extends Butterflies {
         y6.intoArray(x, xo + 48);
         y7.intoArray(x, xo + 56);
         y8.intoArray(x, xo + 64);
+    }
+
+    /**
+    * Rearranges 16 limb vectors: limb k of the two 8-lane operands at p and q (16 lanes, p first)
+    * to r and s, lane l of r taking source lane idx[l], of s source lane idx[8 + l]. r, s may
+    * be p, q.
+    */
+    private static void permute(long[] x, int p, int q, int r, int s, long[] idx) {
+        LongVector i0 = LongVector.fromArray(S, idx, 0);
+        LongVector i1 = LongVector.fromArray(S, idx, 8);
+        LongVector p0 = LongVector.fromArray(S, x, p + 0);
+        LongVector q0 = LongVector.fromArray(S, x, q + 0);
+        i0.selectFrom(p0, q0).intoArray(x, r + 0);
+        i1.selectFrom(p0, q0).intoArray(x, s + 0);
+        LongVector p1 = LongVector.fromArray(S, x, p + 8);
+        LongVector q1 = LongVector.fromArray(S, x, q + 8);
+        i0.selectFrom(p1, q1).intoArray(x, r + 8);
+        i1.selectFrom(p1, q1).intoArray(x, s + 8);
+        LongVector p2 = LongVector.fromArray(S, x, p + 16);
+        LongVector q2 = LongVector.fromArray(S, x, q + 16);
+        i0.selectFrom(p2, q2).intoArray(x, r + 16);
+        i1.selectFrom(p2, q2).intoArray(x, s + 16);
+        LongVector p3 = LongVector.fromArray(S, x, p + 24);
+        LongVector q3 = LongVector.fromArray(S, x, q + 24);
+        i0.selectFrom(p3, q3).intoArray(x, r + 24);
+        i1.selectFrom(p3, q3).intoArray(x, s + 24);
+        LongVector p4 = LongVector.fromArray(S, x, p + 32);
+        LongVector q4 = LongVector.fromArray(S, x, q + 32);
+        i0.selectFrom(p4, q4).intoArray(x, r + 32);
+        i1.selectFrom(p4, q4).intoArray(x, s + 32);
+        LongVector p5 = LongVector.fromArray(S, x, p + 40);
+        LongVector q5 = LongVector.fromArray(S, x, q + 40);
+        i0.selectFrom(p5, q5).intoArray(x, r + 40);
+        i1.selectFrom(p5, q5).intoArray(x, s + 40);
+        LongVector p6 = LongVector.fromArray(S, x, p + 48);
+        LongVector q6 = LongVector.fromArray(S, x, q + 48);
+        i0.selectFrom(p6, q6).intoArray(x, r + 48);
+        i1.selectFrom(p6, q6).intoArray(x, s + 48);
+        LongVector p7 = LongVector.fromArray(S, x, p + 56);
+        LongVector q7 = LongVector.fromArray(S, x, q + 56);
+        i0.selectFrom(p7, q7).intoArray(x, r + 56);
+        i1.selectFrom(p7, q7).intoArray(x, s + 56);
+        LongVector p8 = LongVector.fromArray(S, x, p + 64);
+        LongVector q8 = LongVector.fromArray(S, x, q + 64);
+        i0.selectFrom(p8, q8).intoArray(x, r + 64);
+        i1.selectFrom(p8, q8).intoArray(x, s + 64);
     }
 
     /** The 17 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */
