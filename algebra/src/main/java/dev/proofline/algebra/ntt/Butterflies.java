@@ -55,7 +55,7 @@ abstract class Butterflies {
 
     /**
      * Extra per-stage tables the kernel reads besides {@code tw} (index s, null where unused), or
-     * null for none. Built once per field and size, with the other tables.
+     * null for none. Built once per field and size, when a transform first needs them.
      */
     int[][] vectorTables(long[][] tw, ForkJoinPool pool) {
         return null;
@@ -100,6 +100,11 @@ abstract class Butterflies {
      * one element, for implementations that need it.
      */
     abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch);
+
+    /** Whether the next transform would read {@link #vectorTables} (built only then). */
+    boolean readsKernelTables() {
+        return false;
+    }
 
     /** Told after each transform how many butterflies it took (the vector kernel's warm-up counts them). */
     void transformed(long butterflies) {

@@ -84,8 +84,8 @@ public final class Ntt {
     private final long[] nInv;
     /** tw[s][j] = w_(2^(s+1))^j for j < 2^s: each stage's twiddles, contiguous; n - 1 elements in all. */
     private final long[][] tw;
-    /** The kernel's own per-stage tables, or null. */
-    private final int[][] vt;
+    /** The cached tables, for the kernel's own ones ({@link #kernelTables}). */
+    private final Tables tables;
 
     /** The domain of size 2^logSize of the field, on the common fork-join pool. */
     public static Ntt of(PrimeField field, int logSize) {
@@ -117,7 +117,7 @@ public final class Ntt {
         this.omegaInv = t.omegaInv();
         this.nInv = t.nInv();
         this.tw = t.tw();
-        this.vt = t.vectorTables(butterflies, pool);
+        this.tables = t;
     }
 
     /**
@@ -135,6 +135,11 @@ public final class Ntt {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** The kernel's own tables, built on first use and only once it would read them; else null. */
+    private int[][] kernelTables() {
+        return butterflies.readsKernelTables() ? tables.vectorTables(butterflies, pool) : null;
     }
 
     /** The butterfly kernel in use (for tests and diagnostics). */
@@ -286,6 +291,7 @@ public final class Ntt {
             return;
         }
         butterflies.transformed((long) (n >>> 1) * logN);
+        int[][] vt = kernelTables();
         int blockLog = Math.min(BLOCK_LOG, logN);
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
@@ -294,7 +300,7 @@ public final class Ntt {
             }
         });
         for (int s = blockLog; s < logN; s++) {
-            stagePass(a, s, false);
+            stagePass(a, s, false, vt);
         }
     }
 
@@ -304,9 +310,10 @@ public final class Ntt {
             return;
         }
         butterflies.transformed((long) (n >>> 1) * logN);
+        int[][] vt = kernelTables();
         int blockLog = Math.min(BLOCK_LOG, logN);
         for (int s = logN - 1; s >= blockLog; s--) {
-            stagePass(a, s, true);
+            stagePass(a, s, true, vt);
         }
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
@@ -320,7 +327,7 @@ public final class Ntt {
      * One stage over the whole vector, butterflies 0 .. n/2-1 split across workers: decimation in
      * time, or in frequency when {@code dif}.
      */
-    private void stagePass(long[] a, int s, boolean dif) {
+    private void stagePass(long[] a, int s, boolean dif, int[][] vt) {
         int half = 1 << s;
         long[] ts = tw[s];
         int[] vs = vt == null ? null : vt[s];

@@ -113,6 +113,11 @@ final class VectorButterflies extends Butterflies {
     }
 
     @Override
+    boolean readsKernelTables() {
+        return eager || compiled;
+    }
+
+    @Override
     void transformed(long butterflies) {
         if (!compiled && !eager && SCALAR_WORK.addAndGet(butterflies) >= WARM_UP_AFTER) {
             startWarmUp();
