@@ -30,11 +30,17 @@ import jdk.incubator.vector.VectorSpecies;
  * reduced to [0, q) and the additions and subtractions are reduced too, so every output is canonical
  * and equal, word for word, to the scalar kernel's ({@link Montgomery4Butterflies}).
  *
- * <p>Stages with fewer than 8 butterflies per twiddle group, and the ends of a range that do not fill
- * 8 lanes, go to the scalar kernel.
+ * <p>Stages 0 to 2 of a forward transform's cache-sized blocks run on 16 elements at a time, still in
+ * limb form, with lane selections pairing the butterflies ({@link #first3}). Elsewhere, stages with
+ * fewer than 8 butterflies per twiddle group (the last three of decimation in frequency), and the
+ * ends of a range that do not fill 8 lanes, go to the scalar kernel.
  *
- * <p>The block methods are long and fully unrolled: C1 gives up on them, and under tiered
- * compilation they need C2 straight away to run fast ({@code proofline-vector.directives.json}).
+ * <p>The vector code is unrolled (written by {@code algebra/src/codegen/vector_butterflies.py}) into
+ * methods of moderate size that hand limbs over through a scratch array: C2 time and memory grow
+ * faster than linearly with a method's size (two whole butterflies in one method each took C2
+ * about a second and 260 MB, and C1 gave up on them), and these compile in a fraction of that.
+ * Until C2 has compiled them they are far slower than the scalar kernel, so the scalar kernel works
+ * until then (see {@link #compiled}).
  */
 final class VectorButterflies extends Butterflies {
 
