@@ -80,11 +80,12 @@ def twiddle(dst, reversed_):
         emit(f"LongVector {dst}{k} = (LongVector) {src}.convertShape(VectorOperators.I2L, S, 0);")
 
 
-def product_columns(x, y):
+def product_columns(x, y, load_y=True):
     """c0 .. c16: the column sums of the schoolbook product of x and y (no carries)."""
     defined = set()
     for j in range(L):
-        emit(f"LongVector {y}{j} = LongVector.fromArray(S, x, bo + {8 * j});")
+        if load_y:
+            emit(f"LongVector {y}{j} = LongVector.fromArray(S, x, bo + {8 * j});")
         for i in range(L):
             k = i + j
             term = f"{x}{i}.mul({y}{j})"
@@ -218,6 +219,18 @@ def methods():
     emit("private static void product(long[] x, int ao, int bo, int co) {")
     load_limbs("a", "ao")
     product_columns("a", "b")
+    for k in range(2 * L - 1):
+        emit(f"c{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    emit()
+    emit("/**")
+    emit(" * As {@link #product}, the second operand the 8 twiddles at t + lane of each limb row of a stage's")
+    emit(" * table (row k at t + k * stride), read there.")
+    emit(" */")
+    emit("private static void productTw(long[] x, int ao, int[] tw, int t, int stride, int co) {")
+    load_limbs("a", "ao")
+    twiddle("b", False)
+    product_columns("a", "b", load_y=False)
     for k in range(2 * L - 1):
         emit(f"c{k}.intoArray(x, co + {8 * k});")
     emit("}")

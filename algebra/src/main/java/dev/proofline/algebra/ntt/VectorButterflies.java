@@ -72,8 +72,8 @@ final class VectorButterflies extends Butterflies {
     /**
      * Set once the vector methods run as C2 code. Until then the scalar kernel does all the work:
      * interpreted or compiled by C1, every vector operation is a call and an allocation, and 8
-     * butterflies take about a millisecond, a thousand times the C2 time. C2 takes the methods
-     * after thousands of calls and a second or two of compilation on this kind of machine.
+     * butterflies take from tens of microseconds (C1) to a millisecond (interpreter), against a
+     * fraction of a microsecond with C2, which takes the methods after thousands of calls.
      */
     private static volatile boolean compiled;
     private static final AtomicBoolean WARMING = new AtomicBoolean();
@@ -86,8 +86,6 @@ final class VectorButterflies extends Butterflies {
      * pay for a warm-up they would not get back; a long-running prover passes it soon.
      */
     private static final long WARM_UP_AFTER = 1L << 25;
-    /** 8 compiled butterflies in each direction take about a microsecond; before C2, milliseconds. */
-    private static final long COMPILED_NANOS = 20_000;
     private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
 
     private final boolean eager;
@@ -146,24 +144,33 @@ final class VectorButterflies extends Butterflies {
     }
 
     /**
-     * Runs the 8-lane butterflies on scratch data, on a thread of its own, until three calls in a
-     * row take less than {@link #COMPILED_NANOS} (then they are compiled), for at most a minute.
+     * Runs the 8-lane butterflies on scratch data, on a thread of its own, each time next to the
+     * scalar kernel on the same number of butterflies, until the vector code is the faster three
+     * times in a row (it is then compiled by C2: interpreted or compiled by C1 it is ten to a
+     * thousand times slower), for at most a minute.
      */
     private void runWarmUp() {
         try {
             long[] a = new long[64];
             long[] x = new long[SCRATCH];
             int[] tw = new int[9 * 9];
+            long[][] scalarTw = {new long[4], new long[8], new long[16], new long[32]};
+            long[] scalarScratch = scalar.newScratch();
             long start = System.nanoTime();
-            int fast = 0;
-            while (fast < 3 && System.nanoTime() - start < WARM_UP_LIMIT_NANOS) {
+            int faster = 0;
+            while (faster < 3 && System.nanoTime() - start < WARM_UP_LIMIT_NANOS) {
                 long t0 = System.nanoTime();
                 dit8(a, 0, 32, tw, 0, 9, x);
                 dif8(a, 0, 32, tw, 0, 9, x);
                 first3(a, 0, tw, tw, x);
-                fast = System.nanoTime() - t0 < COMPILED_NANOS ? fast + 1 : 0;
+                long t1 = System.nanoTime();
+                scalar.row(a, 0, 8, 0, 8, scalarTw[3], null, scalarScratch);
+                scalar.rowDif(a, 0, 8, 0, 8, scalarTw[3], null, scalarScratch);
+                scalar.stages(a, 0, 16, 0, 3, scalarTw, null);
+                long t2 = System.nanoTime();
+                faster = t1 - t0 < t2 - t1 ? faster + 1 : 0;
             }
-            compiled = fast >= 3;
+            compiled = faster >= 3;
         } finally {
             WARMED.countDown();
         }
@@ -338,13 +345,11 @@ final class VectorButterflies extends Butterflies {
         permute(x, A, B, A, B, MOVES[0]);
         addSub(x, A, B, SUM, DIFF);
         permute(x, SUM, DIFF, A, B, MOVES[1]);
-        twiddles(tw1, 0, 8, x, W);
-        product(x, B, W, C);
+        productTw(x, B, tw1, 0, 8, C);
         reduce(x, C, R);
         addSub(x, A, R, SUM, DIFF);
         permute(x, SUM, DIFF, A, B, MOVES[2]);
-        twiddles(tw2, 0, 8, x, W);
-        product(x, B, W, C);
+        productTw(x, B, tw2, 0, 8, C);
         reduce(x, C, R);
         addSub(x, A, R, SUM, DIFF);
         permute(x, SUM, DIFF, A, B, MOVES[3]);
@@ -386,8 +391,7 @@ final class VectorButterflies extends Butterflies {
      */
     private void dit8(long[] a, int u, int v, int[] tw, int t, int stride, long[] x) {
         load(a, v, x, A);
-        twiddles(tw, t, stride, x, W);
-        product(x, A, W, C);
+        productTw(x, A, tw, t, stride, C);
         reduce(x, C, R);
         load(a, u, x, B);
         addSub(x, B, R, SUM, DIFF);
@@ -667,6 +671,129 @@ final class VectorButterflies extends Butterflies {
         c14 = c14.add(a7.mul(b7));
         LongVector c15 = a8.mul(b7);
         LongVector b8 = LongVector.fromArray(S, x, bo + 64);
+        c8 = c8.add(a0.mul(b8));
+        c9 = c9.add(a1.mul(b8));
+        c10 = c10.add(a2.mul(b8));
+        c11 = c11.add(a3.mul(b8));
+        c12 = c12.add(a4.mul(b8));
+        c13 = c13.add(a5.mul(b8));
+        c14 = c14.add(a6.mul(b8));
+        c15 = c15.add(a7.mul(b8));
+        LongVector c16 = a8.mul(b8);
+        c0.intoArray(x, co + 0);
+        c1.intoArray(x, co + 8);
+        c2.intoArray(x, co + 16);
+        c3.intoArray(x, co + 24);
+        c4.intoArray(x, co + 32);
+        c5.intoArray(x, co + 40);
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+    }
+
+    /**
+    * As {@link #product}, the second operand the 8 twiddles at t + lane of each limb row of a stage's
+    * table (row k at t + k * stride), read there.
+    */
+    private static void productTw(long[] x, int ao, int[] tw, int t, int stride, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector b0 = (LongVector) IntVector.fromArray(SI, tw, t).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b1 = (LongVector) IntVector.fromArray(SI, tw, t + 1 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b2 = (LongVector) IntVector.fromArray(SI, tw, t + 2 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b3 = (LongVector) IntVector.fromArray(SI, tw, t + 3 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b4 = (LongVector) IntVector.fromArray(SI, tw, t + 4 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b5 = (LongVector) IntVector.fromArray(SI, tw, t + 5 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b6 = (LongVector) IntVector.fromArray(SI, tw, t + 6 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b7 = (LongVector) IntVector.fromArray(SI, tw, t + 7 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector b8 = (LongVector) IntVector.fromArray(SI, tw, t + 8 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector c0 = a0.mul(b0);
+        LongVector c1 = a1.mul(b0);
+        LongVector c2 = a2.mul(b0);
+        LongVector c3 = a3.mul(b0);
+        LongVector c4 = a4.mul(b0);
+        LongVector c5 = a5.mul(b0);
+        LongVector c6 = a6.mul(b0);
+        LongVector c7 = a7.mul(b0);
+        LongVector c8 = a8.mul(b0);
+        c1 = c1.add(a0.mul(b1));
+        c2 = c2.add(a1.mul(b1));
+        c3 = c3.add(a2.mul(b1));
+        c4 = c4.add(a3.mul(b1));
+        c5 = c5.add(a4.mul(b1));
+        c6 = c6.add(a5.mul(b1));
+        c7 = c7.add(a6.mul(b1));
+        c8 = c8.add(a7.mul(b1));
+        LongVector c9 = a8.mul(b1);
+        c2 = c2.add(a0.mul(b2));
+        c3 = c3.add(a1.mul(b2));
+        c4 = c4.add(a2.mul(b2));
+        c5 = c5.add(a3.mul(b2));
+        c6 = c6.add(a4.mul(b2));
+        c7 = c7.add(a5.mul(b2));
+        c8 = c8.add(a6.mul(b2));
+        c9 = c9.add(a7.mul(b2));
+        LongVector c10 = a8.mul(b2);
+        c3 = c3.add(a0.mul(b3));
+        c4 = c4.add(a1.mul(b3));
+        c5 = c5.add(a2.mul(b3));
+        c6 = c6.add(a3.mul(b3));
+        c7 = c7.add(a4.mul(b3));
+        c8 = c8.add(a5.mul(b3));
+        c9 = c9.add(a6.mul(b3));
+        c10 = c10.add(a7.mul(b3));
+        LongVector c11 = a8.mul(b3);
+        c4 = c4.add(a0.mul(b4));
+        c5 = c5.add(a1.mul(b4));
+        c6 = c6.add(a2.mul(b4));
+        c7 = c7.add(a3.mul(b4));
+        c8 = c8.add(a4.mul(b4));
+        c9 = c9.add(a5.mul(b4));
+        c10 = c10.add(a6.mul(b4));
+        c11 = c11.add(a7.mul(b4));
+        LongVector c12 = a8.mul(b4);
+        c5 = c5.add(a0.mul(b5));
+        c6 = c6.add(a1.mul(b5));
+        c7 = c7.add(a2.mul(b5));
+        c8 = c8.add(a3.mul(b5));
+        c9 = c9.add(a4.mul(b5));
+        c10 = c10.add(a5.mul(b5));
+        c11 = c11.add(a6.mul(b5));
+        c12 = c12.add(a7.mul(b5));
+        LongVector c13 = a8.mul(b5);
+        c6 = c6.add(a0.mul(b6));
+        c7 = c7.add(a1.mul(b6));
+        c8 = c8.add(a2.mul(b6));
+        c9 = c9.add(a3.mul(b6));
+        c10 = c10.add(a4.mul(b6));
+        c11 = c11.add(a5.mul(b6));
+        c12 = c12.add(a6.mul(b6));
+        c13 = c13.add(a7.mul(b6));
+        LongVector c14 = a8.mul(b6);
+        c7 = c7.add(a0.mul(b7));
+        c8 = c8.add(a1.mul(b7));
+        c9 = c9.add(a2.mul(b7));
+        c10 = c10.add(a3.mul(b7));
+        c11 = c11.add(a4.mul(b7));
+        c12 = c12.add(a5.mul(b7));
+        c13 = c13.add(a6.mul(b7));
+        c14 = c14.add(a7.mul(b7));
+        LongVector c15 = a8.mul(b7);
         c8 = c8.add(a0.mul(b8));
         c9 = c9.add(a1.mul(b8));
         c10 = c10.add(a2.mul(b8));
