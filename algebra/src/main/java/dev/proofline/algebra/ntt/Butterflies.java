@@ -80,7 +80,7 @@ abstract class Butterflies {
      * Inverse (decimation-in-frequency) stages s1-1 down to s0 on [start, start + len), the mirror
      * of {@link #stages}: natural order in, bit-reversed out.
      */
-    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+    void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
         long[] scratch = newScratch();
         for (int s = s1 - 1; s >= s0; s--) {
             int half = 1 << s;

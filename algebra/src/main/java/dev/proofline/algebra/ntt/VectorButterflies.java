@@ -30,10 +30,9 @@ import jdk.incubator.vector.VectorSpecies;
  * reduced to [0, q) and the additions and subtractions are reduced too, so every output is canonical
  * and equal, word for word, to the scalar kernel's ({@link Montgomery4Butterflies}).
  *
- * <p>Stages 0 to 2 of a forward transform's cache-sized blocks run on 16 elements at a time, still in
- * limb form, with lane selections pairing the butterflies ({@link #first3}). Elsewhere, stages with
- * fewer than 8 butterflies per twiddle group (the last three of decimation in frequency), and the
- * ends of a range that do not fill 8 lanes, go to the scalar kernel.
+ * <p>Stages 0 to 2 of the cache-sized blocks run on 16 elements at a time, still in limb form, with
+ * lane selections pairing the butterflies ({@link #first3}, {@link #last3}). The ends of a range that
+ * do not fill 8 lanes go to the scalar kernel.
  *
  * <p>The vector code is unrolled (written by {@code algebra/src/codegen/vector_butterflies.py}) into
  * methods of moderate size that hand limbs over through a scratch array: C2 time and memory grow
@@ -153,7 +152,7 @@ final class VectorButterflies extends Butterflies {
         try {
             long[] a = new long[64];
             long[] x = new long[SCRATCH];
-            int[] tw = new int[9 * 9];
+            int[] tw = new int[144];
             long[][] scalarTw = {new long[4], new long[8], new long[16], new long[32]};
             long[] scalarScratch = scalar.newScratch();
             long start = System.nanoTime();
@@ -163,10 +162,12 @@ final class VectorButterflies extends Butterflies {
                 dit8(a, 0, 32, tw, 0, 9, x);
                 dif8(a, 0, 32, tw, 0, 9, x);
                 first3(a, 0, tw, tw, x);
+                last3(a, 0, tw, x);
                 long t1 = System.nanoTime();
                 scalar.row(a, 0, 8, 0, 8, scalarTw[3], null, scalarScratch);
                 scalar.rowDif(a, 0, 8, 0, 8, scalarTw[3], null, scalarScratch);
                 scalar.stages(a, 0, 16, 0, 3, scalarTw, null);
+                scalar.stagesDif(a, 0, 16, 0, 3, scalarTw, null);
                 long t2 = System.nanoTime();
                 faster = t1 - t0 < t2 - t1 ? faster + 1 : 0;
             }
@@ -246,22 +247,20 @@ final class VectorButterflies extends Butterflies {
         int[][] vt = new int[tw.length][];
         long[] minusOne = f.newElement();
         f.sub(f.newElement(), 0, f.one(), 0, minusOne, 0);
-        for (int s = 1; s < Math.min(3, tw.length); s++) {
-            // stages 1 and 2 of {@link #first3}: limb k of lane l's twiddle at 8 k + l
-            int[] t = new int[72];
-            long[] x = f.newElement();
-            for (int l = 0; l < 8; l++) {
-                int j = (int) (LAYOUTS[s][l] & ((1 << s) - 1));
-                f.copy(tw[s], j * 4, x, 0);
-                for (int i = 0; i < 5; i++) {
-                    f.add(x, 0, x, 0, x, 0);
-                }
-                long[] limbs = limbs(x, 0);
-                for (int k = 0; k < 9; k++) {
-                    t[8 * k + l] = (int) limbs[k];
+        if (tw.length >= 3) {
+            // stages 1 and 2 of first3 (vt[1], vt[2]) and of last3 (vt[0], stage 1 then stage 2):
+            // limb k of lane l's twiddle at 8 k + l
+            vt[0] = new int[144];
+            for (int s = 1; s < 3; s++) {
+                vt[s] = new int[72];
+                for (int l = 0; l < 8; l++) {
+                    int j = (int) (LAYOUTS[s][l] & ((1 << s) - 1));
+                    putLimbs(tw[s], j, vt[s], l);
+                    // decimation in frequency: w^(h - j), w^h = -1
+                    long[] dif = j == 0 ? minusOne : tw[s];
+                    putLimbs(dif, j == 0 ? 0 : (1 << s) - j, vt[0], 72 * (s - 1) + l);
                 }
             }
-            vt[s] = t;
         }
         for (int s = 3; s < tw.length; s++) {
             int half = 1 << s;
@@ -294,6 +293,8 @@ final class VectorButterflies extends Butterflies {
     private static final long[][] LAYOUTS = new long[4][16];
     /** Lane selections from one layout to the next: natural to stage 0, 0 to 1, 1 to 2, 2 to natural. */
     private static final long[][] MOVES = new long[4][16];
+    /** The same for decimation in frequency: natural to stage 2, 2 to 1, 1 to 0, 0 to natural. */
+    private static final long[][] DIF_MOVES = new long[4][16];
 
     static {
         for (int s = 0; s < 3; s++) {
@@ -309,14 +310,20 @@ final class VectorButterflies extends Butterflies {
         for (int e = 0; e < 16; e++) {
             LAYOUTS[3][e] = e;
         }
+        int[] order = {3, 0, 1, 2, 3};
+        int[] difOrder = {3, 2, 1, 0, 3};
         for (int m = 0; m < 4; m++) {
-            long[] from = LAYOUTS[(m + 3) & 3];
-            long[] to = LAYOUTS[m];
-            for (int p = 0; p < 16; p++) {
-                for (int i = 0; i < 16; i++) {
-                    if (from[i] == to[p]) {
-                        MOVES[m][p] = i;
-                    }
+            move(LAYOUTS[order[m]], LAYOUTS[order[m + 1]], MOVES[m]);
+            move(LAYOUTS[difOrder[m]], LAYOUTS[difOrder[m + 1]], DIF_MOVES[m]);
+        }
+    }
+
+    /** sel[p] = the position in {@code from} of the element at position p of {@code to}. */
+    private static void move(long[] from, long[] to, long[] sel) {
+        for (int p = 0; p < 16; p++) {
+            for (int i = 0; i < 16; i++) {
+                if (from[i] == to[p]) {
+                    sel[p] = i;
                 }
             }
         }
@@ -353,6 +360,55 @@ final class VectorButterflies extends Butterflies {
         reduce(x, C, R);
         addSub(x, A, R, SUM, DIFF);
         permute(x, SUM, DIFF, A, B, MOVES[3]);
+        store(x, A, a, off);
+        store(x, B, a, off + 32);
+    }
+
+    /** Limb k of element i of tw, times 2^261 mod q, to t[off + 8 k]. */
+    private void putLimbs(long[] tw, int i, int[] t, int off) {
+        long[] x = f.newElement();
+        f.copy(tw, i * 4, x, 0);
+        for (int r = 0; r < 5; r++) {
+            f.add(x, 0, x, 0, x, 0);
+        }
+        long[] limbs = limbs(x, 0);
+        for (int k = 0; k < 9; k++) {
+            t[off + 8 * k] = (int) limbs[k];
+        }
+    }
+
+    @Override
+    void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+        if (s0 == 0 && s1 >= 3 && len >= 16 && vt != null && (eager || compiled)) {
+            super.stagesDif(a, start, len, 3, s1, tw, vt);
+            long[] x = newScratch();
+            for (int e = start; e < start + len; e += 16) {
+                last3(a, e << 2, vt[0], x);
+            }
+            return;
+        }
+        super.stagesDif(a, start, len, s0, s1, tw, vt);
+    }
+
+    /**
+     * Stages 2, 1 and 0 of decimation in frequency on the 16 elements at long offset off, the
+     * mirror of {@link #first3}: u <- u + v, v <- (v - u) w^(h - j), with w^h = -1 for j = 0 (stage
+     * 0: v <- u - v). tw: the twiddles of stage 1 (72 ints), then of stage 2.
+     */
+    private void last3(long[] a, int off, int[] tw, long[] x) {
+        load(a, off, x, A);
+        load(a, off + 32, x, B);
+        permute(x, A, B, A, B, DIF_MOVES[0]);
+        addSub(x, B, A, SUM, DIFF);
+        productTw(x, DIFF, tw, 72, 8, C);
+        reduce(x, C, R);
+        permute(x, SUM, R, A, B, DIF_MOVES[1]);
+        addSub(x, B, A, SUM, DIFF);
+        productTw(x, DIFF, tw, 0, 8, C);
+        reduce(x, C, R);
+        permute(x, SUM, R, A, B, DIF_MOVES[2]);
+        addSub(x, A, B, SUM, DIFF);
+        permute(x, SUM, DIFF, A, B, DIF_MOVES[3]);
         store(x, A, a, off);
         store(x, B, a, off + 32);
     }
