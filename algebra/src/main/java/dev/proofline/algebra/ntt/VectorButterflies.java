@@ -177,11 +177,6 @@ final class VectorButterflies extends Butterflies {
         }
     }
 
-    /** Whether the 8-lane butterflies are in use: compiled, or forced. */
-    boolean vectorBlocks() {
-        return eager || compiled;
-    }
-
     /** A 4-limb field with q < 2^255 (below 2^261, with room for the sums), on 512-bit vectors. */
     static boolean applies(PrimeField f) {
         return Montgomery4Butterflies.applies(f) && LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
@@ -540,33 +535,8 @@ final class VectorButterflies extends Butterflies {
     }
 
     /**
-    * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + lane of each limb row
-    * (row k at t + k * stride) of a stage's table.
-    */
-    private static void twiddles(int[] tw, int t, int stride, long[] x, int xo) {
-        LongVector y0 = (LongVector) IntVector.fromArray(SI, tw, t).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y1 = (LongVector) IntVector.fromArray(SI, tw, t + 1 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y2 = (LongVector) IntVector.fromArray(SI, tw, t + 2 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y3 = (LongVector) IntVector.fromArray(SI, tw, t + 3 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y4 = (LongVector) IntVector.fromArray(SI, tw, t + 4 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y5 = (LongVector) IntVector.fromArray(SI, tw, t + 5 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y6 = (LongVector) IntVector.fromArray(SI, tw, t + 6 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y7 = (LongVector) IntVector.fromArray(SI, tw, t + 7 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector y8 = (LongVector) IntVector.fromArray(SI, tw, t + 8 * stride).convertShape(VectorOperators.I2L, S, 0);
-        y0.intoArray(x, xo + 0);
-        y1.intoArray(x, xo + 8);
-        y2.intoArray(x, xo + 16);
-        y3.intoArray(x, xo + 24);
-        y4.intoArray(x, xo + 32);
-        y5.intoArray(x, xo + 40);
-        y6.intoArray(x, xo + 48);
-        y7.intoArray(x, xo + 56);
-        y8.intoArray(x, xo + 64);
-    }
-
-    /**
-    * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + 7 - lane of each limb row
-    * (row k at t + k * stride) of a stage's table.
+    * The limbs of 8 twiddles to x[xo + 8 k + lane]: entry t + 7 - lane of each limb row (row k at
+    * t + k * stride) of a stage's table.
     */
     private static void twiddlesReversed(int[] tw, int t, int stride, long[] x, int xo) {
         LongVector y0 = (LongVector) REVERSE.selectFrom(IntVector.fromArray(SI, tw, t)).convertShape(VectorOperators.I2L, S, 0);
