@@ -6,11 +6,13 @@
 #   bench/compare-ffjs.sh            # G1 MSM 2^16, 2^20; G2 MSM 2^16; NTT 2^16, 2^20 — both curves
 #   QUICK=1 bench/compare-ffjs.sh    # 2^16 only
 #   REPS=5 CURVES=bn128 bench/compare-ffjs.sh
+#   OPS=ntt bench/compare-ffjs.sh    # some kernels only (msm-g1, msm-g2, ntt)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 reps=${REPS:-3}
 curves=${CURVES:-"bn128 bls12381"}
+ops=${OPS:-"msm-g1 msm-g2 ntt"}
 if [ "${QUICK:-0}" = 1 ]; then big=16; else big=16,20; fi
 
 [ -d interop/node_modules/ffjavascript ] || (cd interop && npm ci --no-audit --no-fund >&2)
@@ -20,6 +22,7 @@ out=$(mktemp)
 for curve in $curves; do
   for spec in "msm-g1:$big" "msm-g2:16" "ntt:$big"; do
     op=${spec%%:*}; logs=${spec#*:}
+    case " $ops " in *" $op "*) ;; *) continue ;; esac
     echo "== $curve $op $logs" >&2
     ./proofline bench "$op" --curve "$curve" --log "$logs" --reps "$reps" >> "$out"
     node interop/ffjs/bench.cjs "$curve" "$op" "$logs" "$reps" 2>/dev/null >> "$out"

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--add-modules", "jdk.incubator.vector"})
 public class NttBench {
 
     @Param({"bn254", "bls12381"})
@@ -37,6 +37,7 @@ public class NttBench {
     @Setup
     public void setup() {
         PrimeField fr = Curves.valueOf(curve).fr;
+        Ntt.warmUp(fr);
         ntt = Ntt.of(fr, log);
         a = Samples.fieldElements(fr, 1 << log, 9);
     }

@@ -1,6 +1,7 @@
 package dev.proofline.algebra.ntt;
 
 import dev.proofline.algebra.field.PrimeField;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * The radix-2 butterflies of a power-of-two transform, over a flat vector of Montgomery elements.
@@ -20,9 +21,44 @@ abstract class Butterflies {
     /** The fastest butterflies for the field: fused 4-limb ones where they apply, else generic. */
     static Butterflies of(PrimeField f) {
         if (Montgomery4Butterflies.applies(f)) {
-            return new Montgomery4Butterflies(f);
+            Butterflies v = vectorised(f);
+            return v != null ? v : new Montgomery4Butterflies(f);
         }
         return new Generic(f);
+    }
+
+    /** Whether {@link #of} may pick the 8-lane kernel: not when {@code -Dproofline.vector=false}. */
+    static boolean vectorAllowed() {
+        return !"false".equalsIgnoreCase(System.getProperty("proofline.vector", "true"))
+                && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    /**
+     * {@link VectorButterflies} for the field, or null where the Vector API module is absent, not
+     * wanted, or the vectors are narrower than 512 bits. Loaded by name, so that this class and the
+     * scalar kernels load and run without the module.
+     */
+    static Butterflies vectorised(PrimeField f) {
+        if (!vectorAllowed()) {
+            return null;
+        }
+        try {
+            Class<?> c = Class.forName("dev.proofline.algebra.ntt.VectorButterflies");
+            if (!(boolean) c.getDeclaredMethod("applies", PrimeField.class).invoke(null, f)) {
+                return null;
+            }
+            return (Butterflies) c.getDeclaredConstructor(PrimeField.class).newInstance(f);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * Extra per-stage tables the kernel reads besides {@code tw} (index s, null where unused), or
+     * null for none. Built once per field and size, when a transform first needs them.
+     */
+    int[][] vectorTables(long[][] tw, ForkJoinPool pool) {
+        return null;
     }
 
     /**
@@ -30,12 +66,12 @@ abstract class Butterflies {
      * butterfly of those stages stays inside the range, so a range that fits in cache is done
      * without going back to memory.
      */
-    final void stages(long[] a, int start, int len, int s0, int s1, long[][] tw) {
-        long[] scratch = new long[width()];
+    void stages(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+        long[] scratch = newScratch();
         for (int s = s0; s < s1; s++) {
             int half = 1 << s;
             for (int base = start; base < start + len; base += 2 * half) {
-                row(a, base, half, 0, half, tw[s], scratch);
+                row(a, base, half, 0, half, tw[s], vt == null ? null : vt[s], scratch);
             }
         }
     }
@@ -44,25 +80,48 @@ abstract class Butterflies {
      * Inverse (decimation-in-frequency) stages s1-1 down to s0 on [start, start + len), the mirror
      * of {@link #stages}: natural order in, bit-reversed out.
      */
-    final void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw) {
-        long[] scratch = new long[width()];
+    void stagesDif(long[] a, int start, int len, int s0, int s1, long[][] tw, int[][] vt) {
+        long[] scratch = newScratch();
         for (int s = s1 - 1; s >= s0; s--) {
             int half = 1 << s;
             for (int base = start; base < start + len; base += 2 * half) {
-                rowDif(a, base, half, 0, half, tw[s], scratch);
+                rowDif(a, base, half, 0, half, tw[s], vt == null ? null : vt[s], scratch);
             }
         }
     }
 
     /** The inverse butterflies j0 .. j1-1 of a group, as {@link #row} but with w^-1. */
-    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch);
+    abstract void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch);
 
     /**
      * Butterflies j0 .. j1-1 of the group at {@code base} of a stage of half-size {@code half}
      * (element indices); {@code tw} is the stage's table, the twiddle of butterfly j is tw[j].
-     * {@code scratch} holds one element, for implementations that need it.
+     * {@code vt} is the stage's table from {@link #vectorTables} (may be null). {@code scratch} holds
+     * one element, for implementations that need it.
      */
-    abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch);
+    abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch);
+
+    /** Whether the next transform would read {@link #vectorTables} (built only then). */
+    boolean readsKernelTables() {
+        return false;
+    }
+
+    /** Told after each transform how many butterflies it took (the vector kernel's warm-up counts them). */
+    void transformed(long butterflies) {
+    }
+
+    /**
+     * Gets the kernel's fastest code ready (compiled), waiting at most {@code timeoutMillis}; whether
+     * the kernel now runs it. Kernels without such a stage return false at once.
+     */
+    boolean warmUp(long timeoutMillis) throws InterruptedException {
+        return false;
+    }
+
+    /** The scratch a worker passes to {@link #row} and {@link #rowDif}: at least one element. */
+    long[] newScratch() {
+        return new long[width()];
+    }
 
     /** Longs per element. */
     abstract int width();
@@ -83,7 +142,7 @@ abstract class Butterflies {
         }
 
         @Override
-        void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
+        void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] t) {
             PrimeField f = this.f;
             int w = this.w;
             for (int j = j0; j < j1; j++) {
@@ -100,7 +159,7 @@ abstract class Butterflies {
         }
 
         @Override
-        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
+        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] t) {
             PrimeField f = this.f;
             int w = this.w;
             for (int j = j0; j < j1; j++) {

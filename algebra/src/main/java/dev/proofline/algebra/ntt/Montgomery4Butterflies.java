@@ -55,7 +55,7 @@ final class Montgomery4Butterflies extends Butterflies {
     }
 
     @Override
-    void row(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch) {
+    void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {
@@ -183,7 +183,7 @@ final class Montgomery4Butterflies extends Butterflies {
     }
 
     @Override
-    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, long[] scratch) {
+    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {

@@ -51,7 +51,21 @@ public final class Ntt {
     private static final int MIN_GRAIN = 1 << 11;
 
     /** What a domain needs besides its pool, shared by every {@link Ntt} of the same field and size. */
-    private record Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw) {
+    private record Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw, int[][][] vector) {
+
+        Tables(long[] omega, long[] omegaInv, long[] nInv, long[][] tw) {
+            this(omega, omegaInv, nInv, tw, new int[1][][]);
+        }
+
+        /** The kernel's extra tables ({@link Butterflies#vectorTables}), built on first use. */
+        int[][] vectorTables(Butterflies b, ForkJoinPool pool) {
+            synchronized (vector) {
+                if (vector[0] == null) {
+                    vector[0] = b.vectorTables(tw, pool);
+                }
+                return vector[0];
+            }
+        }
     }
 
     private record Key(PrimeField field, int logSize) {
@@ -71,6 +85,8 @@ public final class Ntt {
     private final long[] nInv;
     /** tw[s][j] = w_(2^(s+1))^j for j < 2^s: each stage's twiddles, contiguous; n - 1 elements in all. */
     private final long[][] tw;
+    /** The cached tables, for the kernel's own ones ({@link #kernelTables}). */
+    private final Tables tables;
 
     /** The domain of size 2^logSize of the field, on the common fork-join pool. */
     public static Ntt of(PrimeField field, int logSize) {
@@ -102,6 +118,34 @@ public final class Ntt {
         this.omegaInv = t.omegaInv();
         this.nInv = t.nInv();
         this.tw = t.tw();
+        this.tables = t;
+    }
+
+    /**
+     * Gets the fastest butterflies for 4-limb fields ready now instead of after some seconds of
+     * transforms: the 8-lane kernel ({@code jdk.incubator.vector}, 512-bit vectors) takes over from
+     * the scalar one once the JIT has compiled it, which takes a warm-up of a second or two that
+     * starts by itself only after a few seconds of transforms (so that one-off runs do not pay for
+     * it). Benchmarks and long-running provers call this first. Waits at most a minute; returns
+     * whether the 8-lane kernel is in use.
+     */
+    public static boolean warmUp(PrimeField field) {
+        try {
+            return Butterflies.of(field).warmUp(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The kernel's own tables, built on first use and only once it would read them; else null. */
+    private int[][] kernelTables() {
+        return butterflies.readsKernelTables() ? tables.vectorTables(butterflies, pool) : null;
+    }
+
+    /** The butterfly kernel in use (for tests and diagnostics). */
+    String kernel() {
+        return butterflies.getClass().getSimpleName();
     }
 
     private Tables tables() {
@@ -248,15 +292,17 @@ public final class Ntt {
         if (logN == 0) {
             return;
         }
+        butterflies.transformed((long) (n >>> 1) * logN);
+        int[][] vt = kernelTables();
         int blockLog = Math.min(BLOCK_LOG, logN);
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
+                butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, vt);
             }
         });
         for (int s = blockLog; s < logN; s++) {
-            stagePass(a, s, false);
+            stagePass(a, s, false, vt);
         }
     }
 
@@ -265,14 +311,16 @@ public final class Ntt {
         if (logN == 0) {
             return;
         }
+        butterflies.transformed((long) (n >>> 1) * logN);
+        int[][] vt = kernelTables();
         int blockLog = Math.min(BLOCK_LOG, logN);
         for (int s = logN - 1; s >= blockLog; s--) {
-            stagePass(a, s, true);
+            stagePass(a, s, true, vt);
         }
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
-                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw);
+                butterflies.stagesDif(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, vt);
             }
         });
     }
@@ -281,20 +329,21 @@ public final class Ntt {
      * One stage over the whole vector, butterflies 0 .. n/2-1 split across workers: decimation in
      * time, or in frequency when {@code dif}.
      */
-    private void stagePass(long[] a, int s, boolean dif) {
+    private void stagePass(long[] a, int s, boolean dif, int[][] vt) {
         int half = 1 << s;
         long[] ts = tw[s];
+        int[] vs = vt == null ? null : vt[s];
         Parallel.forRange(pool, 0, n >>> 1, MIN_GRAIN, (from, to) -> {
-            long[] scratch = f.newElement();
+            long[] scratch = butterflies.newScratch();
             int p = from;
             while (p < to) {
                 int j = p & (half - 1);
                 int base = (p >>> s) << (s + 1);
                 int end = Math.min(half, j + (to - p));
                 if (dif) {
-                    butterflies.rowDif(a, base, half, j, end, ts, scratch);
+                    butterflies.rowDif(a, base, half, j, end, ts, vs, scratch);
                 } else {
-                    butterflies.row(a, base, half, j, end, ts, scratch);
+                    butterflies.row(a, base, half, j, end, ts, vs, scratch);
                 }
                 p += end - j;
             }
