@@ -57,9 +57,20 @@ public final class Daemon implements AutoCloseable {
             engine.bindMetrics(registry);
             this.circuits = KeyDirectory.register(engine.circuits(), Path.of(config.keys().directory()),
                     w -> log.accept("warning: " + w));
+            java.util.Set<dev.proofline.algebra.PairingCurve> curves = java.util.EnumSet.noneOf(
+                    dev.proofline.algebra.PairingCurve.class);
             for (String id : config.keys().preload()) {
                 engine.circuits().preload(id);
+                try (var key = engine.circuits().key(id)) {
+                    curves.add(key.value().curve());
+                }
                 log.accept("preloaded " + id);
+            }
+            // preloaded circuits are meant to be fast from the first job: the NTT's fastest kernel is
+            // compiled now, in the background, rather than after the first seconds of proving
+            if (!curves.isEmpty()) {
+                Thread.ofPlatform().name("ntt-warm-up").daemon().start(() -> curves.forEach(
+                        c -> dev.proofline.algebra.ntt.Ntt.warmUp(c.fr())));
             }
             this.service = new ProvingService(engine, config, registry::scrape);
             String token = config.server().authToken();
