@@ -1,16 +1,11 @@
 package dev.proofline.engine;
 
-import dev.proofline.engine.MemoryBudget.Reservation;
-import dev.proofline.engine.ProverPermits.Permit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +24,10 @@ import java.util.function.Consumer;
  * when the partition ends. One prover completion starts exactly one waiting synthesis; nothing polls.
  * Circuits are registered with {@link #circuits()}; {@link #status()} and {@link #bindMetrics} show
  * what runs.
+ *
+ * <p>The stages are their own classes: {@link Scheduler}, {@link Dispatcher}, {@link SynthesisStage},
+ * {@link ProverStage}, {@link FinalizerStage} and the {@link Assembler}, where every partition ends;
+ * this class wires them and holds the jobs.
  */
 public final class Engine implements AutoCloseable {
 
@@ -108,51 +107,35 @@ public final class Engine implements AutoCloseable {
             double proverMsAvg, long wallNanos) {
     }
 
-    private final Config config;
-    private final ProverBackend backend;
-    private final ProverPermits permits;
-    private final MemoryBudget budget;
-    private final Timeline timeline;
-    private final PriorityBlockingQueue<Task> scheduled = new PriorityBlockingQueue<>();
-    private final LinkedBlockingQueue<Task> proverQueue = new LinkedBlockingQueue<>();
-    private final ExecutorService synthesis;
-    private final ExecutorService finalizers;
-    private final List<Thread> provers = new ArrayList<>();
-    private final AtomicLong seq = new AtomicLong();
-    /** Put on the prover queue once per worker at close: the worker ends when it takes it. */
-    private final Task stop;
     /**
      * Devices the prover workers share (the CPU, or one GPU, for now): busy fractions are device time
      * over wall time per device. {@code proverWorkers} is the number of workers per device.
      */
     private static final int DEVICES = 1;
-    /** Around the device region ({@code backend.start}): one partition on the device at a time. */
-    private final java.util.concurrent.locks.ReentrantLock deviceLock = new java.util.concurrent.locks.ReentrantLock();
-    private final AtomicInteger jobIds = new AtomicInteger();
-    private volatile boolean closed;
+
+    private final Config config;
+    private final ProverBackend backend;
+    private final ProverPermits permits;
+    private final MemoryBudget budget;
+    private final Timeline timeline;
     private final BufferPool pool;
-    private final long startNanos = System.nanoTime();
-    private final AtomicLong proverBusyNanos = new AtomicLong();
-    private final AtomicLong proverRuns = new AtomicLong();
-    private final AtomicLong synthNanos = new AtomicLong();
-    private final AtomicLong synthRuns = new AtomicLong();
-    private final AtomicLong proofs = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
-    private final AtomicLong cancels = new AtomicLong();
-    private final java.util.concurrent.ScheduledExecutorService poller;
-    /** Deadlines: one timer thread, each job's expiry scheduled once (no polling). */
-    private final java.util.concurrent.ScheduledExecutorService timers;
-    private final java.util.concurrent.ConcurrentHashMap<String, Job> byKey = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Jobs by id: running ones, and ended ones for {@code resultRetention}. */
-    /** The one dispatch callback, so that a cancelled partition's request can be withdrawn. */
-    private final Consumer<Permit> dispatcher = this::dispatch;
-    private final java.util.concurrent.ConcurrentHashMap<String, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
-    private final AtomicLong submitted = new AtomicLong();
     private final Circuits circuits;
-    /** Prover runs (start, end nanos) of the last minute, for the busy fraction; oldest first. */
-    private final java.util.ArrayDeque<long[]> recentRuns = new java.util.ArrayDeque<>();
-    /** Start nanos of the prover runs in progress, by worker. */
-    private final long[] running;
+    private final long startNanos = System.nanoTime();
+    // the stages, in the order a partition meets them
+    private final Scheduler scheduler = new Scheduler();
+    private final Dispatcher dispatcher;
+    private final SynthesisStage synthesis;
+    private final ProverStage provers;
+    private final FinalizerStage finalizers;
+    private final Assembler assembler;
+    /** Deadlines and result retention: one timer thread, each job's expiry scheduled once (no polling). */
+    private final java.util.concurrent.ScheduledExecutorService timers;
+    private final AtomicInteger jobIds = new AtomicInteger();
+    private final AtomicLong submitted = new AtomicLong();
+    /** Jobs by id: running ones, and ended ones for {@code resultRetention}. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, Job> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
     public Engine(Config config, ProverBackend backend) {
@@ -162,31 +145,18 @@ public final class Engine implements AutoCloseable {
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
         this.circuits = new Circuits(budget, config.loadTimeout());
-        this.running = new long[config.proverWorkers()];
-        this.stop = new Task(null, -1);
         this.pool = new BufferPool(budget, backend.bufferMemory());
-        this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines"));
-        if (config.dispatch() == Dispatch.POLL) {
-            poller = Executors.newSingleThreadScheduledExecutor(named("poll-dispatch"));
-            poller.scheduleAtFixedRate(this::pollDispatch, 250, 250, TimeUnit.MILLISECONDS);
-        } else {
-            poller = null;
-        }
-        // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
-        this.synthesis = Executors.newFixedThreadPool(config.synthesisThreads(), named("synthesis", 64L << 20));
-        this.finalizers = Executors.newFixedThreadPool(config.finalizerThreads(), named("finalizer"));
-        for (int i = 0; i < config.proverWorkers(); i++) {
-            int worker = i;
-            Thread t = Thread.ofPlatform().name("prover-" + i).daemon().start(() -> proverLoop(worker));
-            provers.add(t);
-        }
+        this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
+        this.assembler = new Assembler(pool, timeline, () -> metrics);
+        this.finalizers = new FinalizerStage(config.finalizerThreads(), backend, timeline, assembler);
+        this.provers = new ProverStage(config.proverWorkers(), backend, timeline, assembler, finalizers, startNanos);
+        this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, assembler, provers);
+        this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, assembler, provers::size,
+                config.maxProverQueueDepth());
     }
 
-    private static java.util.concurrent.ThreadFactory named(String prefix) {
-        return named(prefix, 0);
-    }
-
-    private static java.util.concurrent.ThreadFactory named(String prefix, long stackBytes) {
+    /** Daemon platform threads named prefix-0, prefix-1, ... (stackBytes 0: the default stack). */
+    static java.util.concurrent.ThreadFactory named(String prefix, long stackBytes) {
         AtomicInteger n = new AtomicInteger();
         return r -> Thread.ofPlatform().name(prefix + "-" + n.getAndIncrement()).daemon().stackSize(stackBytes)
                 .unstarted(r);
@@ -258,62 +228,24 @@ public final class Engine implements AutoCloseable {
         return (double) busy / ((to - from) * (double) DEVICES);
     }
 
-    private static final long MINUTE = 60_000_000_000L;
-
-    // with recentRuns locked
-    private void trimRuns(long now) {
-        while (!recentRuns.isEmpty() && recentRuns.peekFirst()[1] < now - MINUTE) {
-            recentRuns.pollFirst();
-        }
-    }
-
-    /** Share of the last minute (or of the uptime, if shorter) the prover workers spent in start. */
+    /** Share of the last minute (or of the uptime, if shorter) the device was busy (prover start). */
     public double proverBusyLastMinute() {
-        long now = System.nanoTime();
-        long from = Math.max(startNanos, now - MINUTE);
-        long busy = 0;
-        synchronized (recentRuns) {
-            trimRuns(now);
-            for (long[] r : recentRuns) {
-                busy += Math.max(0, r[1] - Math.max(r[0], from));
-            }
-            for (long r : running) {
-                if (r != 0) {
-                    busy += now - Math.max(r, from);
-                }
-            }
-        }
-        return now <= from ? 0 : Math.min(1, (double) busy / ((now - from) * (double) DEVICES));
+        return provers.busyLastMinute();
     }
 
     /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
     public int scheduledCount() {
-        return scheduled.size();
+        return scheduler.size();
     }
 
     /** Partitions queued ahead of {@code job}'s first queued one (by priority, then submission order). */
     public int queuePosition(Job job) {
-        Task first = null;
-        for (Task t : scheduled) {
-            if (t.job == job && (first == null || t.compareTo(first) < 0)) {
-                first = t;
-            }
-        }
-        if (first == null) {
-            return 0;
-        }
-        int ahead = 0;
-        for (Task t : scheduled) {
-            if (t.compareTo(first) < 0) {
-                ahead++;
-            }
-        }
-        return ahead;
+        return scheduler.position(job);
     }
 
     /** Partitions synthesized and waiting for a prover worker. */
     public int proverQueueCount() {
-        return proverQueue.size();
+        return provers.size();
     }
 
     /** A snapshot of the engine: jobs, partitions by state, permits, budget, pool, caches, counters. */
@@ -344,9 +276,10 @@ public final class Engine implements AutoCloseable {
             kinds.put(k, budget.reserved(k));
         }
         return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), active, submitted.get(),
-                byState, scheduled.size(), proverQueue.size(), permits.max(), permits.inUse(), budget.total(),
+                byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(),
-                circuits.keys().entries(), circuits.pces().entries(), proofs.get(), failures.get(), cancels.get(), js);
+                circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),
+                assembler.cancels.get(), js);
     }
 
     /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */
@@ -358,11 +291,12 @@ public final class Engine implements AutoCloseable {
 
     public Stats stats() {
         long wall = System.nanoTime() - startNanos;
-        long pr = proverRuns.get();
-        long sr = synthRuns.get();
-        return new Stats(proofs.get(), failures.get(), cancels.get(),
-                (double) proverBusyNanos.get() / DEVICES / Math.max(1, wall),
-                sr == 0 ? 0 : synthNanos.get() / 1e6 / sr, pr == 0 ? 0 : proverBusyNanos.get() / 1e6 / pr, wall);
+        long pr = provers.runs.get();
+        long sr = synthesis.runs.get();
+        long busy = provers.busyNanos.get();
+        return new Stats(assembler.proofs.get(), assembler.failures.get(), assembler.cancels.get(),
+                (double) busy / DEVICES / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
+                pr == 0 ? 0 : busy / 1e6 / pr, wall);
     }
 
     /**
@@ -400,6 +334,10 @@ public final class Engine implements AutoCloseable {
 
         public String id() {
             return id;
+        }
+
+        long submittedNanos() {
+            return submittedNanos;
         }
 
         public Priority priority() {
@@ -531,116 +469,15 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** One partition moving through the stages. */
-    private final class Task implements Comparable<Task> {
-        final Job job;
-        final int p;
-        final long order = seq.getAndIncrement();
-        Permit permit;
-        Reservation reservation;
-        List<BufferPool.Buffer> buffers;
-        Object payload;
-
-        final long queuedNanos = System.nanoTime();
-        /** Set by the first {@link #end}; a task is handled by one thread at a time, so no lock. */
-        boolean ended;
-        long synthStart;
-        long synthEnd;
-        long proverStart;
-        long proverEnd;
-
-        Task(Job job, int p) {
-            this.job = job;
-            this.p = p;
-        }
-
-        Timings timings() {
-            long now = System.nanoTime();
-            return new Timings(ms(queuedNanos, synthStart), ms(synthStart, synthEnd), ms(synthEnd, proverStart),
-                    ms(proverStart, proverEnd), ms(proverEnd, proverEnd == 0 ? 0 : now), ms(job.submittedNanos, now));
-        }
-
-        private static double ms(long from, long to) {
-            return from == 0 || to == 0 ? 0 : (to - from) / 1e6;
-        }
-
-        @Override
-        public int compareTo(Task o) {
-            int c = job.priority.compareTo(o.job.priority);
-            return c != 0 ? c : Long.compare(order, o.order);
-        }
-
-        /** Returns the pooled buffers, if any (after the reservation that paid for them is closed). */
-        void releaseBuffer() {
-            if (buffers != null) {
-                for (BufferPool.Buffer b : buffers) {
-                    pool.checkin(b);
-                }
-                buffers = null;
-            }
-        }
-
-        /** Closes what the task holds (each exactly once) and ends the partition; a second call does nothing. */
-        void end(PartitionState s, Object result, Throwable failure) {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            if (permit != null) {
-                permit.close();
-                permit = null;
-            }
-            if (reservation != null) {
-                reservation.close();
-                reservation = null;
-            }
-            releaseBuffer();
-            try {
-                job.spec.release(p);
-            } catch (Throwable e) {
-                if (failure == null && s == PartitionState.DONE) {
-                    s = PartitionState.FAILED;
-                    failure = e;
-                    result = null;
-                }
-            }
-            Timings times = timings();
-            EngineMetrics m = metrics;
-            if (m != null) {
-                m.partitionEnded(s, times);
-            }
-            switch (s) {
-                case DONE -> proofs.incrementAndGet();
-                case FAILED -> failures.incrementAndGet();
-                case CANCELLED -> cancels.incrementAndGet();
-                default -> { }
-            }
-            if (s == PartitionState.FAILED) {
-                timeline.record(job.id, p, Timeline.Kind.FAILED, String.valueOf(failure));
-            }
-            job.ended(p, s, result, failure, times);
-        }
-    }
-
     /**
      * A job ended (cancelled, failed or past its deadline): its partitions still queued end now, each
      * withdrawing its permit request; the running ones stop at their next stage boundary.
      */
     private void purge(Job job) {
         budget.wakeWaiters(); // its partitions waiting for memory give up
-        List<Task> mine = new ArrayList<>();
-        scheduled.removeIf(t -> {
-            if (t.job == job) {
-                mine.add(t);
-                return true;
-            }
-            return false;
-        });
-        for (Task t : mine) {
-            if (config.dispatch() == Dispatch.REACTIVE) {
-                permits.withdraw(dispatcher);
-            }
-            t.end(PartitionState.CANCELLED, null, null);
+        for (PartitionTask t : scheduler.remove(job)) {
+            dispatcher.withdrawn();
+            assembler.end(t, PartitionState.CANCELLED, null, null);
         }
     }
 
@@ -699,183 +536,10 @@ public final class Engine implements AutoCloseable {
     }
 
     private void enqueue(Job job) {
-        JobSpec spec = job.spec;
-        Priority priority = job.priority;
-        for (int p = 0; p < spec.partitions(); p++) {
-            scheduled.add(new Task(job, p));
-            timeline.record(job.id, p, Timeline.Kind.QUEUED, priority.name());
-            if (config.dispatch() == Dispatch.REACTIVE) {
-                permits.request(dispatcher);
-            }
-        }
-    }
-
-    /** A permit was granted: the highest-priority queued partition takes it and starts synthesis. */
-    private void dispatch(Permit permit) {
-        Task t;
-        while ((t = scheduled.poll()) != null && t.job.isOver()) {
-            t.end(PartitionState.CANCELLED, null, null);
-        }
-        if (t == null) {
-            permit.close(); // every queued partition was cancelled: hand the permit on
-            return;
-        }
-        t.permit = permit;
-        Task task = t;
-        try {
-            synthesis.execute(() -> synthesize(task));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            task.end(PartitionState.CANCELLED, null, null); // closing
-        }
-    }
-
-    /** Poll mode: all waiting partitions start when the prover queue is below its limit. */
-    private void pollDispatch() {
-        if (proverQueue.size() >= config.maxProverQueueDepth()) {
-            return;
-        }
-        Task t;
-        while ((t = scheduled.poll()) != null) {
-            Task task = t;
-            if (task.job.isOver()) {
-                task.end(PartitionState.CANCELLED, null, null);
-                continue;
-            }
-            try {
-                synthesis.execute(() -> synthesize(task));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                task.end(PartitionState.CANCELLED, null, null); // closing
-            }
-        }
-    }
-
-    private void synthesize(Task t) {
-        try {
-            if (t.job.isOver()) {
-                t.end(PartitionState.CANCELLED, null, null);
-                return;
-            }
-            long[] sizes = t.job.spec.bufferSizes(t.p);
-            long bytes = t.job.spec.extraBytes(t.p);
-            for (long size : sizes) {
-                bytes += BufferPool.sizeClass(size);
-            }
-            // waits for room; a job that ends meanwhile (cancel, failure, deadline, close) wakes it to give up
-            java.util.Optional<Reservation> r = budget.acquire(bytes, MemoryBudget.Kind.PARTITION, null, t.job::isOver);
-            if (r.isEmpty()) {
-                t.end(PartitionState.CANCELLED, null, null);
-                return;
-            }
-            t.reservation = r.get();
-            if (t.job.isOver()) {
-                t.end(PartitionState.CANCELLED, null, null);
-                return;
-            }
-            List<BufferPool.Buffer> got = new ArrayList<>(sizes.length);
-            t.buffers = got;
-            for (long size : sizes) {
-                got.add(pool.checkout(size));
-            }
-            t.job.state(t.p, PartitionState.SYNTHESIZING);
-            timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_START, "");
-            long s0 = System.nanoTime();
-            t.synthStart = s0;
-            t.payload = t.job.spec.synthesize(t.p, List.copyOf(got));
-            t.synthEnd = System.nanoTime();
-            synthNanos.addAndGet(t.synthEnd - s0);
-            synthRuns.incrementAndGet();
-            timeline.record(t.job.id, t.p, Timeline.Kind.SYNTH_END, "");
-            t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
-            timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_QUEUE, "");
-            proverQueue.add(t);
-        } catch (Throwable e) {
-            t.end(PartitionState.FAILED, null, e);
-        }
-    }
-
-    private void proverLoop(int worker) {
-        while (true) {
-            Task t;
-            try {
-                t = proverQueue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (t == stop) {
-                return;
-            }
-            if (t.job.isOver()) {
-                t.end(PartitionState.CANCELLED, null, null);
-                continue;
-            }
-            Object started;
-            try {
-                t.job.state(t.p, PartitionState.PROVING);
-                // host-side staging outside the device lock, so a second worker can overlap it with the
-                // device work of the first
-                Object prepared = backend.prepare(t.payload);
-                deviceLock.lockInterruptibly();
-                try {
-                    timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_START, "");
-                    long p0 = System.nanoTime();
-                    t.proverStart = p0;
-                    synchronized (recentRuns) {
-                        running[worker] = p0;
-                    }
-                    try {
-                        started = backend.start(prepared);
-                    } finally {
-                        long p1 = System.nanoTime();
-                        t.proverEnd = p1;
-                        proverBusyNanos.addAndGet(p1 - p0);
-                        proverRuns.incrementAndGet();
-                        synchronized (recentRuns) {
-                            running[worker] = 0;
-                            recentRuns.addLast(new long[] {p0, p1});
-                            trimRuns(p1);
-                        }
-                    }
-                    timeline.record(t.job.id, t.p, Timeline.Kind.PROVER_END, "");
-                } finally {
-                    deviceLock.unlock();
-                }
-                t.payload = null;
-            } catch (InterruptedException e) {
-                t.end(PartitionState.CANCELLED, null, null); // the engine is closing
-                return;
-            } catch (Throwable e) {
-                t.end(PartitionState.FAILED, null, e);
-                continue;
-            }
-            // leaves the prover stage: its vectors go back to the pool, its bytes to the budget, its
-            // permit to one waiting synthesis
-            t.reservation.close();
-            t.reservation = null;
-            t.releaseBuffer();
-            if (t.permit != null) {
-                t.permit.close();
-                t.permit = null;
-            }
-            t.job.state(t.p, PartitionState.FINALIZING);
-            try {
-                finalizers.execute(() -> finish(t, started));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                t.end(PartitionState.CANCELLED, null, null); // the engine closed while this partition proved
-            }
-        }
-    }
-
-    private void finish(Task t, Object started) {
-        try {
-            if (t.job.isOver()) {
-                t.end(PartitionState.CANCELLED, null, null);
-                return;
-            }
-            Object proof = backend.finish(started);
-            timeline.record(t.job.id, t.p, Timeline.Kind.FINALIZE_END, "");
-            t.end(PartitionState.DONE, proof, null);
-        } catch (Throwable e) {
-            t.end(PartitionState.FAILED, null, e);
+        for (int p = 0; p < job.spec.partitions(); p++) {
+            scheduler.add(job, p);
+            timeline.record(job.id, p, Timeline.Kind.QUEUED, job.priority.name());
+            dispatcher.queued();
         }
     }
 
@@ -883,31 +547,22 @@ public final class Engine implements AutoCloseable {
         return config;
     }
 
-    @Override
     /**
      * Stops the engine: jobs not yet finished fail ("the engine was closed"), their queued partitions
      * end at once and running ones at their next stage boundary; then the threads end and idle
      * buffers, keys and PCEs are freed.
      */
+    @Override
     public void close() throws InterruptedException {
         closed = true;
         for (Job j : jobs.values()) {
             j.fail(new IllegalStateException("the engine was closed before " + j.id + " finished"));
         }
-        if (poller != null) {
-            poller.shutdownNow();
-        }
+        dispatcher.close();
         timers.shutdownNow();
-        synthesis.shutdown();
-        synthesis.awaitTermination(1, TimeUnit.MINUTES);
-        for (int i = 0; i < provers.size(); i++) {
-            proverQueue.add(stop);
-        }
-        for (Thread t : provers) {
-            t.join(TimeUnit.MINUTES.toMillis(1));
-        }
-        finalizers.shutdown();
-        finalizers.awaitTermination(1, TimeUnit.MINUTES);
+        synthesis.close();
+        provers.close();
+        finalizers.close();
         circuits.close();
         pool.close();
     }

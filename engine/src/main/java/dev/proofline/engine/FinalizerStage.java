@@ -1,0 +1,49 @@
+package dev.proofline.engine;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/** The finalizers: the backend's CPU tail ({@code finish}: G2 MSM, assembly, verification) per partition. */
+final class FinalizerStage {
+
+    private final ExecutorService threads;
+    private final ProverBackend backend;
+    private final Timeline timeline;
+    private final Assembler assembler;
+
+    FinalizerStage(int threads, ProverBackend backend, Timeline timeline, Assembler assembler) {
+        this.threads = Executors.newFixedThreadPool(threads, Engine.named("finalizer", 0));
+        this.backend = backend;
+        this.timeline = timeline;
+        this.assembler = assembler;
+    }
+
+    void submit(PartitionTask t, Object started) {
+        try {
+            threads.execute(() -> run(t, started));
+        } catch (RejectedExecutionException e) {
+            assembler.end(t, PartitionState.CANCELLED, null, null); // the engine closed while this partition proved
+        }
+    }
+
+    private void run(PartitionTask t, Object started) {
+        try {
+            if (t.job.isOver()) {
+                assembler.end(t, PartitionState.CANCELLED, null, null);
+                return;
+            }
+            Object proof = backend.finish(started);
+            t.record(timeline, Timeline.Kind.FINALIZE_END);
+            assembler.end(t, PartitionState.DONE, proof, null);
+        } catch (Throwable e) {
+            assembler.end(t, PartitionState.FAILED, null, e);
+        }
+    }
+
+    void close() throws InterruptedException {
+        threads.shutdown();
+        threads.awaitTermination(1, TimeUnit.MINUTES);
+    }
+}

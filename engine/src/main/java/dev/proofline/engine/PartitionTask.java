@@ -1,0 +1,57 @@
+package dev.proofline.engine;
+
+import dev.proofline.engine.MemoryBudget.Reservation;
+import dev.proofline.engine.ProverPermits.Permit;
+import java.util.List;
+
+/**
+ * One partition moving through the stages, with what it holds: its permit (from dispatch until it
+ * leaves the prover stage), its reservation and pooled buffers (from synthesis until then), and what
+ * the stages hand on. A task is handled by one stage at a time, so its fields need no lock.
+ */
+final class PartitionTask implements Comparable<PartitionTask> {
+
+    final Engine.Job job;
+    final int p;
+    /** Submission order, the tie-break between partitions of one priority. */
+    final long order;
+    final long queuedNanos = System.nanoTime();
+    Permit permit;
+    Reservation reservation;
+    List<BufferPool.Buffer> buffers;
+    /** What synthesis produced, until the backend's start took it. */
+    Object payload;
+    /** Set by the first {@link Assembler#end}. */
+    boolean ended;
+    long synthStart;
+    long synthEnd;
+    long proverStart;
+    long proverEnd;
+
+    PartitionTask(Engine.Job job, int p, long order) {
+        this.job = job;
+        this.p = p;
+        this.order = order;
+    }
+
+    Engine.Timings timings() {
+        long now = System.nanoTime();
+        return new Engine.Timings(ms(queuedNanos, synthStart), ms(synthStart, synthEnd), ms(synthEnd, proverStart),
+                ms(proverStart, proverEnd), ms(proverEnd, proverEnd == 0 ? 0 : now), ms(job.submittedNanos(), now));
+    }
+
+    private static double ms(long from, long to) {
+        return from == 0 || to == 0 ? 0 : (to - from) / 1e6;
+    }
+
+    /** Higher priority first, then submission order. */
+    @Override
+    public int compareTo(PartitionTask o) {
+        int c = job.priority().compareTo(o.job.priority());
+        return c != 0 ? c : Long.compare(order, o.order);
+    }
+
+    void record(Timeline timeline, Timeline.Kind kind) {
+        timeline.record(job.id(), p, kind, "");
+    }
+}

@@ -1,0 +1,97 @@
+package dev.proofline.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The synthesis pool: reserves a partition's bytes (waiting for room, giving up if its job ends
+ * meanwhile), checks its buffers out of the pool, runs its job spec's synthesis, and puts it on the
+ * prover queue.
+ */
+final class SynthesisStage {
+
+    private final ExecutorService threads;
+    private final MemoryBudget budget;
+    private final BufferPool pool;
+    private final Timeline timeline;
+    private final Assembler assembler;
+    private final ProverStage provers;
+    final AtomicLong nanos = new AtomicLong();
+    final AtomicLong runs = new AtomicLong();
+
+    SynthesisStage(int threads, MemoryBudget budget, BufferPool pool, Timeline timeline, Assembler assembler,
+            ProverStage provers) {
+        // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
+        this.threads = Executors.newFixedThreadPool(threads, Engine.named("synthesis", 64L << 20));
+        this.budget = budget;
+        this.pool = pool;
+        this.timeline = timeline;
+        this.assembler = assembler;
+        this.provers = provers;
+    }
+
+    void submit(PartitionTask t) {
+        try {
+            threads.execute(() -> run(t));
+        } catch (RejectedExecutionException e) {
+            assembler.end(t, PartitionState.CANCELLED, null, null); // closing
+        }
+    }
+
+    private void run(PartitionTask t) {
+        try {
+            if (t.job.isOver()) {
+                assembler.end(t, PartitionState.CANCELLED, null, null);
+                return;
+            }
+            JobSpec spec = t.job.spec();
+            long[] sizes = spec.bufferSizes(t.p);
+            long bytes = spec.extraBytes(t.p);
+            for (long size : sizes) {
+                bytes += BufferPool.sizeClass(size);
+            }
+            // waits for room; a job that ends meanwhile (cancel, failure, deadline, close) wakes it to give up
+            Optional<MemoryBudget.Reservation> r = budget.acquire(bytes, MemoryBudget.Kind.PARTITION, null,
+                    t.job::isOver);
+            if (r.isEmpty()) {
+                assembler.end(t, PartitionState.CANCELLED, null, null);
+                return;
+            }
+            t.reservation = r.get();
+            if (t.job.isOver()) {
+                assembler.end(t, PartitionState.CANCELLED, null, null);
+                return;
+            }
+            List<BufferPool.Buffer> got = new ArrayList<>(sizes.length);
+            t.buffers = got;
+            for (long size : sizes) {
+                got.add(pool.checkout(size));
+            }
+            t.job.state(t.p, PartitionState.SYNTHESIZING);
+            t.record(timeline, Timeline.Kind.SYNTH_START);
+            t.synthStart = System.nanoTime();
+            t.payload = spec.synthesize(t.p, List.copyOf(got));
+            t.synthEnd = System.nanoTime();
+            nanos.addAndGet(t.synthEnd - t.synthStart);
+            runs.incrementAndGet();
+            t.record(timeline, Timeline.Kind.SYNTH_END);
+            t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
+            t.record(timeline, Timeline.Kind.PROVER_QUEUE);
+            provers.enqueue(t);
+        } catch (Throwable e) {
+            assembler.end(t, PartitionState.FAILED, null, e);
+        }
+    }
+
+    /** Finishes the syntheses already started or queued (their jobs have ended, so they stop early). */
+    void close() throws InterruptedException {
+        threads.shutdown();
+        threads.awaitTermination(1, TimeUnit.MINUTES);
+    }
+}
