@@ -84,8 +84,9 @@ class CircuitCommandsTest {
                 "--depth", "2", "--json");
         JsonNode j = new ObjectMapper().readTree(out.strip());
         assertEquals(6, j.get("proofs").asInt(), out);
-        assertEquals(18, j.get("pool_checkouts").asInt(), "a, b, c of each partition from the pool: " + out);
-        assertTrue(j.get("pool_allocations").asInt() <= 6, "at most two permits' worth allocated: " + out);
+        assertEquals(24, j.get("pool_checkouts").asInt(), "a, b, c and the witness of each partition from the pool: "
+                + out);
+        assertTrue(j.get("pool_allocations").asInt() <= 8, "at most two permits' worth allocated: " + out);
         assertTrue(j.get("circuit").asText().contains("PCE"), out);
     }
 }

@@ -45,7 +45,9 @@ public final class CircuitJob implements JobSpec {
     /** Inputs, each dropped when its partition ends (a job's result outlives its witnesses). */
     private final Partition[] inputs;
     private final long vectorBytes;
+    private final long witnessBytes;
     private final long extraBytes;
+    private final boolean hasPce;
     private final AutoCloseable[][] held;
 
     /**
@@ -61,7 +63,9 @@ public final class CircuitJob implements JobSpec {
         this.inputs = partitions.toArray(Partition[]::new);
         try (var key = circuits.key(id)) {
             this.vectorBytes = CpuBackend.vectorBytes(key.value());
-            this.extraBytes = CpuBackend.extraBytes(key.value());
+            this.witnessBytes = 32L * key.value().variableCount();
+            this.extraBytes = CpuBackend.extraBytes(key.value()) - (circuits.hasPce(id) ? witnessBytes : 0);
+            this.hasPce = circuits.hasPce(id);
         }
         this.held = new AutoCloseable[partitions.size()][];
     }
@@ -80,10 +84,14 @@ public final class CircuitJob implements JobSpec {
         return 3 * vectorBytes + extraBytes;
     }
 
-    /** a, b, c: three vectors on the key's domain, which the prover computes H in. */
+    /**
+     * a, b, c: three vectors on the key's domain, which the prover computes H in; with a PCE, a fourth for
+     * the witness in Montgomery form.
+     */
     @Override
     public long[] bufferSizes(int p) {
-        return new long[] {vectorBytes, vectorBytes, vectorBytes};
+        return hasPce ? new long[] {vectorBytes, vectorBytes, vectorBytes, witnessBytes}
+                : new long[] {vectorBytes, vectorBytes, vectorBytes};
     }
 
     @Override
@@ -104,8 +112,8 @@ public final class CircuitJob implements JobSpec {
             refs.add(keyLease);
             ProvingKey key = keyLease.value();
             Witness w = witness(p, key);
-            Prover.Workspace ws = buffers != null && buffers.size() == 3 && !buffers.get(0).segment().isNative()
-                    ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
+            boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
+            Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
             if (!circuits.hasPce(id)) {
                 return new CpuBackend.Synthesized(key, w, ws, -1);
             }
@@ -116,7 +124,8 @@ public final class CircuitJob implements JobSpec {
                 throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
                         + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
             }
-            pce.evaluate(w, ws.a(), ws.b(), ws.c());
+            long[] mont = pooled && buffers.size() == 4 ? buffers.get(3).longs() : new long[w.size() * 4];
+            pce.evaluate(w, mont, ws.a(), ws.b(), ws.c());
             return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
         } finally {
             synchronized (held) {

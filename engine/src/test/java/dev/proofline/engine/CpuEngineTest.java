@@ -108,7 +108,8 @@ class CpuEngineTest {
                         "partition " + p + " proves its own root");
             }
             assertEquals(1, e.circuits().pces().loads(), "the PCE is extracted once for both partitions");
-            assertTrue(e.pool().stats().checkouts() == 3L * instances.size(), "a, b, c from the pool");
+            assertEquals(4L * instances.size(), e.pool().stats().checkouts(), "a, b, c and the Montgomery witness from"
+                    + " the pool");
         }
     }
 

@@ -80,7 +80,9 @@ class EngineTest {
     void higherPriorityJobsOvertakeQueuedPartitions() throws Exception {
         try (Engine e = new Engine(config(1, 1, 1), new SimBackend(5, 0, x -> false))) {
             Engine.Job low = e.submit(new SimBackend.Job(6, 5, 1024, p -> false), Priority.LOW);
-            Thread.sleep(8); // the first LOW partition is dispatched
+            while (low.state(0) == PartitionState.QUEUED) { // the first LOW partition is dispatched
+                Thread.sleep(1);
+            }
             Engine.Job critical = e.submit(new SimBackend.Job(2, 5, 1024, p -> false), Priority.CRITICAL);
             critical.result().get(30, TimeUnit.SECONDS);
             low.result().get(30, TimeUnit.SECONDS);

@@ -191,6 +191,14 @@ public final class Pce {
      * vectors (4 words each; the vectors may be longer, e.g. a prover's domain-size workspace).
      */
     public void evaluate(Witness w, long[] a, long[] b, long[] c) {
+        evaluate(w, new long[w.size() * 4], a, b, c);
+    }
+
+    /**
+     * As {@link #evaluate(Witness, long[], long[], long[])}, with {@code mont} (at least 4 words per
+     * wire, overwritten) for the assignment in Montgomery form, e.g. a reused buffer.
+     */
+    public void evaluate(Witness w, long[] mont, long[] a, long[] b, long[] c) {
         if (w.curve() != r1cs.curve() || w.size() != r1cs.wireCount()) {
             throw new IllegalArgumentException("the witness (" + w.curve().snarkjsName() + ", " + w.size()
                     + " values) does not fit the constraint system (" + r1cs.curve().snarkjsName() + ", "
@@ -198,7 +206,10 @@ public final class Pce {
         }
         PrimeField fr = r1cs.curve().fr();
         int n = w.size();
-        long[] mont = new long[n * 4];
+        if (mont.length < n * 4L) {
+            throw new IllegalArgumentException("the Montgomery buffer holds " + mont.length + " words, the witness needs "
+                    + n * 4L);
+        }
         long[] canon = w.words();
         IntStream.range(0, (n + ROWS_PER_TASK - 1) / ROWS_PER_TASK).parallel().forEach(t -> {
             for (int i = t * ROWS_PER_TASK, end = Math.min(n, i + ROWS_PER_TASK); i < end; i++) {
