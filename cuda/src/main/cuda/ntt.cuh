@@ -1,0 +1,168 @@
+// The number-theoretic transform over Fr, one __host__ __device__ function per kernel thread.
+//
+// Each function does the work of thread i of one kernel launch (ntt_kernels.cuh wraps each in a
+// __global__ entry point that runs it for every i below a count); the host test program runs the same
+// functions in a loop over all i, launch after launch, so the device's sequence of kernels is
+// emulated on the CPU with the same code.
+//
+// Vectors are the Java layout: element i of an N-limb field at words [N i, N i + N), Montgomery form.
+// The twiddles are those of the Java Ntt: for each stage s (half-size h = 2^s) a table of w_(2h)^j,
+// j < h, the tables one after another (stage s at element 2^s - 1, n - 1 elements in all).
+//
+//   bit_reverse   a_i <-> a_rev(i)                                  n threads
+//   dit_stage     decimation-in-time butterflies of stage s        n/2 threads
+//                 u = a[x], v = a[x + h] tw[j]: a[x] = u + v, a[x + h] = u - v
+//   dif_stage     decimation-in-frequency (inverse) butterflies    n/2 threads
+//                 a[x] = u + v, a[x + h] = (v - u) tw[h - j]  (= (u - v) w_(2h)^-j; u - v for j = 0)
+//   reverse_tail  a_i <-> a_(n-i), times c unless c is null        n/2 + 1 threads
+//   scale         a_p *= low[p mod 2^b] high[p >> b]                n threads
+//   h             h_i = from_mont(a_i b_i - c_i)                    n threads
+//
+// x = base + j for butterfly p of stage s: j = p mod h, base = (p >> s) << (s + 1).
+#pragma once
+
+#include "field.cuh"
+
+namespace pl {
+
+template <class P>
+PL_HD void ntt_load(const u64 *v, u64 i, fe<P> &r) {
+    PL_UNROLL for (int k = 0; k < P::N; k++) r.l[k] = v[i * P::N + k];
+}
+
+template <class P>
+PL_HD void ntt_store(u64 *v, u64 i, const fe<P> &a) {
+    PL_UNROLL for (int k = 0; k < P::N; k++) v[i * P::N + k] = a.l[k];
+}
+
+/** The low log_n bits of i in reverse order. */
+PL_HD u64 ntt_reverse_bits(u64 i, u32 log_n) {
+    u64 r = 0;
+    for (u32 k = 0; k < log_n; k++) {
+        r = (r << 1) | ((i >> k) & 1);
+    }
+    return r;
+}
+
+/** Thread i of the bit-reversal permutation: swaps a_i and a_rev(i) when i < rev(i). */
+template <class P>
+PL_HD void ntt_bit_reverse(u64 i, u64 *a, u32 log_n) {
+    const u64 r = ntt_reverse_bits(i, log_n);
+    if (i < r) {
+        fe<P> x, y;
+        ntt_load(a, i, x);
+        ntt_load(a, r, y);
+        ntt_store(a, i, y);
+        ntt_store(a, r, x);
+    }
+}
+
+/** Butterfly p of decimation-in-time stage s; tw is the stage's table (w_(2h)^j, j < h = 2^s). */
+template <class P>
+PL_HD void ntt_dit_stage(u64 p, u64 *a, const u64 *tw, u32 s) {
+    typedef field<P> F;
+    const u64 half = (u64)1 << s;
+    const u64 j = p & (half - 1);
+    const u64 x = ((p >> s) << (s + 1)) + j;
+    fe<P> u, v, w;
+    ntt_load(a, x, u);
+    ntt_load(a, x + half, v);
+    if (j != 0) {
+        ntt_load(tw, j, w);
+        F::mul(v, w, v);
+    }
+    fe<P> sum, diff;
+    F::add(u, v, sum);
+    F::sub(u, v, diff);
+    ntt_store(a, x, sum);
+    ntt_store(a, x + half, diff);
+}
+
+/**
+ * Butterfly p of decimation-in-frequency stage s, with w^-1: the forward table read backwards
+ * (w_(2h)^-j = -w_(2h)^(h-j)).
+ */
+template <class P>
+PL_HD void ntt_dif_stage(u64 p, u64 *a, const u64 *tw, u32 s) {
+    typedef field<P> F;
+    const u64 half = (u64)1 << s;
+    const u64 j = p & (half - 1);
+    const u64 x = ((p >> s) << (s + 1)) + j;
+    fe<P> u, v, t, sum;
+    ntt_load(a, x, u);
+    ntt_load(a, x + half, v);
+    F::add(u, v, sum);
+    if (j == 0) {
+        F::sub(u, v, t);
+    } else {
+        fe<P> w;
+        F::sub(v, u, t);
+        ntt_load(tw, half - j, w);
+        F::mul(t, w, t);
+    }
+    ntt_store(a, x, sum);
+    ntt_store(a, x + half, t);
+}
+
+/**
+ * Thread i (0 <= i <= n/2) of a_i <-> a_(n-i) for 0 < i < n/2, each element times c[0] unless c is
+ * null: the forward transform's output turned into the inverse's (with c = 1/n).
+ */
+template <class P>
+PL_HD void ntt_reverse_tail(u64 i, u64 *a, const u64 *c, u32 log_n) {
+    typedef field<P> F;
+    const u64 n = (u64)1 << log_n;
+    const u64 j = (n - i) & (n - 1);
+    if (i > j) return;
+    fe<P> x, y, k;
+    ntt_load(a, i, x);
+    if (i == j) {
+        if (c != nullptr) {
+            ntt_load(c, 0, k);
+            F::mul(x, k, x);
+            ntt_store(a, i, x);
+        }
+        return;
+    }
+    ntt_load(a, j, y);
+    if (c != nullptr) {
+        ntt_load(c, 0, k);
+        F::mul(x, k, x);
+        F::mul(y, k, y);
+    }
+    ntt_store(a, i, y);
+    ntt_store(a, j, x);
+}
+
+/**
+ * Thread p of a_p *= low[p mod 2^b] * high[p >> b], b = low_bits: scaling by c r^e(p) from two tables
+ * of about sqrt(n) entries (e(p) = p for a natural-order vector, rev(p) for a bit-reversed one; the
+ * tables are made on the host).
+ */
+template <class P>
+PL_HD void ntt_scale(u64 p, u64 *a, const u64 *low, const u64 *high, u32 low_bits) {
+    typedef field<P> F;
+    fe<P> x, l, h;
+    ntt_load(low, p & (((u64)1 << low_bits) - 1), l);
+    ntt_load(high, p >> low_bits, h);
+    F::mul(l, h, l);
+    ntt_load(a, p, x);
+    F::mul(x, l, x);
+    ntt_store(a, p, x);
+}
+
+/** Thread i of h_i = a_i b_i - c_i, out of Montgomery form (the scalars of the H MSM); h may be a. */
+template <class P>
+PL_HD void ntt_h(u64 i, const u64 *a, const u64 *b, const u64 *c, u64 *h) {
+    typedef field<P> F;
+    fe<P> x, y, z;
+    ntt_load(a, i, x);
+    ntt_load(b, i, y);
+    ntt_load(c, i, z);
+    F::mul(x, y, x);
+    F::sub(x, z, x);
+    F::from_mont(x, x);
+    ntt_store(h, i, x);
+}
+
+}  // namespace pl
