@@ -17,6 +17,7 @@
 //   reverse_tail  a_i <-> a_(n-i), times c unless c is null        n/2 + 1 threads
 //   scale         a_p *= low[p mod 2^b] high[p >> b]                n threads
 //   h             h_i = from_mont(a_i b_i - c_i)                    n threads
+//   block         stages in shared memory, see ntt_block_steps      n/2 threads, 2^(k-1) a block
 //
 // x = base + j for butterfly p of stage s: j = p mod h, base = (p >> s) << (s + 1).
 #pragma once
@@ -134,6 +135,19 @@ PL_HD void ntt_reverse_tail(u64 i, u64 *a, const u64 *c, u32 log_n) {
     ntt_store(a, j, x);
 }
 
+/** The scaling of element p (at e) by low[p mod 2^b] * high[p >> b]. */
+template <class P>
+PL_HD void ntt_scale_element(u64 p, u64 *e, const u64 *low, const u64 *high, u32 low_bits) {
+    typedef field<P> F;
+    fe<P> x, l, h;
+    ntt_load(low, p & (((u64)1 << low_bits) - 1), l);
+    ntt_load(high, p >> low_bits, h);
+    F::mul(l, h, l);
+    ntt_load(e, 0, x);
+    F::mul(x, l, x);
+    ntt_store(e, 0, x);
+}
+
 /**
  * Thread p of a_p *= low[p mod 2^b] * high[p >> b], b = low_bits: scaling by c r^e(p) from two tables
  * of about sqrt(n) entries (e(p) = p for a natural-order vector, rev(p) for a bit-reversed one; the
@@ -141,14 +155,74 @@ PL_HD void ntt_reverse_tail(u64 i, u64 *a, const u64 *c, u32 log_n) {
  */
 template <class P>
 PL_HD void ntt_scale(u64 p, u64 *a, const u64 *low, const u64 *high, u32 low_bits) {
-    typedef field<P> F;
-    fe<P> x, l, h;
-    ntt_load(low, p & (((u64)1 << low_bits) - 1), l);
-    ntt_load(high, p >> low_bits, h);
-    F::mul(l, h, l);
-    ntt_load(a, p, x);
-    F::mul(x, l, x);
-    ntt_store(a, p, x);
+    ntt_scale_element<P>(p, a + p * P::N, low, high, low_bits);
+}
+
+// ---------------------------------------------------------------- stages in shared memory
+//
+// One thread block takes the 2^k consecutive elements [2^k block, 2^k (block + 1)) (k <= NTT_MAX_BLOCK_LOG)
+// into shared memory and runs there, with 2^(k-1) threads and a barrier after each step:
+//   NTT_BLOCK_DIF    the decimation-in-frequency stages k-1 .. 0
+//   NTT_BLOCK_SCALE  the scaling of ntt_scale (p the element's index in the whole vector)
+//   NTT_BLOCK_DIT    the decimation-in-time stages 0 .. k-1
+// in that order, then writes the block back. These stages only combine elements of the same block, so
+// the result is that of the one-stage launches. ntt_block_steps is the sequence; `each` runs a step for
+// every thread of the block and waits for all of them (on the device: the thread's own index, then
+// __syncthreads; in the host emulation: a loop over the indices).
+
+#define NTT_MAX_BLOCK_LOG 10
+#define NTT_BLOCK_DIF 1u
+#define NTT_BLOCK_SCALE 2u
+#define NTT_BLOCK_DIT 4u
+
+/** Thread t's part of copying the block's words to shared memory (words t, t + T, ..., T = 2^(k-1)). */
+template <class P>
+PL_HD void ntt_block_load(u64 block, u32 t, u32 k, const u64 *a, u64 *shared) {
+    const u64 threads = (u64)1 << (k - 1);
+    const u64 words = (u64)P::N << k;
+    const u64 *src = a + block * words;
+    for (u64 i = t; i < words; i += threads) shared[i] = src[i];
+}
+
+/** Thread t's part of copying shared memory back to the block's words. */
+template <class P>
+PL_HD void ntt_block_store(u64 block, u32 t, u32 k, u64 *a, const u64 *shared) {
+    const u64 threads = (u64)1 << (k - 1);
+    const u64 words = (u64)P::N << k;
+    u64 *dst = a + block * words;
+    for (u64 i = t; i < words; i += threads) dst[i] = shared[i];
+}
+
+/**
+ * The steps of one block; tw is the whole twiddle table (stage s at element 2^s - 1). (Each is a host
+ * functor in the host emulation, hence no execution-space check on this template.)
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class P, class Each>
+PL_HD void ntt_block_steps(Each &each, u64 block, u32 k, u32 mode, u64 *a, u64 *shared, const u64 *tw,
+                           const u64 *low, const u64 *high, u32 low_bits) {
+    each([&](u32 t) { ntt_block_load<P>(block, t, k, a, shared); });
+    if (mode & NTT_BLOCK_DIF) {
+        for (u32 s = k; s-- > 0;) {
+            each([&](u32 t) { ntt_dif_stage<P>(t, shared, tw + (((u64)1 << s) - 1) * P::N, s); });
+        }
+    }
+    if (mode & NTT_BLOCK_SCALE) {
+        each([&](u32 t) {
+            const u64 half = (u64)1 << (k - 1);
+            const u64 base = block << k;
+            ntt_scale_element<P>(base + t, shared + (u64)t * P::N, low, high, low_bits);
+            ntt_scale_element<P>(base + t + half, shared + (t + half) * P::N, low, high, low_bits);
+        });
+    }
+    if (mode & NTT_BLOCK_DIT) {
+        for (u32 s = 0; s < k; s++) {
+            each([&](u32 t) { ntt_dit_stage<P>(t, shared, tw + (((u64)1 << s) - 1) * P::N, s); });
+        }
+    }
+    each([&](u32 t) { ntt_block_store<P>(block, t, k, a, shared); });
 }
 
 /** Thread i of h_i = a_i b_i - c_i, out of Montgomery form (the scalars of the H MSM); h may be a. */

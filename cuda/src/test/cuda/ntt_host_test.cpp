@@ -48,6 +48,16 @@ void for_threads(u64 count, bool descending, F f) {
     }
 }
 
+/** A step of a thread block: every thread's part, one after the other (the barrier is the loop's end). */
+struct host_barrier {
+    u64 threads;
+    bool desc;
+    template <class F>
+    void operator()(F f) {
+        for_threads(threads, desc, [&](u64 t) { f((u32)t); });
+    }
+};
+
 template <class P>
 void launch(const std::string &kernel, u64 count, const std::vector<arg> &a, bool desc, const std::string &line) {
     auto need = [&](size_t n, int pointers) {
@@ -73,6 +83,18 @@ void launch(const std::string &kernel, u64 count, const std::vector<arg> &a, boo
         need(4, 3);
         for_threads(count, desc, [&](u64 i) {
             pl::ntt_scale<P>(i, a[0].pointer, a[1].pointer, a[2].pointer, (u32)a[3].value);
+        });
+    } else if (kernel == "ntt_block") {
+        need(7, 2);
+        const u32 k = (u32)a[5].value;
+        if (k < 1 || k > NTT_MAX_BLOCK_LOG || !a[2].is_pointer || !a[3].is_pointer) fail("bad block launch", line);
+        const u64 threads = (u64)1 << (k - 1);
+        if (count % threads != 0) fail("a partial block", line);
+        std::vector<u64> shared((size_t)P::N << k);
+        host_barrier each{threads, desc};
+        for_threads(count / threads, desc, [&](u64 block) {
+            pl::ntt_block_steps<P>(each, block, k, (u32)a[6].value, a[0].pointer, shared.data(), a[1].pointer,
+                                   a[2].pointer, a[3].pointer, (u32)a[4].value);
         });
     } else if (kernel == "ntt_h") {
         need(4, 4);

@@ -23,7 +23,8 @@ import java.util.Objects;
  * of BN254 or BLS12-381, on flat vectors of Montgomery elements in the Java layout, in place.
  *
  * <p>Each call copies its vectors into pinned memory, queues on one stream the copies to the device,
- * the kernel launches of {@link NttPlan} (one launch per butterfly stage) and the copy back, waits for
+ * the kernel launches of {@link NttPlan} (the first ten butterfly stages in shared memory, one launch for
+ * each further stage) and the copy back, waits for
  * the stream and copies the result out. The twiddles of a (field, size) are made on the host once,
  * uploaded on first use and kept until {@link #close()}; device and pinned buffers for the vectors are
  * kept and grown as needed. Calls are serialized.
@@ -164,7 +165,7 @@ public final class CudaNtt implements AutoCloseable {
                     }
                 }
                 args.i64(l.count());
-                function(prefix, l.kernel()).launch(Dim3.of(l.blocks()), Dim3.of(NttPlan.BLOCK), 0, stream, args);
+                function(prefix, l.kernel()).launch(Dim3.of(l.blocks()), Dim3.of(l.block()), 0, stream, args);
             }
             MemorySegment result = host.asSlice(0, vectorBytes);
             buffers.get(Slot.A).copyToHostAsync(result, 0, stream);

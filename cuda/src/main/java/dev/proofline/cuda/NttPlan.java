@@ -42,17 +42,30 @@ final class NttPlan {
     record U32(int value) implements Arg {
     }
 
+    /** The most elements a thread block takes into shared memory: 2^10 (32 KiB of 4-limb elements). */
+    static final int MAX_BLOCK_LOG = 10;
+
+    /** {@code ntt_block} modes: which steps it runs on its elements, in this order. */
+    static final int BLOCK_DIF = 1;
+    static final int BLOCK_SCALE = 2;
+    static final int BLOCK_DIT = 4;
+
     /**
      * One launch of {@code pl_<field>_<kernel>}: {@code args} then the thread count (the last parameter
-     * of every NTT kernel, an {@code unsigned long long}); blocks of {@link #BLOCK} threads.
+     * of every NTT kernel, an {@code unsigned long long}), in thread blocks of {@code block} threads.
      */
-    record Launch(String kernel, List<Arg> args, long count) {
+    record Launch(String kernel, List<Arg> args, long count, int block) {
         Launch {
             args = List.copyOf(args);
         }
 
+        /** A launch in blocks of {@link #BLOCK} threads. */
+        Launch(String kernel, List<Arg> args, long count) {
+            this(kernel, args, count, BLOCK);
+        }
+
         int blocks() {
-            return (int) ((count + BLOCK - 1) / BLOCK);
+            return (int) ((count + block - 1) / block);
         }
     }
 
@@ -80,7 +93,7 @@ final class NttPlan {
 
     /** The kernel names (without the field prefix) of the NTT. */
     static final List<String> KERNELS = List.of("ntt_bit_reverse", "ntt_dit_stage", "ntt_dif_stage", "ntt_reverse_tail",
-            "ntt_scale", "ntt_h");
+            "ntt_scale", "ntt_block", "ntt_h");
 
     /** Bits of the low scale table for a size: b = logN / 2. */
     static int lowBits(int logN) {
@@ -97,27 +110,39 @@ final class NttPlan {
      * (each evaluated on the coset, then h into A).
      */
     static List<Launch> launches(Op op, int logN) {
+        return launches(op, logN, MAX_BLOCK_LOG);
+    }
+
+    /**
+     * As {@link #launches(Op, int)}, with thread blocks of at most 2^maxBlockLog elements in shared
+     * memory (1 .. {@link #MAX_BLOCK_LOG}; smaller ones let small tests exercise both kinds of stages).
+     */
+    static List<Launch> launches(Op op, int logN, int maxBlockLog) {
+        if (maxBlockLog < 1 || maxBlockLog > MAX_BLOCK_LOG) {
+            throw new IllegalArgumentException("block of 2^" + maxBlockLog + " elements");
+        }
+        int k = Math.min(logN, maxBlockLog);
         List<Launch> l = new ArrayList<>();
         switch (op) {
-            case FORWARD -> forward(l, Slot.A, logN);
+            case FORWARD -> forward(l, Slot.A, logN, k);
             case INVERSE -> {
-                forward(l, Slot.A, logN);
+                forward(l, Slot.A, logN, k);
                 reverseTail(l, Slot.A, logN, new Pointer(Slot.TWIDDLES, (1L << logN) - 1));
             }
             case COSET_FORWARD -> {
                 scale(l, Slot.A, logN);
-                forward(l, Slot.A, logN);
+                forward(l, Slot.A, logN, k);
             }
             case COSET_INVERSE -> {
-                forward(l, Slot.A, logN);
+                forward(l, Slot.A, logN, k);
                 reverseTail(l, Slot.A, logN, new Null());
                 scale(l, Slot.A, logN);
             }
-            case EVALUATIONS_ON_COSET -> evaluationsOnCoset(l, Slot.A, logN);
+            case EVALUATIONS_ON_COSET -> evaluationsOnCoset(l, Slot.A, logN, k);
             case QUOTIENT -> {
-                evaluationsOnCoset(l, Slot.A, logN);
-                evaluationsOnCoset(l, Slot.B, logN);
-                evaluationsOnCoset(l, Slot.C, logN);
+                evaluationsOnCoset(l, Slot.A, logN, k);
+                evaluationsOnCoset(l, Slot.B, logN, k);
+                evaluationsOnCoset(l, Slot.C, logN, k);
                 l.add(new Launch("ntt_h", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.B, 0), new Pointer(Slot.C, 0),
                         new Pointer(Slot.A, 0)), 1L << logN));
             }
@@ -125,29 +150,53 @@ final class NttPlan {
         return l;
     }
 
-    /** Bit reversal, then the decimation-in-time stages. */
-    private static void forward(List<Launch> l, Slot v, int logN) {
+    /**
+     * Bit reversal, then the decimation-in-time stages: 0 .. k-1 in shared memory, one launch each for
+     * the others.
+     */
+    private static void forward(List<Launch> l, Slot v, int logN, int k) {
         if (logN >= 2) {
             l.add(new Launch("ntt_bit_reverse", List.of(new Pointer(v, 0), new U32(logN)), 1L << logN));
         }
-        dit(l, v, logN);
-    }
-
-    private static void dit(List<Launch> l, Slot v, int logN) {
-        for (int s = 0; s < logN; s++) {
-            l.add(new Launch("ntt_dit_stage", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1),
-                    new U32(s)), 1L << (logN - 1)));
+        if (logN >= 1) {
+            block(l, v, logN, k, BLOCK_DIT);
+        }
+        for (int s = k; s < logN; s++) {
+            l.add(stage("ntt_dit_stage", v, logN, s));
         }
     }
 
-    /** Decimation in frequency (natural order in, bit-reversed out), the scaling, decimation in time. */
-    private static void evaluationsOnCoset(List<Launch> l, Slot v, int logN) {
-        for (int s = logN - 1; s >= 0; s--) {
-            l.add(new Launch("ntt_dif_stage", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1),
-                    new U32(s)), 1L << (logN - 1)));
+    /**
+     * Decimation in frequency (natural order in, bit-reversed out), the scaling, decimation in time: the
+     * stages logN-1 .. k, one launch each; then in shared memory the stages k-1 .. 0, the scaling and the
+     * stages 0 .. k-1 of decimation in time; then its stages k .. logN-1, one launch each.
+     */
+    private static void evaluationsOnCoset(List<Launch> l, Slot v, int logN, int k) {
+        if (logN == 0) {
+            scale(l, v, logN);
+            return;
         }
-        scale(l, v, logN);
-        dit(l, v, logN);
+        for (int s = logN - 1; s >= k; s--) {
+            l.add(stage("ntt_dif_stage", v, logN, s));
+        }
+        block(l, v, logN, k, BLOCK_DIF | BLOCK_SCALE | BLOCK_DIT);
+        for (int s = k; s < logN; s++) {
+            l.add(stage("ntt_dit_stage", v, logN, s));
+        }
+    }
+
+    private static Launch stage(String kernel, Slot v, int logN, int s) {
+        return new Launch(kernel, List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1), new U32(s)),
+                1L << (logN - 1));
+    }
+
+    /** ntt_block on blocks of 2^k elements, 2^(k-1) threads each. */
+    private static void block(List<Launch> l, Slot v, int logN, int k, int mode) {
+        boolean scale = (mode & BLOCK_SCALE) != 0;
+        int b = lowBits(logN);
+        l.add(new Launch("ntt_block", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, 0),
+                scale ? new Pointer(Slot.SCALE, 0) : new Null(), scale ? new Pointer(Slot.SCALE, 1L << b) : new Null(),
+                new U32(scale ? b : 0), new U32(k), new U32(mode)), 1L << (logN - 1), 1 << (k - 1)));
     }
 
     private static void reverseTail(List<Launch> l, Slot v, int logN, Arg c) {

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The NTT kernels emulated on the CPU: the launches of {@link NttPlan} with the tables it makes, run by
  * the host program {@code ntt_host_test} (the functions of {@code ntt.cuh}, every thread index of a
- * launch in a loop, launch after launch), against the Java {@link Ntt} and the prover's H step, for
+ * launch in a loop, the steps of a thread block in shared memory each over all its threads, launch
+ * after launch), against the Java {@link Ntt} and the prover's H step, for
  * both scalar fields at sizes 2^1 .. 2^12 on random vectors, word for word. Each program runs the
  * threads of a launch in ascending and in descending order. A program the build could not make is
  * skipped, saying why.
@@ -39,6 +40,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostNttTest {
 
     private static final int MAX_LOG = 12;
+
+    /**
+     * The largest blocks of elements in shared memory: the device's, and smaller ones, so that sizes up
+     * to 2^12 run stages both in blocks and one launch a stage.
+     */
+    private static final int[] BLOCK_LOGS = {NttPlan.MAX_BLOCK_LOG, 1, 4};
 
     /** The programs and the order of the threads in a launch. */
     static Stream<Arguments> programs() {
@@ -123,7 +130,7 @@ class HostNttTest {
     }
 
     /** The script of {@code op} on a (and b, c) with shift g, and the Java result. */
-    private static Case transform(PrimeField f, int logN, Op op, long[] g, Random rnd) {
+    private static Case transform(PrimeField f, int logN, int blockLog, Op op, long[] g, Random rnd) {
         int n = 1 << logN;
         String prefix = NttPlan.kernelPrefix(f);
         Ntt ntt = Ntt.of(f, logN);
@@ -149,8 +156,9 @@ class HostNttTest {
                 expected = quotient(f, logN, a.clone(), b, c);
             }
         }
-        s.launches(NttPlan.launches(op, logN)).out("a");
-        return new Case(f.name() + " " + op + " 2^" + logN, s.toString(), expected);
+        s.launches(NttPlan.launches(op, logN, blockLog)).out("a");
+        return new Case(f.name() + " " + op + " 2^" + logN + " (blocks of up to 2^" + blockLog + ")", s.toString(),
+                expected);
     }
 
     /** The prover's H step (Prover.quotient): each on the coset, then a b - c out of Montgomery form. */
@@ -178,14 +186,17 @@ class HostNttTest {
         for (PairingCurve curve : PairingCurve.values()) {
             PrimeField f = curve.fr();
             for (int logN = 1; logN <= MAX_LOG; logN++) {
-                long[] g = random(f, 1, rnd);
-                cases.add(transform(f, logN, Op.FORWARD, null, rnd));
-                cases.add(transform(f, logN, Op.INVERSE, null, rnd));
-                cases.add(transform(f, logN, Op.COSET_FORWARD, g, rnd));
-                cases.add(transform(f, logN, Op.COSET_INVERSE, g, rnd));
-                cases.add(transform(f, logN, Op.EVALUATIONS_ON_COSET, RootsOfUnity.snarkjsCosetShift(f, logN), rnd));
-                cases.add(transform(f, logN, Op.EVALUATIONS_ON_COSET, g, rnd));
-                cases.add(transform(f, logN, Op.QUOTIENT, RootsOfUnity.snarkjsCosetShift(f, logN), rnd));
+                for (int blockLog : BLOCK_LOGS) {
+                    long[] g = random(f, 1, rnd);
+                    long[] shift = RootsOfUnity.snarkjsCosetShift(f, logN);
+                    cases.add(transform(f, logN, blockLog, Op.FORWARD, null, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.INVERSE, null, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.COSET_FORWARD, g, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.COSET_INVERSE, g, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.EVALUATIONS_ON_COSET, shift, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.EVALUATIONS_ON_COSET, g, rnd));
+                    cases.add(transform(f, logN, blockLog, Op.QUOTIENT, shift, rnd));
+                }
             }
         }
         return cases;

@@ -20,17 +20,33 @@ import org.junit.jupiter.api.Test;
 /** The launches and tables {@link CudaNtt} sends to a device, as intended. */
 class NttPlanTest {
 
-    private static Launch dit(int logN, int s) {
-        return new Launch("ntt_dit_stage", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1),
-                new U32(s)), 1L << (logN - 1));
+    private static Launch stage(String kernel, Slot v, int logN, int s) {
+        return new Launch(kernel, List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1), new U32(s)),
+                1L << (logN - 1));
+    }
+
+    private static Launch block(Slot v, int logN, int k, int mode) {
+        boolean scale = mode == 7;
+        return new Launch("ntt_block", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, 0),
+                scale ? new Pointer(Slot.SCALE, 0) : new Null(),
+                scale ? new Pointer(Slot.SCALE, 1L << (logN / 2)) : new Null(), new U32(scale ? logN / 2 : 0), new U32(k),
+                new U32(mode)), 1L << (logN - 1), 1 << (k - 1));
     }
 
     @Test
-    void forwardIsBitReversalThenOneLaunchPerStage() {
+    void forwardIsBitReversalThenStagesInSharedMemoryThenOneLaunchPerStage() {
         assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(3)), 8),
-                dit(3, 0), dit(3, 1), dit(3, 2)), NttPlan.launches(Op.FORWARD, 3));
-        assertEquals(List.of(dit(1, 0)), NttPlan.launches(Op.FORWARD, 1));
+                block(Slot.A, 3, 3, NttPlan.BLOCK_DIT)), NttPlan.launches(Op.FORWARD, 3));
+        assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(12)), 4096),
+                block(Slot.A, 12, 10, NttPlan.BLOCK_DIT), stage("ntt_dit_stage", Slot.A, 12, 10),
+                stage("ntt_dit_stage", Slot.A, 12, 11)), NttPlan.launches(Op.FORWARD, 12));
+        assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(3)), 8),
+                block(Slot.A, 3, 1, NttPlan.BLOCK_DIT), stage("ntt_dit_stage", Slot.A, 3, 1),
+                stage("ntt_dit_stage", Slot.A, 3, 2)), NttPlan.launches(Op.FORWARD, 3, 1));
+        assertEquals(List.of(block(Slot.A, 1, 1, NttPlan.BLOCK_DIT)), NttPlan.launches(Op.FORWARD, 1));
         assertEquals(List.of(), NttPlan.launches(Op.FORWARD, 0));
+        assertEquals(512, NttPlan.launches(Op.FORWARD, 20).get(1).block());
+        assertEquals(1024, NttPlan.launches(Op.FORWARD, 20).get(1).blocks());
     }
 
     @Test
@@ -38,35 +54,32 @@ class NttPlanTest {
         List<Launch> inv = NttPlan.launches(Op.INVERSE, 4);
         assertEquals(new Launch("ntt_reverse_tail", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.TWIDDLES, 15),
                 new U32(4)), 9), inv.getLast());
-        assertEquals(6, inv.size());
+        assertEquals(3, inv.size());
         List<Launch> ci = NttPlan.launches(Op.COSET_INVERSE, 4);
         assertEquals(new Launch("ntt_reverse_tail", List.of(new Pointer(Slot.A, 0), new Null(), new U32(4)), 9),
-                ci.get(5));
+                ci.get(2));
         assertEquals(new Launch("ntt_scale", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.SCALE, 0),
                 new Pointer(Slot.SCALE, 4), new U32(2)), 16), ci.getLast());
     }
 
     @Test
     void quotientTakesEachVectorToTheCosetThenFormsH() {
-        int logN = 5;
+        int logN = 13;
         List<Launch> q = NttPlan.launches(Op.QUOTIENT, logN);
-        assertEquals(3 * (2 * logN + 1) + 1, q.size());
+        assertEquals(3 * 7 + 1, q.size());
         for (int k = 0; k < 3; k++) {
             Slot v = Slot.values()[k];
-            int at = k * (2 * logN + 1);
-            for (int s = logN - 1; s >= 0; s--) {
-                assertEquals(new Launch("ntt_dif_stage", List.of(new Pointer(v, 0),
-                        new Pointer(Slot.TWIDDLES, (1L << s) - 1), new U32(s)), 16), q.get(at++));
-            }
-            assertEquals(new Launch("ntt_scale", List.of(new Pointer(v, 0), new Pointer(Slot.SCALE, 0),
-                    new Pointer(Slot.SCALE, 4), new U32(2)), 32), q.get(at++));
-            for (int s = 0; s < logN; s++) {
-                assertEquals("ntt_dit_stage", q.get(at).kernel());
-                assertEquals(new Pointer(v, 0), q.get(at++).args().getFirst());
-            }
+            int at = k * 7;
+            assertEquals(stage("ntt_dif_stage", v, logN, 12), q.get(at++));
+            assertEquals(stage("ntt_dif_stage", v, logN, 11), q.get(at++));
+            assertEquals(stage("ntt_dif_stage", v, logN, 10), q.get(at++));
+            assertEquals(block(v, logN, 10, 7), q.get(at++));
+            assertEquals(stage("ntt_dit_stage", v, logN, 10), q.get(at++));
+            assertEquals(stage("ntt_dit_stage", v, logN, 11), q.get(at++));
+            assertEquals(stage("ntt_dit_stage", v, logN, 12), q.get(at++));
         }
         assertEquals(new Launch("ntt_h", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.B, 0), new Pointer(Slot.C, 0),
-                new Pointer(Slot.A, 0)), 32), q.getLast());
+                new Pointer(Slot.A, 0)), 1 << logN), q.getLast());
     }
 
     @Test
@@ -74,7 +87,7 @@ class NttPlanTest {
         assertEquals(1, new Launch("ntt_h", List.of(), 1).blocks());
         assertEquals(1, new Launch("ntt_h", List.of(), 256).blocks());
         assertEquals(2, new Launch("ntt_h", List.of(), 257).blocks());
-        assertEquals(2048, NttPlan.launches(Op.FORWARD, 20).get(1).blocks());
+        assertEquals(2049, NttPlan.launches(Op.INVERSE, 20).getLast().blocks()); // 2^19 + 1 threads
     }
 
     @Test
@@ -130,7 +143,7 @@ class NttPlanTest {
         assertEquals("bn254_fr", NttPlan.kernelPrefix(PairingCurve.BN254.fr()));
         assertEquals("bls12381_fr", NttPlan.kernelPrefix(PairingCurve.BLS12_381.fr()));
         assertThrows(IllegalArgumentException.class, () -> NttPlan.kernelPrefix(PairingCurve.BN254.fp()));
-        assertEquals(12, KernelImage.NTT_ENTRY_POINTS.size());
+        assertEquals(14, KernelImage.NTT_ENTRY_POINTS.size());
         assertEquals("pl_bls12381_fr_ntt_dit_stage", NttPlan.entryPoint("bls12381_fr", "ntt_dit_stage"));
     }
 }
