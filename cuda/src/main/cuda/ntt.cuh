@@ -3,11 +3,13 @@
 // Each function does the work of thread i of one kernel launch (ntt_kernels.cuh wraps each in a
 // __global__ entry point that runs it for every i below a count); the host test program runs the same
 // functions in a loop over all i, launch after launch, so the device's sequence of kernels is
-// emulated on the CPU with the same code.
+// emulated on the CPU with the same code. The kernel that keeps a block of elements in shared memory
+// (ntt_block_steps) is a sequence of steps, each a function of the thread index, separated by barriers;
+// the emulation runs each step for every thread of the block before the next.
 //
 // Vectors are the Java layout: element i of an N-limb field at words [N i, N i + N), Montgomery form.
 // The twiddles are those of the Java Ntt: for each stage s (half-size h = 2^s) a table of w_(2h)^j,
-// j < h, the tables one after another (stage s at element 2^s - 1, n - 1 elements in all).
+// j < h, the tables one after another (stage s at element 2^s - 1, n - 1 elements in all), then n^-1.
 //
 //   bit_reverse   a_i <-> a_rev(i)                                  n threads
 //   dit_stage     decimation-in-time butterflies of stage s        n/2 threads
