@@ -1,6 +1,6 @@
 // The NTT kernels' entry points (C linkage), included by kernels.cu: each runs one function of ntt.cuh
-// for every thread index below its last parameter, count (ntt_block: thread blocks of 2^(log_block - 1)
-// threads, each on 2^log_block elements in shared memory). Names: pl_<field>_ntt_<function>, for
+// for every thread index below its last parameter, count (ntt_block: a thread block of 2^(log_block - 1)
+// threads for each group of 2^log_block elements, in shared memory). Names: pl_<field>_ntt_<function>, for
 // bn254_fr and bls12381_fr (also in KernelImage.NTT_ENTRY_POINTS).
 #pragma once
 
@@ -19,10 +19,10 @@ struct ntt_block_barrier {
 
 template <class P>
 __device__ __forceinline__ void ntt_block_on_device(u64 *a, const u64 *tw, const u64 *low, const u64 *high,
-                                                    unsigned low_bits, unsigned log_block, unsigned mode,
-                                                    u64 *shared) {
+                                                    unsigned low_bits, unsigned first_stage, unsigned log_block,
+                                                    unsigned mode, u64 *shared) {
     ntt_block_barrier each;
-    ntt_block_steps<P>(each, blockIdx.x, log_block, mode, a, shared, tw, low, high, low_bits);
+    ntt_block_steps<P>(each, blockIdx.x, first_stage, log_block, mode, a, shared, tw, low, high, low_bits);
 }
 
 }  // namespace pl
@@ -36,16 +36,6 @@ __device__ __forceinline__ void ntt_block_on_device(u64 *a, const u64 *tw, const
                                                            unsigned long long count) {             \
         PL_NTT_THREAD;                                                                              \
         pl::ntt_bit_reverse<P>(i, a, log_n);                                                        \
-    }                                                                                               \
-    extern "C" __global__ void pl_##name##_ntt_dit_stage(pl::u64 *a, const pl::u64 *tw, unsigned s, \
-                                                         unsigned long long count) {               \
-        PL_NTT_THREAD;                                                                              \
-        pl::ntt_dit_stage<P>(i, a, tw, s);                                                          \
-    }                                                                                               \
-    extern "C" __global__ void pl_##name##_ntt_dif_stage(pl::u64 *a, const pl::u64 *tw, unsigned s, \
-                                                         unsigned long long count) {               \
-        PL_NTT_THREAD;                                                                              \
-        pl::ntt_dif_stage<P>(i, a, tw, s);                                                          \
     }                                                                                               \
     extern "C" __global__ void pl_##name##_ntt_reverse_tail(pl::u64 *a, const pl::u64 *c,          \
                                                             unsigned log_n,                        \
@@ -61,11 +51,11 @@ __device__ __forceinline__ void ntt_block_on_device(u64 *a, const u64 *tw, const
     }                                                                                               \
     extern "C" __global__ void pl_##name##_ntt_block(pl::u64 *a, const pl::u64 *tw, const pl::u64 *low,  \
                                                      const pl::u64 *high, unsigned low_bits,       \
-                                                     unsigned log_block, unsigned mode,            \
-                                                     unsigned long long count) {                   \
+                                                     unsigned first_stage, unsigned log_block,     \
+                                                     unsigned mode, unsigned long long count) {    \
         __shared__ pl::u64 shared[P::N << NTT_MAX_BLOCK_LOG];                                       \
         (void)count;                                                                                \
-        pl::ntt_block_on_device<P>(a, tw, low, high, low_bits, log_block, mode, shared);            \
+        pl::ntt_block_on_device<P>(a, tw, low, high, low_bits, first_stage, log_block, mode, shared); \
     }                                                                                               \
     extern "C" __global__ void pl_##name##_ntt_h(const pl::u64 *a, const pl::u64 *b,              \
                                                  const pl::u64 *c, pl::u64 *h,                     \

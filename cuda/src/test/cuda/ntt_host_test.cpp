@@ -4,7 +4,7 @@
 //
 //   field <bn254_fr|bls12381_fr>          starts a case: the field, all buffers cleared
 //   buf <slot> <words...>                 a buffer's contents (slot a, b, c, tw or scale)
-//   launch <kernel> <count> <args...>     kernel ntt_bit_reverse, ntt_dit_stage, ... (ntt_kernels.cuh),
+//   launch <kernel> <count> <args...>     kernel ntt_bit_reverse, ntt_block, ... (ntt_kernels.cuh),
 //                                         args in parameter order without the count: p:<slot>:<element>
 //                                         (a pointer to an element of a buffer), null, u:<decimal>
 //   out <slot>                            prints the buffer's words, one line
@@ -69,12 +69,6 @@ void launch(const std::string &kernel, u64 count, const std::vector<arg> &a, boo
     if (kernel == "ntt_bit_reverse") {
         need(2, 1);
         for_threads(count, desc, [&](u64 i) { pl::ntt_bit_reverse<P>(i, a[0].pointer, (u32)a[1].value); });
-    } else if (kernel == "ntt_dit_stage") {
-        need(3, 2);
-        for_threads(count, desc, [&](u64 i) { pl::ntt_dit_stage<P>(i, a[0].pointer, a[1].pointer, (u32)a[2].value); });
-    } else if (kernel == "ntt_dif_stage") {
-        need(3, 2);
-        for_threads(count, desc, [&](u64 i) { pl::ntt_dif_stage<P>(i, a[0].pointer, a[1].pointer, (u32)a[2].value); });
     } else if (kernel == "ntt_reverse_tail") {
         need(3, 1);
         if (!a[1].is_pointer) fail("argument 1 is not a pointer", line);
@@ -85,15 +79,18 @@ void launch(const std::string &kernel, u64 count, const std::vector<arg> &a, boo
             pl::ntt_scale<P>(i, a[0].pointer, a[1].pointer, a[2].pointer, (u32)a[3].value);
         });
     } else if (kernel == "ntt_block") {
-        need(7, 2);
-        const u32 k = (u32)a[5].value;
-        if (k < 1 || k > NTT_MAX_BLOCK_LOG || !a[2].is_pointer || !a[3].is_pointer) fail("bad block launch", line);
+        need(8, 2);
+        const u32 s0 = (u32)a[5].value;
+        const u32 k = (u32)a[6].value;
+        if (k < 1 || k > NTT_MAX_BLOCK_LOG || s0 > 40 || !a[2].is_pointer || !a[3].is_pointer) {
+            fail("bad block launch", line);
+        }
         const u64 threads = (u64)1 << (k - 1);
         if (count % threads != 0) fail("a partial block", line);
         std::vector<u64> shared((size_t)P::N << k);
         host_barrier each{threads, desc};
         for_threads(count / threads, desc, [&](u64 block) {
-            pl::ntt_block_steps<P>(each, block, k, (u32)a[6].value, a[0].pointer, shared.data(), a[1].pointer,
+            pl::ntt_block_steps<P>(each, block, s0, k, (u32)a[7].value, a[0].pointer, shared.data(), a[1].pointer,
                                    a[2].pointer, a[3].pointer, (u32)a[4].value);
         });
     } else if (kernel == "ntt_h") {

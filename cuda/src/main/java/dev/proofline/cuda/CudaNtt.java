@@ -23,8 +23,8 @@ import java.util.Objects;
  * of BN254 or BLS12-381, on flat vectors of Montgomery elements in the Java layout, in place.
  *
  * <p>Each call copies its vectors into pinned memory, queues on one stream the copies to the device,
- * the kernel launches of {@link NttPlan} (the first ten butterfly stages in shared memory, one launch for
- * each further stage) and the copy back, waits for
+ * the kernel launches of {@link NttPlan} (the butterfly stages ten at a time, on groups of 2^10 elements in
+ * shared memory: 2^20 points take three passes over the vector) and the copy back, waits for
  * the stream and copies the result out. The twiddles of a (field, size) are made on the host once,
  * uploaded on first use and kept until {@link #close()}; device and pinned buffers for the vectors are
  * kept and grown as needed. Calls are serialized.

@@ -42,7 +42,7 @@ final class NttPlan {
     record U32(int value) implements Arg {
     }
 
-    /** The most elements a thread block takes into shared memory: 2^10 (32 KiB of 4-limb elements). */
+    /** The most elements a thread block takes into shared memory, and stages it runs: 2^10 (32 KiB). */
     static final int MAX_BLOCK_LOG = 10;
 
     /** {@code ntt_block} modes: which steps it runs on its elements, in this order. */
@@ -92,8 +92,7 @@ final class NttPlan {
     }
 
     /** The kernel names (without the field prefix) of the NTT. */
-    static final List<String> KERNELS = List.of("ntt_bit_reverse", "ntt_dit_stage", "ntt_dif_stage", "ntt_reverse_tail",
-            "ntt_scale", "ntt_block", "ntt_h");
+    static final List<String> KERNELS = List.of("ntt_bit_reverse", "ntt_block", "ntt_reverse_tail", "ntt_scale", "ntt_h");
 
     /** Bits of the low scale table for a size: b = logN / 2. */
     static int lowBits(int logN) {
@@ -114,8 +113,9 @@ final class NttPlan {
     }
 
     /**
-     * As {@link #launches(Op, int)}, with thread blocks of at most 2^maxBlockLog elements in shared
-     * memory (1 .. {@link #MAX_BLOCK_LOG}; smaller ones let small tests exercise both kinds of stages).
+     * As {@link #launches(Op, int)}, with at most maxBlockLog stages a launch, on groups of 2^maxBlockLog
+     * elements in shared memory (1 .. {@link #MAX_BLOCK_LOG}; smaller ones let small sizes take several
+     * launches, as large ones do).
      */
     static List<Launch> launches(Op op, int logN, int maxBlockLog) {
         if (maxBlockLog < 1 || maxBlockLog > MAX_BLOCK_LOG) {
@@ -150,53 +150,47 @@ final class NttPlan {
         return l;
     }
 
-    /**
-     * Bit reversal, then the decimation-in-time stages: 0 .. k-1 in shared memory, one launch each for
-     * the others.
-     */
+    /** Bit reversal, then the decimation-in-time stages, k at a time in shared memory. */
     private static void forward(List<Launch> l, Slot v, int logN, int k) {
         if (logN >= 2) {
             l.add(new Launch("ntt_bit_reverse", List.of(new Pointer(v, 0), new U32(logN)), 1L << logN));
         }
-        if (logN >= 1) {
-            block(l, v, logN, k, BLOCK_DIT);
-        }
-        for (int s = k; s < logN; s++) {
-            l.add(stage("ntt_dit_stage", v, logN, s));
+        for (int s0 = 0; s0 < logN; s0 += k) {
+            block(l, v, logN, s0, Math.min(k, logN - s0), BLOCK_DIT);
         }
     }
 
     /**
-     * Decimation in frequency (natural order in, bit-reversed out), the scaling, decimation in time: the
-     * stages logN-1 .. k, one launch each; then in shared memory the stages k-1 .. 0, the scaling and the
-     * stages 0 .. k-1 of decimation in time; then its stages k .. logN-1, one launch each.
+     * Decimation in frequency (natural order in, bit-reversed out), the scaling, decimation in time,
+     * without a permutation: the inverse stages from logN-1 down to k, k at a time in shared memory; then
+     * one launch for the inverse stages k-1 .. 0, the scaling and the forward stages 0 .. k-1; then the
+     * forward stages from k up, k at a time.
      */
     private static void evaluationsOnCoset(List<Launch> l, Slot v, int logN, int k) {
         if (logN == 0) {
             scale(l, v, logN);
             return;
         }
-        for (int s = logN - 1; s >= k; s--) {
-            l.add(stage("ntt_dif_stage", v, logN, s));
+        List<int[]> upper = new ArrayList<>();     // {s0, stages} above the first k
+        for (int s0 = k; s0 < logN; s0 += k) {
+            upper.add(new int[] {s0, Math.min(k, logN - s0)});
         }
-        block(l, v, logN, k, BLOCK_DIF | BLOCK_SCALE | BLOCK_DIT);
-        for (int s = k; s < logN; s++) {
-            l.add(stage("ntt_dit_stage", v, logN, s));
+        for (int i = upper.size() - 1; i >= 0; i--) {
+            block(l, v, logN, upper.get(i)[0], upper.get(i)[1], BLOCK_DIF);
+        }
+        block(l, v, logN, 0, k, BLOCK_DIF | BLOCK_SCALE | BLOCK_DIT);
+        for (int[] u : upper) {
+            block(l, v, logN, u[0], u[1], BLOCK_DIT);
         }
     }
 
-    private static Launch stage(String kernel, Slot v, int logN, int s) {
-        return new Launch(kernel, List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1), new U32(s)),
-                1L << (logN - 1));
-    }
-
-    /** ntt_block on blocks of 2^k elements, 2^(k-1) threads each. */
-    private static void block(List<Launch> l, Slot v, int logN, int k, int mode) {
+    /** ntt_block over the stages s0 .. s0+k-1: n / 2^k groups of 2^k elements, 2^(k-1) threads each. */
+    private static void block(List<Launch> l, Slot v, int logN, int s0, int k, int mode) {
         boolean scale = (mode & BLOCK_SCALE) != 0;
         int b = lowBits(logN);
         l.add(new Launch("ntt_block", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, 0),
                 scale ? new Pointer(Slot.SCALE, 0) : new Null(), scale ? new Pointer(Slot.SCALE, 1L << b) : new Null(),
-                new U32(scale ? b : 0), new U32(k), new U32(mode)), 1L << (logN - 1), 1 << (k - 1)));
+                new U32(scale ? b : 0), new U32(s0), new U32(k), new U32(mode)), 1L << (logN - 1), 1 << (k - 1)));
     }
 
     private static void reverseTail(List<Launch> l, Slot v, int logN, Arg c) {

@@ -20,33 +20,34 @@ import org.junit.jupiter.api.Test;
 /** The launches and tables {@link CudaNtt} sends to a device, as intended. */
 class NttPlanTest {
 
-    private static Launch stage(String kernel, Slot v, int logN, int s) {
-        return new Launch(kernel, List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, (1L << s) - 1), new U32(s)),
-                1L << (logN - 1));
-    }
-
-    private static Launch block(Slot v, int logN, int k, int mode) {
+    private static Launch block(Slot v, int logN, int s0, int k, int mode) {
         boolean scale = mode == 7;
         return new Launch("ntt_block", List.of(new Pointer(v, 0), new Pointer(Slot.TWIDDLES, 0),
                 scale ? new Pointer(Slot.SCALE, 0) : new Null(),
-                scale ? new Pointer(Slot.SCALE, 1L << (logN / 2)) : new Null(), new U32(scale ? logN / 2 : 0), new U32(k),
-                new U32(mode)), 1L << (logN - 1), 1 << (k - 1));
+                scale ? new Pointer(Slot.SCALE, 1L << (logN / 2)) : new Null(), new U32(scale ? logN / 2 : 0), new U32(s0),
+                new U32(k), new U32(mode)), 1L << (logN - 1), 1 << (k - 1));
+    }
+
+    private static Launch bitReverse(int logN) {
+        return new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(logN)), 1L << logN);
     }
 
     @Test
-    void forwardIsBitReversalThenStagesInSharedMemoryThenOneLaunchPerStage() {
-        assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(3)), 8),
-                block(Slot.A, 3, 3, NttPlan.BLOCK_DIT)), NttPlan.launches(Op.FORWARD, 3));
-        assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(12)), 4096),
-                block(Slot.A, 12, 10, NttPlan.BLOCK_DIT), stage("ntt_dit_stage", Slot.A, 12, 10),
-                stage("ntt_dit_stage", Slot.A, 12, 11)), NttPlan.launches(Op.FORWARD, 12));
-        assertEquals(List.of(new Launch("ntt_bit_reverse", List.of(new Pointer(Slot.A, 0), new U32(3)), 8),
-                block(Slot.A, 3, 1, NttPlan.BLOCK_DIT), stage("ntt_dit_stage", Slot.A, 3, 1),
-                stage("ntt_dit_stage", Slot.A, 3, 2)), NttPlan.launches(Op.FORWARD, 3, 1));
-        assertEquals(List.of(block(Slot.A, 1, 1, NttPlan.BLOCK_DIT)), NttPlan.launches(Op.FORWARD, 1));
+    void forwardIsBitReversalThenTheStagesTenAtATime() {
+        int dit = NttPlan.BLOCK_DIT;
+        assertEquals(List.of(bitReverse(3), block(Slot.A, 3, 0, 3, dit)), NttPlan.launches(Op.FORWARD, 3));
+        assertEquals(List.of(bitReverse(12), block(Slot.A, 12, 0, 10, dit), block(Slot.A, 12, 10, 2, dit)),
+                NttPlan.launches(Op.FORWARD, 12));
+        assertEquals(List.of(bitReverse(20), block(Slot.A, 20, 0, 10, dit), block(Slot.A, 20, 10, 10, dit)),
+                NttPlan.launches(Op.FORWARD, 20));
+        assertEquals(List.of(bitReverse(7), block(Slot.A, 7, 0, 3, dit), block(Slot.A, 7, 3, 3, dit),
+                block(Slot.A, 7, 6, 1, dit)), NttPlan.launches(Op.FORWARD, 7, 3));
+        assertEquals(List.of(block(Slot.A, 1, 0, 1, dit)), NttPlan.launches(Op.FORWARD, 1));
         assertEquals(List.of(), NttPlan.launches(Op.FORWARD, 0));
         assertEquals(512, NttPlan.launches(Op.FORWARD, 20).get(1).block());
         assertEquals(1024, NttPlan.launches(Op.FORWARD, 20).get(1).blocks());
+        assertEquals(2, NttPlan.launches(Op.FORWARD, 12).get(2).block());
+        assertEquals(1024, NttPlan.launches(Op.FORWARD, 12).get(2).blocks());
     }
 
     @Test
@@ -55,6 +56,7 @@ class NttPlanTest {
         assertEquals(new Launch("ntt_reverse_tail", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.TWIDDLES, 15),
                 new U32(4)), 9), inv.getLast());
         assertEquals(3, inv.size());
+        assertEquals(bitReverse(4), inv.getFirst());
         List<Launch> ci = NttPlan.launches(Op.COSET_INVERSE, 4);
         assertEquals(new Launch("ntt_reverse_tail", List.of(new Pointer(Slot.A, 0), new Null(), new U32(4)), 9),
                 ci.get(2));
@@ -64,22 +66,21 @@ class NttPlanTest {
 
     @Test
     void quotientTakesEachVectorToTheCosetThenFormsH() {
-        int logN = 13;
+        int logN = 23;
         List<Launch> q = NttPlan.launches(Op.QUOTIENT, logN);
-        assertEquals(3 * 7 + 1, q.size());
+        assertEquals(3 * 5 + 1, q.size());
         for (int k = 0; k < 3; k++) {
             Slot v = Slot.values()[k];
-            int at = k * 7;
-            assertEquals(stage("ntt_dif_stage", v, logN, 12), q.get(at++));
-            assertEquals(stage("ntt_dif_stage", v, logN, 11), q.get(at++));
-            assertEquals(stage("ntt_dif_stage", v, logN, 10), q.get(at++));
-            assertEquals(block(v, logN, 10, 7), q.get(at++));
-            assertEquals(stage("ntt_dit_stage", v, logN, 10), q.get(at++));
-            assertEquals(stage("ntt_dit_stage", v, logN, 11), q.get(at++));
-            assertEquals(stage("ntt_dit_stage", v, logN, 12), q.get(at++));
+            int at = k * 5;
+            assertEquals(block(v, logN, 20, 3, NttPlan.BLOCK_DIF), q.get(at++));
+            assertEquals(block(v, logN, 10, 10, NttPlan.BLOCK_DIF), q.get(at++));
+            assertEquals(block(v, logN, 0, 10, 7), q.get(at++));
+            assertEquals(block(v, logN, 10, 10, NttPlan.BLOCK_DIT), q.get(at++));
+            assertEquals(block(v, logN, 20, 3, NttPlan.BLOCK_DIT), q.get(at++));
         }
         assertEquals(new Launch("ntt_h", List.of(new Pointer(Slot.A, 0), new Pointer(Slot.B, 0), new Pointer(Slot.C, 0),
                 new Pointer(Slot.A, 0)), 1 << logN), q.getLast());
+        assertEquals(List.of(block(Slot.A, 6, 0, 6, 7)), NttPlan.launches(Op.EVALUATIONS_ON_COSET, 6));
     }
 
     @Test
@@ -143,7 +144,7 @@ class NttPlanTest {
         assertEquals("bn254_fr", NttPlan.kernelPrefix(PairingCurve.BN254.fr()));
         assertEquals("bls12381_fr", NttPlan.kernelPrefix(PairingCurve.BLS12_381.fr()));
         assertThrows(IllegalArgumentException.class, () -> NttPlan.kernelPrefix(PairingCurve.BN254.fp()));
-        assertEquals(14, KernelImage.NTT_ENTRY_POINTS.size());
-        assertEquals("pl_bls12381_fr_ntt_dit_stage", NttPlan.entryPoint("bls12381_fr", "ntt_dit_stage"));
+        assertEquals(10, KernelImage.NTT_ENTRY_POINTS.size());
+        assertEquals("pl_bls12381_fr_ntt_block", NttPlan.entryPoint("bls12381_fr", "ntt_block"));
     }
 }
