@@ -8,7 +8,8 @@
 #       Compiles the host test program src/test/cuda/host_test.cpp twice (128-bit products; the
 #       device's separate high product, computed portably) with g++, or with nvcc when there is no
 #       g++ (nvcc then needs another host compiler, e.g. named by NVCC_CCBIN), and a third time by
-#       nvcc when it is there (host_test_nvcc). Without either compiler it says so and succeeds.
+#       nvcc when it is there (host_test_nvcc); likewise the NTT emulation src/test/cuda/ntt_host_test.cpp
+#       (ntt_host_test, ntt_host_test_nvcc). Without either compiler it says so and succeeds.
 #       Where a GPU is visible, nvcc also builds the device test program src/test/cuda/device_test.cu
 #       (the same operations run in a kernel) with the gencode flags.
 #
@@ -73,17 +74,27 @@ host-test)
         if up_to_date "$out" "$src" "$test_src" "$here/build-kernels.sh"; then
             return 0
         fi
-        echo "[cuda] ${compiler[0]} host_test.cpp $* -> $out"
-        "${compiler[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/host_test.cpp"
+        echo "[cuda] ${compiler[0]} ${source:-host_test.cpp} $* -> $out"
+        "${compiler[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/${source:-host_test.cpp}"
         mv "$out.tmp" "$out"
     }
     build host_test
     build host_test_portable_mulhi -DPL_PORTABLE_MULHI
+    # the NTT kernels' functions, launch after launch, on the CPU (ntt_host_test.cpp); with g++, under
+    # the address sanitizer where it links, so a thread reading past a buffer fails the test
+    ntt_checks=()
+    if [ "${cxx[0]}" = g++ ] && echo 'int main() { return 0; }' \
+            | g++ -x c++ -fsanitize=address,undefined - -o "$out_dir/.sanitizer-probe" 2>/dev/null; then
+        ntt_checks=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+    fi
+    rm -f "$out_dir/.sanitizer-probe"
+    source=ntt_host_test.cpp build ntt_host_test "${ntt_checks[@]}"
     if $have_nvcc; then
         # nvcc's host pass: the headers as the kernels see them (__host__ __device__, unroll pragmas)
         build host_test_nvcc --nvcc
+        source=ntt_host_test.cpp build ntt_host_test_nvcc --nvcc
     else
-        rm -f "$out_dir/host_test_nvcc"
+        rm -f "$out_dir/host_test_nvcc" "$out_dir/ntt_host_test_nvcc"
     fi
     # The device test program runs the same operations on a GPU. Its build takes about a minute on
     # two cores, so it is made only where a GPU is visible (or PROOFLINE_CUDA_DEVICE_TEST=1).

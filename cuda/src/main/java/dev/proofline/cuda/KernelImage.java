@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The kernels' fatbin, built by nvcc with the module (see {@code docs/cuda-kernels.md}) and carried as
@@ -27,6 +28,13 @@ public final class KernelImage {
      */
     public static final List<String> G1_ADD_MIXED_ENTRY_POINTS = List.of(
             "pl_bn254_g1_add_mixed_vec", "pl_bls12381_g1_add_mixed_vec");
+
+    /**
+     * The NTT kernels of {@code ntt_kernels.cuh} ({@code pl_<field>_ntt_*} for bn254_fr and bls12381_fr),
+     * launched by {@link CudaNtt}.
+     */
+    public static final List<String> NTT_ENTRY_POINTS = Stream.of("bn254_fr", "bls12381_fr")
+            .flatMap(f -> NttPlan.KERNELS.stream().map(k -> NttPlan.entryPoint(f, k))).toList();
 
     private KernelImage() {
     }
