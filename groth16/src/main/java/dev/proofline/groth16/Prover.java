@@ -95,25 +95,52 @@ public final class Prover {
     public static final List<String> STEPS = List.of("a, b, c", "H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM H",
             "MSM B2", "assembly", "verification");
 
+    /**
+     * Where {@link #start}'s heavy steps run instead of the CPU code: the NTTs of H and the G1 MSMs
+     * (a GPU backend plugs in here). a, b, c are still computed on the CPU, and {@link #finish} (G2 MSM,
+     * assembly, verification) runs on the CPU, so a proof made with an accelerator is verified by the
+     * same code as any other.
+     */
+    public interface Accelerator {
+        /**
+         * h, canonical words (the H MSM's scalars), from a, b, c on the key's domain (Montgomery form; the
+         * vectors may be longer than the domain and may be overwritten).
+         */
+        long[] quotient(ProvingKey key, long[] a, long[] b, long[] c);
+
+        /**
+         * The four G1 sums as Jacobian points: A (witness against points A), B1, C (the private
+         * witness values against points C) and H ({@code h} against points H).
+         */
+        long[][] g1Sums(ProvingKey key, long[] witness, long[] h);
+    }
+
     private final ProofRandomness randomness;
     private final Listener listener;
+    private final Accelerator accelerator;
 
-    private Prover(ProofRandomness randomness, Listener listener) {
+    private Prover(ProofRandomness randomness, Listener listener, Accelerator accelerator) {
         this.randomness = randomness;
         this.listener = listener;
+        this.accelerator = accelerator;
     }
 
     /** A prover with fresh secure randomness for every proof. */
     public static Prover create() {
-        return new Prover(ProofRandomness.secure(), (i, n, s) -> { });
+        return new Prover(ProofRandomness.secure(), (i, n, s) -> { }, null);
     }
 
     public Prover withRandomness(ProofRandomness r) {
-        return new Prover(r, listener);
+        return new Prover(r, listener, accelerator);
     }
 
     public Prover withListener(Listener l) {
-        return new Prover(randomness, l);
+        return new Prover(randomness, l, accelerator);
+    }
+
+    /** This prover with H and the G1 MSMs on {@code a} (null: on the CPU). */
+    public Prover withAccelerator(Accelerator a) {
+        return new Prover(randomness, listener, a);
     }
 
     private void step(String name) {
@@ -240,6 +267,12 @@ public final class Prover {
         long[] w = witness.words();
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
+        if (accelerator != null) {
+            step("MSM A");
+            long[][] sums = accelerator.g1Sums(key, w, h);
+            long t2 = System.nanoTime();
+            return new Started(key, witness, sums[0], sums[1], sums[2], sums[3], t1 - t0, t2 - t1);
+        }
         WeierstrassCurve g1 = curve.g1();
         Msm msm = Msm.on(g1);
         step("MSM A");
@@ -356,6 +389,10 @@ public final class Prover {
 
     /** h on the coset from a, b, c on the domain (Montgomery form, domain-size vectors), consumed. */
     static long[] quotient(ProvingKey key, long[] a, long[] b, long[] c, Prover prover) {
+        if (prover.accelerator != null) {
+            prover.step("H (NTTs)");
+            return prover.accelerator.quotient(key, a, b, c);
+        }
         PrimeField fr = key.curve().fr();
         int n = key.domainSize();
         int words = fr.limbs();
