@@ -68,3 +68,5 @@ PL_FIELD_KERNELS(bls12381_fr, pl::bls12381_fr_params)
 PL_FIELD_KERNELS(bls12381_fp, pl::bls12381_fp_params)
 PL_G1_KERNELS(bn254, pl::bn254_fp_params)
 PL_G1_KERNELS(bls12381, pl::bls12381_fp_params)
+
+#include "msm_kernels.cuh"

@@ -1,0 +1,243 @@
+// Multi-scalar multiplication sum_i k_i P_i on G1 by Pippenger's bucket method, as per-thread steps.
+//
+// Each step is a __host__ __device__ function of (thread index, sizes, pointers): the kernels of
+// msm_kernels.cuh call it from a grid-stride loop, the host test program calls it in a plain loop over
+// the indices, step after step (the atomic additions then run one after another).
+//
+// Inputs, the Java layout: n affine points (x, y in Montgomery form, infinity = (0, 0)) and n scalars,
+// 4 canonical little-endian words each (taken mod r). With c-bit windows, W = (bits + c) / c windows and
+// 2^(c-1) buckets a window, the steps are:
+//
+//   recode       thread i < n:          the scalar's signed digits, one a window, in [-2^(c-1)+1, 2^(c-1)]
+//                                       (carry into the next window when above 2^(c-1)); digits[w n + i]
+//                                       is |d| | sign << 31 (0 for d = 0); counts[w nb + |d| - 1] += 1
+//   scan         thread w < W:          offsets[w (nb + 1) + b] = counts before bucket b; cursor = offsets
+//   scatter      thread t < W n:        the (bucket, point) pairs sorted by bucket (a counting sort):
+//                                       sorted[w n + cursor[w nb + b]++] = i | sign << 31
+//   accumulate   thread t < W nb:       bucket b of window w: the sum of its points (mixed additions,
+//                                       negated points for negative digits), Jacobian
+//   reduce_segments thread t < W S:     buckets [s L, s L + L) of a window: running sums give
+//                                       T_s = sum_j (j - s L + 1) B_j and S_s = sum_j B_j
+//   reduce_windows  thread w < W:       window sum sum_b (b + 1) B_b = sum_s T_s + L sum_s s S_s
+//   combine      one thread:            sum_w 2^(c w) window_w, by doubling from the top window
+//
+// Zero digits go into no bucket; points at infinity and repeated or opposite points are handled by the
+// point formulas. Results are Jacobian points (X, Y, Z) of g1.cuh.
+#pragma once
+
+#include "g1.cuh"
+
+namespace pl {
+
+/** *p += v, returning the old value: atomic on the device, a plain update on the host (one thread). */
+PL_HD u32 msm_atomic_add(u32 *p, u32 v) {
+#if defined(__CUDA_ARCH__)
+    return atomicAdd(p, v);
+#else
+    u32 old = *p;
+    *p = old + v;
+    return old;
+#endif
+}
+
+/** The window size for n points: about log2(n) - 2 bits, within [3, 16] (CudaMsm.windowBits is the same). */
+PL_HD int msm_window_bits(u64 n) {
+    int lg = 0;
+    while (lg < 62 && (2ull << lg) <= n) lg++;
+    int c = lg - 2;
+    return c < 3 ? 3 : c > 16 ? 16 : c;
+}
+
+/** Windows for scalars of `bits` bits with c-bit signed digits (the top digit never carries out). */
+PL_HD int msm_windows(int bits, int c) {
+    return (bits + c) / c;
+}
+
+/** Buckets in one segment of the bucket reduction: min(buckets, 32) (a power of two). */
+PL_HD u32 msm_segment_len(u32 nb) {
+    return nb < 32 ? nb : 32;
+}
+
+static constexpr u32 MSM_SIGN = 0x80000000u;
+
+/** The steps for G1 over the base field FP with scalars mod the modulus of FR. */
+template <class FP, class FR>
+struct msm {
+    typedef g1<FP> G;
+    typedef field<FP> F;
+    typedef affine<FP> A;
+    typedef jacobian<FP> J;
+    static constexpr int N = FP::N;
+    static constexpr int JW = 3 * N;  // words of a Jacobian point
+    static constexpr int AW = 2 * N;  // words of an affine point
+
+    PL_HD static int windows(int c) {
+        return msm_windows(FR::BITS, c);
+    }
+
+    PL_HD static void load(const u64 *v, u64 i, J &p) {
+        const u64 *s = v + i * JW;
+        PL_UNROLL for (int k = 0; k < N; k++) p.x.l[k] = s[k];
+        PL_UNROLL for (int k = 0; k < N; k++) p.y.l[k] = s[N + k];
+        PL_UNROLL for (int k = 0; k < N; k++) p.z.l[k] = s[2 * N + k];
+    }
+
+    PL_HD static void store(u64 *v, u64 i, const J &p) {
+        u64 *d = v + i * JW;
+        PL_UNROLL for (int k = 0; k < N; k++) d[k] = p.x.l[k];
+        PL_UNROLL for (int k = 0; k < N; k++) d[N + k] = p.y.l[k];
+        PL_UNROLL for (int k = 0; k < N; k++) d[2 * N + k] = p.z.l[k];
+    }
+
+    PL_HD static void load(const u64 *v, u64 i, A &p) {
+        const u64 *s = v + i * AW;
+        PL_UNROLL for (int k = 0; k < N; k++) p.x.l[k] = s[k];
+        PL_UNROLL for (int k = 0; k < N; k++) p.y.l[k] = s[N + k];
+    }
+
+    /** Digits of scalar i into digits[w n + i], and the bucket counts. */
+    PL_HD static void recode(u64 i, u64 n, int c, const u64 *scalars, u32 *digits, u32 *counts) {
+        u64 k[4];
+        PL_UNROLL for (int j = 0; j < 4; j++) k[j] = scalars[4 * i + j];
+        // k mod r: 2^256 / r < 6 for both curves, so a few subtractions at most
+        for (;;) {
+            u64 d[4];
+            u64 borrow = 0;
+            PL_UNROLL for (int j = 0; j < 4; j++) d[j] = subb(k[j], FR::q(j), borrow);
+            if (borrow) break;
+            PL_UNROLL for (int j = 0; j < 4; j++) k[j] = d[j];
+        }
+        const int nw = windows(c);
+        const u32 nb = 1u << (c - 1);
+        const u64 mask = (1ull << c) - 1;
+        const u64 half = 1ull << (c - 1);
+        u64 carry = 0;
+        for (int w = 0; w < nw; w++) {
+            const int pos = w * c;
+            const int limb = pos >> 6;
+            const int sh = pos & 63;
+            u64 v = 0;
+            if (limb < 4) {
+                v = k[limb] >> sh;
+                if (sh + c > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - sh);
+                v &= mask;
+            }
+            u64 d = v + carry;
+            u32 sign = 0;
+            if (d > half) {
+                d = (1ull << c) - d;  // the digit d - 2^c, negative
+                sign = MSM_SIGN;
+                carry = 1;
+            } else {
+                carry = 0;
+            }
+            u32 code = d == 0 ? 0 : (u32)d | sign;
+            digits[(u64)w * n + i] = code;
+            if (d != 0) msm_atomic_add(&counts[(u64)w * nb + (d - 1)], 1);
+        }
+    }
+};
+
+/** Window w's exclusive prefix sums of its bucket counts: offsets (nb + 1 a window) and the cursor copy. */
+PL_HD void msm_scan(u64 w, u32 nb, const u32 *counts, u32 *offsets, u32 *cursor) {
+    u32 s = 0;
+    const u32 *cnt = counts + w * nb;
+    u32 *off = offsets + w * (nb + 1);
+    u32 *cur = cursor + w * nb;
+    for (u32 b = 0; b < nb; b++) {
+        off[b] = s;
+        cur[b] = s;
+        s += cnt[b];
+    }
+    off[nb] = s;
+}
+
+/** Pair t = w n + i (window w, point i) into its bucket's place, when its digit is not zero. */
+PL_HD void msm_scatter(u64 t, u64 n, u32 nb, const u32 *digits, u32 *cursor, u32 *sorted) {
+    const u32 code = digits[t];
+    if (code == 0) return;
+    const u64 w = t / n;
+    const u64 i = t - w * n;
+    const u32 b = (code & ~MSM_SIGN) - 1;
+    const u32 pos = msm_atomic_add(&cursor[w * nb + b], 1);
+    sorted[w * n + pos] = (u32)i | (code & MSM_SIGN);
+}
+
+template <class FP, class FR>
+struct msm_reduce {
+    typedef msm<FP, FR> M;
+    typedef g1<FP> G;
+    typedef affine<FP> A;
+    typedef jacobian<FP> J;
+
+    /** Bucket t = w nb + b: the sum of the (signed) points sorted into it. */
+    PL_HD static void accumulate(u64 t, u64 n, u32 nb, const u64 *points, const u32 *sorted, const u32 *offsets,
+                                 u64 *buckets) {
+        const u64 w = t / nb;
+        const u64 b = t - w * nb;
+        const u32 *off = offsets + w * (nb + 1);
+        const u32 *s = sorted + w * n;
+        J acc;
+        G::set_infinity(acc);
+        for (u32 e = off[b], end = off[b + 1]; e < end; e++) {
+            const u32 v = s[e];
+            A p;
+            M::load(points, v & ~MSM_SIGN, p);
+            if (v & MSM_SIGN) G::neg(p, p);
+            G::add_mixed(acc, p, acc);
+        }
+        M::store(buckets, t, acc);
+    }
+
+    /** Segment t = w S + s of len buckets: T_s (running sum of the running sums) and S_s (plain sum). */
+    PL_HD static void reduce_segment(u64 t, u32 nb, u32 len, const u64 *buckets, u64 *seg_t, u64 *seg_s) {
+        const u32 segs = nb / len;
+        const u64 w = t / segs;
+        const u64 s = t - w * segs;
+        const u64 base = w * nb + s * len;
+        J running, acc, b;
+        G::set_infinity(running);
+        G::set_infinity(acc);
+        for (u32 j = len; j-- > 0;) {
+            M::load(buckets, base + j, b);
+            G::add(running, b, running);
+            G::add(acc, running, acc);
+        }
+        M::store(seg_t, t, acc);
+        M::store(seg_s, t, running);
+    }
+
+    /** Window w: sum_s T_s + len sum_s s S_s (len = 2^len_log2). */
+    PL_HD static void reduce_window(u64 w, u32 segs, u32 len_log2, const u64 *seg_t, const u64 *seg_s,
+                                    u64 *windows) {
+        J sum_t, running, acc, p;
+        G::set_infinity(sum_t);
+        G::set_infinity(running);
+        G::set_infinity(acc);
+        for (u32 s = segs; s-- > 0;) {
+            M::load(seg_t, w * segs + s, p);
+            G::add(sum_t, p, sum_t);
+            if (s == 0) break;
+            M::load(seg_s, w * segs + s, p);
+            G::add(running, p, running);
+            G::add(acc, running, acc);
+        }
+        for (u32 k = 0; k < len_log2; k++) G::dbl(acc, acc);
+        G::add(sum_t, acc, sum_t);
+        M::store(windows, w, sum_t);
+    }
+
+    /** sum_w 2^(c w) window_w (one thread). */
+    PL_HD static void combine(u32 nw, int c, const u64 *windows, u64 *result) {
+        J r, p;
+        M::load(windows, nw - 1, r);
+        for (u32 w = nw - 1; w-- > 0;) {
+            for (int k = 0; k < c; k++) G::dbl(r, r);
+            M::load(windows, w, p);
+            G::add(r, p, r);
+        }
+        M::store(result, 0, r);
+    }
+};
+
+}  // namespace pl
