@@ -60,6 +60,28 @@ PL_HD u32 msm_segment_len(u32 nb) {
 
 static constexpr u32 MSM_SIGN = 0x80000000u;
 
+#if defined(__CUDACC__)
+#define PL_MSM_CALL __host__ __device__ __noinline__
+#else
+#define PL_MSM_CALL inline
+#endif
+
+/**
+ * The point operations of the bucket reduction, as functions of their own on the device (not inlined),
+ * which keeps the kernels' code, and nvcc's time, small; the formulas are those of g1.cuh. The bucket
+ * accumulation, the hot loop, inlines its mixed addition instead.
+ */
+template <class FP>
+struct msm_points {
+    typedef g1<FP> G;
+    PL_MSM_CALL static void add(const jacobian<FP> &p, const jacobian<FP> &q, jacobian<FP> &r) {
+        G::add(p, q, r);
+    }
+    PL_MSM_CALL static void dbl(const jacobian<FP> &p, jacobian<FP> &r) {
+        G::dbl(p, r);
+    }
+};
+
 /** The steps for G1 over the base field FP with scalars mod the modulus of FR. */
 template <class FP, class FR>
 struct msm {
@@ -167,6 +189,7 @@ template <class FP, class FR>
 struct msm_reduce {
     typedef msm<FP, FR> M;
     typedef g1<FP> G;
+    typedef msm_points<FP> P;
     typedef affine<FP> A;
     typedef jacobian<FP> J;
 
@@ -184,7 +207,7 @@ struct msm_reduce {
             A p;
             M::load(points, v & ~MSM_SIGN, p);
             if (v & MSM_SIGN) G::neg(p, p);
-            G::add_mixed(acc, p, acc);
+            G::add_mixed(acc, p, acc);  // inlined: the hot loop keeps its points in registers
         }
         M::store(buckets, t, acc);
     }
@@ -200,8 +223,8 @@ struct msm_reduce {
         G::set_infinity(acc);
         for (u32 j = len; j-- > 0;) {
             M::load(buckets, base + j, b);
-            G::add(running, b, running);
-            G::add(acc, running, acc);
+            P::add(running, b, running);
+            P::add(acc, running, acc);
         }
         M::store(seg_t, t, acc);
         M::store(seg_s, t, running);
@@ -216,25 +239,30 @@ struct msm_reduce {
         G::set_infinity(acc);
         for (u32 s = segs; s-- > 0;) {
             M::load(seg_t, w * segs + s, p);
-            G::add(sum_t, p, sum_t);
+            P::add(sum_t, p, sum_t);
             if (s == 0) break;
             M::load(seg_s, w * segs + s, p);
-            G::add(running, p, running);
-            G::add(acc, running, acc);
+            P::add(running, p, running);
+            P::add(acc, running, acc);
         }
-        for (u32 k = 0; k < len_log2; k++) G::dbl(acc, acc);
-        G::add(sum_t, acc, sum_t);
+        for (u32 k = 0; k < len_log2; k++) P::dbl(acc, acc);
+        P::add(sum_t, acc, sum_t);
         M::store(windows, w, sum_t);
     }
 
     /** sum_w 2^(c w) window_w (one thread). */
     PL_HD static void combine(u32 nw, int c, const u64 *windows, u64 *result) {
         J r, p;
+        if (nw == 0) {
+            G::set_infinity(r);
+            M::store(result, 0, r);
+            return;
+        }
         M::load(windows, nw - 1, r);
         for (u32 w = nw - 1; w-- > 0;) {
-            for (int k = 0; k < c; k++) G::dbl(r, r);
+            for (int k = 0; k < c; k++) P::dbl(r, r);
             M::load(windows, w, p);
-            G::add(r, p, r);
+            P::add(r, p, r);
         }
         M::store(result, 0, r);
     }

@@ -1,0 +1,96 @@
+// The MSM's host emulation: the per-thread steps of msm.cuh run on the CPU, kernel after kernel, each
+// as a loop over its thread indices (the atomic additions one after another), as CudaMsm launches them.
+//
+// Reads cases on stdin, each a header line and n point lines:
+//   msm <curve> <n> <c>          curve bn254 or bls12381; c = 0: the window size msm_window_bits(n)
+//   <x y words> <4 scalar words> one line a point: affine coordinates (Montgomery form, infinity 0 0)
+//                                and the scalar's canonical words, 64-bit hexadecimal, little-endian
+// and writes one line a case: the window size used, then the result's Jacobian words X Y Z.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "msm.cuh"
+
+namespace {
+
+using pl::u32;
+using pl::u64;
+
+template <class FP, class FR>
+std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> &scalars, u64 n, int c) {
+    typedef pl::msm<FP, FR> M;
+    typedef pl::msm_reduce<FP, FR> R;
+    const int jw = M::JW;
+    std::vector<u64> result(jw);
+    if (n == 0) {
+        pl::jacobian<FP> inf;
+        pl::g1<FP>::set_infinity(inf);
+        M::store(result.data(), 0, inf);
+        return result;
+    }
+    const u32 nw = M::windows(c);
+    const u32 nb = 1u << (c - 1);
+    const u32 len = pl::msm_segment_len(nb);
+    const u32 segs = nb / len;
+    u32 len_log2 = 0;
+    while ((1u << len_log2) < len) len_log2++;
+
+    std::vector<u32> digits(nw * n), counts(nw * nb, 0), offsets(nw * (nb + 1)), cursor(nw * nb), sorted(nw * n);
+    std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
+        windows((u64)nw * jw);
+    for (u64 i = 0; i < n; i++) M::recode(i, n, c, scalars.data(), digits.data(), counts.data());
+    for (u64 w = 0; w < nw; w++) pl::msm_scan(w, nb, counts.data(), offsets.data(), cursor.data());
+    for (u64 t = 0; t < nw * n; t++) pl::msm_scatter(t, n, nb, digits.data(), cursor.data(), sorted.data());
+    for (u64 t = 0; t < (u64)nw * nb; t++)
+        R::accumulate(t, n, nb, points.data(), sorted.data(), offsets.data(), buckets.data());
+    for (u64 t = 0; t < (u64)nw * segs; t++)
+        R::reduce_segment(t, nb, len, buckets.data(), seg_t.data(), seg_s.data());
+    for (u64 w = 0; w < nw; w++) R::reduce_window(w, segs, len_log2, seg_t.data(), seg_s.data(), windows.data());
+    R::combine(nw, c, windows.data(), result.data());
+    return result;
+}
+
+[[noreturn]] void fail(const std::string &why) {
+    std::cerr << "msm_host_test: " << why << std::endl;
+    std::exit(2);
+}
+
+u64 word() {
+    std::string tok;
+    if (!(std::cin >> tok)) fail("input ends inside a case");
+    char *end = nullptr;
+    u64 v = std::strtoull(tok.c_str(), &end, 16);
+    if (end == tok.c_str() || *end != 0) fail("not a hexadecimal word: " + tok);
+    return v;
+}
+
+}  // namespace
+
+int main() {
+    std::ios::sync_with_stdio(false);
+    std::string tag, curve;
+    while (std::cin >> tag) {
+        u64 n;
+        int c;
+        if (tag != "msm" || !(std::cin >> curve >> n >> c)) fail("expected: msm <curve> <n> <c>");
+        const bool bn = curve == "bn254";
+        if (!bn && curve != "bls12381") fail("unknown curve " + curve);
+        const int limbs = bn ? 4 : 6;
+        if (c == 0) c = pl::msm_window_bits(n);
+        if (c < 2 || c > 16) fail("window size out of [2, 16]: " + std::to_string(c));
+        std::vector<u64> points(n * 2 * limbs), scalars(n * 4);
+        for (u64 i = 0; i < n; i++) {
+            for (int k = 0; k < 2 * limbs; k++) points[i * 2 * limbs + k] = word();
+            for (int k = 0; k < 4; k++) scalars[i * 4 + k] = word();
+        }
+        std::vector<u64> r = bn ? emulate<pl::bn254_fp_params, pl::bn254_fr_params>(points, scalars, n, c)
+                                : emulate<pl::bls12381_fp_params, pl::bls12381_fr_params>(points, scalars, n, c);
+        std::printf("%d", c);
+        for (u64 x : r) std::printf(" %llx", (unsigned long long)x);
+        std::printf("\n");
+    }
+    return 0;
+}
