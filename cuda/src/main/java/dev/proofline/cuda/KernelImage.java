@@ -28,6 +28,14 @@ public final class KernelImage {
     public static final List<String> G1_ADD_MIXED_ENTRY_POINTS = List.of(
             "pl_bn254_g1_add_mixed_vec", "pl_bls12381_g1_add_mixed_vec");
 
+    /** The MSM's kernels ({@code msm_kernels.cuh}), launched by {@link CudaMsm}. */
+    public static final List<String> MSM_ENTRY_POINTS = List.of(
+            "pl_msm_clear_u32", "pl_msm_scan", "pl_msm_scatter",
+            "pl_bn254_msm_recode", "pl_bn254_msm_accumulate", "pl_bn254_msm_reduce_segments",
+            "pl_bn254_msm_reduce_windows", "pl_bn254_msm_combine",
+            "pl_bls12381_msm_recode", "pl_bls12381_msm_accumulate", "pl_bls12381_msm_reduce_segments",
+            "pl_bls12381_msm_reduce_windows", "pl_bls12381_msm_combine");
+
     private KernelImage() {
     }
 

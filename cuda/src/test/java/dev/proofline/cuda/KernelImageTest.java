@@ -72,6 +72,7 @@ class KernelImageTest {
         List<String> missing = new ArrayList<>();
         List<String> names = new ArrayList<>(KernelImage.FIELD_MUL_ENTRY_POINTS);
         names.addAll(KernelImage.G1_ADD_MIXED_ENTRY_POINTS);
+        names.addAll(KernelImage.MSM_ENTRY_POINTS);
         for (String name : names) {
             if (!text.contains(".text." + name + "\0")) {
                 missing.add(name);
