@@ -1,5 +1,5 @@
-// The MSM's kernels (entry points with C linkage, names also in KernelImage.MSM_ENTRY_POINTS): thin
-// grid-stride wrappers of the per-thread steps of msm.cuh, in the order CudaMsm launches them:
+// The MSM's kernels (entry points with C linkage, names also in KernelImage.MSM_ENTRY_POINTS), in the
+// order CudaMsm launches them:
 //
 //   pl_msm_clear_u32(u32 *p, u64 count)
 //   pl_<curve>_msm_recode(const u64 *scalars, u32 *digits, u32 *counts, u64 n, u32 c)
@@ -12,55 +12,112 @@
 //                                 u32 len_log2)
 //   pl_<curve>_msm_combine(const u64 *windows, u64 *result, u32 nw, u32 c)
 //
-// Included by kernels.cu.
+// Each kernel's body is a __host__ __device__ function of (thread, threads, the kernel's parameters): a
+// grid-stride loop over the steps of msm.cuh. The __global__ wrappers (nvcc only) pass it the thread's
+// index and the grid's size; the tests' fake driver runs the same bodies on the CPU for every thread of a
+// launch, unpacking the launch's parameters by the bodies' parameter types. Included by kernels.cu.
 #pragma once
 
 #include "msm.cuh"
 
-#define PL_MSM_FOR(i, count)                                                                          \
-    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < (count); \
-         i += (unsigned long long)gridDim.x * blockDim.x)
+namespace pl {
+namespace msm_kernel {
+
+typedef unsigned long long ull;
+
+PL_HD void clear_u32(ull tid, ull threads, u32 *p, ull count) {
+    for (ull i = tid; i < count; i += threads) p[i] = 0;
+}
+
+PL_HD void scan(ull tid, ull threads, const u32 *counts, u32 *offsets, u32 *cursor, u32 nw, u32 nb) {
+    for (ull w = tid; w < nw; w += threads) msm_scan(w, nb, counts, offsets, cursor);
+}
+
+PL_HD void scatter(ull tid, ull threads, const u32 *digits, u32 *cursor, u32 *sorted, ull n, u32 nw, u32 nb) {
+    for (ull t = tid; t < n * nw; t += threads) msm_scatter(t, n, nb, digits, cursor, sorted);
+}
+
+template <class FP, class FR>
+struct curve {
+    PL_HD static void recode(ull tid, ull threads, const u64 *scalars, u32 *digits, u32 *counts, ull n, u32 c) {
+        for (ull i = tid; i < n; i += threads) msm<FP, FR>::recode(i, n, (int)c, scalars, digits, counts);
+    }
+
+    PL_HD static void accumulate(ull tid, ull threads, const u64 *points, const u32 *sorted, const u32 *offsets,
+                                 u64 *buckets, ull n, u32 nw, u32 nb) {
+        for (ull t = tid; t < (ull)nw * nb; t += threads)
+            msm_reduce<FP, FR>::accumulate(t, n, nb, points, sorted, offsets, buckets);
+    }
+
+    PL_HD static void reduce_segments(ull tid, ull threads, const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw,
+                                      u32 nb, u32 len) {
+        for (ull t = tid; t < (ull)nw * (nb / len); t += threads)
+            msm_reduce<FP, FR>::reduce_segment(t, nb, len, buckets, seg_t, seg_s);
+    }
+
+    PL_HD static void reduce_windows(ull tid, ull threads, const u64 *seg_t, const u64 *seg_s, u64 *windows,
+                                     u32 nw, u32 segs, u32 len_log2) {
+        for (ull w = tid; w < nw; w += threads)
+            msm_reduce<FP, FR>::reduce_window(w, segs, len_log2, seg_t, seg_s, windows);
+    }
+
+    PL_HD static void combine(ull tid, ull threads, const u64 *windows, u64 *result, u32 nw, u32 c) {
+        (void)threads;
+        if (tid == 0) msm_reduce<FP, FR>::combine(nw, (int)c, windows, result);
+    }
+};
+
+typedef curve<bn254_fp_params, bn254_fr_params> bn254;
+typedef curve<bls12381_fp_params, bls12381_fr_params> bls12381;
+
+}  // namespace msm_kernel
+}  // namespace pl
+
+#if defined(__CUDACC__)
+
+#define PL_MSM_TID ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
+#define PL_MSM_THREADS ((unsigned long long)gridDim.x * blockDim.x)
 
 extern "C" __global__ void pl_msm_clear_u32(pl::u32 *p, unsigned long long count) {
-    PL_MSM_FOR(i, count) p[i] = 0;
+    pl::msm_kernel::clear_u32(PL_MSM_TID, PL_MSM_THREADS, p, count);
 }
 
 extern "C" __global__ void pl_msm_scan(const pl::u32 *counts, pl::u32 *offsets, pl::u32 *cursor, pl::u32 nw,
                                        pl::u32 nb) {
-    PL_MSM_FOR(w, nw) pl::msm_scan(w, nb, counts, offsets, cursor);
+    pl::msm_kernel::scan(PL_MSM_TID, PL_MSM_THREADS, counts, offsets, cursor, nw, nb);
 }
 
 extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor, pl::u32 *sorted,
                                           unsigned long long n, pl::u32 nw, pl::u32 nb) {
-    PL_MSM_FOR(t, n * nw) pl::msm_scatter(t, n, nb, digits, cursor, sorted);
+    pl::msm_kernel::scatter(PL_MSM_TID, PL_MSM_THREADS, digits, cursor, sorted, n, nw, nb);
 }
 
-#define PL_MSM_KERNELS(name, FP, FR)                                                                   \
+#define PL_MSM_KERNELS(name)                                                                            \
     extern "C" __global__ void pl_##name##_msm_recode(const pl::u64 *scalars, pl::u32 *digits,          \
                                                       pl::u32 *counts, unsigned long long n, pl::u32 c) { \
-        PL_MSM_FOR(i, n) pl::msm<FP, FR>::recode(i, n, (int)c, scalars, digits, counts);                \
+        pl::msm_kernel::name::recode(PL_MSM_TID, PL_MSM_THREADS, scalars, digits, counts, n, c);        \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_accumulate(const pl::u64 *points, const pl::u32 *sorted,  \
                                                           const pl::u32 *offsets, pl::u64 *buckets,     \
                                                           unsigned long long n, pl::u32 nw, pl::u32 nb) { \
-        PL_MSM_FOR(t, (unsigned long long)nw * nb)                                                      \
-            pl::msm_reduce<FP, FR>::accumulate(t, n, nb, points, sorted, offsets, buckets);             \
+        pl::msm_kernel::name::accumulate(PL_MSM_TID, PL_MSM_THREADS, points, sorted, offsets, buckets, n, nw, nb); \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_reduce_segments(const pl::u64 *buckets, pl::u64 *seg_t,   \
                                                                pl::u64 *seg_s, pl::u32 nw, pl::u32 nb,  \
                                                                pl::u32 len) {                           \
-        PL_MSM_FOR(t, (unsigned long long)nw * (nb / len))                                              \
-            pl::msm_reduce<FP, FR>::reduce_segment(t, nb, len, buckets, seg_t, seg_s);                  \
+        pl::msm_kernel::name::reduce_segments(PL_MSM_TID, PL_MSM_THREADS, buckets, seg_t, seg_s, nw, nb, len); \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_reduce_windows(const pl::u64 *seg_t, const pl::u64 *seg_s, \
                                                               pl::u64 *windows, pl::u32 nw,             \
                                                               pl::u32 segs, pl::u32 len_log2) {         \
-        PL_MSM_FOR(w, nw) pl::msm_reduce<FP, FR>::reduce_window(w, segs, len_log2, seg_t, seg_s, windows); \
+        pl::msm_kernel::name::reduce_windows(PL_MSM_TID, PL_MSM_THREADS, seg_t, seg_s, windows, nw, segs, len_log2); \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_combine(const pl::u64 *windows, pl::u64 *result,          \
                                                        pl::u32 nw, pl::u32 c) {                         \
-        if (blockIdx.x == 0 && threadIdx.x == 0) pl::msm_reduce<FP, FR>::combine(nw, (int)c, windows, result); \
+        pl::msm_kernel::name::combine(PL_MSM_TID, PL_MSM_THREADS, windows, result, nw, c);              \
     }
 
-PL_MSM_KERNELS(bn254, pl::bn254_fp_params, pl::bn254_fr_params)
-PL_MSM_KERNELS(bls12381, pl::bls12381_fp_params, pl::bls12381_fr_params)
+PL_MSM_KERNELS(bn254)
+PL_MSM_KERNELS(bls12381)
+
+#endif
