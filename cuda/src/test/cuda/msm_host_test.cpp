@@ -1,5 +1,6 @@
-// The MSM's host emulation: the per-thread steps of msm.cuh run on the CPU, kernel after kernel, each
-// as a loop over its thread indices (the atomic additions one after another), as CudaMsm launches them.
+// The MSM's host emulation: the kernels' bodies (msm_kernels.cuh, over the per-thread steps of msm.cuh)
+// run on the CPU, kernel after kernel, each as a loop over the thread indices of a grid (the atomic
+// additions one after another), in the order CudaMsm launches them.
 //
 // Reads cases on stdin, each a header line and n point lines:
 //   msm <curve> <n> <c>          curve bn254 or bls12381; c = 0: the window size msm_window_bits(n)
@@ -12,17 +13,19 @@
 #include <string>
 #include <vector>
 
-#include "msm.cuh"
+#include "msm_kernels.cuh"
 
 namespace {
 
 using pl::u32;
 using pl::u64;
 
+/** Threads of the emulated grids: a prime, so no loop's item count is a multiple of it. */
+const u64 THREADS = 37;
+
 template <class FP, class FR>
 std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> &scalars, u64 n, int c) {
     typedef pl::msm<FP, FR> M;
-    typedef pl::msm_reduce<FP, FR> R;
     const int jw = M::JW;
     std::vector<u64> result(jw);
     if (n == 0) {
@@ -38,18 +41,26 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     u32 len_log2 = 0;
     while ((1u << len_log2) < len) len_log2++;
 
-    std::vector<u32> digits(nw * n), counts(nw * nb, 0), offsets(nw * (nb + 1)), cursor(nw * nb), sorted(nw * n);
+    // counts start as garbage, as device memory does: the clear kernel must zero them
+    std::vector<u32> digits(nw * n), counts(nw * nb, 0xdeadbeefu), offsets(nw * (nb + 1)), cursor(nw * nb),
+        sorted(nw * n);
     std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
         windows((u64)nw * jw);
-    for (u64 i = 0; i < n; i++) M::recode(i, n, c, scalars.data(), digits.data(), counts.data());
-    for (u64 w = 0; w < nw; w++) pl::msm_scan(w, nb, counts.data(), offsets.data(), cursor.data());
-    for (u64 t = 0; t < nw * n; t++) pl::msm_scatter(t, n, nb, digits.data(), cursor.data(), sorted.data());
-    for (u64 t = 0; t < (u64)nw * nb; t++)
-        R::accumulate(t, n, nb, points.data(), sorted.data(), offsets.data(), buckets.data());
-    for (u64 t = 0; t < (u64)nw * segs; t++)
-        R::reduce_segment(t, nb, len, buckets.data(), seg_t.data(), seg_s.data());
-    for (u64 w = 0; w < nw; w++) R::reduce_window(w, segs, len_log2, seg_t.data(), seg_s.data(), windows.data());
-    R::combine(nw, c, windows.data(), result.data());
+    // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
+    // grid-stride loops go round), in CudaMsm's order
+    typedef pl::msm_kernel::curve<FP, FR> K;
+    const u64 T = THREADS;
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::clear_u32(t, T, counts.data(), counts.size());
+    for (u64 t = 0; t < T; t++) K::recode(t, T, scalars.data(), digits.data(), counts.data(), n, c);
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::scan(t, T, counts.data(), offsets.data(), cursor.data(), nw, nb);
+    for (u64 t = 0; t < T; t++)
+        pl::msm_kernel::scatter(t, T, digits.data(), cursor.data(), sorted.data(), n, nw, nb);
+    for (u64 t = 0; t < T; t++)
+        K::accumulate(t, T, points.data(), sorted.data(), offsets.data(), buckets.data(), n, nw, nb);
+    for (u64 t = 0; t < T; t++) K::reduce_segments(t, T, buckets.data(), seg_t.data(), seg_s.data(), nw, nb, len);
+    for (u64 t = 0; t < T; t++)
+        K::reduce_windows(t, T, seg_t.data(), seg_s.data(), windows.data(), nw, segs, len_log2);
+    for (u64 t = 0; t < T; t++) K::combine(t, T, windows.data(), result.data(), nw, c);
     return result;
 }
 
