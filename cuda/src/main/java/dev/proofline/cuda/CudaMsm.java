@@ -13,7 +13,8 @@ import java.util.Objects;
  * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
  * (affine x, y, little-endian Montgomery words, infinity = (0, 0)); each {@link #multiply} copies its
  * scalars (4 canonical little-endian words each, taken mod r) through pinned memory, runs the kernels on
- * this instance's stream and returns the Jacobian result (X, Y, Z, Montgomery words, infinity with Z = 0),
+ * this instance's stream (with scratch buffers kept between calls, grown as needed, freed by
+ * {@link #releaseScratch} or {@link #close}) and returns the Jacobian result (X, Y, Z, Montgomery words, infinity with Z = 0),
  * the representation of the Java {@code Msm}.
  *
  * <p>Not thread-safe: one caller at a time (the calls share the stream).
@@ -82,6 +83,9 @@ public final class CudaMsm implements AutoCloseable {
     private final Function reduceSegments;
     private final Function reduceWindows;
     private final Function combine;
+    private final DeviceBuffer[] scratch = new DeviceBuffer[Scratch.values().length];
+    private PinnedBuffer hostScalars;
+    private PinnedBuffer hostResult;
     private boolean closed;
 
     /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
@@ -215,23 +219,31 @@ public final class CudaMsm implements AutoCloseable {
         int segs = nb / len;
         int lenLog2 = Integer.numberOfTrailingZeros(len);
         long pointBytes = 8L * jw;
-        try (Arena arena = Arena.ofConfined();
-                PinnedBuffer hostScalars = context.allocatePinned(8L * SCALAR_WORDS * n);
-                PinnedBuffer hostResult = context.allocatePinned(pointBytes);
-                DeviceBuffer dScalars = context.allocate(8L * SCALAR_WORDS * n);
-                DeviceBuffer digits = context.allocate(4L * nw * n);
-                DeviceBuffer counts = context.allocate(4L * nw * nb);
-                DeviceBuffer offsets = context.allocate(4L * nw * (nb + 1));
-                DeviceBuffer cursor = context.allocate(4L * nw * nb);
-                DeviceBuffer sorted = context.allocate(4L * nw * n);
-                DeviceBuffer buckets = context.allocate(pointBytes * nw * nb);
-                DeviceBuffer segT = context.allocate(pointBytes * nw * segs);
-                DeviceBuffer segS = context.allocate(pointBytes * nw * segs);
-                DeviceBuffer windowSums = context.allocate(pointBytes * nw);
-                DeviceBuffer result = context.allocate(pointBytes)) {
+        DeviceBuffer dScalars = scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
+        DeviceBuffer digits = scratch(Scratch.DIGITS, 4L * nw * n);
+        DeviceBuffer counts = scratch(Scratch.COUNTS, 4L * nw * nb);
+        DeviceBuffer offsets = scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer cursor = scratch(Scratch.CURSOR, 4L * nw * nb);
+        DeviceBuffer sorted = scratch(Scratch.SORTED, 4L * nw * n);
+        DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
+        DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
+        DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
+        DeviceBuffer windowSums = scratch(Scratch.WINDOWS, pointBytes * nw);
+        DeviceBuffer result = scratch(Scratch.RESULT, pointBytes);
+        if (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n) {
+            if (hostScalars != null) {
+                hostScalars.close();
+                hostScalars = null;
+            }
+            hostScalars = context.allocatePinned(8L * SCALAR_WORDS * n);
+        }
+        if (hostResult == null) {
+            hostResult = context.allocatePinned(pointBytes);
+        }
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment.copy(scalars, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
                     SCALAR_WORDS * count);
-            dScalars.copyFromHostAsync(hostScalars.segment(), 0, stream);
+            dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
             long pairs = (long) nw * nb;
             launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
             launch(recode, n, BLOCK, new KernelArgs(arena).pointer(dScalars).pointer(digits).pointer(counts).i64(n).i32(c));
@@ -245,9 +257,48 @@ public final class CudaMsm implements AutoCloseable {
             launch(reduceWindows, nw, POINT_BLOCK,
                     new KernelArgs(arena).pointer(segT).pointer(segS).pointer(windowSums).i32(nw).i32(segs).i32(lenLog2));
             launch(combine, 1, 1, new KernelArgs(arena).pointer(windowSums).pointer(result).i32(nw).i32(c));
-            result.copyToHostAsync(hostResult.segment(), 0, stream);
+            MemorySegment out = hostResult.segment().asSlice(0, pointBytes);
+            result.copyToHostAsync(out, 0, stream);
             stream.synchronize();
-            return hostResult.segment().toArray(ValueLayout.JAVA_LONG);
+            return out.toArray(ValueLayout.JAVA_LONG);
+        }
+    }
+
+    /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
+    private enum Scratch {
+        SCALARS, DIGITS, COUNTS, OFFSETS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
+    }
+
+    /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */
+    private DeviceBuffer scratch(Scratch which, long bytes) {
+        DeviceBuffer b = scratch[which.ordinal()];
+        if (b != null && b.size() >= bytes) {
+            return b;
+        }
+        if (b != null) {
+            scratch[which.ordinal()] = null;
+            b.close();
+        }
+        b = context.allocate(bytes);
+        scratch[which.ordinal()] = b;
+        return b;
+    }
+
+    /** Frees the scratch buffers kept between calls (the next call allocates them again). */
+    public void releaseScratch() {
+        for (int i = 0; i < scratch.length; i++) {
+            if (scratch[i] != null) {
+                scratch[i].close();
+                scratch[i] = null;
+            }
+        }
+        if (hostScalars != null) {
+            hostScalars.close();
+            hostScalars = null;
+        }
+        if (hostResult != null) {
+            hostResult.close();
+            hostResult = null;
         }
     }
 
@@ -274,12 +325,16 @@ public final class CudaMsm implements AutoCloseable {
         }
     }
 
-    /** Destroys the stream; resident {@link Points} are closed by their owner. */
+    /** Frees the scratch buffers and destroys the stream; resident {@link Points} are closed by their owner. */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            stream.close();
+            try {
+                releaseScratch();
+            } finally {
+                stream.close();
+            }
         }
     }
 }

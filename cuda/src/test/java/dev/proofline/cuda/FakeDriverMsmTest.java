@@ -78,12 +78,21 @@ class FakeDriverMsmTest {
                     // none: infinity
                     assertEquals(true, pa.isInfinity(msm.multiply(points, k.scalars(), 0, 0), 0), "empty MSM");
                     assertThrows(IllegalArgumentException.class, () -> msm.multiply(points, k.scalars(), 0, n + 1));
-                    // every buffer of a call is freed after it: only the resident points remain
-                    assertEquals(allocations + 1, fake.liveDeviceAllocations(), "live device allocations");
-                    assertEquals(pinned, fake.livePinnedAllocations(), "live pinned allocations");
+                    // scratch buffers are kept between calls (11 on the device, 2 pinned), then released:
+                    // only the resident points remain
+                    assertEquals(allocations + 1 + 11, fake.liveDeviceAllocations(), "live device allocations");
+                    assertEquals(pinned + 2, fake.livePinnedAllocations(), "live pinned allocations");
+                    msm.releaseScratch();
+                    assertEquals(allocations + 1, fake.liveDeviceAllocations(), "device allocations after release");
+                    assertEquals(pinned, fake.livePinnedAllocations(), "pinned allocations after release");
+                    // and allocated again by the next call
+                    long[] again = new long[aw];
+                    pa.toAffine(msm.multiply(points, k.scalars(), 0, n), 0, again, 0);
+                    assertArrayEquals(java.multiplyAffine(k.points(), 0, k.scalars(), 0, n), again, curve + ": after release");
                 }
             }
         }
         assertEquals(allocations, fake.liveDeviceAllocations(), "device allocations after closing");
+        assertEquals(pinned, fake.livePinnedAllocations(), "pinned allocations after closing");
     }
 }
