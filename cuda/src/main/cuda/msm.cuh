@@ -11,7 +11,9 @@
 //   recode       thread i < n:          the scalar's signed digits, one a window, in [-2^(c-1)+1, 2^(c-1)]
 //                                       (carry into the next window when above 2^(c-1)); digits[w n + i]
 //                                       is |d| | sign << 31 (0 for d = 0); counts[w nb + |d| - 1] += 1
-//   scan         thread w < W:          offsets[w (nb + 1) + b] = counts before bucket b; cursor = offsets
+//   chunk_sum    thread t < W nb / C:   sums of chunks of C = min(nb, 256) bucket counts
+//   scan         thread t < W nb / C:   offsets[w (nb + 1) + b] = counts before bucket b (the window's
+//                                       earlier chunks' sums, then a serial scan of the chunk); cursor = offsets
 //   scatter      thread t < W n:        the (bucket, point) pairs sorted by bucket (a counting sort):
 //                                       sorted[w n + cursor[w nb + b]++] = i | sign << 31
 //   accumulate   thread t < W nb:       bucket b of window w: the sum of its points (mixed additions,
@@ -160,18 +162,43 @@ struct msm {
     }
 };
 
-/** Window w's exclusive prefix sums of its bucket counts: offsets (nb + 1 a window) and the cursor copy. */
-PL_HD void msm_scan(u64 w, u32 nb, const u32 *counts, u32 *offsets, u32 *cursor) {
+/** Buckets a chunk of the counts' prefix sums: min(buckets, 256) (a power of two). */
+PL_HD u32 msm_scan_chunk(u32 nb) {
+    return nb < 256 ? nb : 256;
+}
+
+/** Chunk t = w (nb / chunk) + k of the bucket counts: its sum. */
+PL_HD void msm_chunk_sum(u64 t, u32 nb, const u32 *counts, u32 *chunk_sums) {
+    const u32 chunk = msm_scan_chunk(nb);
+    const u32 *cnt = counts + t * chunk;  // chunks tile each window's counts, windows one after another
     u32 s = 0;
+    for (u32 b = 0; b < chunk; b++) s += cnt[b];
+    chunk_sums[t] = s;
+}
+
+/**
+ * Chunk t = w (nb / chunk) + k: the exclusive prefix sums of window w's counts over the chunk's buckets
+ * (offsets, nb + 1 a window, the last one the window's total; and the cursor copy), starting from the sum
+ * of the window's earlier chunks.
+ */
+PL_HD void msm_prefix_chunk(u64 t, u32 nb, const u32 *counts, const u32 *chunk_sums, u32 *offsets,
+                             u32 *cursor) {
+    const u32 chunk = msm_scan_chunk(nb);
+    const u32 chunks = nb / chunk;
+    const u64 w = t / chunks;
+    const u32 k = (u32)(t - w * chunks);
+    u32 s = 0;
+    for (u32 j = 0; j < k; j++) s += chunk_sums[w * chunks + j];
+    const u32 lo = k * chunk;
     const u32 *cnt = counts + w * nb;
     u32 *off = offsets + w * (nb + 1);
     u32 *cur = cursor + w * nb;
-    for (u32 b = 0; b < nb; b++) {
+    for (u32 b = lo; b < lo + chunk; b++) {
         off[b] = s;
         cur[b] = s;
         s += cnt[b];
     }
-    off[nb] = s;
+    if (k == chunks - 1) off[nb] = s;
 }
 
 /** Pair t = w n + i (window w, point i) into its bucket's place, when its digit is not zero. */

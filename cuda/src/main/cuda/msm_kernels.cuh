@@ -3,7 +3,8 @@
 //
 //   pl_msm_clear_u32(u32 *p, u64 count)
 //   pl_<curve>_msm_recode(const u64 *scalars, u32 *digits, u32 *counts, u64 n, u32 c)
-//   pl_msm_scan(const u32 *counts, u32 *offsets, u32 *cursor, u32 nw, u32 nb)
+//   pl_msm_chunk_sums(const u32 *counts, u32 *sums, u32 nw, u32 nb)
+//   pl_msm_scan(const u32 *counts, const u32 *sums, u32 *offsets, u32 *cursor, u32 nw, u32 nb)
 //   pl_msm_scatter(const u32 *digits, u32 *cursor, u32 *sorted, u64 n, u32 nw, u32 nb)
 //   pl_<curve>_msm_accumulate(const u64 *points, const u32 *sorted, const u32 *offsets, u64 *buckets,
 //                             u64 n, u32 nw, u32 nb)
@@ -29,8 +30,14 @@ PL_HD void clear_u32(ull tid, ull threads, u32 *p, ull count) {
     for (ull i = tid; i < count; i += threads) p[i] = 0;
 }
 
-PL_HD void scan(ull tid, ull threads, const u32 *counts, u32 *offsets, u32 *cursor, u32 nw, u32 nb) {
-    for (ull w = tid; w < nw; w += threads) msm_scan(w, nb, counts, offsets, cursor);
+PL_HD void chunk_sums(ull tid, ull threads, const u32 *counts, u32 *sums, u32 nw, u32 nb) {
+    for (ull t = tid; t < (ull)nw * (nb / msm_scan_chunk(nb)); t += threads) msm_chunk_sum(t, nb, counts, sums);
+}
+
+PL_HD void scan(ull tid, ull threads, const u32 *counts, const u32 *sums, u32 *offsets, u32 *cursor, u32 nw,
+                u32 nb) {
+    for (ull t = tid; t < (ull)nw * (nb / msm_scan_chunk(nb)); t += threads)
+        msm_prefix_chunk(t, nb, counts, sums, offsets, cursor);
 }
 
 PL_HD void scatter(ull tid, ull threads, const u32 *digits, u32 *cursor, u32 *sorted, ull n, u32 nw, u32 nb) {
@@ -82,9 +89,13 @@ extern "C" __global__ void pl_msm_clear_u32(pl::u32 *p, unsigned long long count
     pl::msm_kernel::clear_u32(PL_MSM_TID, PL_MSM_THREADS, p, count);
 }
 
-extern "C" __global__ void pl_msm_scan(const pl::u32 *counts, pl::u32 *offsets, pl::u32 *cursor, pl::u32 nw,
-                                       pl::u32 nb) {
-    pl::msm_kernel::scan(PL_MSM_TID, PL_MSM_THREADS, counts, offsets, cursor, nw, nb);
+extern "C" __global__ void pl_msm_chunk_sums(const pl::u32 *counts, pl::u32 *sums, pl::u32 nw, pl::u32 nb) {
+    pl::msm_kernel::chunk_sums(PL_MSM_TID, PL_MSM_THREADS, counts, sums, nw, nb);
+}
+
+extern "C" __global__ void pl_msm_scan(const pl::u32 *counts, const pl::u32 *sums, pl::u32 *offsets,
+                                       pl::u32 *cursor, pl::u32 nw, pl::u32 nb) {
+    pl::msm_kernel::scan(PL_MSM_TID, PL_MSM_THREADS, counts, sums, offsets, cursor, nw, nb);
 }
 
 extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor, pl::u32 *sorted,

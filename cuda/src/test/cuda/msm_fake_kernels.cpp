@@ -33,6 +33,7 @@ int launch(void (*body)(unsigned long long, unsigned long long, A...), unsigned 
     }
 
 PL_FAKE_KERNEL(pl_msm_clear_u32, pl::msm_kernel::clear_u32)
+PL_FAKE_KERNEL(pl_msm_chunk_sums, pl::msm_kernel::chunk_sums)
 PL_FAKE_KERNEL(pl_msm_scan, pl::msm_kernel::scan)
 PL_FAKE_KERNEL(pl_msm_scatter, pl::msm_kernel::scatter)
 PL_FAKE_KERNEL(pl_bn254_msm_recode, pl::msm_kernel::bn254::recode)

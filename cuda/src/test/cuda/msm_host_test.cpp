@@ -43,7 +43,7 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
 
     // counts start as garbage, as device memory does: the clear kernel must zero them
     std::vector<u32> digits(nw * n), counts(nw * nb, 0xdeadbeefu), offsets(nw * (nb + 1)), cursor(nw * nb),
-        sorted(nw * n);
+        sorted(nw * n), sums(nw * (nb / pl::msm_scan_chunk(nb)));
     std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
         windows((u64)nw * jw);
     // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
@@ -52,7 +52,9 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     const u64 T = THREADS;
     for (u64 t = 0; t < T; t++) pl::msm_kernel::clear_u32(t, T, counts.data(), counts.size());
     for (u64 t = 0; t < T; t++) K::recode(t, T, scalars.data(), digits.data(), counts.data(), n, c);
-    for (u64 t = 0; t < T; t++) pl::msm_kernel::scan(t, T, counts.data(), offsets.data(), cursor.data(), nw, nb);
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::chunk_sums(t, T, counts.data(), sums.data(), nw, nb);
+    for (u64 t = 0; t < T; t++)
+        pl::msm_kernel::scan(t, T, counts.data(), sums.data(), offsets.data(), cursor.data(), nw, nb);
     for (u64 t = 0; t < T; t++)
         pl::msm_kernel::scatter(t, T, digits.data(), cursor.data(), sorted.data(), n, nw, nb);
     for (u64 t = 0; t < T; t++)

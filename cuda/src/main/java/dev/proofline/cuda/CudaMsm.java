@@ -77,6 +77,7 @@ public final class CudaMsm implements AutoCloseable {
     private final Stream stream;
     private final Function clear;
     private final Function recode;
+    private final Function chunkSums;
     private final Function scan;
     private final Function scatter;
     private final Function accumulate;
@@ -94,6 +95,7 @@ public final class CudaMsm implements AutoCloseable {
         this.curve = Objects.requireNonNull(curve, "curve");
         String p = "pl_" + curve.prefix() + "_msm_";
         this.clear = module.function("pl_msm_clear_u32");
+        this.chunkSums = module.function("pl_msm_chunk_sums");
         this.scan = module.function("pl_msm_scan");
         this.scatter = module.function("pl_msm_scatter");
         this.recode = module.function(p + "recode");
@@ -124,6 +126,11 @@ public final class CudaMsm implements AutoCloseable {
     /** Buckets a segment of the bucket reduction ({@code msm_segment_len}). */
     static int segmentLength(int buckets) {
         return Math.min(buckets, 32);
+    }
+
+    /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
+    static int scanChunk(int buckets) {
+        return Math.min(buckets, 256);
     }
 
     // ------------------------------------------------------------------ points
@@ -222,6 +229,8 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer dScalars = scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
         DeviceBuffer digits = scratch(Scratch.DIGITS, 4L * nw * n);
         DeviceBuffer counts = scratch(Scratch.COUNTS, 4L * nw * nb);
+        long chunks = (long) nw * (nb / scanChunk(nb));
+        DeviceBuffer sums = scratch(Scratch.SUMS, 4L * chunks);
         DeviceBuffer offsets = scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
         DeviceBuffer cursor = scratch(Scratch.CURSOR, 4L * nw * nb);
         DeviceBuffer sorted = scratch(Scratch.SORTED, 4L * nw * n);
@@ -247,7 +256,9 @@ public final class CudaMsm implements AutoCloseable {
             long pairs = (long) nw * nb;
             launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
             launch(recode, n, BLOCK, new KernelArgs(arena).pointer(dScalars).pointer(digits).pointer(counts).i64(n).i32(c));
-            launch(scan, nw, BLOCK, new KernelArgs(arena).pointer(counts).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
             launch(scatter, n * nw, BLOCK,
                     new KernelArgs(arena).pointer(digits).pointer(cursor).pointer(sorted).i64(n).i32(nw).i32(nb));
             launch(accumulate, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
@@ -266,7 +277,7 @@ public final class CudaMsm implements AutoCloseable {
 
     /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
     private enum Scratch {
-        SCALARS, DIGITS, COUNTS, OFFSETS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
+        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
     }
 
     /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */
