@@ -55,9 +55,14 @@ PL_HD int msm_windows(int bits, int c) {
     return (bits + c) / c;
 }
 
-/** Buckets in one segment of the bucket reduction: min(buckets, 32) (a power of two). */
+/**
+ * Buckets in one segment of the bucket reduction, nb a power of two: 2^ceil(log2(nb) / 2), about sqrt(nb),
+ * which balances the serial additions of a segment's thread (2 a bucket) and of a window's (3 a segment).
+ */
 PL_HD u32 msm_segment_len(u32 nb) {
-    return nb < 32 ? nb : 32;
+    int lg = 0;
+    while ((2u << lg) <= nb) lg++;
+    return 1u << ((lg + 1) / 2);
 }
 
 static constexpr u32 MSM_SIGN = 0x80000000u;

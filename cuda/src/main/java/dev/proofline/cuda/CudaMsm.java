@@ -123,9 +123,10 @@ public final class CudaMsm implements AutoCloseable {
         return (bits + c) / c;
     }
 
-    /** Buckets a segment of the bucket reduction ({@code msm_segment_len}). */
+    /** Buckets a segment of the bucket reduction, about sqrt(buckets) ({@code msm_segment_len}). */
     static int segmentLength(int buckets) {
-        return Math.min(buckets, 32);
+        int lg = 31 - Integer.numberOfLeadingZeros(buckets);
+        return 1 << ((lg + 1) / 2);
     }
 
     /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
