@@ -16,8 +16,12 @@
 //                                       earlier chunks' sums, then a serial scan of the chunk); cursor = offsets
 //   scatter      thread t < W n:        the (bucket, point) pairs sorted by bucket (a counting sort):
 //                                       sorted[w n + cursor[w nb + b]++] = i | sign << 31
-//   accumulate   thread t < W nb:       bucket b of window w: the sum of its points (mixed additions,
-//                                       negated points for negative digits), Jacobian
+//   task_count   thread t < W nb:       tasks of bucket t: ceil(count / MSM_TASK); then chunk_sum and scan
+//                                       again give each window's task offsets
+//   accumulate   thread t < W T:        task j of window w (T = msm_max_tasks tasks a window at most): up to
+//                                       MSM_TASK points of one bucket summed (mixed additions, negated
+//                                       points for negative digits), a Jacobian partial sum
+//   merge        thread t < W nb:       bucket b of window w: the sum of its tasks' partial sums
 //   reduce_segments thread t < W S:     buckets [s L, s L + L) of a window: running sums give
 //                                       T_s = sum_j (j - s L + 1) B_j and S_s = sum_j B_j
 //   reduce_windows  thread w < W:       window sum sum_b (b + 1) B_b = sum_s T_s + L sum_s s S_s
@@ -206,6 +210,19 @@ PL_HD void msm_prefix_chunk(u64 t, u32 nb, const u32 *counts, const u32 *chunk_s
     if (k == chunks - 1) off[nb] = s;
 }
 
+/** Points a bucket-accumulation task adds at most, so a crowded bucket is shared by many threads. */
+static constexpr u32 MSM_TASK = 128;
+
+/** An upper bound of a window's tasks: sum_b ceil(count_b / MSM_TASK) <= ceil(n / MSM_TASK) + min(nb, n). */
+PL_HD u64 msm_max_tasks(u64 n, u32 nb) {
+    return (n + MSM_TASK - 1) / MSM_TASK + (nb < n ? nb : n);
+}
+
+/** Bucket t's tasks. */
+PL_HD void msm_task_count(u64 t, const u32 *counts, u32 *task_counts) {
+    task_counts[t] = (counts[t] + MSM_TASK - 1) / MSM_TASK;
+}
+
 /** Pair t = w n + i (window w, point i) into its bucket's place, when its digit is not zero. */
 PL_HD void msm_scatter(u64 t, u64 n, u32 nb, const u32 *digits, u32 *cursor, u32 *sorted) {
     const u32 code = digits[t];
@@ -225,21 +242,54 @@ struct msm_reduce {
     typedef affine<FP> A;
     typedef jacobian<FP> J;
 
-    /** Bucket t = w nb + b: the sum of the (signed) points sorted into it. */
-    PL_HD static void accumulate(u64 t, u64 n, u32 nb, const u64 *points, const u32 *sorted, const u32 *offsets,
-                                 u64 *buckets) {
-        const u64 w = t / nb;
-        const u64 b = t - w * nb;
+    /**
+     * Task t = w T + j (T = max_tasks): the sum of the (signed) points of its bucket's share, points
+     * [off[b] + q MSM_TASK, min(off[b + 1], off[b] + (q + 1) MSM_TASK)) of the window's sorted pairs, where
+     * bucket b is the one whose tasks [toff[b], toff[b + 1]) hold j, and q = j - toff[b]. Threads past the
+     * window's last task do nothing.
+     */
+    PL_HD static void accumulate(u64 t, u64 n, u32 nb, u64 max_tasks, const u64 *points, const u32 *sorted,
+                                 const u32 *offsets, const u32 *task_offsets, u64 *partials) {
+        const u64 w = t / max_tasks;
+        const u64 j = t - w * max_tasks;
+        const u32 *toff = task_offsets + w * (nb + 1);
+        if (j >= toff[nb]) return;
+        u32 lo = 0, hi = nb;  // toff[lo] <= j < toff[hi]
+        while (hi - lo > 1) {
+            const u32 mid = lo + (hi - lo) / 2;
+            if (toff[mid] <= j) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
         const u32 *off = offsets + w * (nb + 1);
+        const u32 start = off[lo] + ((u32)j - toff[lo]) * MSM_TASK;
+        const u32 end = off[lo + 1] - start < MSM_TASK ? off[lo + 1] : start + MSM_TASK;
         const u32 *s = sorted + w * n;
         J acc;
         G::set_infinity(acc);
-        for (u32 e = off[b], end = off[b + 1]; e < end; e++) {
+        for (u32 e = start; e < end; e++) {
             const u32 v = s[e];
             A p;
             M::load(points, v & ~MSM_SIGN, p);
             if (v & MSM_SIGN) G::neg(p, p);
             G::add_mixed(acc, p, acc);  // inlined: the hot loop keeps its points in registers
+        }
+        M::store(partials, t, acc);
+    }
+
+    /** Bucket t = w nb + b: the sum of its tasks' partial sums (infinity for an empty bucket). */
+    PL_HD static void merge(u64 t, u32 nb, u64 max_tasks, const u64 *partials, const u32 *task_offsets,
+                            u64 *buckets) {
+        const u64 w = t / nb;
+        const u64 b = t - w * nb;
+        const u32 *toff = task_offsets + w * (nb + 1);
+        J acc, p;
+        G::set_infinity(acc);
+        for (u32 j = toff[b], end = toff[b + 1]; j < end; j++) {
+            M::load(partials, w * max_tasks + j, p);
+            P::add(acc, p, acc);
         }
         M::store(buckets, t, acc);
     }

@@ -6,8 +6,12 @@
 //   pl_msm_chunk_sums(const u32 *counts, u32 *sums, u32 nw, u32 nb)
 //   pl_msm_scan(const u32 *counts, const u32 *sums, u32 *offsets, u32 *cursor, u32 nw, u32 nb)
 //   pl_msm_scatter(const u32 *digits, u32 *cursor, u32 *sorted, u64 n, u32 nw, u32 nb)
-//   pl_<curve>_msm_accumulate(const u64 *points, const u32 *sorted, const u32 *offsets, u64 *buckets,
-//                             u64 n, u32 nw, u32 nb)
+//   pl_msm_task_counts(const u32 *counts, u32 *task_counts, u32 nw, u32 nb)
+//   pl_msm_chunk_sums, pl_msm_scan on the task counts: the task offsets
+//   pl_<curve>_msm_accumulate(const u64 *points, const u32 *sorted, const u32 *offsets,
+//                             const u32 *task_offsets, u64 *partials, u64 n, u32 nw, u32 nb, u64 max_tasks)
+//   pl_<curve>_msm_merge(const u64 *partials, const u32 *task_offsets, u64 *buckets, u32 nw, u32 nb,
+//                        u64 max_tasks)
 //   pl_<curve>_msm_reduce_segments(const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw, u32 nb, u32 len)
 //   pl_<curve>_msm_reduce_windows(const u64 *seg_t, const u64 *seg_s, u64 *windows, u32 nw, u32 segs,
 //                                 u32 len_log2)
@@ -44,6 +48,10 @@ PL_HD void scatter(ull tid, ull threads, const u32 *digits, u32 *cursor, u32 *so
     for (ull t = tid; t < n * nw; t += threads) msm_scatter(t, n, nb, digits, cursor, sorted);
 }
 
+PL_HD void task_counts(ull tid, ull threads, const u32 *counts, u32 *task_counts, u32 nw, u32 nb) {
+    for (ull t = tid; t < (ull)nw * nb; t += threads) msm_task_count(t, counts, task_counts);
+}
+
 template <class FP, class FR>
 struct curve {
     PL_HD static void recode(ull tid, ull threads, const u64 *scalars, u32 *digits, u32 *counts, ull n, u32 c) {
@@ -51,9 +59,15 @@ struct curve {
     }
 
     PL_HD static void accumulate(ull tid, ull threads, const u64 *points, const u32 *sorted, const u32 *offsets,
-                                 u64 *buckets, ull n, u32 nw, u32 nb) {
+                                 const u32 *task_offsets, u64 *partials, ull n, u32 nw, u32 nb, ull max_tasks) {
+        for (ull t = tid; t < nw * max_tasks; t += threads)
+            msm_reduce<FP, FR>::accumulate(t, n, nb, max_tasks, points, sorted, offsets, task_offsets, partials);
+    }
+
+    PL_HD static void merge(ull tid, ull threads, const u64 *partials, const u32 *task_offsets, u64 *buckets,
+                            u32 nw, u32 nb, ull max_tasks) {
         for (ull t = tid; t < (ull)nw * nb; t += threads)
-            msm_reduce<FP, FR>::accumulate(t, n, nb, points, sorted, offsets, buckets);
+            msm_reduce<FP, FR>::merge(t, nb, max_tasks, partials, task_offsets, buckets);
     }
 
     PL_HD static void reduce_segments(ull tid, ull threads, const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw,
@@ -98,6 +112,11 @@ extern "C" __global__ void pl_msm_scan(const pl::u32 *counts, const pl::u32 *sum
     pl::msm_kernel::scan(PL_MSM_TID, PL_MSM_THREADS, counts, sums, offsets, cursor, nw, nb);
 }
 
+extern "C" __global__ void pl_msm_task_counts(const pl::u32 *counts, pl::u32 *task_counts, pl::u32 nw,
+                                              pl::u32 nb) {
+    pl::msm_kernel::task_counts(PL_MSM_TID, PL_MSM_THREADS, counts, task_counts, nw, nb);
+}
+
 extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor, pl::u32 *sorted,
                                           unsigned long long n, pl::u32 nw, pl::u32 nb) {
     pl::msm_kernel::scatter(PL_MSM_TID, PL_MSM_THREADS, digits, cursor, sorted, n, nw, nb);
@@ -108,10 +127,16 @@ extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor
                                                       pl::u32 *counts, unsigned long long n, pl::u32 c) { \
         pl::msm_kernel::name::recode(PL_MSM_TID, PL_MSM_THREADS, scalars, digits, counts, n, c);        \
     }                                                                                                   \
-    extern "C" __global__ void pl_##name##_msm_accumulate(const pl::u64 *points, const pl::u32 *sorted,  \
-                                                          const pl::u32 *offsets, pl::u64 *buckets,     \
-                                                          unsigned long long n, pl::u32 nw, pl::u32 nb) { \
-        pl::msm_kernel::name::accumulate(PL_MSM_TID, PL_MSM_THREADS, points, sorted, offsets, buckets, n, nw, nb); \
+    extern "C" __global__ void pl_##name##_msm_accumulate(                                             \
+        const pl::u64 *points, const pl::u32 *sorted, const pl::u32 *offsets, const pl::u32 *task_offsets, \
+        pl::u64 *partials, unsigned long long n, pl::u32 nw, pl::u32 nb, unsigned long long max_tasks) {  \
+        pl::msm_kernel::name::accumulate(PL_MSM_TID, PL_MSM_THREADS, points, sorted, offsets, task_offsets, \
+                                         partials, n, nw, nb, max_tasks);                               \
+    }                                                                                                   \
+    extern "C" __global__ void pl_##name##_msm_merge(const pl::u64 *partials, const pl::u32 *task_offsets, \
+                                                     pl::u64 *buckets, pl::u32 nw, pl::u32 nb,          \
+                                                     unsigned long long max_tasks) {                    \
+        pl::msm_kernel::name::merge(PL_MSM_TID, PL_MSM_THREADS, partials, task_offsets, buckets, nw, nb, max_tasks); \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_reduce_segments(const pl::u64 *buckets, pl::u64 *seg_t,   \
                                                                pl::u64 *seg_s, pl::u32 nw, pl::u32 nb,  \

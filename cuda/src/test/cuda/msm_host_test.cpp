@@ -43,7 +43,9 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
 
     // counts start as garbage, as device memory does: the clear kernel must zero them
     std::vector<u32> digits(nw * n), counts(nw * nb, 0xdeadbeefu), offsets(nw * (nb + 1)), cursor(nw * nb),
-        sorted(nw * n), sums(nw * (nb / pl::msm_scan_chunk(nb)));
+        sorted(nw * n), sums(nw * (nb / pl::msm_scan_chunk(nb))), task_counts(nw * nb), task_offsets(nw * (nb + 1));
+    const u64 max_tasks = pl::msm_max_tasks(n, nb);
+    std::vector<u64> partials(nw * max_tasks * jw);
     std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
         windows((u64)nw * jw);
     // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
@@ -57,8 +59,15 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
         pl::msm_kernel::scan(t, T, counts.data(), sums.data(), offsets.data(), cursor.data(), nw, nb);
     for (u64 t = 0; t < T; t++)
         pl::msm_kernel::scatter(t, T, digits.data(), cursor.data(), sorted.data(), n, nw, nb);
+    // the tasks: their counts, then their offsets by the same two scan kernels (the cursor is free again)
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::task_counts(t, T, counts.data(), task_counts.data(), nw, nb);
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::chunk_sums(t, T, task_counts.data(), sums.data(), nw, nb);
     for (u64 t = 0; t < T; t++)
-        K::accumulate(t, T, points.data(), sorted.data(), offsets.data(), buckets.data(), n, nw, nb);
+        pl::msm_kernel::scan(t, T, task_counts.data(), sums.data(), task_offsets.data(), cursor.data(), nw, nb);
+    for (u64 t = 0; t < T; t++)
+        K::accumulate(t, T, points.data(), sorted.data(), offsets.data(), task_offsets.data(), partials.data(), n,
+                      nw, nb, max_tasks);
+    for (u64 t = 0; t < T; t++) K::merge(t, T, partials.data(), task_offsets.data(), buckets.data(), nw, nb, max_tasks);
     for (u64 t = 0; t < T; t++) K::reduce_segments(t, T, buckets.data(), seg_t.data(), seg_s.data(), nw, nb, len);
     for (u64 t = 0; t < T; t++)
         K::reduce_windows(t, T, seg_t.data(), seg_s.data(), windows.data(), nw, segs, len_log2);

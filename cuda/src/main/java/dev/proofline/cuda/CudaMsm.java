@@ -80,7 +80,9 @@ public final class CudaMsm implements AutoCloseable {
     private final Function chunkSums;
     private final Function scan;
     private final Function scatter;
+    private final Function taskCounts;
     private final Function accumulate;
+    private final Function merge;
     private final Function reduceSegments;
     private final Function reduceWindows;
     private final Function combine;
@@ -99,7 +101,9 @@ public final class CudaMsm implements AutoCloseable {
         this.scan = module.function("pl_msm_scan");
         this.scatter = module.function("pl_msm_scatter");
         this.recode = module.function(p + "recode");
+        this.taskCounts = module.function("pl_msm_task_counts");
         this.accumulate = module.function(p + "accumulate");
+        this.merge = module.function(p + "merge");
         this.reduceSegments = module.function(p + "reduce_segments");
         this.reduceWindows = module.function(p + "reduce_windows");
         this.combine = module.function(p + "combine");
@@ -127,6 +131,14 @@ public final class CudaMsm implements AutoCloseable {
     static int segmentLength(int buckets) {
         int lg = 31 - Integer.numberOfLeadingZeros(buckets);
         return 1 << ((lg + 1) / 2);
+    }
+
+    /** Points a bucket-accumulation task adds at most ({@code MSM_TASK}). */
+    static final int TASK = 128;
+
+    /** A bound of a window's tasks ({@code msm_max_tasks}). */
+    static long maxTasks(long n, int buckets) {
+        return (n + TASK - 1) / TASK + Math.min(buckets, n);
     }
 
     /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
@@ -235,6 +247,10 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer offsets = scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
         DeviceBuffer cursor = scratch(Scratch.CURSOR, 4L * nw * nb);
         DeviceBuffer sorted = scratch(Scratch.SORTED, 4L * nw * n);
+        long maxTasks = maxTasks(n, nb);
+        DeviceBuffer taskCountBuffer = scratch(Scratch.TASK_COUNTS, 4L * nw * nb);
+        DeviceBuffer taskOffsets = scratch(Scratch.TASK_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer partials = scratch(Scratch.PARTIALS, pointBytes * nw * maxTasks);
         DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
         DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
         DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
@@ -262,8 +278,15 @@ public final class CudaMsm implements AutoCloseable {
                     new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
             launch(scatter, n * nw, BLOCK,
                     new KernelArgs(arena).pointer(digits).pointer(cursor).pointer(sorted).i64(n).i32(nw).i32(nb));
-            launch(accumulate, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
-                    .pointer(offsets).pointer(buckets).i64(n).i32(nw).i32(nb));
+            // tasks of at most TASK points of one bucket, their offsets by the same scan (the cursor is free)
+            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(counts).pointer(taskCountBuffer).i32(nw).i32(nb));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).pointer(taskOffsets)
+                    .pointer(cursor).i32(nw).i32(nb));
+            launch(accumulate, nw * maxTasks, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
+                    .pointer(offsets).pointer(taskOffsets).pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
+            launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(partials).pointer(taskOffsets)
+                    .pointer(buckets).i32(nw).i32(nb).i64(maxTasks));
             launch(reduceSegments, (long) nw * segs, POINT_BLOCK,
                     new KernelArgs(arena).pointer(buckets).pointer(segT).pointer(segS).i32(nw).i32(nb).i32(len));
             launch(reduceWindows, nw, POINT_BLOCK,
@@ -278,7 +301,8 @@ public final class CudaMsm implements AutoCloseable {
 
     /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
     private enum Scratch {
-        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
+        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, CURSOR, SORTED, BUCKETS,
+        SEG_T, SEG_S, WINDOWS, RESULT
     }
 
     /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */

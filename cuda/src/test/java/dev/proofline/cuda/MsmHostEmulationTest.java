@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ({@code src/test/cuda/msm_host_test.cpp}, kernel after kernel, a loop over each kernel's threads),
  * against the Java {@link Msm}: results compared as affine points, for 1 to 4096 points with random
  * scalars and points, zero scalars, points at infinity, repeated and opposite points, scalars r - 1, r and
- * above, and forced window sizes 2 to 16.
+ * above, crowded buckets (skewed scalars), and forced window sizes 2 to 16.
  */
 class MsmHostEmulationTest {
 
@@ -139,6 +139,18 @@ class MsmHostEmulationTest {
         return x;
     }
 
+    /** Scalars 1, 2, 3, 2^64 + 1 and r - 1 mostly, some random: a few buckets get most of the points. */
+    static long[] skewedScalars(BigInteger r, int count, Random rnd) {
+        BigInteger[] few = {BigInteger.ONE, BigInteger.TWO, BigInteger.valueOf(3),
+            BigInteger.ONE.shiftLeft(64).add(BigInteger.ONE), r.subtract(BigInteger.ONE)};
+        long[] s = new long[4 * count];
+        for (int i = 0; i < count; i++) {
+            BigInteger k = rnd.nextInt(8) == 0 ? new BigInteger(r.bitLength() + 16, rnd).mod(r) : few[rnd.nextInt(few.length)];
+            System.arraycopy(words(k), 0, s, 4 * i, 4);
+        }
+        return s;
+    }
+
     static List<Case> cases(PairingCurve curve) {
         WeierstrassCurve g1 = curve.g1();
         int aw = g1.affineWidth();
@@ -162,6 +174,8 @@ class MsmHostEmulationTest {
             System.arraycopy(pool, 0, same, i * aw, aw);
         }
         cases.add(new Case("one point repeated n=1000", same, randomScalars(r, 1000, rnd), 0));
+        // crowded buckets (many more points than a task takes): scalars from a few small values and r - 1
+        cases.add(new Case("skewed scalars n=4096", Arrays.copyOf(pool, max * aw), skewedScalars(r, max, rnd), 0));
         // (r - 1) P = -P
         cases.add(new Case("scalar r - 1", Arrays.copyOf(pool, aw), words(r.subtract(BigInteger.ONE)), 0));
         // results at infinity: all scalars zero, all points at infinity, P and -P with equal scalars
