@@ -1,8 +1,8 @@
 // Multi-scalar multiplication sum_i k_i P_i on G1 by Pippenger's bucket method, as per-thread steps.
 //
-// Each step is a __host__ __device__ function of (thread index, sizes, pointers): the kernels of
-// msm_kernels.cuh call it from a grid-stride loop, the host test program calls it in a plain loop over
-// the indices, step after step (the atomic additions then run one after another).
+// Each step is a __host__ __device__ function of (thread index, sizes, pointers), called from the
+// grid-stride loops of the kernel bodies of msm_kernels.cuh; the host test program and the tests' fake
+// driver run those bodies on the CPU, thread after thread (the atomic additions one after another).
 //
 // Inputs, the Java layout: n affine points (x, y in Montgomery form, infinity = (0, 0)) and n scalars,
 // 4 canonical little-endian words each (taken mod r). With c-bit windows, W = (bits + c) / c windows and
