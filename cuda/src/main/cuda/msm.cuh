@@ -21,7 +21,9 @@
 //   accumulate   thread t < W T:        task j of window w (T = msm_max_tasks tasks a window at most): up to
 //                                       MSM_TASK points of one bucket summed (mixed additions, negated
 //                                       points for negative digits), a Jacobian partial sum
-//   merge        thread t < W nb:       bucket b of window w: the sum of its tasks' partial sums
+//   task_count, chunk_sum, scan on the task counts: groups of up to MSM_TASK partial sums a bucket
+//   merge_group  thread t < W G:        a group's partial sums added (G bounds a window's groups)
+//   merge        thread t < W nb:       bucket b of window w: the sum of its groups' sums
 //   reduce_segments thread t < W S:     buckets [s L, s L + L) of a window: running sums give
 //                                       T_s = sum_j (j - s L + 1) B_j and S_s = sum_j B_j
 //   reduce_windows  thread w < W:       window sum sum_b (b + 1) B_b = sum_s T_s + L sum_s s S_s
@@ -218,7 +220,21 @@ PL_HD u64 msm_max_tasks(u64 n, u32 nb) {
     return (n + MSM_TASK - 1) / MSM_TASK + (nb < n ? nb : n);
 }
 
-/** Bucket t's tasks. */
+/** The bucket b whose tasks [toff[b], toff[b + 1]) hold task j (j < toff[nb]; toff[0] = 0). */
+PL_HD u32 msm_find_bucket(const u32 *toff, u32 nb, u32 j) {
+    u32 lo = 0, hi = nb;  // toff[lo] <= j < toff[hi]
+    while (hi - lo > 1) {
+        const u32 mid = lo + (hi - lo) / 2;
+        if (toff[mid] <= j) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/** Bucket t's tasks (of its points, or of its partial sums). */
 PL_HD void msm_task_count(u64 t, const u32 *counts, u32 *task_counts) {
     task_counts[t] = (counts[t] + MSM_TASK - 1) / MSM_TASK;
 }
@@ -254,15 +270,7 @@ struct msm_reduce {
         const u64 j = t - w * max_tasks;
         const u32 *toff = task_offsets + w * (nb + 1);
         if (j >= toff[nb]) return;
-        u32 lo = 0, hi = nb;  // toff[lo] <= j < toff[hi]
-        while (hi - lo > 1) {
-            const u32 mid = lo + (hi - lo) / 2;
-            if (toff[mid] <= j) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
+        const u32 lo = msm_find_bucket(toff, nb, (u32)j);
         const u32 *off = offsets + w * (nb + 1);
         const u32 start = off[lo] + ((u32)j - toff[lo]) * MSM_TASK;
         const u32 end = off[lo + 1] - start < MSM_TASK ? off[lo + 1] : start + MSM_TASK;
@@ -279,7 +287,32 @@ struct msm_reduce {
         M::store(partials, t, acc);
     }
 
-    /** Bucket t = w nb + b: the sum of its tasks' partial sums (infinity for an empty bucket). */
+    /**
+     * Group t = w G + j (G = max_groups) of a bucket's partial sums: the sum of up to MSM_TASK of them, so a
+     * crowded bucket's partial sums are added by many threads. The groups of bucket b are
+     * [goff[b], goff[b + 1]); group q of them takes the bucket's partial sums
+     * [toff[b] + q MSM_TASK, min(toff[b + 1], toff[b] + (q + 1) MSM_TASK)).
+     */
+    PL_HD static void merge_group(u64 t, u32 nb, u64 max_tasks, u64 max_groups, const u64 *partials,
+                                  const u32 *task_offsets, const u32 *group_offsets, u64 *group_sums) {
+        const u64 w = t / max_groups;
+        const u64 j = t - w * max_groups;
+        const u32 *goff = group_offsets + w * (nb + 1);
+        if (j >= goff[nb]) return;
+        const u32 b = msm_find_bucket(goff, nb, (u32)j);
+        const u32 *toff = task_offsets + w * (nb + 1);
+        const u32 start = toff[b] + ((u32)j - goff[b]) * MSM_TASK;
+        const u32 end = toff[b + 1] - start < MSM_TASK ? toff[b + 1] : start + MSM_TASK;
+        J acc, p;
+        G::set_infinity(acc);
+        for (u32 e = start; e < end; e++) {
+            M::load(partials, w * max_tasks + e, p);
+            P::add(acc, p, acc);
+        }
+        M::store(group_sums, t, acc);
+    }
+
+    /** Bucket t = w nb + b: the sum of its tasks' (or groups') partial sums (infinity for an empty bucket). */
     PL_HD static void merge(u64 t, u32 nb, u64 max_tasks, const u64 *partials, const u32 *task_offsets,
                             u64 *buckets) {
         const u64 w = t / nb;

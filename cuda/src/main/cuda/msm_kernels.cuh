@@ -10,6 +10,9 @@
 //   pl_msm_chunk_sums, pl_msm_scan on the task counts: the task offsets
 //   pl_<curve>_msm_accumulate(const u64 *points, const u32 *sorted, const u32 *offsets,
 //                             const u32 *task_offsets, u64 *partials, u64 n, u32 nw, u32 nb, u64 max_tasks)
+//   pl_msm_task_counts, pl_msm_chunk_sums, pl_msm_scan on the task counts: the group offsets
+//   pl_<curve>_msm_merge_groups(const u64 *partials, const u32 *task_offsets, const u32 *group_offsets,
+//                               u64 *group_sums, u32 nw, u32 nb, u64 max_tasks, u64 max_groups)
 //   pl_<curve>_msm_merge(const u64 *partials, const u32 *task_offsets, u64 *buckets, u32 nw, u32 nb,
 //                        u64 max_tasks)
 //   pl_<curve>_msm_reduce_segments(const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw, u32 nb, u32 len)
@@ -62,6 +65,14 @@ struct curve {
                                  const u32 *task_offsets, u64 *partials, ull n, u32 nw, u32 nb, ull max_tasks) {
         for (ull t = tid; t < nw * max_tasks; t += threads)
             msm_reduce<FP, FR>::accumulate(t, n, nb, max_tasks, points, sorted, offsets, task_offsets, partials);
+    }
+
+    PL_HD static void merge_groups(ull tid, ull threads, const u64 *partials, const u32 *task_offsets,
+                                   const u32 *group_offsets, u64 *group_sums, u32 nw, u32 nb, ull max_tasks,
+                                   ull max_groups) {
+        for (ull t = tid; t < nw * max_groups; t += threads)
+            msm_reduce<FP, FR>::merge_group(t, nb, max_tasks, max_groups, partials, task_offsets, group_offsets,
+                                            group_sums);
     }
 
     PL_HD static void merge(ull tid, ull threads, const u64 *partials, const u32 *task_offsets, u64 *buckets,
@@ -132,6 +143,13 @@ extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor
         pl::u64 *partials, unsigned long long n, pl::u32 nw, pl::u32 nb, unsigned long long max_tasks) {  \
         pl::msm_kernel::name::accumulate(PL_MSM_TID, PL_MSM_THREADS, points, sorted, offsets, task_offsets, \
                                          partials, n, nw, nb, max_tasks);                               \
+    }                                                                                                   \
+    extern "C" __global__ void pl_##name##_msm_merge_groups(                                           \
+        const pl::u64 *partials, const pl::u32 *task_offsets, const pl::u32 *group_offsets,              \
+        pl::u64 *group_sums, pl::u32 nw, pl::u32 nb, unsigned long long max_tasks,                       \
+        unsigned long long max_groups) {                                                                 \
+        pl::msm_kernel::name::merge_groups(PL_MSM_TID, PL_MSM_THREADS, partials, task_offsets, group_offsets, \
+                                           group_sums, nw, nb, max_tasks, max_groups);                  \
     }                                                                                                   \
     extern "C" __global__ void pl_##name##_msm_merge(const pl::u64 *partials, const pl::u32 *task_offsets, \
                                                      pl::u64 *buckets, pl::u32 nw, pl::u32 nb,          \

@@ -45,7 +45,9 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     std::vector<u32> digits(nw * n), counts(nw * nb, 0xdeadbeefu), offsets(nw * (nb + 1)), cursor(nw * nb),
         sorted(nw * n), sums(nw * (nb / pl::msm_scan_chunk(nb))), task_counts(nw * nb), task_offsets(nw * (nb + 1));
     const u64 max_tasks = pl::msm_max_tasks(n, nb);
-    std::vector<u64> partials(nw * max_tasks * jw);
+    const u64 max_groups = pl::msm_max_tasks(max_tasks, nb);
+    std::vector<u64> partials(nw * max_tasks * jw), group_sums(nw * max_groups * jw);
+    std::vector<u32> group_counts(nw * nb), group_offsets(nw * (nb + 1));
     std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
         windows((u64)nw * jw);
     // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
@@ -67,7 +69,16 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     for (u64 t = 0; t < T; t++)
         K::accumulate(t, T, points.data(), sorted.data(), offsets.data(), task_offsets.data(), partials.data(), n,
                       nw, nb, max_tasks);
-    for (u64 t = 0; t < T; t++) K::merge(t, T, partials.data(), task_offsets.data(), buckets.data(), nw, nb, max_tasks);
+    // groups of the tasks' partial sums, their offsets, their sums; then each bucket's groups
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::task_counts(t, T, task_counts.data(), group_counts.data(), nw, nb);
+    for (u64 t = 0; t < T; t++) pl::msm_kernel::chunk_sums(t, T, group_counts.data(), sums.data(), nw, nb);
+    for (u64 t = 0; t < T; t++)
+        pl::msm_kernel::scan(t, T, group_counts.data(), sums.data(), group_offsets.data(), cursor.data(), nw, nb);
+    for (u64 t = 0; t < T; t++)
+        K::merge_groups(t, T, partials.data(), task_offsets.data(), group_offsets.data(), group_sums.data(), nw, nb,
+                        max_tasks, max_groups);
+    for (u64 t = 0; t < T; t++)
+        K::merge(t, T, group_sums.data(), group_offsets.data(), buckets.data(), nw, nb, max_groups);
     for (u64 t = 0; t < T; t++) K::reduce_segments(t, T, buckets.data(), seg_t.data(), seg_s.data(), nw, nb, len);
     for (u64 t = 0; t < T; t++)
         K::reduce_windows(t, T, seg_t.data(), seg_s.data(), windows.data(), nw, segs, len_log2);

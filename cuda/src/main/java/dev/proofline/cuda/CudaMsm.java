@@ -82,6 +82,7 @@ public final class CudaMsm implements AutoCloseable {
     private final Function scatter;
     private final Function taskCounts;
     private final Function accumulate;
+    private final Function mergeGroups;
     private final Function merge;
     private final Function reduceSegments;
     private final Function reduceWindows;
@@ -103,6 +104,7 @@ public final class CudaMsm implements AutoCloseable {
         this.recode = module.function(p + "recode");
         this.taskCounts = module.function("pl_msm_task_counts");
         this.accumulate = module.function(p + "accumulate");
+        this.mergeGroups = module.function(p + "merge_groups");
         this.merge = module.function(p + "merge");
         this.reduceSegments = module.function(p + "reduce_segments");
         this.reduceWindows = module.function(p + "reduce_windows");
@@ -251,6 +253,10 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer taskCountBuffer = scratch(Scratch.TASK_COUNTS, 4L * nw * nb);
         DeviceBuffer taskOffsets = scratch(Scratch.TASK_OFFSETS, 4L * nw * (nb + 1));
         DeviceBuffer partials = scratch(Scratch.PARTIALS, pointBytes * nw * maxTasks);
+        long maxGroups = maxTasks(maxTasks, nb);
+        DeviceBuffer groupCounts = scratch(Scratch.GROUP_COUNTS, 4L * nw * nb);
+        DeviceBuffer groupOffsets = scratch(Scratch.GROUP_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer groupSums = scratch(Scratch.GROUP_SUMS, pointBytes * nw * maxGroups);
         DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
         DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
         DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
@@ -285,8 +291,17 @@ public final class CudaMsm implements AutoCloseable {
                     .pointer(cursor).i32(nw).i32(nb));
             launch(accumulate, nw * maxTasks, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
                     .pointer(offsets).pointer(taskOffsets).pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
-            launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(partials).pointer(taskOffsets)
-                    .pointer(buckets).i32(nw).i32(nb).i64(maxTasks));
+            // groups of at most TASK partial sums of one bucket, summed; then each bucket's group sums
+            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(groupCounts)
+                    .i32(nw).i32(nb));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).pointer(groupOffsets)
+                    .pointer(cursor).i32(nw).i32(nb));
+            launch(mergeGroups, nw * maxGroups, POINT_BLOCK, new KernelArgs(arena).pointer(partials)
+                    .pointer(taskOffsets).pointer(groupOffsets).pointer(groupSums).i32(nw).i32(nb).i64(maxTasks)
+                    .i64(maxGroups));
+            launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(groupSums).pointer(groupOffsets)
+                    .pointer(buckets).i32(nw).i32(nb).i64(maxGroups));
             launch(reduceSegments, (long) nw * segs, POINT_BLOCK,
                     new KernelArgs(arena).pointer(buckets).pointer(segT).pointer(segS).i32(nw).i32(nb).i32(len));
             launch(reduceWindows, nw, POINT_BLOCK,
@@ -301,8 +316,8 @@ public final class CudaMsm implements AutoCloseable {
 
     /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
     private enum Scratch {
-        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, CURSOR, SORTED, BUCKETS,
-        SEG_T, SEG_S, WINDOWS, RESULT
+        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, GROUP_COUNTS, GROUP_OFFSETS,
+        GROUP_SUMS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
     }
 
     /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */

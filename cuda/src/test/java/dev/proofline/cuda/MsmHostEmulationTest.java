@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ({@code src/test/cuda/msm_host_test.cpp}, kernel after kernel, a loop over each kernel's threads),
  * against the Java {@link Msm}: results compared as affine points, for 1 to 4096 points with random
  * scalars and points, zero scalars, points at infinity, repeated and opposite points, scalars r - 1, r and
- * above, crowded buckets (skewed scalars), and forced window sizes 2 to 16.
+ * above, crowded buckets (skewed scalars; 2^15 points mostly with scalar 1), and forced window sizes 2 to
+ * 16.
  */
 class MsmHostEmulationTest {
 
@@ -176,6 +177,20 @@ class MsmHostEmulationTest {
         cases.add(new Case("one point repeated n=1000", same, randomScalars(r, 1000, rnd), 0));
         // crowded buckets (many more points than a task takes): scalars from a few small values and r - 1
         cases.add(new Case("skewed scalars n=4096", Arrays.copyOf(pool, max * aw), skewedScalars(r, max, rnd), 0));
+        // one bucket with more points than a group of tasks covers (128 tasks of 128 points): 2^15 points,
+        // most with scalar 1
+        int big = 1 << 15;
+        long[] tiled = new long[big * aw];
+        for (int i = 0; i < big; i++) {
+            System.arraycopy(pool, (i % max) * aw, tiled, i * aw, aw);
+        }
+        long[] ones = randomScalars(r, big, rnd);
+        for (int i = 0; i < big; i++) {
+            if (rnd.nextInt(10) != 0) {
+                System.arraycopy(words(BigInteger.ONE), 0, ones, 4 * i, 4);
+            }
+        }
+        cases.add(new Case("crowded bucket n=32768", tiled, ones, 0));
         // (r - 1) P = -P
         cases.add(new Case("scalar r - 1", Arrays.copyOf(pool, aw), words(r.subtract(BigInteger.ONE)), 0));
         // results at infinity: all scalars zero, all points at infinity, P and -P with equal scalars
