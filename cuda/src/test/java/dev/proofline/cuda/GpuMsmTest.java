@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link CudaMsm} on the machine's GPU against the Java {@link Msm}, 2^10 to 2^20 points on both curves
- * (random points and scalars with zero scalars, points at infinity and repeated points mixed in), results
- * compared as affine points. Every test skips, with the reason printed once, where there is no usable
+ * (random points and scalars with zero scalars, points at infinity and repeated points mixed in; then
+ * skewed scalars, which crowd a few buckets), results compared as affine points. Every test skips, with the reason printed once, where there is no usable
  * driver or device or the module was built without nvcc.
  */
 class GpuMsmTest {
@@ -148,6 +148,11 @@ class GpuMsmTest {
             long[] actual = new long[g1.affineWidth()];
             pa.toAffine(jac, 0, actual, 0);
             assertArrayEquals(prefix, actual, curve + " first " + m + " of 2^" + lg + " points, c = 7");
+            // skewed scalars: a few values for most points, so a few buckets hold most of them
+            long[] skewed = MsmHostEmulationTest.skewedScalars(g1.order(), n, rnd);
+            long[] crowded = Msm.on(g1).multiplyAffine(pts, skewed);
+            pa.toAffine(msm.multiply(resident, skewed, 0, n), 0, actual, 0);
+            assertArrayEquals(crowded, actual, curve + " 2^" + lg + " points, skewed scalars");
         }
     }
 }
