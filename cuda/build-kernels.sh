@@ -8,8 +8,10 @@
 #       Compiles the host test program src/test/cuda/host_test.cpp twice (128-bit products; the
 #       device's separate high product, computed portably) with g++, or with nvcc when there is no
 #       g++ (nvcc then needs another host compiler, e.g. named by NVCC_CCBIN), and a third time by
-#       nvcc when it is there (host_test_nvcc); likewise the NTT emulation src/test/cuda/ntt_host_test.cpp
-#       (ntt_host_test, ntt_host_test_nvcc). Without either compiler it says so and succeeds.
+#       nvcc when it is there (host_test_nvcc); the NTT emulation src/test/cuda/ntt_host_test.cpp
+#       (ntt_host_test, ntt_host_test_nvcc); the MSM's host emulation src/test/cuda/msm_host_test.cpp
+#       (msm_host_test) and its kernels for the tests' fake driver (libmsmfakekernels.so). Without
+#       either compiler it says so and succeeds.
 #       Where a GPU is visible, nvcc also builds the device test program src/test/cuda/device_test.cu
 #       (the same operations run in a kernel) with the gencode flags.
 #
@@ -74,8 +76,9 @@ host-test)
         if up_to_date "$out" "$src" "$test_src" "$here/build-kernels.sh"; then
             return 0
         fi
-        echo "[cuda] ${compiler[0]} ${source:-host_test.cpp} $* -> $out"
-        "${compiler[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/${source:-host_test.cpp}"
+        local source="${build_source:-host_test.cpp}"
+        echo "[cuda] ${compiler[0]} $source $* -> $out"
+        "${compiler[@]}" -O2 -std=c++17 "$@" -I "$src" -o "$out.tmp" "$test_src/$source"
         mv "$out.tmp" "$out"
     }
     build host_test
@@ -88,11 +91,15 @@ host-test)
         ntt_checks=(-fsanitize=address,undefined -fno-sanitize-recover=all)
     fi
     rm -f "$out_dir/.sanitizer-probe"
-    source=ntt_host_test.cpp build ntt_host_test "${ntt_checks[@]}"
+    build_source=ntt_host_test.cpp build ntt_host_test "${ntt_checks[@]}"
+    # the MSM's steps run on the CPU, kernel after kernel (src/test/cuda/msm_host_test.cpp)
+    build_source=msm_host_test.cpp build msm_host_test
+    # the MSM kernels' bodies for the fake driver, so CudaMsm runs without a GPU (msm_fake_kernels.cpp)
+    build_source=msm_fake_kernels.cpp build libmsmfakekernels.so -shared -fPIC
     if $have_nvcc; then
         # nvcc's host pass: the headers as the kernels see them (__host__ __device__, unroll pragmas)
         build host_test_nvcc --nvcc
-        source=ntt_host_test.cpp build ntt_host_test_nvcc --nvcc
+        build_source=ntt_host_test.cpp build ntt_host_test_nvcc --nvcc
     else
         rm -f "$out_dir/host_test_nvcc" "$out_dir/ntt_host_test_nvcc"
     fi

@@ -70,3 +70,4 @@ PL_G1_KERNELS(bn254, pl::bn254_fp_params)
 PL_G1_KERNELS(bls12381, pl::bls12381_fp_params)
 
 #include "ntt_kernels.cuh"
+#include "msm_kernels.cuh"

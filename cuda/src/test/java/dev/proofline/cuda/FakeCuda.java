@@ -68,7 +68,7 @@ public final class FakeCuda {
         Process gcc;
         try {
             gcc = new ProcessBuilder("gcc", "-std=gnu11", "-O1", "-Wall", "-shared", "-fPIC", "-o", lib.toString(),
-                    source.toAbsolutePath().toString(), "-lpthread")
+                    source.toAbsolutePath().toString(), "-lpthread", "-ldl")
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         } catch (IOException e) {
             throw new IllegalStateException("gcc is not available to build the fake CUDA driver (" + e.getMessage() + ")");
@@ -113,6 +113,20 @@ public final class FakeCuda {
             return handle(name, result, layouts.toArray(MemoryLayout[]::new)).invokeWithArguments(args);
         } catch (Throwable t) {
             throw new IllegalStateException(name, t);
+        }
+    }
+
+    /**
+     * Adds the kernels of a host library (functions {@code int fake_kernel_<name>(unsigned grid_x,
+     * unsigned block_x, void **params)}), run when a kernel of that name is launched.
+     */
+    public void loadKernels(Path library) {
+        try (Arena arena = Arena.ofConfined()) {
+            int r = (int) invoke("fake_load_kernels", JAVA_INT, List.of(ADDRESS),
+                    arena.allocateFrom(library.toAbsolutePath().toString()));
+            if (r != 0) {
+                throw new IllegalStateException("the fake driver could not load " + library);
+            }
         }
     }
 

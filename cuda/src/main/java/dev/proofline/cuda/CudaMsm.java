@@ -1,0 +1,391 @@
+package dev.proofline.cuda;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * G1 multi-scalar multiplication sum_i k_i P_i on a CUDA device, by the kernels of {@code msm.cuh}
+ * (Pippenger's method with signed c-bit digits, a counting sort of the (bucket, point) pairs, one thread a
+ * bucket, a segmented bucket reduction, the windows combined by doubling on the device).
+ *
+ * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
+ * (affine x, y, little-endian Montgomery words, infinity = (0, 0)); each {@link #multiply} copies its
+ * scalars (4 canonical little-endian words each, taken mod r) through pinned memory, runs the kernels on
+ * this instance's stream (with scratch buffers kept between calls, grown as needed, freed by
+ * {@link #releaseScratch} or {@link #close}) and returns the Jacobian result (X, Y, Z, Montgomery words,
+ * infinity with Z = 0), the representation of the Java {@code Msm}.
+ *
+ * <p>Not thread-safe: one caller at a time (the calls share the stream).
+ */
+public final class CudaMsm implements AutoCloseable {
+
+    /** The curves the kernels are built for: entry point prefix, base field limbs, bits of r. */
+    public enum Curve {
+        BN254("bn254", 4, 254),
+        BLS12_381("bls12381", 6, 255);
+
+        private final String prefix;
+        private final int limbs;
+        private final int scalarBits;
+
+        Curve(String prefix, int limbs, int scalarBits) {
+            this.prefix = prefix;
+            this.limbs = limbs;
+            this.scalarBits = scalarBits;
+        }
+
+        /** The prefix of the curve's entry points, {@code pl_<prefix>_msm_...}. */
+        public String prefix() {
+            return prefix;
+        }
+
+        /** 64-bit words of a base field element. */
+        public int limbs() {
+            return limbs;
+        }
+
+        /** Words of an affine point. */
+        public int affineWords() {
+            return 2 * limbs;
+        }
+
+        /** Words of a Jacobian point. */
+        public int jacobianWords() {
+            return 3 * limbs;
+        }
+
+        /** Bit length of the group order r. */
+        public int scalarBits() {
+            return scalarBits;
+        }
+    }
+
+    /** Words per scalar. */
+    public static final int SCALAR_WORDS = 4;
+
+    /** Threads a block for the point kernels (up to about 180 registers a thread) and the others. */
+    private static final int POINT_BLOCK = 128;
+    private static final int BLOCK = 256;
+    private static final int MAX_BLOCKS = 1 << 20;
+    /** Bytes of pinned memory through which points are uploaded. */
+    private static final long UPLOAD_CHUNK = 32L << 20;
+
+    private final Context context;
+    private final Curve curve;
+    private final Stream stream;
+    private final Function clear;
+    private final Function recode;
+    private final Function chunkSums;
+    private final Function scan;
+    private final Function scatter;
+    private final Function taskCounts;
+    private final Function accumulate;
+    private final Function mergeGroups;
+    private final Function merge;
+    private final Function reduceSegments;
+    private final Function reduceWindows;
+    private final Function combine;
+    private final DeviceBuffer[] scratch = new DeviceBuffer[Scratch.values().length];
+    private PinnedBuffer hostScalars;
+    private PinnedBuffer hostResult;
+    private boolean closed;
+
+    /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
+    public CudaMsm(Context context, Module module, Curve curve) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.curve = Objects.requireNonNull(curve, "curve");
+        String p = "pl_" + curve.prefix() + "_msm_";
+        this.clear = module.function("pl_msm_clear_u32");
+        this.chunkSums = module.function("pl_msm_chunk_sums");
+        this.scan = module.function("pl_msm_scan");
+        this.scatter = module.function("pl_msm_scatter");
+        this.recode = module.function(p + "recode");
+        this.taskCounts = module.function("pl_msm_task_counts");
+        this.accumulate = module.function(p + "accumulate");
+        this.mergeGroups = module.function(p + "merge_groups");
+        this.merge = module.function(p + "merge");
+        this.reduceSegments = module.function(p + "reduce_segments");
+        this.reduceWindows = module.function(p + "reduce_windows");
+        this.combine = module.function(p + "combine");
+        this.stream = context.createStream();
+    }
+
+    public Curve curve() {
+        return curve;
+    }
+
+    // ------------------------------------------------------------------ sizes
+
+    /** The window size for n points: about log2(n) - 2 bits, within [3, 16] ({@code msm_window_bits}). */
+    public static int windowBits(long n) {
+        int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);
+        return Math.clamp(lg - 2, 3, 16);
+    }
+
+    /** Windows for scalars of {@code bits} bits with c-bit signed digits ({@code msm_windows}). */
+    public static int windows(int bits, int c) {
+        return (bits + c) / c;
+    }
+
+    /** Buckets a segment of the bucket reduction, about sqrt(buckets) ({@code msm_segment_len}). */
+    static int segmentLength(int buckets) {
+        int lg = 31 - Integer.numberOfLeadingZeros(buckets);
+        return 1 << ((lg + 1) / 2);
+    }
+
+    /** Points a bucket-accumulation task adds at most ({@code MSM_TASK}). */
+    static final int TASK = 128;
+
+    /** A bound of a window's tasks ({@code msm_max_tasks}). */
+    static long maxTasks(long n, int buckets) {
+        return (n + TASK - 1) / TASK + Math.min(buckets, n);
+    }
+
+    /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
+    static int scanChunk(int buckets) {
+        return Math.min(buckets, 256);
+    }
+
+    // ------------------------------------------------------------------ points
+
+    /** Points resident in device memory. */
+    public final class Points implements AutoCloseable {
+        private final DeviceBuffer buffer;
+        private final int count;
+
+        private Points(DeviceBuffer buffer, int count) {
+            this.buffer = buffer;
+            this.count = count;
+        }
+
+        public int count() {
+            return count;
+        }
+
+        public Curve curve() {
+            return curve;
+        }
+
+        @Override
+        public void close() {
+            buffer.close();
+        }
+    }
+
+    /**
+     * Copies {@code count} affine points from byte {@code offset} of {@code points} (the zkey layout; any
+     * segment, heap or native) to device memory, through a pinned buffer, and waits for the copy.
+     */
+    public Points upload(MemorySegment points, long offset, int count) {
+        checkOpen();
+        long bytes = 8L * curve.affineWords() * count;
+        if (count <= 0 || offset < 0 || offset + bytes > points.byteSize()) {
+            throw new IllegalArgumentException(count + " points at byte " + offset + " of " + points.byteSize());
+        }
+        DeviceBuffer buffer = context.allocate(bytes);
+        try (PinnedBuffer staging = context.allocatePinned(Math.min(bytes, UPLOAD_CHUNK))) {
+            for (long done = 0; done < bytes; ) {
+                long len = Math.min(bytes - done, staging.size());
+                MemorySegment chunk = staging.segment().asSlice(0, len);
+                MemorySegment.copy(points, offset + done, chunk, 0, len);
+                buffer.copyFromHostAsync(chunk, done, stream);
+                stream.synchronize();
+                done += len;
+            }
+        } catch (RuntimeException | Error e) {
+            buffer.close();
+            throw e;
+        }
+        return new Points(buffer, count);
+    }
+
+    /** As {@link #upload(MemorySegment, long, int)} from a {@code long[]} of affine points. */
+    public Points upload(long[] points) {
+        return upload(MemorySegment.ofArray(points), 0, points.length / curve.affineWords());
+    }
+
+    // ------------------------------------------------------------------ MSM
+
+    /**
+     * sum_{i < count} k_{s+i} P_i, Jacobian: the first {@code count} resident points, scalars from index
+     * {@code scalarIndex} (in scalars, not words).
+     */
+    public long[] multiply(Points points, long[] scalars, int scalarIndex, int count) {
+        return multiply(points, scalars, scalarIndex, count, 0);
+    }
+
+    /** As {@link #multiply(Points, long[], int, int)} with window size c in [2, 16] (0: {@link #windowBits}). */
+    public long[] multiply(Points points, long[] scalars, int scalarIndex, int count, int c) {
+        checkOpen();
+        if (points.curve() != curve || count < 0 || count > points.count() || scalarIndex < 0
+                || ((long) scalarIndex + count) * SCALAR_WORDS > scalars.length) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.count()
+                    + " points, scalars from " + scalarIndex + " of " + scalars.length / SCALAR_WORDS);
+        }
+        if (c != 0 && (c < 2 || c > 16)) {
+            throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
+        }
+        int jw = curve.jacobianWords();
+        if (count == 0) {
+            return infinity();
+        }
+        if (c == 0) {
+            c = windowBits(count);
+        }
+        long n = count;
+        int nw = windows(curve.scalarBits(), c);
+        int nb = 1 << (c - 1);
+        int len = segmentLength(nb);
+        int segs = nb / len;
+        int lenLog2 = Integer.numberOfTrailingZeros(len);
+        long pointBytes = 8L * jw;
+        DeviceBuffer dScalars = scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
+        DeviceBuffer digits = scratch(Scratch.DIGITS, 4L * nw * n);
+        DeviceBuffer counts = scratch(Scratch.COUNTS, 4L * nw * nb);
+        long chunks = (long) nw * (nb / scanChunk(nb));
+        DeviceBuffer sums = scratch(Scratch.SUMS, 4L * chunks);
+        DeviceBuffer offsets = scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer cursor = scratch(Scratch.CURSOR, 4L * nw * nb);
+        DeviceBuffer sorted = scratch(Scratch.SORTED, 4L * nw * n);
+        long maxTasks = maxTasks(n, nb);
+        DeviceBuffer taskCountBuffer = scratch(Scratch.TASK_COUNTS, 4L * nw * nb);
+        DeviceBuffer taskOffsets = scratch(Scratch.TASK_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer partials = scratch(Scratch.PARTIALS, pointBytes * nw * maxTasks);
+        long maxGroups = maxTasks(maxTasks, nb);
+        DeviceBuffer groupCounts = scratch(Scratch.GROUP_COUNTS, 4L * nw * nb);
+        DeviceBuffer groupOffsets = scratch(Scratch.GROUP_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer groupSums = scratch(Scratch.GROUP_SUMS, pointBytes * nw * maxGroups);
+        DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
+        DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
+        DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
+        DeviceBuffer windowSums = scratch(Scratch.WINDOWS, pointBytes * nw);
+        DeviceBuffer result = scratch(Scratch.RESULT, pointBytes);
+        if (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n) {
+            if (hostScalars != null) {
+                hostScalars.close();
+                hostScalars = null;
+            }
+            hostScalars = context.allocatePinned(8L * SCALAR_WORDS * n);
+        }
+        if (hostResult == null) {
+            hostResult = context.allocatePinned(pointBytes);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment.copy(scalars, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
+                    SCALAR_WORDS * count);
+            dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
+            long pairs = (long) nw * nb;
+            launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
+            launch(recode, n, BLOCK, new KernelArgs(arena).pointer(dScalars).pointer(digits).pointer(counts).i64(n).i32(c));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
+            launch(scatter, n * nw, BLOCK,
+                    new KernelArgs(arena).pointer(digits).pointer(cursor).pointer(sorted).i64(n).i32(nw).i32(nb));
+            // tasks of at most TASK points of one bucket, their offsets by the same scan (the cursor is free)
+            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(counts).pointer(taskCountBuffer).i32(nw).i32(nb));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).pointer(taskOffsets)
+                    .pointer(cursor).i32(nw).i32(nb));
+            launch(accumulate, nw * maxTasks, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
+                    .pointer(offsets).pointer(taskOffsets).pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
+            // groups of at most TASK partial sums of one bucket, summed; then each bucket's group sums
+            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(groupCounts)
+                    .i32(nw).i32(nb));
+            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).i32(nw).i32(nb));
+            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).pointer(groupOffsets)
+                    .pointer(cursor).i32(nw).i32(nb));
+            launch(mergeGroups, nw * maxGroups, POINT_BLOCK, new KernelArgs(arena).pointer(partials)
+                    .pointer(taskOffsets).pointer(groupOffsets).pointer(groupSums).i32(nw).i32(nb).i64(maxTasks)
+                    .i64(maxGroups));
+            launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(groupSums).pointer(groupOffsets)
+                    .pointer(buckets).i32(nw).i32(nb).i64(maxGroups));
+            launch(reduceSegments, (long) nw * segs, POINT_BLOCK,
+                    new KernelArgs(arena).pointer(buckets).pointer(segT).pointer(segS).i32(nw).i32(nb).i32(len));
+            launch(reduceWindows, nw, POINT_BLOCK,
+                    new KernelArgs(arena).pointer(segT).pointer(segS).pointer(windowSums).i32(nw).i32(segs).i32(lenLog2));
+            launch(combine, 1, 1, new KernelArgs(arena).pointer(windowSums).pointer(result).i32(nw).i32(c));
+            MemorySegment out = hostResult.segment().asSlice(0, pointBytes);
+            result.copyToHostAsync(out, 0, stream);
+            stream.synchronize();
+            return out.toArray(ValueLayout.JAVA_LONG);
+        }
+    }
+
+    /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
+    private enum Scratch {
+        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, GROUP_COUNTS, GROUP_OFFSETS,
+        GROUP_SUMS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
+    }
+
+    /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */
+    private DeviceBuffer scratch(Scratch which, long bytes) {
+        DeviceBuffer b = scratch[which.ordinal()];
+        if (b != null && b.size() >= bytes) {
+            return b;
+        }
+        if (b != null) {
+            scratch[which.ordinal()] = null;
+            b.close();
+        }
+        b = context.allocate(bytes);
+        scratch[which.ordinal()] = b;
+        return b;
+    }
+
+    /** Frees the scratch buffers kept between calls (the next call allocates them again). */
+    public void releaseScratch() {
+        for (int i = 0; i < scratch.length; i++) {
+            if (scratch[i] != null) {
+                scratch[i].close();
+                scratch[i] = null;
+            }
+        }
+        if (hostScalars != null) {
+            hostScalars.close();
+            hostScalars = null;
+        }
+        if (hostResult != null) {
+            hostResult.close();
+            hostResult = null;
+        }
+    }
+
+    private void launch(Function f, long threads, int block, KernelArgs args) {
+        long blocks = Math.clamp((threads + block - 1) / block, 1, MAX_BLOCKS);
+        f.launch(Dim3.of((int) blocks), Dim3.of(block), 0, stream, args);
+    }
+
+    /** The point at infinity as the kernels write it: (1, 1, 0) in Montgomery form. */
+    private long[] infinity() {
+        long[] r = new long[curve.jacobianWords()];
+        long[] one = curve == Curve.BN254
+                ? new long[] {0xd35d438dc58f0d9dL, 0x0a78eb28f5c70b3dL, 0x666ea36f7879462cL, 0x0e0a77c19a07df2fL}
+                : new long[] {0x760900000002fffdL, 0xebf4000bc40c0002L, 0x5f48985753c758baL, 0x77ce585370525745L,
+                        0x5c071a97a256ec6dL, 0x15f65ec3fa80e493L};
+        System.arraycopy(one, 0, r, 0, one.length);
+        System.arraycopy(one, 0, r, one.length, one.length);
+        return r;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("CudaMsm is closed");
+        }
+    }
+
+    /** Frees the scratch buffers and destroys the stream; resident {@link Points} are closed by their owner. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            try {
+                releaseScratch();
+            } finally {
+                stream.close();
+            }
+        }
+    }
+}
