@@ -101,9 +101,9 @@ public final class Daemon implements AutoCloseable {
                 + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits)));
     }
 
-    /** Starts a daemon on the CPU backend. */
+    /** Starts a daemon on the backend its configuration names ({@code auto}: a GPU if one is usable, else the CPU). */
     public static Daemon start(DaemonConfig config, Consumer<String> log) throws IOException, InterruptedException {
-        return new Daemon(config, backend(config.engine().backend()), log);
+        return new Daemon(config, backend(config.engine().backend(), log), log);
     }
 
     /** Starts a daemon on the given backend (tests). */
@@ -112,11 +112,22 @@ public final class Daemon implements AutoCloseable {
         return new Daemon(config, backend, log);
     }
 
-    static ProverBackend backend(String name) {
+    static ProverBackend backend(String name, Consumer<String> log) {
         return switch (name) {
-            case "auto", "cpu" -> new CpuBackend();
-            case "cuda" -> throw new DaemonConfig.ConfigException("engine.backend: cuda is not available in this build"
-                    + " (no CUDA backend yet); use auto or cpu");
+            case "cpu" -> new CpuBackend();
+            case "auto", "cuda" -> {
+                java.util.List<String> why = new java.util.ArrayList<>();
+                var gpu = dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), why::add);
+                if (gpu.isPresent()) {
+                    log.accept("CUDA backend on " + gpu.get().device().name());
+                    yield gpu.get();
+                }
+                if (name.equals("cuda")) {
+                    throw new DaemonConfig.ConfigException("engine.backend = \"cuda\": " + String.join("; ", why));
+                }
+                log.accept("CUDA backend unavailable (" + String.join("; ", why) + "): proving on the CPU");
+                yield new CpuBackend();
+            }
             default -> throw new DaemonConfig.ConfigException("engine.backend: unknown backend '" + name + "'");
         };
     }
@@ -277,6 +288,13 @@ public final class Daemon implements AutoCloseable {
             log.accept("grace period of " + grace.toMillis() + " ms over: cancelling " + left + " job(s)");
         }
         engine.close();
+        if (engine.backend() instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.accept("warning: closing the " + engine.backend().name() + " backend: " + e.getMessage());
+            }
+        }
         grpc.shutdown();
         if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
             grpc.shutdownNow();
