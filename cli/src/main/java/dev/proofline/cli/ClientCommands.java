@@ -235,6 +235,9 @@ final class ClientCommands {
                     """, s.getBackend(), s.getUptimeMs() / 1000, s.getJobsActive(), s.getJobsSubmitted(), s.getProofs(),
                     s.getFailed(), s.getCancelled(), s.getPermitsInUse(), s.getPermitsMax(),
                     100 * s.getProverBusyLastMinute(), s.getBudgetReservedBytes() >> 20, s.getBudgetTotalBytes() >> 20);
+            for (String d : s.getDevicesList()) {
+                System.out.printf(Locale.ROOT, "device            %s%n", d);
+            }
             for (KeyStatus k : s.getKeysList()) {
                 System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.getCircuitId(), k.getResident()
                         ? "resident, " + (k.getBytes() >> 20) + " MiB, " + k.getReferences() + " in use" : "not loaded");

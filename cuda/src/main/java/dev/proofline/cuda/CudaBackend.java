@@ -60,6 +60,13 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
     }
 
     @Override
+    public java.util.List<String> devices() {
+        Device d = context.device();
+        return java.util.List.of(String.format(java.util.Locale.ROOT, "%s, %d MiB, compute capability %s, %d SMs",
+                d.name(), d.totalMemory() >> 20, d.computeCapability(), d.multiprocessors()));
+    }
+
+    @Override
     public BufferPool.Memory bufferMemory() {
         return BufferPool.Memory.HEAP;
     }

@@ -363,7 +363,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse()).setBudgetTotalBytes(s.budgetTotal())
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
-                    .setJson(StatusJson.write(s));
+                    .setJson(StatusJson.write(s)).addAllDevices(s.devices());
             for (Circuits.Registered c : engine.circuits().list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
                 for (ResidentCache.EntryStatus e : s.keys()) {

@@ -335,6 +335,7 @@ class DaemonTest {
                 HttpResponse.BodyHandlers.ofString()).statusCode());
         GetStatusResponse s = stub.getStatus(GetStatusRequest.getDefaultInstance());
         assertEquals(2, s.getPermitsMax());
+        assertEquals(List.of(Runtime.getRuntime().availableProcessors() + " CPU cores"), s.getDevicesList());
         assertTrue(s.getKeysList().stream().anyMatch(k -> k.getCircuitId().equals("poseidon-bn128") && k.getResident()));
         assertTrue(stub.getMetrics(GetMetricsRequest.getDefaultInstance()).getPrometheusText()
                 .contains("proofline_budget_reserved_bytes"));

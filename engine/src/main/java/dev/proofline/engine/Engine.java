@@ -275,7 +275,8 @@ public final class Engine implements AutoCloseable {
         for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
             kinds.put(k, budget.reserved(k));
         }
-        return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), active, submitted.get(),
+        return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
+                submitted.get(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(),
                 circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),

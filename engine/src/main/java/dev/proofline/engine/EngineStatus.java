@@ -8,6 +8,7 @@ import java.util.Map;
  *
  * @param uptimeMs time since the engine started
  * @param backend the prover backend's name
+ * @param devices what the backend proves on, one line each
  * @param jobsActive jobs with partitions not yet ended
  * @param jobsSubmitted jobs submitted since the start (a repeated idempotency key counts once)
  * @param partitions partitions of the active jobs, by state
@@ -28,7 +29,7 @@ import java.util.Map;
  * @param cancelled partitions cancelled (or stopped by their job's end) since the start
  * @param jobs the active jobs and the ended ones still retained, newest first
  */
-public record EngineStatus(long uptimeMs, String backend, int jobsActive, long jobsSubmitted,
+public record EngineStatus(long uptimeMs, String backend, List<String> devices, int jobsActive, long jobsSubmitted,
         Map<PartitionState, Integer> partitions, int scheduled, int proverQueue, int permitsMax, int permitsInUse,
         long budgetTotal, long budgetReserved, long budgetPeak, Map<MemoryBudget.Kind, Long> budgetByKind,
         BufferPool.Stats pool, double proverBusyLastMinute, List<ResidentCache.EntryStatus> keys,

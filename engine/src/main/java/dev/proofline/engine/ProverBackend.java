@@ -9,6 +9,11 @@ public interface ProverBackend {
     /** Short name for status and logs ("cpu", "cuda", "sim"). */
     String name();
 
+    /** The devices it proves on, one line each, for status pages ("2 CPU cores", "NVIDIA H200, 143 GB, ..."). */
+    default java.util.List<String> devices() {
+        return java.util.List.of(Runtime.getRuntime().availableProcessors() + " CPU cores");
+    }
+
     /** Where the engine's pooled buffers live for this backend. */
     default BufferPool.Memory bufferMemory() {
         return BufferPool.Memory.OFF_HEAP;

@@ -27,6 +27,11 @@ public final class SimBackend implements ProverBackend {
     }
 
     @Override
+    public java.util.List<String> devices() {
+        return java.util.List.of("simulated device (start " + startMillis + " ms, finish " + finishMillis + " ms)");
+    }
+
+    @Override
     public Object start(Object synthesized) throws Exception {
         Thread.sleep(startMillis);
         if (synthesized instanceof Integer i && failStart.test(i)) {
