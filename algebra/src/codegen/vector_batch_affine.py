@@ -14,8 +14,9 @@ import vector_butterflies as vb
 from vector_butterflies import L, B, emit, declare, load_limbs, store_limbs
 
 
-def montgomery_reduce_256(dst):
-    """dst = c 2^-256 mod q below 2q with normalised limbs, from the columns c0 .. c16 (in locals)."""
+def montgomery_reduce_256():
+    """n0 .. n9: the normalised limbs of (c + m q) / 2^232 with m < 2^256 making c + m q a multiple
+    of 2^256 (so n0 is a multiple of 2^24), from the columns c0 .. c16 (in locals)."""
     for i in range(L - 1):
         emit(f"{{ LongVector m = c{i}.mul(QINV).and(M);")
         for j in range(L):
@@ -24,19 +25,19 @@ def montgomery_reduce_256(dst):
     # the last step takes 256 - 8 * 29 = 24 bits: c8 becomes a multiple of 2^24
     emit(f"{{ LongVector m = c{L - 1}.mul(QINV).and(M24);")
     for j in range(L):
-        emit(f"  c{L - 1 + j} = c{L - 1 + j}.add(m.mul(Q{j})); }}" if j == L - 1 else
-             f"  c{L - 1 + j} = c{L - 1 + j}.add(m.mul(Q{j}));")
-    # normalise c8 .. c16 (limbs at 2^232), then shift the value right by 24 bits
+        emit(f"  c{L - 1 + j} = c{L - 1 + j}.add(m.mul(Q{j}));" + (" }" if j == L - 1 else ""))
     emit(f"LongVector n0 = c{L - 1}.and(M);")
     for k in range(1, L):
         emit(f"c{L - 1 + k} = c{L - 1 + k}.add(c{L - 2 + k}.lanewise(VectorOperators.LSHR, {B}));")
         emit(f"LongVector n{k} = c{L - 1 + k}.and(M);")
     emit(f"LongVector n{L} = c{2 * L - 2}.lanewise(VectorOperators.LSHR, {B});")
+
+
+def shift24(dst):
+    """dst = (n0 .. n9) / 2^24 with normalised 29-bit limbs."""
     for k in range(L):
-        emit(f"LongVector {dst}{k} = n{k}.lanewise(VectorOperators.LSHR, 24)"
-             f".or(n{k + 1}.lanewise(VectorOperators.LSHL, 5).and(M));" if k < L - 1 else
-             f"LongVector {dst}{k} = n{k}.lanewise(VectorOperators.LSHR, 24)"
-             f".or(n{k + 1}.lanewise(VectorOperators.LSHL, 5));")
+        tail = f"n{k + 1}.lanewise(VectorOperators.LSHL, 5)" + (".and(M)" if k < L - 1 else "")
+        emit(f"LongVector {dst}{k} = n{k}.lanewise(VectorOperators.LSHR, 24).or({tail});")
 
 
 MODULUS = "final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;"
@@ -66,15 +67,26 @@ def methods():
     emit("}")
     emit()
     emit("/**")
-    emit(" * Montgomery reduction of the columns at co (a product of two values below q): the limbs of")
-    emit(" * c 2^-256 mod q, canonical, to x[ro + 8 k + lane].")
+    emit(" * Montgomery reduction of the columns at co (a product of two values below q), first part: the")
+    emit(" * 10 normalised limbs of (c + m q) 2^-232, a multiple of 2^24, back to x[co + 8 k + lane]. (In one")
+    emit(" * method with {@link #finish}, C1 runs out of registers on it, and C2 never gets it.)")
     emit(" */")
-    emit("private void reduce(long[] x, int co, int ro) {")
+    emit("private void reduce(long[] x, int co) {")
     emit(MODULUS)
     emit("final long QINV = qInv;")
     for k in range(2 * L - 1):
         emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
-    montgomery_reduce_256("r")
+    montgomery_reduce_256()
+    for k in range(L + 1):
+        emit(f"n{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    emit()
+    emit("/** Second part of the reduction: the 10 limbs at co divided by 2^24, canonical, to ro. */")
+    emit("private void finish(long[] x, int co, int ro) {")
+    emit(MODULUS)
+    for k in range(L + 1):
+        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    shift24("r")
     declare("p")
     vb.reduce_once("p", "r")
     store_limbs("p", "ro")

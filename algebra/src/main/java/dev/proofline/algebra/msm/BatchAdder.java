@@ -21,6 +21,9 @@ abstract class BatchAdder {
     /** Whether to use it now (false while its code is not compiled yet: the scalar code is faster then). */
     abstract boolean ready();
 
+    /** Starts the warm-up if it has not started, and waits for it at most that long; returns {@link #ready}. */
+    abstract boolean warmUp(long timeoutMillis) throws InterruptedException;
+
     /** Whether the 8-lane kernel may be used: not with {@code -Dproofline.vector=false}, nor without the module. */
     static boolean vectorAllowed() {
         return !"false".equalsIgnoreCase(System.getProperty("proofline.vector", "true"))

@@ -77,6 +77,25 @@ public final class Msm {
         return new Msm(curve, windowBits, parallelism, accumulation, batchSize, a);
     }
 
+    /**
+     * Compiles the 8-lane batch-affine additions for the curve's base field, where there are some (they
+     * replace the scalar ones only once compiled; an MSM starts this by itself, in the background).
+     * Benchmarks and long-running provers call this first. Waits at most a minute; returns whether the
+     * 8-lane additions are in use.
+     */
+    public static boolean warmUp(WeierstrassCurve curve) {
+        BatchAdder a = BatchAdder.of(curve.arithmetic().field());
+        if (a == null) {
+            return false;
+        }
+        try {
+            return a.warmUp(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** MSM on a curve with the automatic window size, all processors, automatic accumulation. */
     public static Msm on(WeierstrassCurve curve) {
         return new Msm(curve, 0, Runtime.getRuntime().availableProcessors(), Accumulation.AUTO, 0);

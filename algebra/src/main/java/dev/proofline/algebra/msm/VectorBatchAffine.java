@@ -6,6 +6,8 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 import dev.proofline.algebra.field.PrimeField;
 import java.math.BigInteger;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
@@ -54,6 +56,7 @@ final class VectorBatchAffine extends BatchAdder {
 
     private static volatile boolean compiled;
     private static final AtomicBoolean WARMING = new AtomicBoolean();
+    private static final CountDownLatch WARMED = new CountDownLatch(1);
     private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
 
     private final PrimeField f;
@@ -128,6 +131,13 @@ final class VectorBatchAffine extends BatchAdder {
         return eager || compiled;
     }
 
+    @Override
+    boolean warmUp(long timeoutMillis) throws InterruptedException {
+        startWarmUp(f);
+        WARMED.await(timeoutMillis, TimeUnit.MILLISECONDS);
+        return ready();
+    }
+
     /** The 9 limbs of 29 bits of the 256-bit value at w[off .. off + 4). */
     static long[] limbs(long[] w, int off) {
         long[] l = new long[9];
@@ -170,7 +180,8 @@ final class VectorBatchAffine extends BatchAdder {
 
     private void mul(int ao, int bo, int ro) {
         product(x, ao, bo, col);
-        reduce(x, col, ro);
+        reduce(x, col);
+        finish(x, col, ro);
     }
 
     @Override
@@ -369,6 +380,7 @@ final class VectorBatchAffine extends BatchAdder {
         }
         sink = a[0];
         compiled = wins >= 3;
+        WARMED.countDown();
     }
 
     static volatile long sink;
@@ -554,10 +566,11 @@ final class VectorBatchAffine extends BatchAdder {
     }
 
     /**
-    * Montgomery reduction of the columns at co (a product of two values below q): the limbs of
-    * c 2^-256 mod q, canonical, to x[ro + 8 k + lane].
+    * Montgomery reduction of the columns at co (a product of two values below q), first part: the
+    * 10 normalised limbs of (c + m q) 2^-232, a multiple of 2^24, back to x[co + 8 k + lane]. (In one
+    * method with {@link #finish}, C1 runs out of registers on it, and C2 never gets it.)
     */
-    private void reduce(long[] x, int co, int ro) {
+    private void reduce(long[] x, int co) {
         final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;
         final long QINV = qInv;
         LongVector c0 = LongVector.fromArray(S, x, co + 0);
@@ -693,6 +706,31 @@ final class VectorBatchAffine extends BatchAdder {
         c16 = c16.add(c15.lanewise(VectorOperators.LSHR, 29));
         LongVector n8 = c16.and(M);
         LongVector n9 = c16.lanewise(VectorOperators.LSHR, 29);
+        n0.intoArray(x, co + 0);
+        n1.intoArray(x, co + 8);
+        n2.intoArray(x, co + 16);
+        n3.intoArray(x, co + 24);
+        n4.intoArray(x, co + 32);
+        n5.intoArray(x, co + 40);
+        n6.intoArray(x, co + 48);
+        n7.intoArray(x, co + 56);
+        n8.intoArray(x, co + 64);
+        n9.intoArray(x, co + 72);
+    }
+
+    /** Second part of the reduction: the 10 limbs at co divided by 2^24, canonical, to ro. */
+    private void finish(long[] x, int co, int ro) {
+        final long Q0 = q0, Q1 = q1, Q2 = q2, Q3 = q3, Q4 = q4, Q5 = q5, Q6 = q6, Q7 = q7, Q8 = q8;
+        LongVector n0 = LongVector.fromArray(S, x, co + 0);
+        LongVector n1 = LongVector.fromArray(S, x, co + 8);
+        LongVector n2 = LongVector.fromArray(S, x, co + 16);
+        LongVector n3 = LongVector.fromArray(S, x, co + 24);
+        LongVector n4 = LongVector.fromArray(S, x, co + 32);
+        LongVector n5 = LongVector.fromArray(S, x, co + 40);
+        LongVector n6 = LongVector.fromArray(S, x, co + 48);
+        LongVector n7 = LongVector.fromArray(S, x, co + 56);
+        LongVector n8 = LongVector.fromArray(S, x, co + 64);
+        LongVector n9 = LongVector.fromArray(S, x, co + 72);
         LongVector r0 = n0.lanewise(VectorOperators.LSHR, 24).or(n1.lanewise(VectorOperators.LSHL, 5).and(M));
         LongVector r1 = n1.lanewise(VectorOperators.LSHR, 24).or(n2.lanewise(VectorOperators.LSHL, 5).and(M));
         LongVector r2 = n2.lanewise(VectorOperators.LSHR, 24).or(n3.lanewise(VectorOperators.LSHL, 5).and(M));
