@@ -45,7 +45,7 @@ abstract class BatchAdder {
             if (!(boolean) c.getDeclaredMethod("applies", PrimeField.class).invoke(null, pf)) {
                 return null;
             }
-            return (BatchAdder) c.getDeclaredConstructor(PrimeField.class, boolean.class).newInstance(pf, eager);
+            return (BatchAdder) c.getDeclaredMethod("create", PrimeField.class, boolean.class).invoke(null, pf, eager);
         } catch (ReflectiveOperationException | LinkageError e) {
             return null;
         }
