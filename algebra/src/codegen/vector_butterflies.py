@@ -281,4 +281,5 @@ def main():
     path.write_text(text[:i + len(start)] + "\n".join(body) + "\n" + text[j:])
 
 
-main()
+if __name__ == "__main__":
+    main()

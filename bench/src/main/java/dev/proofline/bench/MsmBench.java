@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1)
 @Measurement(iterations = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--add-modules", "jdk.incubator.vector"})
 public class MsmBench {
 
     /** The inputs of one MSM: bases G, 2G, ..., nG and scalars below 2^253. */
@@ -32,6 +32,7 @@ public class MsmBench {
         long[] scalars;
 
         void prepare(WeierstrassCurve c, int log) {
+            Msm.warmUp(c); // the 8-lane additions, where there are some, compiled before the first run
             msm = Msm.on(c);
             points = Samples.generatorMultiples(c, 1 << log);
             scalars = Samples.scalarWords(1 << log, 253, 7);

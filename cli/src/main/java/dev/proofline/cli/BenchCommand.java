@@ -85,6 +85,7 @@ final class BenchCommand implements Callable<Integer> {
     private static Runnable msm(WeierstrassCurve c, int log) {
         long[] points = Samples.generatorMultiples(c, 1 << log);
         long[] scalars = Samples.scalarWords(1 << log, 253, 7);
+        Msm.warmUp(c); // the 8-lane additions, where there are some, compiled before the first run
         Msm msm = Msm.on(c);
         return () -> msm.multiply(points, scalars);
     }

@@ -66,11 +66,14 @@ public final class Daemon implements AutoCloseable {
                 }
                 log.accept("preloaded " + id);
             }
-            // preloaded circuits are meant to be fast from the first job: the NTT's fastest kernel is
-            // compiled now, in the background, rather than after the first seconds of proving
+            // preloaded circuits are meant to be fast from the first job: the fastest kernels of the NTT
+            // and of the G1 MSM are compiled now, in the background, rather than after the first
+            // seconds of proving
             if (!curves.isEmpty()) {
-                Thread.ofPlatform().name("ntt-warm-up").daemon().start(() -> curves.forEach(
-                        c -> dev.proofline.algebra.ntt.Ntt.warmUp(c.fr())));
+                Thread.ofPlatform().name("ntt-warm-up").daemon().start(() -> curves.forEach(c -> {
+                    dev.proofline.algebra.ntt.Ntt.warmUp(c.fr());
+                    dev.proofline.algebra.msm.Msm.warmUp(c.g1());
+                }));
             }
             this.service = new ProvingService(engine, config, registry::scrape);
             String token = config.server().authToken();

@@ -5,6 +5,7 @@ import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * Buckets in affine coordinates, points added in batches that share one field inversion
@@ -76,8 +77,17 @@ final class BatchAffineBuckets extends BucketKernel {
     private final long[] acc;
     private final long[] run;
     private final long[] weighted;
+    /** The 8-lane kernel, or null. */
+    private final BatchAdder vec;
+    /** Batches smaller than this stay with the scalar code. */
+    private static final int VECTOR_MIN = 8;
 
     BatchAffineBuckets(WeierstrassCurve curve, int c, int batchSize) {
+        this(curve, c, batchSize, BatchAdder::of);
+    }
+
+    /** With the 8-lane adder that {@code adder} gives for this kernel's field (null: scalar code only). */
+    BatchAffineBuckets(WeierstrassCurve curve, int c, int batchSize, Function<Field, BatchAdder> adder) {
         this.model = new CostModel(curve);
         this.pa = curve.arithmetic();
         this.f = pa.field();
@@ -114,6 +124,7 @@ final class BatchAffineBuckets extends BucketKernel {
         this.acc = new long[jw];
         this.run = new long[jw];
         this.weighted = new long[jw];
+        this.vec = adder.apply(f);
     }
 
     @Override
@@ -240,6 +251,10 @@ final class BatchAffineBuckets extends BucketKernel {
      */
     private void completeBatch(long[] dst, boolean[] dstSet, long[] src) {
         if (m == 0) {
+            return;
+        }
+        if (m >= VECTOR_MIN && vec != null && vec.ready()) {
+            vec.completeBatch(dst, dstSet, src, eDst, eSrc, eNeg, m, aw);
             return;
         }
         // pass 1: denominators xS - xD, or xD - xS when S is negated (so that lambda needs no

@@ -2,12 +2,14 @@ package dev.proofline.algebra.msm;
 
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
@@ -50,8 +52,15 @@ public final class Msm {
     private final int parallelism;
     private final Accumulation accumulation;
     private final int batchSize;
+    /** The 8-lane adders of the batch-affine kernels: by default {@link BatchAdder#of}. */
+    private final Function<Field, BatchAdder> adders;
 
     private Msm(WeierstrassCurve curve, int windowBits, int parallelism, Accumulation accumulation, int batchSize) {
+        this(curve, windowBits, parallelism, accumulation, batchSize, BatchAdder::of);
+    }
+
+    private Msm(WeierstrassCurve curve, int windowBits, int parallelism, Accumulation accumulation, int batchSize,
+            Function<Field, BatchAdder> adders) {
         if (curve.scalarField().limbs() != SCALAR_WORDS) {
             throw new IllegalArgumentException("scalar field of " + curve + " is not 4 words wide");
         }
@@ -60,6 +69,31 @@ public final class Msm {
         this.parallelism = parallelism;
         this.accumulation = accumulation;
         this.batchSize = batchSize;
+        this.adders = adders;
+    }
+
+    /** With the given 8-lane adders for the batch-affine kernels (null from it: scalar code), for tests. */
+    Msm withAdders(Function<Field, BatchAdder> a) {
+        return new Msm(curve, windowBits, parallelism, accumulation, batchSize, a);
+    }
+
+    /**
+     * Compiles the 8-lane batch-affine additions for the curve's base field, where there are some (they
+     * replace the scalar ones only once compiled; an MSM starts this by itself, in the background).
+     * Benchmarks and long-running provers call this first. Waits at most a minute; returns whether the
+     * 8-lane additions are in use.
+     */
+    public static boolean warmUp(WeierstrassCurve curve) {
+        BatchAdder a = BatchAdder.of(curve.arithmetic().field());
+        if (a == null) {
+            return false;
+        }
+        try {
+            return a.warmUp(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** MSM on a curve with the automatic window size, all processors, automatic accumulation. */
@@ -72,7 +106,7 @@ public final class Msm {
         if (c != 0 && (c < 2 || c > SignedDigits.MAX_WINDOW_BITS)) {
             throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
         }
-        return new Msm(curve, c, parallelism, accumulation, batchSize);
+        return new Msm(curve, c, parallelism, accumulation, batchSize, adders);
     }
 
     /** Number of threads (the calling thread included); at least 1. */
@@ -80,11 +114,11 @@ public final class Msm {
         if (threads < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1: " + threads);
         }
-        return new Msm(curve, windowBits, threads, accumulation, batchSize);
+        return new Msm(curve, windowBits, threads, accumulation, batchSize, adders);
     }
 
     public Msm withAccumulation(Accumulation a) {
-        return new Msm(curve, windowBits, parallelism, a, batchSize);
+        return new Msm(curve, windowBits, parallelism, a, batchSize, adders);
     }
 
     /** Batch size of the batch-affine accumulation; 0 restores the automatic choice. */
@@ -92,7 +126,7 @@ public final class Msm {
         if (size < 0) {
             throw new IllegalArgumentException("batch size must be non-negative: " + size);
         }
-        return new Msm(curve, windowBits, parallelism, accumulation, size);
+        return new Msm(curve, windowBits, parallelism, accumulation, size, adders);
     }
 
     public WeierstrassCurve curve() {
@@ -290,7 +324,7 @@ public final class Msm {
                 boolean affine = top ? plan.topAffine() : plan.affine();
                 BucketKernel k = kernels[affine ? 1 : 0];
                 if (k == null) {
-                    k = affine ? new BatchAffineBuckets(curve, c, plan.batch()) : new JacobianBuckets(curve, c);
+                    k = affine ? new BatchAffineBuckets(curve, c, plan.batch(), adders) : new JacobianBuckets(curve, c);
                     kernels[affine ? 1 : 0] = k;
                 }
                 k.windowSum(digits[w], lo, hi, points, pointBase, top ? plan.topUsed() : nb, partial, t * jw);

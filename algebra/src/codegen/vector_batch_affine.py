@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Writes VectorBatchAffine4.java and VectorBatchAffine6.java: the unrolled vector methods of the
+8-lane batch-affine additions for 4-word (BN254) and 6-word (BLS12-381) base fields.
+
+    python3 algebra/src/codegen/vector_batch_affine.py
+
+The limb arithmetic is the NTT's (vector_butterflies.py): 8 field elements at a time, one per 64-bit
+lane, limbs of 29 bits (9 for 4 words, 14 for 6). The Montgomery reduction differs: both operands of
+every product here are data (Montgomery form with R = 2^(64 words)), so it divides by exactly that,
+with 29-bit steps and a last, shorter one, and the result is in the data's own form.
+"""
+import pathlib
+
+import vector_butterflies as vb
+from vector_butterflies import B, emit
+
+M_ALL = "M"
+
+
+def limbs_of(words):
+    return (64 * words + B - 1) // B + (1 if (64 * words) % B == 0 else 0)
+
+
+def load_words_gather(words):
+    """w0 .. w{words-1}: word k of the 8 elements at a[off ..], gathered with a stride of `words`."""
+    for k in range(words):
+        emit(f"LongVector w{k} = LongVector.fromArray(S, a, off + {k}, STRIDE, 0);")
+
+
+def store_words_scatter(words):
+    for k in range(words):
+        emit(f"w{k}.intoArray(a, off + {k}, STRIDE, 0);")
+
+
+def split(words, L):
+    for k in range(L):
+        bit = B * k
+        word, sh = bit >> 6, bit & 63
+        v = f"w{word}.lanewise(LSHR, {sh})" if sh else f"w{word}"
+        if sh > 64 - B and word + 1 < words:
+            v = f"{v}.or(w{word + 1}.lanewise(LSHL, {64 - sh}).and(M))"
+            emit(f"LongVector l{k} = {v};")
+        elif k == L - 1:
+            emit(f"LongVector l{k} = {v};")
+        else:
+            emit(f"LongVector l{k} = {v}.and(M);")
+
+
+def join(words, L):
+    for i in range(words):
+        terms = []
+        for k in range(L):
+            lo, hi = B * k, B * k + B
+            if hi <= 64 * i or lo >= 64 * i + 64:
+                continue
+            d = lo - 64 * i
+            if d > 0:
+                terms.append(f"l{k}.lanewise(LSHL, {d})")
+            elif d < 0:
+                terms.append(f"l{k}.lanewise(LSHR, {-d})")
+            else:
+                terms.append(f"l{k}")
+        e = terms[0]
+        for t in terms[1:]:
+            e = f"{e}.or({t})"
+        emit(f"LongVector w{i} = {e};")
+
+
+def product_rows(L, j0, j1, first):
+    """Columns c0 .. c{2L-2} += rows j0 .. j1-1 of the schoolbook product (a in locals)."""
+    defined = set() if first else set(range(2 * L - 1))
+    for j in range(j0, j1):
+        emit(f"LongVector b{j} = LongVector.fromArray(S, x, bo + {8 * j});")
+        for i in range(L):
+            k = i + j
+            term = f"a{i}.mul(b{j})"
+            if k in defined:
+                emit(f"c{k} = c{k}.add({term});")
+            else:
+                emit(f"LongVector c{k} = {term};")
+                defined.add(k)
+    for k in range(2 * L - 1):
+        if k not in defined:
+            emit(f"LongVector c{k} = LongVector.zero(S);")
+
+
+def reduce_steps(L, s0, s1, last_bits):
+    """Montgomery steps s0 .. s1-1 on the columns (in locals); step L - 1 takes last_bits bits."""
+    for i in range(s0, s1):
+        mask = "M" if i < L - 1 else "MLAST"
+        emit(f"{{ LongVector m = c{i}.mul(QINV).and({mask});")
+        for j in range(L):
+            emit(f"  c{i + j} = c{i + j}.add(m.mul(Q{j}));")
+        if i < L - 1:
+            emit(f"  c{i + 1} = c{i + 1}.add(c{i}.lanewise(LSHR, {B})); }}")
+        else:
+            emit("}")
+
+
+def modulus(L):
+    emit("final long " + ", ".join(f"Q{k} = q[{k}]" for k in range(L)) + ";")
+
+
+def gen(cls, words, L, transpose, split_at, reduce_chunk):
+    vb.out.clear()
+    vb.L = L
+    last_bits = 64 * words - B * (L - 1)
+    assert 0 < last_bits < B
+    emit("@Override")
+    emit(f"void load(long[] a, int off, long[] x, int xo) {{")
+    if transpose:
+        vb.load_words("w", "off")
+        vb.split("l", "w")
+    else:
+        load_words_gather(words)
+        split(words, L)
+    vb.store_limbs("l", "xo")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("void store(long[] x, int xo, long[] a, int off) {")
+    vb.load_limbs("l", "xo")
+    if transpose:
+        vb.join("w", "l")
+        vb.store_words("w", "off")
+    else:
+        join(words, L)
+        store_words_scatter(words)
+    emit("}")
+    emit()
+    # the product, in one method or in two halves (rows of b)
+    halves = [(0, L)] if split_at is None else [(0, split_at), (split_at, L)]
+    emit("@Override")
+    emit("void product(long[] x, int ao, int bo, int co) {")
+    for h, (j0, j1) in enumerate(halves):
+        if h > 0:
+            emit(f"productRows{h}(x, ao, bo, co);")
+            continue
+        vb.load_limbs("a", "ao")
+        product_rows(L, j0, j1, True)
+        for k in range(2 * L - 1):
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    for h, (j0, j1) in enumerate(halves):
+        if h == 0:
+            continue
+        emit()
+        emit(f"/** Adds rows {j0} to {j1 - 1} of the product to the columns at co. */")
+        emit(f"private static void productRows{h}(long[] x, int ao, int bo, int co) {{")
+        vb.load_limbs("a", "ao")
+        for k in range(2 * L - 1):
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+        product_rows(L, j0, j1, False)
+        for k in range(2 * L - 1):
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+        emit("}")
+    emit()
+    # the reduction: steps (in one method, or in chunks that each load only the columns they
+    # touch: C1 runs out of registers otherwise), then normalisation to x[co ..] (L + 1 limbs)
+    if reduce_chunk is None:
+        steps = [(0, L)]
+    else:
+        steps = [(s, min(L, s + reduce_chunk)) for s in range(0, L, reduce_chunk)]
+    for h, (s0, s1) in enumerate(steps):
+        last = s1 == L
+        top = 2 * L - 2 if last else s1 + L - 2
+        if h == 0:
+            emit("@Override")
+            emit("void reduce(long[] x, int co) {")
+        else:
+            emit(f"/** Montgomery steps {s0} to {s1 - 1}" + (" and the normalisation. */" if last else ". */"))
+            emit(f"private void reduce{h}(long[] x, int co) {{")
+        modulus(L)
+        emit("final long QINV = qInv;")
+        for k in range(s0, top + 1):
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+        reduce_steps(L, s0, s1, last_bits)
+        if not last:
+            for k in range(s1, top + 1):
+                emit(f"c{k}.intoArray(x, co + {8 * k});")
+            emit(f"reduce{h + 1}(x, co);")
+        else:
+            emit(f"LongVector n0 = c{L - 1}.and(M);")
+            for k in range(1, L):
+                emit(f"c{L - 1 + k} = c{L - 1 + k}.add(c{L - 2 + k}.lanewise(LSHR, {B}));")
+                emit(f"LongVector n{k} = c{L - 1 + k}.and(M);")
+            emit(f"LongVector n{L} = c{2 * L - 2}.lanewise(LSHR, {B});")
+            for k in range(L + 1):
+                emit(f"n{k}.intoArray(x, co + {8 * k});")
+        emit("}")
+        emit()
+    emit("@Override")
+    emit("void finish(long[] x, int co, int ro) {")
+    modulus(L)
+    for k in range(L + 1):
+        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    for k in range(L):
+        tail = f"n{k + 1}.lanewise(LSHL, {B - last_bits})" + (".and(M)" if k < L - 1 else "")
+        emit(f"LongVector r{k} = n{k}.lanewise(LSHR, {last_bits}).or({tail});")
+    vb.declare("p")
+    vb.reduce_once("p", "r")
+    vb.store_limbs("p", "ro")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("void sub(long[] x, int ao, int bo, int ro) {")
+    modulus(L)
+    vb.load_limbs("a", "ao")
+    vb.load_limbs("b", "bo")
+    vb.declare("d")
+    vb.sub_mod("d", "a", "b")
+    vb.store_limbs("d", "ro")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("void negWhere(long[] x, int o, boolean[] neg) {")
+    modulus(L)
+    emit("VectorMask<Long> mask = VectorMask.fromArray(S, neg, 0);")
+    for k in range(L):
+        emit(f"LongVector z{k} = LongVector.zero(S);")
+    vb.load_limbs("a", "o")
+    vb.declare("d")
+    vb.sub_mod("d", "z", "a")
+    for k in range(L):
+        emit(f"a{k}.blend(d{k}, mask).intoArray(x, o + {8 * k});")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("long zeroLanes(long[] x, int o) {")
+    vb.load_limbs("a", "o")
+    emit("LongVector or = a0;")
+    for k in range(1, L):
+        emit(f"or = or.or(a{k});")
+    emit("return or.compare(VectorOperators.EQ, 0).toLong();")
+    emit("}")
+
+    body = []
+    depth = 1
+    for line in vb.out:
+        s = line.strip()
+        code = s.split("//")[0]
+        lead = 1 if code.startswith("}") else 0
+        depth -= lead
+        body.append(("    " * depth + s) if s else "")
+        depth += code.count("{") - code.count("}") + lead
+    consts = ""
+    if transpose:
+        consts = """
+    /** Two-vector selections for the 4 x 8 transposition between element order and word order. */
+    private static final LongVector PAIRS_LO = LongVector.fromArray(S, new long[] {0, 4, 8, 12, 1, 5, 9, 13}, 0);
+    private static final LongVector PAIRS_HI = LongVector.fromArray(S, new long[] {2, 6, 10, 14, 3, 7, 11, 15}, 0);
+    private static final LongVector HALVES_LO = LongVector.fromArray(S, new long[] {0, 1, 2, 3, 8, 9, 10, 11}, 0);
+    private static final LongVector HALVES_HI = LongVector.fromArray(S, new long[] {4, 5, 6, 7, 12, 13, 14, 15}, 0);
+"""
+    else:
+        consts = f"""
+    /** Word k of the 8 elements at a[off ..] is at off + k + STRIDE[lane]. */
+    private static final int[] STRIDE = {{{", ".join(str(words * l) for l in range(8))}}};
+"""
+    text = f"""package dev.proofline.algebra.msm;
+
+import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
+
+import dev.proofline.algebra.field.PrimeField;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+
+// Written by algebra/src/codegen/vector_batch_affine.py: edit that, not this.
+/** The limb arithmetic of {{@link VectorBatchAffine}} for {words}-word fields: {L} limbs of 29 bits. */
+final class {cls} extends VectorBatchAffine {{
+
+    private static final long MLAST = (1L << {last_bits}) - 1;
+{consts}
+    {cls}(PrimeField f, boolean eager) {{
+        super(f, eager, {L});
+    }}
+
+""" + "\n".join(body) + "\n}\n"
+    path = pathlib.Path(__file__).resolve().parents[1] / f"main/java/dev/proofline/algebra/msm/{cls}.java"
+    path.write_text(text)
+
+
+def main():
+    gen("VectorBatchAffine4", 4, 9, True, None, None)
+    gen("VectorBatchAffine6", 6, 14, False, 7, 3)
+
+
+if __name__ == "__main__":
+    main()
