@@ -50,7 +50,8 @@ public final class Daemon implements AutoCloseable {
         this.config = config;
         this.log = log;
         checkExposure(config, log);
-        this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors()), backend);
+        this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors(),
+                !backend.name().equals("cpu")), backend);
         boolean started = false;
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

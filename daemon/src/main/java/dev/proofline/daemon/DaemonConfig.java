@@ -131,7 +131,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), 2), or(e.synthesisThreads(), 0),
-                or(e.proverWorkersPerDevice(), 1), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
+                or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"));
         if (!e.budget().equals("auto")) {
@@ -139,7 +139,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
         c.atLeast("engine", "permits", e.permits(), 1);
         c.atLeast("engine", "synthesis_threads", e.synthesisThreads(), 0);
-        c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 1);
+        c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 0);
         c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
         c.atLeast("engine", "timeline_capacity", e.timelineCapacity(), 1);
         c.oneOf("engine", "backend", e.backend(), "auto", "cpu", "cuda");
@@ -223,14 +223,24 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         };
     }
 
-    /** The engine's configuration for {@code cpus} cores. */
+    /** The engine's configuration for {@code cpus} cores and a CPU backend. */
     public Engine.Config engineConfig(int cpus) {
+        return engineConfig(cpus, false);
+    }
+
+    /**
+     * The engine's configuration for {@code cpus} cores; {@code gpu}: the backend proves on a GPU, where
+     * {@code prover_workers_per_device = 0} means two workers (one stages while the other holds the
+     * device), against one on the CPU (whose prover already uses every core).
+     */
+    public Engine.Config engineConfig(int cpus, boolean gpu) {
         EngineSection e = engine;
         long budget = e.budget().equals("auto") ? Runtime.getRuntime().maxMemory() / 4 * 3 : parseBytes(e.budget());
         int synth = e.synthesisThreads() > 0 ? e.synthesisThreads() : Math.max(1, cpus / 2);
         int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
         Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));
-        return new Engine.Config(e.permits(), synth, e.proverWorkersPerDevice(), fin, budget, e.timelineCapacity(),
+        int workers = e.proverWorkersPerDevice() > 0 ? e.proverWorkersPerDevice() : gpu ? 2 : 1;
+        return new Engine.Config(e.permits(), synth, workers, fin, budget, e.timelineCapacity(),
                 dispatch, parseDuration(e.resultRetention()), parseDuration(e.loadTimeout()),
                 e.timelineLog() ? line -> System.err.println("timeline " + line) : null);
     }

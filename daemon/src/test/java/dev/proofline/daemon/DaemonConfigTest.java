@@ -59,5 +59,10 @@ class DaemonConfigTest {
                 assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.read(missing)).getMessage());
         Files.writeString(tmp.resolve("ok.toml"), "[engine]\nbudget = \"512MiB\"\n");
         assertEquals(512L << 20, DaemonConfig.read(tmp.resolve("ok.toml")).engineConfig(2).budgetBytes());
+        DaemonConfig d = DaemonConfig.read(tmp.resolve("ok.toml"));
+        assertEquals(1, d.engineConfig(2, false).proverWorkers(), "one worker on the CPU by default");
+        assertEquals(2, d.engineConfig(2, true).proverWorkers(), "two per GPU by default");
+        Files.writeString(tmp.resolve("three.toml"), "[engine]\nprover_workers_per_device = 3\n");
+        assertEquals(3, DaemonConfig.read(tmp.resolve("three.toml")).engineConfig(2, true).proverWorkers());
     }
 }
