@@ -35,7 +35,6 @@ import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
-import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.wasm.CircomInput;
 import io.grpc.Status;
@@ -216,16 +215,9 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         String name = "partition " + p;
         switch (in.getInputCase()) {
             case WTNS -> {
-                Witness w = WtnsFile.read(in.getWtns().toByteArray(), name);
-                if (w.curve() != key.curve()) {
-                    throw invalid(name + ": the witness is for " + w.curve().snarkjsName() + ", circuit '" + circuit.id()
-                            + "' for " + key.curve().snarkjsName());
-                }
-                if (w.size() != key.variableCount()) {
-                    throw invalid(name + ": the witness has " + w.size() + " values, circuit '" + circuit.id()
-                            + "' has " + key.variableCount() + " variables");
-                }
-                return new CircuitJob.Values(w);
+                // checked now, so that a bad witness is INVALID_ARGUMENT at submission
+                return new CircuitJob.Values(CircuitJob.checkWitness(name,
+                        WtnsFile.read(in.getWtns().toByteArray(), name), key));
             }
             case INPUT_JSON -> {
                 if (circuit instanceof Circuits.Java j && j.fromInput() != null) {

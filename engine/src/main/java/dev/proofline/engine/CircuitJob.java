@@ -64,8 +64,8 @@ public final class CircuitJob implements JobSpec {
         try (var key = circuits.key(id)) {
             this.vectorBytes = CpuBackend.vectorBytes(key.value());
             this.witnessBytes = 32L * key.value().variableCount();
-            this.extraBytes = CpuBackend.extraBytes(key.value()) - (circuits.hasPce(id) ? witnessBytes : 0);
             this.hasPce = circuits.hasPce(id);
+            this.extraBytes = CpuBackend.extraBytes(key.value()) - (hasPce ? witnessBytes : 0);
         }
         this.held = new AutoCloseable[partitions.size()][];
     }
@@ -114,7 +114,7 @@ public final class CircuitJob implements JobSpec {
             Witness w = witness(p, key);
             boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
             Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
-            if (!circuits.hasPce(id)) {
+            if (!hasPce) {
                 return new CpuBackend.Synthesized(key, w, ws, -1);
             }
             var pceLease = circuits.pce(id);
@@ -149,13 +149,21 @@ public final class CircuitJob implements JobSpec {
             case Values(Witness v) -> v;
             case Instance(Circuit c) -> WitnessSystem.witness(key.curve(), c);
         };
+        return checkWitness(name, w, key);
+    }
+
+    /**
+     * {@code w}, when it fits {@code key} (its curve, its number of variables); otherwise an
+     * {@link IllegalArgumentException} that starts with {@code name}.
+     */
+    public static Witness checkWitness(String name, Witness w, ProvingKey key) {
         if (w.curve() != key.curve()) {
             throw new IllegalArgumentException(name + ": the witness is for " + w.curve().snarkjsName()
-                    + ", the circuit for " + key.curve().snarkjsName());
+                    + ", the circuit's key for " + key.curve().snarkjsName());
         }
         if (w.size() != key.variableCount()) {
             throw new IllegalArgumentException(name + ": the witness has " + w.size() + " values, the circuit's key "
-                    + key.variableCount());
+                    + key.variableCount() + " variables");
         }
         return w;
     }

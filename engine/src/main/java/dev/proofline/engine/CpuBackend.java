@@ -17,10 +17,6 @@ public final class CpuBackend implements ProverBackend {
      * vectors) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise).
      */
     public record Synthesized(ProvingKey key, Witness witness, Prover.Workspace workspace, int rows) {
-        /** a, b, c to be computed by the prover from the key's coefficients, in fresh vectors. */
-        public static Synthesized of(ProvingKey key, Witness witness) {
-            return new Synthesized(key, witness, null, -1);
-        }
     }
 
     private final Prover prover;
