@@ -43,6 +43,8 @@ public final class Daemon implements AutoCloseable {
     private final HttpServer http;
     private final Consumer<String> log;
     private final List<String> circuits;
+    /** Cluster mode only: this daemon's part in the cluster. */
+    private ClusterNode cluster;
     private volatile boolean closed;
 
     private Daemon(DaemonConfig config, ProverBackend backend, Consumer<String> log) throws IOException,
@@ -76,7 +78,8 @@ public final class Daemon implements AutoCloseable {
                     dev.proofline.algebra.msm.Msm.warmUp(c.g1());
                 }));
             }
-            this.service = new ProvingService(engine, config, registry::scrape);
+            this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log) : null;
+            this.service = new ProvingService(engine, config, registry::scrape, cluster);
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
@@ -94,15 +97,36 @@ public final class Daemon implements AutoCloseable {
             http.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4, r -> Thread.ofPlatform()
                     .name("http").daemon().unstarted(r)));
             http.start();
+            if (cluster != null) {
+                cluster.start(grpcAddress(), httpAddress());
+            }
             started = true;
         } finally {
             if (!started) {
+                if (cluster != null) {
+                    cluster.close();
+                }
                 engine.close();
             }
         }
         log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
                 + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
                 + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits)));
+    }
+
+    private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
+        DaemonConfig.Cluster c = config.cluster();
+        ClusterStore store = ClusterStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
+        log.accept("cluster mode: database " + ClusterStore.redacted(c.database()));
+        return new ClusterNode(store, engine, new ClusterNode.Settings(c.nodeId(),
+                DaemonConfig.parseDuration(c.leaseTimeout()), DaemonConfig.parseDuration(c.heartbeatInterval()),
+                DaemonConfig.parseDuration(c.fallbackPoll()), c.maxAttempts(),
+                DaemonConfig.parseDuration(c.resultRetention()), DaemonConfig.parseDuration(c.fetchedRetention())), log);
+    }
+
+    /** Cluster mode: this daemon's node; empty on a single daemon. */
+    public java.util.Optional<String> nodeId() {
+        return cluster == null ? java.util.Optional.empty() : java.util.Optional.of(cluster.nodeId());
     }
 
     /** Starts a daemon on the backend its configuration names ({@code auto}: a GPU if one is usable, else the CPU). */
@@ -187,7 +211,7 @@ public final class Daemon implements AutoCloseable {
             }
             String path = x.getRequestURI().getPath();
             switch (path) {
-                case "/status" -> send(x, 200, "application/json", StatusJson.write(engine.status()));
+                case "/status" -> send(x, 200, "application/json", service.statusJson());
                 case "/timeline" -> send(x, 200, "application/json", StatusJson.timeline(engine.timeline().last(
                         queryInt(x, "limit", 2000))));
                 case "/metrics" -> send(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
@@ -284,6 +308,10 @@ public final class Daemon implements AutoCloseable {
         closed = true;
         service.stopAccepting();
         long deadline = System.nanoTime() + grace.toNanos();
+        if (cluster != null) {
+            // claims in flight finish within the grace period; the rest go back to the queue for other nodes
+            cluster.shutdown(grace);
+        }
         while (engine.status().jobsActive() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * keys directory. {@link #read} rejects unknown keys, wrong types and bad values with a
  * {@link ConfigException} naming the file, the key and its line.
  */
-public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown) {
+public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown,
+        Cluster cluster) {
 
     /** Listen addresses and access. */
     public record Server(@JsonProperty("grpc_listen") String grpcListen, @JsonProperty("http_listen") String httpListen,
@@ -54,6 +55,23 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     public record Shutdown(@JsonProperty("grace_period") String gracePeriod) {
     }
 
+    /**
+     * Cluster mode: a PostgreSQL database shared by several daemons ({@code database} empty: a single
+     * daemon, in memory).
+     */
+    public record Cluster(String database, @JsonProperty("node_id") String nodeId,
+            @JsonProperty("pool_size") Integer poolSize, @JsonProperty("connect_timeout") String connectTimeout,
+            @JsonProperty("lease_timeout") String leaseTimeout,
+            @JsonProperty("heartbeat_interval") String heartbeatInterval,
+            @JsonProperty("fallback_poll") String fallbackPoll, @JsonProperty("max_attempts") Integer maxAttempts,
+            @JsonProperty("result_retention") String resultRetention,
+            @JsonProperty("fetched_retention") String fetchedRetention) {
+
+        public boolean enabled() {
+            return !database.isEmpty();
+        }
+    }
+
     /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */
     public static final class ConfigException extends IllegalArgumentException {
         public ConfigException(String message) {
@@ -63,7 +81,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** Every default: loopback only, keys from ./keys, budget auto. */
     public static DaemonConfig defaults() {
-        return new DaemonConfig(null, null, null, null, null).resolved(null, "");
+        return new DaemonConfig(null, null, null, null, null, null).resolved(null, "");
     }
 
     /** Reads {@code file}; a missing file, bad TOML, an unknown key or a bad value is a {@link ConfigException}. */
@@ -103,7 +121,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw new ConfigException(name + ":" + line(e.getLocation()) + ": not valid TOML: "
                     + firstLine(e.getOriginalMessage()));
         }
-        return (raw == null ? new DaemonConfig(null, null, null, null, null) : raw).resolved(name, text);
+        return (raw == null ? new DaemonConfig(null, null, null, null, null, null) : raw).resolved(name, text);
     }
 
     private static String line(JsonLocation loc) {
@@ -156,7 +174,32 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Shutdown d = shutdown != null ? shutdown : new Shutdown(null);
         d = new Shutdown(or(d.gracePeriod(), "30s"));
         c.duration("shutdown", "grace_period", d.gracePeriod());
-        return new DaemonConfig(s, k, e, l, d);
+        Cluster u = cluster != null ? cluster : new Cluster(null, null, null, null, null, null, null, null, null, null);
+        u = new Cluster(or(u.database(), ""), or(u.nodeId(), ""), or(u.poolSize(), 8), or(u.connectTimeout(), "2s"),
+                or(u.leaseTimeout(), "30s"), or(u.heartbeatInterval(), "2s"), or(u.fallbackPoll(), "10s"),
+                or(u.maxAttempts(), 3), or(u.resultRetention(), "1h"), or(u.fetchedRetention(), "1m"));
+        if (u.enabled()) {
+            try {
+                ClusterStore.jdbcUrl(u.database(), new java.util.Properties());
+            } catch (IllegalArgumentException ex) {
+                throw c.error("cluster", "database", ex.getMessage().replaceFirst("^cluster\\.database: ", ""));
+            }
+        }
+        if (!u.nodeId().isEmpty() && !u.nodeId().matches("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")) {
+            throw c.error("cluster", "node_id", "'" + u.nodeId() + "': letters, digits and . _ : - (at most 128)");
+        }
+        c.atLeast("cluster", "pool_size", u.poolSize(), 2);
+        c.atLeast("cluster", "max_attempts", u.maxAttempts(), 1);
+        for (String[] kv : new String[][] {{"connect_timeout", u.connectTimeout()}, {"lease_timeout", u.leaseTimeout()},
+            {"heartbeat_interval", u.heartbeatInterval()}, {"fallback_poll", u.fallbackPoll()},
+            {"result_retention", u.resultRetention()}, {"fetched_retention", u.fetchedRetention()}}) {
+            c.duration("cluster", kv[0], kv[1]);
+        }
+        if (parseDuration(u.heartbeatInterval()).multipliedBy(2).compareTo(parseDuration(u.leaseTimeout())) > 0) {
+            throw c.error("cluster", "heartbeat_interval", "must be at most half of lease_timeout ("
+                    + u.leaseTimeout() + "), so a live node keeps its leases");
+        }
+        return new DaemonConfig(s, k, e, l, d, u);
     }
 
     private static <T> T or(T v, T def) {
@@ -169,7 +212,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
                 server.tlsCert(), server.tlsKey());
         Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
-        return new DaemonConfig(s, k, engine, limits, shutdown).resolved("command line", "");
+        return new DaemonConfig(s, k, engine, limits, shutdown, cluster).resolved("command line", "");
+    }
+
+    /** This configuration in cluster mode on {@code database} (the {@code --database} flag), checked again. */
+    public DaemonConfig withDatabase(String database) {
+        Cluster u = cluster;
+        return new DaemonConfig(server, keys, engine, limits, shutdown, new Cluster(database, u.nodeId(), u.poolSize(),
+                u.connectTimeout(), u.leaseTimeout(), u.heartbeatInterval(), u.fallbackPoll(), u.maxAttempts(),
+                u.resultRetention(), u.fetchedRetention())).resolved("command line", "");
     }
 
     /** Whether {@code listen} ("host:port") is a loopback address. */

@@ -64,8 +64,15 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     private final long maxRequestBytes;
     private final Duration maxAwait;
     private volatile boolean accepting = true;
+    /** Cluster mode: jobs live in the shared database; null on a single daemon. */
+    private final ClusterNode cluster;
 
     ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics) {
+        this(engine, config, metrics, null);
+    }
+
+    ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics, ClusterNode cluster) {
+        this.cluster = cluster;
         this.engine = engine;
         this.config = config;
         this.metrics = metrics;
@@ -89,9 +96,14 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     public void prove(SubmitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
             SubmitProofResponse sub = submit(req, partitions(req.getPartitionsList()));
-            Engine.Job job = engine.job(sub.getJobId()).orElseThrow();
             long ms = req.getAwaitTimeoutMs() == 0 ? Duration.ofMinutes(10).toMillis() : req.getAwaitTimeoutMs();
-            awaitThen(job, Duration.ofMillis(Math.min(ms, maxAwait.toMillis())), out);
+            Duration timeout = Duration.ofMillis(Math.min(ms, maxAwait.toMillis()));
+            if (cluster != null) {
+                awaitCluster(sub.getJobId(), timeout, out);
+                return;
+            }
+            Engine.Job job = engine.job(sub.getJobId()).orElseThrow();
+            awaitThen(job, timeout, out);
         } catch (Throwable t) {
             out.onError(status(t));
         }
@@ -203,6 +215,9 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 parts.add(partition(circuit, key.value(), ps.get(p), p));
             }
         }
+        if (cluster != null) {
+            return submitToCluster(req, id, ps);
+        }
         CircuitJob spec = new CircuitJob(engine.circuits(), id, parts);
         Engine.Job job = engine.submit(spec, priority(req),
                 req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey(),
@@ -211,7 +226,24 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 .setExisting(job.spec() != spec).build();
     }
 
-    private static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, Partition in, int p) {
+    /** Cluster mode: the checked job goes into the shared queue, durable once this returns. */
+    private SubmitProofResponse submitToCluster(SubmitProofRequest req, String circuit, List<Partition> ps) {
+        List<ClusterStore.NewPartition> rows = new ArrayList<>(ps.size());
+        for (Partition p : ps) {
+            rows.add(p.getInputCase() == Partition.InputCase.WTNS
+                    ? new ClusterStore.NewPartition("wtns", p.getWtns().toByteArray())
+                    : new ClusterStore.NewPartition("input_json", p.getInputJson().getBytes(
+                            java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        ClusterStore.Submitted s = cluster.store().submit(req.getIdempotencyKey().isEmpty() ? null
+                : req.getIdempotencyKey(), circuit, cluster.digestOf(circuit), ClusterNode.rank(priority(req)),
+                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()), cluster.nodeId(), rows);
+        return SubmitProofResponse.newBuilder().setJobId(s.jobId()).setQueuePosition(s.queuePosition())
+                .setExisting(s.existing()).build();
+    }
+
+    /** A partition of a request as the engine takes it, checked against the circuit and its key. */
+    static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, Partition in, int p) {
         String name = "partition " + p;
         switch (in.getInputCase()) {
             case WTNS -> {
@@ -251,8 +283,13 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     @Override
     public void awaitProof(AwaitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
+            Duration timeout = Duration.ofMillis(Math.min(req.getTimeoutMs(), maxAwait.toMillis()));
+            if (cluster != null) {
+                awaitCluster(req.getJobId(), timeout, out);
+                return;
+            }
             Engine.Job job = job(req.getJobId());
-            awaitThen(job, Duration.ofMillis(Math.min(req.getTimeoutMs(), maxAwait.toMillis())), out);
+            awaitThen(job, timeout, out);
         } catch (Throwable t) {
             out.onError(status(t));
         }
@@ -277,6 +314,81 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 out.onError(status(t));
             }
         });
+    }
+
+    /**
+     * Cluster mode: answers when the job ends (a notification from the database) or the timeout passes,
+     * from the job's rows, without holding a thread.
+     */
+    private void awaitCluster(String id, Duration timeout, StreamObserver<AwaitProofResponse> out) {
+        CompletableFuture<Void> ended = cluster.watch(id); // before reading, so that no ending is missed
+        ClusterStore.JobView v = clusterJob(id, true);
+        if (v.ended() || timeout.isZero()) {
+            ended.cancel(false);
+            answer(v, out);
+            return;
+        }
+        CompletableFuture.anyOf(ended, CompletableFuture.runAsync(() -> { },
+                CompletableFuture.delayedExecutor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)))
+                .whenComplete((x, t) -> {
+                    ended.cancel(false);
+                    try {
+                        answer(clusterJob(id, true), out);
+                    } catch (Throwable e) {
+                        out.onError(status(e));
+                    }
+                });
+    }
+
+    private ClusterStore.JobView clusterJob(String id, boolean fetching) {
+        ClusterStore.JobView v = cluster.store().job(id, fetching);
+        if (v == null) {
+            throw Status.NOT_FOUND.withDescription("no job '" + id + "' in the cluster (unknown, or ended longer ago"
+                    + " than cluster.result_retention)").asRuntimeException();
+        }
+        return v;
+    }
+
+    private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
+        switch (v.state()) {
+            case "FAILED" -> out.onError(Status.INTERNAL.withDescription(v.error()).asRuntimeException());
+            case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
+            case "DEADLINE_EXCEEDED" -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
+                    + " did not finish within its deadline").asRuntimeException());
+            default -> {
+                out.onNext(response(v));
+                out.onCompleted();
+            }
+        }
+    }
+
+    static AwaitProofResponse response(ClusterStore.JobView v) {
+        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(v.id())
+                .setState(JobState.valueOf(v.state())).addAllRefusals(v.refusals());
+        if (v.error() != null) {
+            b.setError(v.error());
+        }
+        for (ClusterStore.PartitionView p : v.parts()) {
+            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index())
+                    .setState(p.state().toLowerCase(Locale.ROOT));
+            if (p.node() != null) {
+                r.setNode(p.node());
+            }
+            double[] t = p.timings();
+            if (t != null && t.length == 6) {
+                r.setTimings(Timings.newBuilder().setQueueWaitMs(t[0]).setSynthesisMs(t[1]).setProverWaitMs(t[2])
+                        .setProverMs(t[3]).setFinalizeMs(t[4]).setTotalMs(t[5]));
+            }
+            if (p.proofJson() != null) {
+                r.setProofJson(p.proofJson());
+            }
+            if (p.proofBinary() != null) {
+                r.setProofBinary(ByteString.copyFrom(p.proofBinary()));
+            }
+            r.addAllPublicSignals(p.publicSignals());
+            b.addPartitions(r);
+        }
+        return b.build();
     }
 
     private static Throwable failure(CompletableFuture<?> f) {
@@ -333,6 +445,13 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     @Override
     public void cancelProof(CancelProofRequest req, StreamObserver<CancelProofResponse> out) {
         respond(out, () -> {
+            if (cluster != null) {
+                String st = cluster.store().cancel(req.getJobId());
+                if (st == null) {
+                    clusterJob(req.getJobId(), false); // NOT_FOUND
+                }
+                return CancelProofResponse.newBuilder().setState(JobState.valueOf(st)).build();
+            }
             Engine.Job job = job(req.getJobId());
             job.cancel();
             return CancelProofResponse.newBuilder().setState(state(job)).build();
@@ -355,7 +474,10 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse()).setBudgetTotalBytes(s.budgetTotal())
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
-                    .setJson(StatusJson.write(s)).addAllDevices(s.devices());
+                    .setJson(statusJson()).addAllDevices(s.devices());
+            if (cluster != null) {
+                b.setNodeId(cluster.nodeId()).setClusterJson(clusterJson());
+            }
             for (Circuits.Registered c : engine.circuits().list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
                 for (ResidentCache.EntryStatus e : s.keys()) {
@@ -367,6 +489,34 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             }
             return b.build();
         });
+    }
+
+    /** The engine's status as JSON, with the cluster's in cluster mode ({@code GET /status}). */
+    String statusJson() {
+        String engineJson = StatusJson.write(engine.status());
+        if (cluster == null) {
+            return engineJson;
+        }
+        try {
+            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+            com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    m.readTree(engineJson);
+            n.set("node", m.valueToTree(cluster.localStatus()));
+            n.set("cluster", m.readTree(clusterJson()));
+            return m.writeValueAsString(n);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("status not serializable", e);
+        }
+    }
+
+    /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
+    private String clusterJson() {
+        try {
+            return cluster.store().clusterJson(30);
+        } catch (ClusterStore.UnavailableException e) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("error", e.getMessage())
+                    .toString();
+        }
     }
 
     @Override
@@ -437,6 +587,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             case TimeoutException e -> Status.DEADLINE_EXCEEDED;
             case Prover.ProofRejectedException e -> Status.INVALID_ARGUMENT;
             case ResidentCache.LoadException e -> Status.RESOURCE_EXHAUSTED;
+            case ClusterStore.UnavailableException e -> Status.UNAVAILABLE;
             case IllegalArgumentException e -> Status.INVALID_ARGUMENT;
             case InterruptedException e -> Status.UNAVAILABLE;
             default -> Status.INTERNAL;

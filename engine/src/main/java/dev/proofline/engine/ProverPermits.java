@@ -52,6 +52,7 @@ public final class ProverPermits {
     private final AtomicLong granted = new AtomicLong();
     private final AtomicLong doubleReleases = new AtomicLong();
     private final AtomicLong nextId = new AtomicLong();
+    private final java.util.List<Runnable> releaseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ProverPermits(int max) {
         if (max < 1) {
@@ -129,6 +130,15 @@ public final class ProverPermits {
         onGranted.accept(newPermit());
     }
 
+    /**
+     * Runs {@code listener} (on the closing thread, after the permit was handed on or made available)
+     * each time a permit is closed: for whoever starts work on a free permit from outside the engine,
+     * such as a cluster node claiming partitions.
+     */
+    public void addReleaseListener(Runnable listener) {
+        releaseListeners.add(listener);
+    }
+
     /** Withdraws a queued callback (a cancelled partition); true when it was still waiting. */
     public synchronized boolean withdraw(Consumer<Permit> onGranted) {
         return waiting.remove(onGranted);
@@ -145,9 +155,11 @@ public final class ProverPermits {
             next = waiting.pollFirst();
             if (next == null) {
                 available++;
-                return;
             }
         }
-        next.accept(newPermit());
+        if (next != null) {
+            next.accept(newPermit());
+        }
+        releaseListeners.forEach(Runnable::run);
     }
 }

@@ -1,0 +1,25 @@
+package dev.proofline.daemon;
+
+import dev.proofline.engine.SimBackend;
+import java.nio.file.Path;
+
+/**
+ * A cluster daemon in a process of its own, for the test that kills one with SIGKILL. Arguments: the
+ * config file, then {@code sim} (a prover that holds each partition for an hour, so that the process
+ * dies holding its leases) or {@code cpu}. Prints {@code ready} when it serves.
+ */
+public final class ClusterNodeProcess {
+
+    private ClusterNodeProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        DaemonConfig config = DaemonConfig.read(Path.of(args[0]));
+        Daemon d = args[1].equals("sim")
+                ? Daemon.start(config, new SimBackend(3_600_000, 0, p -> false), System.err::println)
+                : Daemon.start(config, System.err::println);
+        System.out.println("ready " + d.grpcAddress());
+        System.out.flush();
+        d.awaitTermination();
+    }
+}

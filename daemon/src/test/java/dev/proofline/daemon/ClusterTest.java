@@ -1,0 +1,351 @@
+package dev.proofline.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.google.protobuf.ByteString;
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.daemon.v1.AwaitProofRequest;
+import dev.proofline.daemon.v1.AwaitProofResponse;
+import dev.proofline.daemon.v1.GetStatusRequest;
+import dev.proofline.daemon.v1.JobState;
+import dev.proofline.daemon.v1.Partition;
+import dev.proofline.daemon.v1.PartitionResult;
+import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.groth16.VerificationKey;
+import dev.proofline.groth16.Verifier;
+import dev.proofline.groth16.io.ProofBinary;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.groth16.testing.CircomFixtures;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster mode against a real PostgreSQL server (a private one, started here from the machine's
+ * PostgreSQL programs; skipped, saying why, where there are none): several daemons on loopback
+ * sharing one database, each test on a database of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClusterTest {
+
+    @TempDir
+    static Path tmp;
+
+    private LocalPostgres pg;
+    private CircomFixtures.Fixture mul;
+    private Path keys;
+    private VerificationKey vk;
+    private byte[] wtns;
+    private final List<Daemon> daemons = new ArrayList<>();
+    private final List<ManagedChannel> channels = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private int databases;
+
+    @BeforeAll
+    void startPostgres() throws Exception {
+        List<String> why = new ArrayList<>();
+        var bin = LocalPostgres.programs(why);
+        if (bin.isEmpty()) {
+            System.out.println("SKIPPED (cluster tests): " + why.getFirst());
+        }
+        assumeTrue(bin.isPresent(), () -> why.getFirst());
+        pg = LocalPostgres.start(bin.get());
+        mul = CircomFixtures.build("bn128", "multiplier");
+        keys = tmp.resolve("keys");
+        Files.createDirectories(keys.resolve("multiplier"));
+        Files.copy(mul.zkey(), keys.resolve("multiplier/circuit.zkey"));
+        wtns = Files.readAllBytes(mul.wtns());
+        try (var key = ZkeyFile.open(mul.zkey())) {
+            vk = key.verificationKey();
+        }
+    }
+
+    @AfterEach
+    void stopNodes() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        processes.clear();
+        for (ManagedChannel c : channels) {
+            c.shutdownNow();
+        }
+        channels.clear();
+        for (Daemon d : daemons) {
+            d.shutdown(java.time.Duration.ofSeconds(5));
+        }
+        daemons.clear();
+    }
+
+    @AfterAll
+    void stopPostgres() throws Exception {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    private String newDatabase() throws Exception {
+        return pg.createDatabase("cluster_" + (++databases));
+    }
+
+    private String config(String database, String node, Path keyDir, int permits, String lease) {
+        return """
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                [keys]
+                directory = "%s"
+                [engine]
+                budget = "2GiB"
+                permits = %d
+                synthesis_threads = 1
+                finalizer_threads = 1
+                [cluster]
+                database = "%s"
+                node_id = "%s"
+                lease_timeout = "%s"
+                heartbeat_interval = "300ms"
+                fallback_poll = "2s"
+                connect_timeout = "1s"
+                """.formatted(keyDir.toString().replace("\\", "\\\\"), permits, database, node, lease);
+    }
+
+    private Daemon node(String database, String id, Path keyDir, int permits, String lease) throws Exception {
+        Daemon d = Daemon.start(DaemonConfig.parse(config(database, id, keyDir, permits, lease), id + ".toml"),
+                new dev.proofline.engine.CpuBackend(), line -> log.add(id + ": " + line));
+        daemons.add(d);
+        return d;
+    }
+
+    private ProvingEngineGrpc.ProvingEngineBlockingStub client(Daemon d) {
+        ManagedChannel c = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
+        channels.add(c);
+        return ProvingEngineGrpc.newBlockingStub(c);
+    }
+
+    private SubmitProofRequest job(int partitions) {
+        SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId("multiplier");
+        for (int p = 0; p < partitions; p++) {
+            b.addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(wtns)));
+        }
+        return b.build();
+    }
+
+    private AwaitProofResponse await(ProvingEngineGrpc.ProvingEngineBlockingStub stub, String job, long ms) {
+        return stub.withDeadlineAfter(ms + 10_000, TimeUnit.MILLISECONDS).awaitProof(
+                AwaitProofRequest.newBuilder().setJobId(job).setTimeoutMs(ms).build());
+    }
+
+    private void assertVerifies(PartitionResult p) {
+        assertTrue(Verifier.verify(vk, p.getPublicSignalsList().stream().map(BigInteger::new).toList(),
+                ProofBinary.decode(PairingCurve.BN254, p.getProofBinary().toByteArray())), "proof of partition "
+                        + p.getPartition() + " by " + p.getNode());
+    }
+
+    /** node → partitions it proved, and how many partitions were claimed more than once, from the database. */
+    private static Map<String, Long> provedBy(String database) throws Exception {
+        try (ClusterStore s = ClusterStore.open(database, 2, java.time.Duration.ofSeconds(5))) {
+            return s.provedBy();
+        }
+    }
+
+    private static long count(String database, String sql) throws Exception {
+        java.util.Properties props = new java.util.Properties();
+        try (Connection c = DriverManager.getConnection(ClusterStore.jdbcUrl(database, props), props);
+                ResultSet r = c.createStatement().executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    @Test
+    void threeDaemonsProveEveryPartitionOfAHundredJobsExactlyOnce() throws Exception {
+        String db = newDatabase();
+        List<Daemon> nodes = List.of(node(db, "a", keys, 2, "10s"), node(db, "b", keys, 2, "10s"),
+                node(db, "c", keys, 2, "10s"));
+        List<ProvingEngineGrpc.ProvingEngineBlockingStub> stubs = nodes.stream().map(this::client).toList();
+        Random rnd = new Random(7);
+        List<String> jobs = new ArrayList<>();
+        for (int j = 0; j < 100; j++) {
+            jobs.add(stubs.get(rnd.nextInt(3)).submitProof(job(4)).getJobId());
+        }
+        assertEquals(100, jobs.stream().distinct().count(), "job ids are unique across the cluster");
+        Map<String, Integer> byNode = new HashMap<>();
+        List<PartitionResult> all = new ArrayList<>();
+        for (String id : jobs) {
+            AwaitProofResponse r = await(stubs.get(rnd.nextInt(3)), id, 120_000);
+            assertEquals(JobState.DONE, r.getState(), id + ": " + r.getError());
+            assertEquals(4, r.getPartitionsCount());
+            for (PartitionResult p : r.getPartitionsList()) {
+                assertVerifies(p);
+                byNode.merge(p.getNode(), 1, Integer::sum);
+                all.add(p);
+            }
+        }
+        // a sample also verifies with snarkjs
+        PartitionResult sample = all.get(rnd.nextInt(all.size()));
+        Path proof = Files.writeString(tmp.resolve("proof.json"), sample.getProofJson());
+        Path pub = Files.writeString(tmp.resolve("public.json"), "[" + String.join(",", sample.getPublicSignalsList()
+                .stream().map(s -> "\"" + s + "\"").toList()) + "]");
+        assertTrue(CircomFixtures.snarkjsVerifies(mul.vk(), pub, proof), "snarkjs accepts a proof from the cluster");
+
+        Map<String, Long> stored = provedBy(db);
+        assertEquals(400L, stored.values().stream().mapToLong(Long::longValue).sum(), "stored proofs: " + stored);
+        assertEquals(Map.of("a", (long) byNode.getOrDefault("a", 0), "b", (long) byNode.getOrDefault("b", 0),
+                "c", (long) byNode.getOrDefault("c", 0)), stored, "proved-by counts add up");
+        long engineProofs = nodes.stream().mapToLong(d -> d.engine().stats().proofs()).sum();
+        assertEquals(400, engineProofs, "no partition was proved twice: the engines made 400 proofs in all");
+        for (String n : List.of("a", "b", "c")) {
+            assertTrue(stored.getOrDefault(n, 0L) > 0, "node " + n + " proved some partitions: " + stored);
+        }
+        assertEquals(0, count(db, "SELECT count(*) FROM partitions WHERE claims <> 1"), "each partition claimed once");
+        // any node answers for any job, and the status shows the cluster
+        var st = stubs.get(0).getStatus(GetStatusRequest.getDefaultInstance());
+        assertEquals("a", st.getNodeId());
+        var cluster = new com.fasterxml.jackson.databind.ObjectMapper().readTree(st.getClusterJson());
+        assertEquals(3, cluster.get("nodes").size(), st.getClusterJson());
+        assertEquals(400, cluster.get("partitions").get("DONE").asInt());
+    }
+
+    @Test
+    void partitionsOfAKilledDaemonAreProvedByTheOthers() throws Exception {
+        String db = newDatabase();
+        // the victim proves with a prover that never finishes: it dies holding its leases
+        Path cfg = Files.writeString(tmp.resolve("victim.toml"), config(db, "victim", keys, 4, "3s"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process victim = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), ClusterNodeProcess.class.getName(), cfg.toString(), "sim")
+                .redirectErrorStream(true).start();
+        processes.add(victim);
+        var out = new java.io.BufferedReader(new java.io.InputStreamReader(victim.getInputStream()));
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("ready")) {
+            log.add("victim: " + line);
+        }
+        assertNotNull(line, "the victim process started: " + log);
+        Thread.ofPlatform().daemon().start(() -> out.lines().forEach(l -> log.add("victim: " + l)));
+
+        ProvingEngineGrpc.ProvingEngineBlockingStub stub = client(node(db, "a", keys, 2, "3s"));
+        List<String> jobs = new ArrayList<>();
+        for (int j = 0; j < 6; j++) {
+            jobs.add(stub.submitProof(job(4)).getJobId());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count(db, "SELECT count(*) FROM partitions WHERE lease_owner = 'victim'") == 0) {
+            assertTrue(System.nanoTime() < deadline, "the victim claimed partitions: " + log);
+            Thread.sleep(20);
+        }
+        node(db, "b", keys, 2, "3s");
+        long held = count(db, "SELECT count(*) FROM partitions WHERE lease_owner = 'victim'");
+        victim.destroyForcibly(); // SIGKILL
+        assertTrue(victim.waitFor(10, TimeUnit.SECONDS));
+
+        for (String id : jobs) {
+            AwaitProofResponse r = await(stub, id, 60_000);
+            assertEquals(JobState.DONE, r.getState(), id + ": " + r.getError() + "\n" + String.join("\n", log));
+            for (PartitionResult p : r.getPartitionsList()) {
+                assertVerifies(p);
+                assertTrue(p.getNode().equals("a") || p.getNode().equals("b"), p.getNode());
+            }
+        }
+        Map<String, Long> stored = provedBy(db);
+        assertEquals(24L, stored.values().stream().mapToLong(Long::longValue).sum(), stored.toString());
+        assertFalse(stored.containsKey("victim"));
+        assertTrue(held > 0);
+        assertTrue(count(db, "SELECT count(*) FROM partitions WHERE claims > 1") >= held,
+                "the victim's partitions were claimed again after its leases expired");
+        long engineProofs = daemons.stream().mapToLong(d -> d.engine().stats().proofs()).sum();
+        assertEquals(24, engineProofs, "nothing proved twice by the survivors");
+    }
+
+    @Test
+    void aDatabaseOutageFailsNewSubmissionsAndLosesNoResult() throws Exception {
+        String db = newDatabase();
+        List<Daemon> nodes = List.of(node(db, "a", keys, 2, "30s"), node(db, "b", keys, 2, "30s"));
+        ProvingEngineGrpc.ProvingEngineBlockingStub stub = client(nodes.get(0));
+        List<String> jobs = new ArrayList<>();
+        for (int j = 0; j < 30; j++) {
+            jobs.add(stub.submitProof(job(4)).getJobId());
+        }
+        pg.stop();
+        try {
+            StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                    () -> stub.withDeadlineAfter(30, TimeUnit.SECONDS).submitProof(job(1)));
+            assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
+            assertTrue(e.getStatus().getDescription().contains("cluster database is unavailable"),
+                    e.getStatus().getDescription());
+            // the engines keep proving what they claimed before the outage
+            Thread.sleep(3000);
+        } finally {
+            pg.start();
+        }
+        for (String id : jobs) {
+            AwaitProofResponse r = await(stub, id, 120_000);
+            assertEquals(JobState.DONE, r.getState(), id + ": " + r.getError());
+            r.getPartitionsList().forEach(this::assertVerifies);
+        }
+        Map<String, Long> stored = provedBy(db);
+        assertEquals(120L, stored.values().stream().mapToLong(Long::longValue).sum(), stored.toString());
+        assertTrue(log.stream().anyMatch(l -> l.contains("reachable again")), "the nodes saw the database return");
+        // and it takes new work again
+        AwaitProofResponse again = stub.prove(job(2));
+        assertEquals(JobState.DONE, again.getState());
+    }
+
+    @Test
+    void aNodeWithADifferentKeyRefusesAndTheOthersProve() throws Exception {
+        String db = newDatabase();
+        // "odd" has another key under the same circuit id
+        Path oddKeys = tmp.resolve("odd-keys");
+        Files.createDirectories(oddKeys.resolve("multiplier"));
+        Files.copy(CircomFixtures.build("bn128", "poseidon").zkey(), oddKeys.resolve("multiplier/circuit.zkey"));
+        Daemon odd = node(db, "odd", oddKeys, 2, "10s");
+        String digest = ClusterNode.digest(mul.zkey());
+        String job;
+        try (ClusterStore s = ClusterStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
+            job = s.submit(null, "multiplier", digest, 1, null, "test",
+                    List.of(new ClusterStore.NewPartition("wtns", wtns), new ClusterStore.NewPartition("wtns", wtns)))
+                    .jobId();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (count(db, "SELECT count(*) FROM refusals WHERE node_id = 'odd'") == 0) {
+            assertTrue(System.nanoTime() < deadline, "the odd node recorded its refusal: " + log);
+            Thread.sleep(20);
+        }
+        assertEquals(2, count(db, "SELECT count(*) FROM partitions WHERE state = 'QUEUED'"), "the odd node claims nothing");
+        node(db, "good", keys, 2, "10s");
+        AwaitProofResponse r = await(client(odd), job, 60_000);
+        assertEquals(JobState.DONE, r.getState(), r.getError());
+        for (PartitionResult p : r.getPartitionsList()) {
+            assertEquals("good", p.getNode());
+            assertVerifies(p);
+        }
+        assertEquals(1, r.getRefusalsCount(), r.getRefusalsList().toString());
+        assertTrue(r.getRefusals(0).startsWith("odd: refused: its key for multiplier has digest "), r.getRefusals(0));
+        assertTrue(r.getRefusals(0).endsWith("the job was submitted against " + digest), r.getRefusals(0));
+    }
+}
