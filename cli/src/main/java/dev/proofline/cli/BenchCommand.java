@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes;",
             "`bench synth` times synthesis (enforce against PCE), `bench engine` an embedded engine."},
-        subcommands = {SynthBenchCommand.class, EngineBenchCommand.class, DaemonBenchCommand.class})
+        subcommands = {SynthBenchCommand.class, EngineBenchCommand.class, DaemonBenchCommand.class,
+            ClusterBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     enum Op { msm_g1, msm_g2, ntt }

@@ -181,11 +181,15 @@ final class ClientCommands {
                 System.out.println(JsonFormat.printer().print(r));
             } else {
                 System.out.println(r.getJobId() + " " + r.getState().name().toLowerCase(Locale.ROOT));
-                System.out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s%n", "partition", "state", "synth ms", "prover ms",
-                        "total ms");
+                System.out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s  %s%n", "partition", "state", "synth ms",
+                        "prover ms", "total ms", "node");
                 for (PartitionResult p : r.getPartitionsList()) {
-                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f%n", p.getPartition(), p.getState(),
-                            p.getTimings().getSynthesisMs(), p.getTimings().getProverMs(), p.getTimings().getTotalMs());
+                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f  %s%n", p.getPartition(), p.getState(),
+                            p.getTimings().getSynthesisMs(), p.getTimings().getProverMs(), p.getTimings().getTotalMs(),
+                            p.getNode());
+                }
+                for (String refusal : r.getRefusalsList()) {
+                    System.out.println("refused by " + refusal);
                 }
             }
             return r.getState() == JobState.DONE ? 0 : 1;
@@ -242,7 +246,49 @@ final class ClientCommands {
                 System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.getCircuitId(), k.getResident()
                         ? "resident, " + (k.getBytes() >> 20) + " MiB, " + k.getReferences() + " in use" : "not loaded");
             }
+            if (!s.getClusterJson().isEmpty()) {
+                printCluster(s.getNodeId(), s.getClusterJson());
+            }
             return 0;
+        }
+
+        /** The cluster: its nodes (heartbeat, load), partitions by state, and where the recent jobs' partitions run. */
+        private static void printCluster(String self, String json) {
+            com.fasterxml.jackson.databind.JsonNode c;
+            try {
+                c = new ObjectMapper().readTree(json);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("the daemon's cluster status is not JSON: " + e.getMessage(), e);
+            }
+            System.out.println();
+            if (c.has("error")) {
+                System.out.println("cluster           " + c.get("error").asText());
+                return;
+            }
+            StringBuilder states = new StringBuilder();
+            c.get("partitions").fields().forEachRemaining(e -> states.append(states.isEmpty() ? "" : ", ")
+                    .append(e.getValue().asLong()).append(' ').append(e.getKey().toLowerCase(Locale.ROOT)));
+            System.out.println("cluster           this node: " + self + "; partitions: "
+                    + (states.isEmpty() ? "none" : states));
+            System.out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %8s %8s %8s %7s%n", "node", "grpc", "backend",
+                    "heartbeat", "permits", "holding", "proofs", "busy");
+            for (com.fasterxml.jackson.databind.JsonNode n : c.get("nodes")) {
+                long age = n.get("heartbeat_age_ms").asLong();
+                String beat = n.get("stopped").asBoolean() ? "stopped" : age < 1000 ? age + " ms" : age / 1000 + " s";
+                System.out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %4d/%-3d %8d %8d %6.1f%%%n", n.get("id").asText(),
+                        n.get("grpc").asText(), n.get("backend").asText(), beat, n.get("permits_in_use").asInt(),
+                        n.get("permits_max").asInt(), n.get("holding").asLong(), n.get("proofs").asLong(),
+                        100 * n.get("prover_busy").asDouble());
+            }
+            for (com.fasterxml.jackson.databind.JsonNode j : c.get("recent")) {
+                StringBuilder parts = new StringBuilder();
+                for (com.fasterxml.jackson.databind.JsonNode p : j.get("partitions")) {
+                    parts.append(' ').append(p.get("state").asText().toLowerCase(Locale.ROOT))
+                            .append(p.get("node").isNull() ? "" : "@" + p.get("node").asText());
+                }
+                System.out.printf(Locale.ROOT, "job %-14s %-18s %-10s%s%n", j.get("id").asText(),
+                        j.get("circuit").asText(), j.get("state").asText().toLowerCase(Locale.ROOT), parts);
+            }
         }
     }
 }

@@ -33,10 +33,17 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--insecure", description = "serve a non-loopback address without an auth token")
     boolean insecure;
 
+    @Option(names = "--database", paramLabel = "<postgresql://...>",
+            description = "cluster mode: share the job queue in this PostgreSQL database (cluster.database)")
+    String database;
+
     @Override
     public Integer call() throws Exception {
         DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
         cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure);
+        if (database != null) {
+            cfg = cfg.withDatabase(database);
+        }
         Daemon d = Daemon.start(cfg, System.err::println);
         CountDownLatch stopped = new CountDownLatch(1);
         Duration grace = DaemonConfig.parseDuration(cfg.shutdown().gracePeriod());

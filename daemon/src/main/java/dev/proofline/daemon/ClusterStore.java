@@ -36,6 +36,14 @@ import org.flywaydb.core.Flyway;
  */
 final class ClusterStore implements AutoCloseable {
 
+    /** The libraries' own progress messages are not the daemon's: warnings only (held, so the levels stay set). */
+    private static final List<java.util.logging.Logger> QUIET = List.of(
+            java.util.logging.Logger.getLogger("org.flywaydb"), java.util.logging.Logger.getLogger("com.zaxxer.hikari"));
+
+    static {
+        QUIET.forEach(l -> l.setLevel(java.util.logging.Level.WARNING));
+    }
+
     static final String WORK = "proofline_work";
     static final String JOBS = "proofline_jobs";
 

@@ -124,6 +124,16 @@ public final class Daemon implements AutoCloseable {
                 DaemonConfig.parseDuration(c.resultRetention()), DaemonConfig.parseDuration(c.fetchedRetention())), log);
     }
 
+    /** Cluster mode: the database round trips this daemon made so far (0 on a single daemon). */
+    public long clusterRoundTrips() {
+        return cluster == null ? 0 : cluster.store().roundTrips();
+    }
+
+    /** Cluster mode: this daemon's part in the cluster, or null. */
+    ClusterNode cluster() {
+        return cluster;
+    }
+
     /** Cluster mode: this daemon's node; empty on a single daemon. */
     public java.util.Optional<String> nodeId() {
         return cluster == null ? java.util.Optional.empty() : java.util.Optional.of(cluster.nodeId());

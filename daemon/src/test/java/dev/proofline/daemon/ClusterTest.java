@@ -155,9 +155,20 @@ class ClusterTest {
         return b.build();
     }
 
+    /** AwaitProof, retried on UNAVAILABLE (as clients do) while the database comes back after an outage. */
     private AwaitProofResponse await(ProvingEngineGrpc.ProvingEngineBlockingStub stub, String job, long ms) {
-        return stub.withDeadlineAfter(ms + 10_000, TimeUnit.MILLISECONDS).awaitProof(
-                AwaitProofRequest.newBuilder().setJobId(job).setTimeoutMs(ms).build());
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return stub.withDeadlineAfter(ms + 10_000, TimeUnit.MILLISECONDS).awaitProof(
+                        AwaitProofRequest.newBuilder().setJobId(job).setTimeoutMs(ms).build());
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() > giveUp) {
+                    throw e;
+                }
+                log.add("client: " + e.getStatus().getDescription() + "; retrying");
+            }
+        }
     }
 
     private void assertVerifies(PartitionResult p) {
@@ -229,6 +240,15 @@ class ClusterTest {
         var cluster = new com.fasterxml.jackson.databind.ObjectMapper().readTree(st.getClusterJson());
         assertEquals(3, cluster.get("nodes").size(), st.getClusterJson());
         assertEquals(400, cluster.get("partitions").get("DONE").asInt());
+        // so does GET /status, for the dashboard
+        String http = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://" + nodes.get(1).httpAddress() + "/status")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        var status = new com.fasterxml.jackson.databind.ObjectMapper().readTree(http);
+        assertEquals("b", status.get("node").get("node_id").asText());
+        assertEquals("ok", status.get("node").get("database").asText());
+        assertEquals(3, status.get("cluster").get("nodes").size());
+        assertEquals(30, status.get("cluster").get("recent").size(), "the 30 most recent jobs");
     }
 
     @Test
@@ -347,5 +367,116 @@ class ClusterTest {
         assertEquals(1, r.getRefusalsCount(), r.getRefusalsList().toString());
         assertTrue(r.getRefusals(0).startsWith("odd: refused: its key for multiplier has digest "), r.getRefusals(0));
         assertTrue(r.getRefusals(0).endsWith("the job was submitted against " + digest), r.getRefusals(0));
+    }
+
+    private Daemon simNode(String database, String id, String lease) throws Exception {
+        // a prover that holds each partition for an hour
+        Daemon d = Daemon.start(DaemonConfig.parse(config(database, id, keys, 2, lease), id + ".toml"),
+                new dev.proofline.engine.SimBackend(3_600_000, 0, p -> false), line -> log.add(id + ": " + line));
+        daemons.add(d);
+        return d;
+    }
+
+    private static void waitFor(String what, java.util.function.BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, what);
+            Thread.sleep(20);
+        }
+    }
+
+    private static long countQuietly(String db, String sql) {
+        try {
+            return count(db, sql);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void cancelDeadlinesAndIdempotencyKeysWorkAcrossNodes() throws Exception {
+        String db = newDatabase();
+        Daemon slow = simNode(db, "slow", "10s");
+        ProvingEngineGrpc.ProvingEngineBlockingStub other = client(node(db, "other", keys, 1, "10s"));
+        ProvingEngineGrpc.ProvingEngineBlockingStub viaSlow = client(slow);
+        // a job held by the slow node, cancelled through the other one
+        String held = viaSlow.submitProof(job(1).toBuilder().setPriority(dev.proofline.daemon.v1.Priority.HIGH).build())
+                .getJobId();
+        waitFor("some partition is claimed", () -> countQuietly(db, "SELECT count(*) FROM partitions WHERE job_id = '"
+                + held + "' AND state = 'CLAIMED'") > 0);
+        assertEquals(JobState.CANCELLED, other.cancelProof(dev.proofline.daemon.v1.CancelProofRequest.newBuilder()
+                .setJobId(held).build()).getState());
+        StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                () -> await(viaSlow, held, 5_000));
+        assertEquals(Status.Code.CANCELLED, e.getStatus().getCode());
+        assertEquals(0, count(db, "SELECT count(*) FROM partitions WHERE job_id = '" + held
+                + "' AND state NOT IN ('CANCELLED', 'DONE')"));
+        waitFor("the slow node let go of the cancelled job's partition: " + log, () -> slow.cluster().holding() == 0);
+        // a deadline that passes while the slow node holds the partitions
+        SubmitProofRequest late = job(4).toBuilder().setDeadlineMs(1000).build();
+        String lateId = viaSlow.submitProof(late).getJobId();
+        StatusRuntimeException d = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                () -> await(other, lateId, 20_000));
+        assertEquals(Status.Code.DEADLINE_EXCEEDED, d.getStatus().getCode(), d.getStatus().toString());
+        // one idempotency key, two nodes: one job
+        SubmitProofRequest keyed = job(1).toBuilder().setIdempotencyKey("same-key").build();
+        var first = other.submitProof(keyed);
+        var second = viaSlow.submitProof(keyed);
+        assertEquals(first.getJobId(), second.getJobId());
+        assertFalse(first.getExisting());
+        assertTrue(second.getExisting());
+        // unknown jobs are NOT_FOUND on any node
+        StatusRuntimeException nf = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                () -> await(other, "job-999999", 0));
+        assertEquals(Status.Code.NOT_FOUND, nf.getStatus().getCode());
+    }
+
+    @Test
+    void aStoppingNodeHandsItsPartitionsBackAtOnce() throws Exception {
+        String db = newDatabase();
+        Daemon slow = simNode(db, "slow", "60s");
+        ProvingEngineGrpc.ProvingEngineBlockingStub stub = client(slow);
+        String id = stub.submitProof(job(2)).getJobId();
+        waitFor("the slow node claims both partitions", () -> countQuietly(db,
+                "SELECT count(*) FROM partitions WHERE lease_owner = 'slow'") == 2);
+        Daemon fast = node(db, "fast", keys, 2, "60s");
+        slow.shutdown(java.time.Duration.ZERO);
+        daemons.remove(slow);
+        // far sooner than the 60 s lease: the stopping node gave its leases back
+        AwaitProofResponse r = await(client(fast), id, 20_000);
+        assertEquals(JobState.DONE, r.getState(), String.join("\n", log));
+        r.getPartitionsList().forEach(p -> assertEquals("fast", p.getNode()));
+        assertEquals(1, count(db, "SELECT count(*) FROM nodes WHERE node_id = 'slow' AND stopped_at IS NOT NULL"));
+    }
+
+    @Test
+    void aResultFromAnExpiredLeaseIsDiscarded() throws Exception {
+        String db = newDatabase();
+        String digest = ClusterNode.digest(mul.zkey());
+        try (ClusterStore s = ClusterStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
+            String job = s.submit(null, "multiplier", digest, 1, null, "test",
+                    List.of(new ClusterStore.NewPartition("wtns", wtns))).jobId();
+            List<String> circuit = List.of("multiplier");
+            List<String> digests = List.of(digest);
+            ClusterStore.Claim first = s.claim("n1", 5, java.time.Duration.ofMillis(100), circuit, digests).getFirst();
+            assertTrue(s.claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).isEmpty(),
+                    "a claimed partition is not claimed again while its lease holds");
+            Thread.sleep(300);
+            assertEquals(1, s.upkeep(java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(1)),
+                    "the expired lease goes back to the queue");
+            assertFalse(s.heartbeat(new ClusterStore.NodeInfo("n1", "-", "-", "cpu", java.time.Instant.now(), 1, 0, 0, 0,
+                    0, ""), java.time.Duration.ofSeconds(10)).contains(first.token()), "n1's heartbeat finds it lost");
+            ClusterStore.Claim second = s.claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).getFirst();
+            assertEquals(2, second.claims());
+            assertFalse(s.complete(first, "n1", "{}", new byte[0], List.of(), new double[6]),
+                    "the late result of n1 is discarded");
+            assertFalse(s.fail(first, "n1", "late failure"), "so is a late failure");
+            assertTrue(s.complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]));
+            assertFalse(s.complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]), "stored once");
+            ClusterStore.JobView v = s.job(job, false);
+            assertEquals("DONE", v.state());
+            assertEquals("n2", v.parts().getFirst().node());
+            assertEquals(Map.of("n2", 1L), s.provedBy());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,5 +65,27 @@ class DaemonConfigTest {
         assertEquals(2, d.engineConfig(2, true).proverWorkers(), "two per GPU by default");
         Files.writeString(tmp.resolve("three.toml"), "[engine]\nprover_workers_per_device = 3\n");
         assertEquals(3, DaemonConfig.read(tmp.resolve("three.toml")).engineConfig(2, true).proverWorkers());
+    }
+
+    @Test
+    void theClusterSectionIsCheckedToo() {
+        DaemonConfig d = DaemonConfig.defaults();
+        assertFalse(d.cluster().enabled(), "a single daemon by default");
+        assertEquals("d.toml:2: cluster.database: 'mysql://db/x' is not a postgresql://user:password@host:port/database"
+                + " URL", error("[cluster]\ndatabase = \"mysql://db/x\"\n"));
+        assertEquals("d.toml:3: cluster.heartbeat_interval: must be at most half of lease_timeout (3s), so a live node"
+                + " keeps its leases", error("[cluster]\nlease_timeout = \"3s\"\nheartbeat_interval = \"2s\"\n"));
+        assertEquals("d.toml:2: cluster.node_id: 'a b': letters, digits and . _ : - (at most 128)",
+                error("[cluster]\nnode_id = \"a b\"\n"));
+        assertEquals("d.toml:2: cluster.max_attempts: 0 is below the minimum of 1", error("[cluster]\nmax_attempts = 0\n"));
+        DaemonConfig c = DaemonConfig.parse("[cluster]\ndatabase = \"postgresql://u:secret@db.example:5433/jobs\"\n",
+                "c.toml");
+        assertTrue(c.cluster().enabled());
+        java.util.Properties props = new java.util.Properties();
+        assertEquals("jdbc:postgresql://db.example:5433/jobs", ClusterStore.jdbcUrl(c.cluster().database(), props));
+        assertEquals("u", props.getProperty("user"));
+        assertEquals("secret", props.getProperty("password"));
+        assertEquals("postgresql://u:***@db.example:5433/jobs", ClusterStore.redacted(c.cluster().database()));
+        assertEquals("postgresql://h/db", DaemonConfig.defaults().withDatabase("postgresql://h/db").cluster().database());
     }
 }

@@ -149,8 +149,17 @@ final class ProverStage {
         for (int i = 0; i < workers.size(); i++) {
             queue.add(stop);
         }
+        long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         for (Thread t : workers) {
-            t.join(TimeUnit.MINUTES.toMillis(1));
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(patience - System.nanoTime())));
+        }
+        // a prover still running after that was told to stop (its job failed when the engine closed):
+        // interrupted, so that one that waits or sleeps ends now
+        for (Thread t : workers) {
+            if (t.isAlive()) {
+                t.interrupt();
+                t.join(TimeUnit.MINUTES.toMillis(1));
+            }
         }
     }
 }
