@@ -332,7 +332,9 @@ final class ClusterNode implements AutoCloseable {
                 claims.remove(c.token());
                 return;
             }
-            Engine.Job job = engine.submit(spec, priority(c.priority()));
+            // named after the cluster's job and partition (and the claim, when it is not the first)
+            Engine.Job job = engine.submitNamed(spec, priority(c.priority()), c.jobId() + "/" + c.partition()
+                    + (c.claims() > 1 ? "#" + c.claims() : ""));
             l.job = job;
             if (l.lost) {
                 job.cancel();

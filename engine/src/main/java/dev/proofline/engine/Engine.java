@@ -526,9 +526,31 @@ public final class Engine implements AutoCloseable {
         return job;
     }
 
+    /**
+     * Submits a job under an id the caller chose (unique among the jobs this engine still knows), for a
+     * caller that names the work itself, such as a cluster node proving {@code job-17/2}: the status,
+     * the timeline and the dashboard then show that name.
+     *
+     * @throws IllegalArgumentException when a job with that id is still known
+     */
+    public Job submitNamed(JobSpec spec, Priority priority, String id) {
+        if (closed) {
+            throw new IllegalStateException("engine closed");
+        }
+        Job job = newJob(id, spec, priority, null);
+        enqueue(job);
+        return job;
+    }
+
     private Job newJob(JobSpec spec, Priority priority, java.time.Duration deadline) {
-        Job job = new Job("job-" + jobIds.incrementAndGet(), spec, priority);
-        jobs.put(job.id, job);
+        return newJob("job-" + jobIds.incrementAndGet(), spec, priority, deadline);
+    }
+
+    private Job newJob(String id, JobSpec spec, Priority priority, java.time.Duration deadline) {
+        Job job = new Job(id, spec, priority);
+        if (jobs.putIfAbsent(job.id, job) != null) {
+            throw new IllegalArgumentException("a job named '" + id + "' is already known to the engine");
+        }
         submitted.incrementAndGet();
         if (deadline != null) {
             timers.schedule(() -> job.expire(deadline), deadline.toNanos(), TimeUnit.NANOSECONDS);
