@@ -79,6 +79,9 @@ public final class Daemon implements AutoCloseable {
                 }));
             }
             this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log) : null;
+            if (cluster != null) {
+                bindClusterMetrics(cluster, registry);
+            }
             this.service = new ProvingService(engine, config, registry::scrape, cluster);
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
@@ -122,6 +125,19 @@ public final class Daemon implements AutoCloseable {
                 DaemonConfig.parseDuration(c.leaseTimeout()), DaemonConfig.parseDuration(c.heartbeatInterval()),
                 DaemonConfig.parseDuration(c.fallbackPoll()), c.maxAttempts(),
                 DaemonConfig.parseDuration(c.resultRetention()), DaemonConfig.parseDuration(c.fetchedRetention())), log);
+    }
+
+    private static void bindClusterMetrics(ClusterNode c, io.micrometer.core.instrument.MeterRegistry r) {
+        io.micrometer.core.instrument.Gauge.builder("proofline.cluster.holding", c, ClusterNode::holding)
+                .description("partitions this node has claimed and not yet written back").register(r);
+        io.micrometer.core.instrument.Gauge.builder("proofline.cluster.database.up", c,
+                n -> n.databaseDown() == null ? 1 : 0).description("1 while the cluster database answers").register(r);
+        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.round.trips", c.store(),
+                ClusterStore::roundTrips).description("statements sent to the cluster database").register(r);
+        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.results.stored", c,
+                ClusterNode::proofs).description("results this node stored").register(r);
+        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.results.discarded", c,
+                ClusterNode::discarded).description("results made too late (lease lost) and discarded").register(r);
     }
 
     /** Cluster mode: the database round trips this daemon made so far (0 on a single daemon). */

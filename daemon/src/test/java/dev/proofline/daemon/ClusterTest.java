@@ -249,6 +249,11 @@ class ClusterTest {
         assertEquals("ok", status.get("node").get("database").asText());
         assertEquals(3, status.get("cluster").get("nodes").size());
         assertEquals(30, status.get("cluster").get("recent").size(), "the 30 most recent jobs");
+        String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://" + nodes.get(2).httpAddress() + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("proofline_cluster_database_up 1.0"), metrics);
+        assertTrue(metrics.contains("proofline_cluster_results_stored_total " + stored.get("c") + ".0"), metrics);
     }
 
     @Test
