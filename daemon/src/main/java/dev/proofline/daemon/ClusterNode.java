@@ -327,7 +327,7 @@ final class ClusterNode implements AutoCloseable {
                 part = ProvingService.partition(circuit, key.value(), in, c.partition());
             }
             CircuitJob spec = new CircuitJob(engine.circuits(), c.circuit(), List.of(part));
-            partitionBytes.put(c.circuit(), spec.workingSetBytes(0) + spec.extraBytes(0));
+            partitionBytes.put(c.circuit(), spec.workingSetBytes(0));
             if (l.lost) {
                 claims.remove(c.token());
                 return;
