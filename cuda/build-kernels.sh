@@ -10,8 +10,8 @@
 #       g++ (nvcc then needs another host compiler, e.g. named by NVCC_CCBIN), and a third time by
 #       nvcc when it is there (host_test_nvcc); the NTT emulation src/test/cuda/ntt_host_test.cpp
 #       (ntt_host_test, ntt_host_test_nvcc); the MSM's host emulation src/test/cuda/msm_host_test.cpp
-#       (msm_host_test) and its kernels for the tests' fake driver (libmsmfakekernels.so). Without
-#       either compiler it says so and succeeds.
+#       (msm_host_test), and the MSM and NTT kernels for the tests' fake driver (libfakekernels.so,
+#       from src/test/cuda/fake_kernels.cpp). Without either compiler it says so and succeeds.
 #       Where a GPU is visible, nvcc also builds the device test program src/test/cuda/device_test.cu
 #       (the same operations run in a kernel) with the gencode flags.
 #
@@ -94,8 +94,9 @@ host-test)
     build_source=ntt_host_test.cpp build ntt_host_test "${ntt_checks[@]}"
     # the MSM's steps run on the CPU, kernel after kernel (src/test/cuda/msm_host_test.cpp)
     build_source=msm_host_test.cpp build msm_host_test
-    # the MSM kernels' bodies for the fake driver, so CudaMsm runs without a GPU (msm_fake_kernels.cpp)
-    build_source=msm_fake_kernels.cpp build libmsmfakekernels.so -shared -fPIC
+    # the MSM and NTT kernels' bodies for the fake driver, so CudaMsm, CudaNtt and the backend run
+    # without a GPU (fake_kernels.cpp)
+    build_source=fake_kernels.cpp build libfakekernels.so -shared -fPIC
     if $have_nvcc; then
         # nvcc's host pass: the headers as the kernels see them (__host__ __device__, unroll pragmas)
         build host_test_nvcc --nvcc

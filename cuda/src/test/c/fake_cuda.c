@@ -2,19 +2,30 @@
  * A stand-in for libcuda.so.1 used by the tests of dev.proofline.cuda on machines without a GPU.
  *
  * It implements, on the host, the subset of the driver API that CudaDriver binds: two devices with
- * fixed names, memory sizes and attributes; "device" memory is malloc'd host memory whose address is
- * the CUdeviceptr; copies are memcpy; streams run everything at once; events count recordings and
- * report 1.5 ms per recording between them. Allocating more than a device's free memory fails with
- * CUDA_ERROR_OUT_OF_MEMORY. Calls other than cuInit, cuDriverGetVersion and the error-string ones
- * fail with CUDA_ERROR_NOT_INITIALIZED before cuInit, and the ones that need a context fail with
- * CUDA_ERROR_INVALID_CONTEXT unless the calling thread has made one current.
+ * fixed names, memory sizes and attributes (the compute capability can be changed); "device" memory is
+ * malloc'd host memory whose address is the CUdeviceptr; copies are memcpy. Streams keep their async
+ * work as the GPU would, in order, and do it only when they must: async copies, event recordings and
+ * waits on events are queued on their stream and run when the stream is synchronized, when an event
+ * recorded on it is synchronized or waited for by another stream's work that runs, and before a kernel
+ * launched on it (which then runs at once, on the calling thread). So work on one stream that reads
+ * what another stream writes sees it only after a cuStreamWaitEvent on an event recorded after the
+ * write, and host memory read or reused before the stream that copies it is synchronized shows the
+ * fault, as on a GPU. A wait on an event never recorded is a no-op (as in CUDA) and is counted.
+ * Freeing memory or destroying an event first finishes every stream's queued work. Events count
+ * recordings and report 1.5 ms per recording between them. Allocating more than a device's free memory
+ * fails with CUDA_ERROR_OUT_OF_MEMORY. Calls other than cuInit, cuDriverGetVersion and the error-string
+ * ones fail with CUDA_ERROR_NOT_INITIALIZED before cuInit, and the ones that need a context fail with
+ * CUDA_ERROR_INVALID_CONTEXT unless the calling thread has made one current. Launches are counted per
+ * device, with the most that ran on one device at once.
  *
  * One kernel exists in every module: "vec_add_u32(u32 *out, const u32 *a, const u32 *b, u32 n,
  * u64 k)", which sets out[i] = a[i] + b[i] + (u32) k for each i < min(n, grid.x * block.x). Module
  * images, launches and the live allocations are recorded and can be read through the fake_*
  * functions at the end, which also inject failures. fake_load_kernels(path) adds the kernels of a
  * host library: a function named <name> of a module is then the library's
- * "int fake_kernel_<name>(unsigned grid_x, unsigned block_x, void **params)", run at the launch.
+ * "int fake_kernel_<name>(unsigned grid_x, unsigned block_x, void **params)", run at the launch. The
+ * environment variable PROOFLINE_FAKE_CUDA_KERNELS names such a library to load at cuInit. Module
+ * images start with "fake", "//" (PTX) or a fatbin's magic number.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -47,8 +58,8 @@ enum {
 
 static const char *const NAMES[MAX_DEVICES] = {"Proofline Fake GPU A", "Proofline Fake GPU B"};
 static const unsigned long long TOTAL[MAX_DEVICES] = {8 * GIB, 4 * GIB};
-static const int CC_MAJOR[MAX_DEVICES] = {9, 8};
-static const int CC_MINOR[MAX_DEVICES] = {0, 6};
+static int cc_major[MAX_DEVICES] = {9, 8};
+static int cc_minor[MAX_DEVICES] = {0, 6};
 static const int SMS[MAX_DEVICES] = {132, 84};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,6 +85,8 @@ struct block {
 };
 static struct block *blocks;
 static long live_device, live_pinned;
+static long long live_pinned_bytes;
+static void finish_all_streams_locked(void);
 
 static void add_block(void *p, size_t size, int device) {
     struct block *b = malloc(sizeof *b);
@@ -84,6 +97,7 @@ static void add_block(void *p, size_t size, int device) {
     blocks = b;
     if (device < 0) {
         live_pinned++;
+        live_pinned_bytes += (long long) size;
     } else {
         live_device++;
         used[device] += size;
@@ -98,6 +112,7 @@ static int remove_block(void *p, int pinned) {
             *at = b->next;
             if (pinned) {
                 live_pinned--;
+                live_pinned_bytes -= (long long) b->size;
             } else {
                 live_device--;
                 used[b->device] -= b->size;
@@ -110,20 +125,27 @@ static int remove_block(void *p, int pinned) {
     return 0;
 }
 
-/* Whether [p, p + n) lies inside one live device block. */
-static int device_range(CUdeviceptr p, size_t n) {
-    int ok = 0;
-    pthread_mutex_lock(&lock);
+/* Whether [p, p + n) lies inside one live device block; the lock held. */
+static int device_range_locked(CUdeviceptr p, size_t n) {
     for (struct block *b = blocks; b; b = b->next) {
         uintptr_t s = (uintptr_t) b->p;
         if (b->device >= 0 && p >= s && p + n <= s + b->size) {
-            ok = 1;
-            break;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* Whether [p, p + n) lies inside one live device block. */
+static int device_range(CUdeviceptr p, size_t n) {
+    pthread_mutex_lock(&lock);
+    int ok = device_range_locked(p, n);
     pthread_mutex_unlock(&lock);
     return ok;
 }
+
+int fake_load_kernels(const char *path);
+static void *kernel_library_handle(void);
 
 #define NEED_INIT() do { if (!initialized) return E_NOT_INITIALIZED; } while (0)
 #define NEED_CONTEXT() do { NEED_INIT(); if (current == NULL || current->refs == 0) return E_INVALID_CONTEXT; } while (0)
@@ -178,6 +200,10 @@ CUresult cuInit(unsigned int flags) {
         return init_result;
     }
     initialized = 1;
+    const char *kernels = getenv("PROOFLINE_FAKE_CUDA_KERNELS");
+    if (kernels != NULL && *kernels != 0 && kernel_library_handle() == NULL) {
+        fake_load_kernels(kernels);
+    }
     return OK;
 }
 
@@ -235,8 +261,8 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice dev) {
     case 1: *value = 1024; return OK;             /* max threads per block */
     case 10: *value = 32; return OK;              /* warp size */
     case 16: *value = SMS[dev]; return OK;        /* multiprocessor count */
-    case 75: *value = CC_MAJOR[dev]; return OK;
-    case 76: *value = CC_MINOR[dev]; return OK;
+    case 75: *value = cc_major[dev]; return OK;
+    case 76: *value = cc_minor[dev]; return OK;
     default: return E_INVALID_VALUE;
     }
 }
@@ -316,6 +342,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
     NEED_CONTEXT();
     pthread_mutex_lock(&lock);
+    finish_all_streams_locked();
     int found = remove_block((void *) (uintptr_t) dptr, 0);
     pthread_mutex_unlock(&lock);
     return found ? OK : E_INVALID_VALUE;
@@ -340,18 +367,106 @@ CUresult cuMemHostAlloc(void **p, size_t size, unsigned int flags) {
 CUresult cuMemFreeHost(void *p) {
     NEED_CONTEXT();
     pthread_mutex_lock(&lock);
+    finish_all_streams_locked();
     int found = remove_block(p, 1);
     pthread_mutex_unlock(&lock);
     return found ? OK : E_INVALID_VALUE;
 }
 
-/* ---- streams and events ---- */
+/* ---- streams and events ----
+ *
+ * A stream's async work is a queue of ops (copies, event recordings, waits), run in order by
+ * run_queue_locked when the stream must have done it. Everything here holds the global lock. */
+
+enum { OP_COPY = 1, OP_RECORD = 2, OP_WAIT = 3 };
+
+struct event;
+struct stream;
+
+struct op {
+    int kind;
+    void *dst;               /* copy */
+    const void *src;
+    size_t n;
+    struct event *event;     /* record, wait */
+    long gen;                /* the recording it records or waits for */
+    struct stream *from;     /* wait: the stream that recording was queued on */
+    struct op *next;
+};
 
 struct stream {
     unsigned int flags;
     long ops;
+    struct op *head, *tail;
+    struct stream *next_live;
 };
-static long live_streams, live_events;
+static struct stream *live_stream_list;
+static long live_streams, live_events, waits_on_unrecorded;
+
+struct event {
+    unsigned int flags;
+    long tick;               /* 0 until recorded */
+    long gen;                /* recordings queued */
+    long done;               /* recordings reached */
+    struct stream *stream;   /* of the latest recording */
+};
+static long ticks;
+
+static void enqueue_locked(struct stream *s, struct op *o) {
+    o->next = NULL;
+    if (s->tail) {
+        s->tail->next = o;
+    } else {
+        s->head = o;
+    }
+    s->tail = o;
+}
+
+static void run_queue_locked(struct stream *s, struct event *until, long until_gen);
+
+/* Runs the queue of the stream an event's recording `gen` was queued on, up to that recording. */
+static void reach_locked(struct event *e, long gen, struct stream *from) {
+    if (e->done >= gen || from == NULL) {
+        return;
+    }
+    run_queue_locked(from, e, gen);
+}
+
+/* Runs s's queued ops in order: all of them, or up to and including the recording until_gen of until. */
+static void run_queue_locked(struct stream *s, struct event *until, long until_gen) {
+    while (s->head != NULL) {
+        struct op *o = s->head;
+        s->head = o->next;
+        if (s->head == NULL) {
+            s->tail = NULL;
+        }
+        int stop = 0;
+        switch (o->kind) {
+        case OP_COPY:
+            memcpy(o->dst, o->src, o->n);
+            break;
+        case OP_RECORD:
+            if (o->event->done < o->gen) {
+                o->event->done = o->gen;
+            }
+            stop = o->event == until && o->gen == until_gen;
+            break;
+        case OP_WAIT:
+            reach_locked(o->event, o->gen, o->from);
+            break;
+        }
+        free(o);
+        if (stop) {
+            return;
+        }
+    }
+}
+
+static void finish_all_streams_locked(void) {
+    for (struct stream *s = live_stream_list; s; s = s->next_live) {
+        run_queue_locked(s, NULL, 0);
+    }
+}
 
 CUresult cuStreamCreate(void **stream, unsigned int flags) {
     NEED_CONTEXT();
@@ -360,24 +475,45 @@ CUresult cuStreamCreate(void **stream, unsigned int flags) {
     }
     struct stream *s = calloc(1, sizeof *s);
     s->flags = flags;
+    pthread_mutex_lock(&lock);
+    s->next_live = live_stream_list;
+    live_stream_list = s;
+    live_streams++;
+    pthread_mutex_unlock(&lock);
     *stream = s;
-    __atomic_add_fetch(&live_streams, 1, __ATOMIC_SEQ_CST);
     return OK;
 }
 
+/* Work already queued still completes (here: now). */
 CUresult cuStreamDestroy_v2(void *stream) {
     NEED_INIT();
     if (stream == NULL) {
         return E_INVALID_HANDLE;
     }
-    free(stream);
-    __atomic_sub_fetch(&live_streams, 1, __ATOMIC_SEQ_CST);
+    struct stream *s = stream;
+    pthread_mutex_lock(&lock);
+    run_queue_locked(s, NULL, 0);
+    for (struct stream **at = &live_stream_list; *at; at = &(*at)->next_live) {
+        if (*at == s) {
+            *at = s->next_live;
+            break;
+        }
+    }
+    live_streams--;
+    pthread_mutex_unlock(&lock);
+    free(s);
     return OK;
 }
 
 CUresult cuStreamSynchronize(void *stream) {
     NEED_CONTEXT();
-    (void) stream;
+    pthread_mutex_lock(&lock);
+    if (stream == NULL) {
+        finish_all_streams_locked();
+    } else {
+        run_queue_locked(stream, NULL, 0);
+    }
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
@@ -405,27 +541,36 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
     return OK;
 }
 
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *stream) {
-    CUresult r = cuMemcpyHtoD_v2(dst, src, n);
-    if (r == OK) {
+/* An async copy: checked now, done when its stream gets to it (at once on the NULL stream). */
+static CUresult copy_async(void *dst, const void *src, size_t n, CUdeviceptr device_side, void *stream) {
+    NEED_CONTEXT();
+    pthread_mutex_lock(&lock);
+    if (!device_range_locked(device_side, n)) {
+        pthread_mutex_unlock(&lock);
+        return E_INVALID_VALUE;
+    }
+    if (stream == NULL) {
+        memcpy(dst, src, n);
+    } else {
+        struct op *o = calloc(1, sizeof *o);
+        o->kind = OP_COPY;
+        o->dst = dst;
+        o->src = src;
+        o->n = n;
+        enqueue_locked(stream, o);
         count_op(stream);
     }
-    return r;
+    pthread_mutex_unlock(&lock);
+    return OK;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *stream) {
+    return copy_async((void *) (uintptr_t) dst, src, n, dst, stream);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *stream) {
-    CUresult r = cuMemcpyDtoH_v2(dst, src, n);
-    if (r == OK) {
-        count_op(stream);
-    }
-    return r;
+    return copy_async(dst, (const void *) (uintptr_t) src, n, src, stream);
 }
-
-struct event {
-    unsigned int flags;
-    long tick; /* 0 until recorded */
-};
-static long ticks;
 
 CUresult cuEventCreate(void **event, unsigned int flags) {
     NEED_CONTEXT();
@@ -435,7 +580,9 @@ CUresult cuEventCreate(void **event, unsigned int flags) {
     struct event *e = calloc(1, sizeof *e);
     e->flags = flags;
     *event = e;
-    __atomic_add_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&lock);
+    live_events++;
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
@@ -444,14 +591,35 @@ CUresult cuEventRecord(void *event, void *stream) {
     if (event == NULL) {
         return E_INVALID_HANDLE;
     }
-    ((struct event *) event)->tick = __atomic_add_fetch(&ticks, 1, __ATOMIC_SEQ_CST);
-    count_op(stream);
+    struct event *e = event;
+    pthread_mutex_lock(&lock);
+    e->tick = ++ticks;
+    long gen = ++e->gen;
+    e->stream = stream;
+    if (stream == NULL) {
+        e->done = gen;
+    } else {
+        struct op *o = calloc(1, sizeof *o);
+        o->kind = OP_RECORD;
+        o->event = e;
+        o->gen = gen;
+        enqueue_locked(stream, o);
+        count_op(stream);
+    }
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
 CUresult cuEventSynchronize(void *event) {
     NEED_CONTEXT();
-    return event == NULL ? E_INVALID_HANDLE : OK;
+    if (event == NULL) {
+        return E_INVALID_HANDLE;
+    }
+    struct event *e = event;
+    pthread_mutex_lock(&lock);
+    reach_locked(e, e->gen, e->stream);
+    pthread_mutex_unlock(&lock);
+    return OK;
 }
 
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned int flags) {
@@ -459,7 +627,22 @@ CUresult cuStreamWaitEvent(void *stream, void *event, unsigned int flags) {
     if (event == NULL || flags > 1) {
         return E_INVALID_HANDLE;
     }
+    struct event *e = event;
+    pthread_mutex_lock(&lock);
+    if (e->gen == 0) {
+        waits_on_unrecorded++; /* CUDA: nothing to wait for */
+    } else if (stream == NULL) {
+        reach_locked(e, e->gen, e->stream);
+    } else {
+        struct op *o = calloc(1, sizeof *o);
+        o->kind = OP_WAIT;
+        o->event = e;
+        o->gen = e->gen;
+        o->from = e->stream;
+        enqueue_locked(stream, o);
+    }
     count_op(stream);
+    pthread_mutex_unlock(&lock);
     return OK;
 }
 
@@ -477,13 +660,17 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
     return OK;
 }
 
+/* Queued work that records or waits for the event is finished first. */
 CUresult cuEventDestroy_v2(void *event) {
     NEED_INIT();
     if (event == NULL) {
         return E_INVALID_HANDLE;
     }
+    pthread_mutex_lock(&lock);
+    finish_all_streams_locked();
+    live_events--;
+    pthread_mutex_unlock(&lock);
     free(event);
-    __atomic_sub_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
     return OK;
 }
 
@@ -514,17 +701,39 @@ struct launch {
 };
 static struct launch last_launch;
 
+/* Kernels running on each device now, the most that ever ran on one at once, and launches per device. */
+static int running_on[MAX_DEVICES], most_on[MAX_DEVICES];
+static long launches_on[MAX_DEVICES];
+
+static void enter_device(int dev) {
+    pthread_mutex_lock(&lock);
+    running_on[dev]++;
+    launches_on[dev]++;
+    if (running_on[dev] > most_on[dev]) {
+        most_on[dev] = running_on[dev];
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void leave_device(int dev) {
+    pthread_mutex_lock(&lock);
+    running_on[dev]--;
+    pthread_mutex_unlock(&lock);
+}
+
 static CUresult load(void **module, const void *image, int from_ptx) {
     NEED_CONTEXT();
     if (image == NULL) {
         return E_INVALID_VALUE;
     }
     const char *text = image;
-    if (strncmp(text, "fake", 4) != 0 && strncmp(text, "//", 2) != 0) {
+    static const unsigned char fatbin[4] = {0x50, 0xed, 0x55, 0xba};
+    int is_fatbin = memcmp(image, fatbin, 4) == 0;
+    if (strncmp(text, "fake", 4) != 0 && strncmp(text, "//", 2) != 0 && !is_fatbin) {
         return E_INVALID_IMAGE;
     }
     struct module *m = calloc(1, sizeof *m);
-    strncpy(m->image, text, sizeof m->image - 1);
+    strncpy(m->image, is_fatbin ? "fatbin" : text, sizeof m->image - 1);
     m->from_ptx = from_ptx;
     pthread_mutex_lock(&lock);
     memcpy(last_image, m->image, sizeof last_image);
@@ -609,6 +818,12 @@ CUresult cuLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsign
     if (params == NULL || extra != NULL || gx * gy * gz == 0 || bx * by * bz == 0 || bx * by * bz > 1024) {
         return E_INVALID_VALUE;
     }
+    int dev = current->device;
+    pthread_mutex_lock(&lock);
+    if (stream != NULL) {
+        run_queue_locked(stream, NULL, 0); /* the stream's earlier work first */
+    }
+    pthread_mutex_unlock(&lock);
     struct launch l;
     memset(&l, 0, sizeof l);
     strncpy(l.function, f->name, sizeof l.function - 1);
@@ -617,7 +832,13 @@ CUresult cuLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsign
     l.shared = shared;
     l.stream = stream;
     if (f->run != NULL) {
-        if (gy * gz * by * bz != 1 || f->run(gx, bx, params) != 0) {
+        if (gy * gz * by * bz != 1) {
+            return E_INVALID_VALUE;
+        }
+        enter_device(dev);
+        int failed = f->run(gx, bx, params);
+        leave_device(dev);
+        if (failed) {
             return E_INVALID_VALUE;
         }
         count_op(stream);
@@ -640,9 +861,11 @@ CUresult cuLaunchKernel(void *function, unsigned int gx, unsigned int gy, unsign
     uint32_t *out = (uint32_t *) (uintptr_t) l.out;
     const uint32_t *a = (const uint32_t *) (uintptr_t) l.a;
     const uint32_t *b = (const uint32_t *) (uintptr_t) l.b;
+    enter_device(dev);
     for (unsigned long long i = 0; i < count; i++) {
         out[i] = a[i] + b[i] + (uint32_t) l.k;
     }
+    leave_device(dev);
     count_op(stream);
     pthread_mutex_lock(&lock);
     l.count = last_launch.count + 1;
@@ -660,6 +883,30 @@ int fake_load_kernels(const char *path) {
     }
     kernel_library = lib;
     return 0;
+}
+static void *kernel_library_handle(void) { return kernel_library; }
+/* Kernels looked up from now on are the fake's own only (functions already looked up keep theirs). */
+void fake_unload_kernels(void) { kernel_library = NULL; }
+void fake_set_compute_capability(int device, int major, int minor) {
+    if (device >= 0 && device < MAX_DEVICES) {
+        cc_major[device] = major;
+        cc_minor[device] = minor;
+    }
+}
+long long fake_live_pinned_bytes(void) { return live_pinned_bytes; }
+long long fake_device_used(int device) { return device >= 0 && device < MAX_DEVICES ? (long long) used[device] : -1; }
+long fake_waits_on_unrecorded(void) { return waits_on_unrecorded; }
+long fake_device_launches(int device) { return device >= 0 && device < MAX_DEVICES ? launches_on[device] : -1; }
+int fake_most_running_on(int device) { return device >= 0 && device < MAX_DEVICES ? most_on[device] : -1; }
+/* Operations queued on a stream and not yet done. */
+long fake_stream_pending(void *stream) {
+    long n = 0;
+    pthread_mutex_lock(&lock);
+    for (struct op *o = stream == NULL ? NULL : ((struct stream *) stream)->head; o; o = o->next) {
+        n++;
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 void fake_set_init_result(int result) { init_result = result; }
 void fake_set_device_count(int count) { device_count = count < 0 ? 0 : count > MAX_DEVICES ? MAX_DEVICES : count; }

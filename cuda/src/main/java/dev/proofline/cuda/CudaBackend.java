@@ -1,57 +1,166 @@
 package dev.proofline.cuda;
 
 import dev.proofline.engine.BufferPool;
+import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
- * The CUDA backend ({@code cuda}): the CPU backend's prover with H (NTTs) and the G1 MSMs on a GPU
- * ({@link GpuAccelerator}); a, b, c are computed on the CPU in the partition's pooled buffers, and
- * {@code finish} (G2 MSM, assembly, verification of every proof) stays on the CPU, as in the system
- * this engine is modelled on. One device for now: the first the driver lists.
+ * The CUDA backend ({@code cuda}): the CPU backend's prover with H (NTTs) and the G1 MSMs on GPUs
+ * ({@link GpuAccelerator}, one per device), and {@code finish} (G2 MSM, assembly, verification of every
+ * proof) on the CPU, as in the system this engine is modelled on.
+ *
+ * <p>Every usable device the driver lists (compute capability 9.0 or newer), or those named (by
+ * ordinal, e.g. {@code -Dproofline.cuda.devices=0,2}), serves the engine's one prover queue: the
+ * engine keeps a lock and its prover workers per device, and each device keeps the points of the keys
+ * it proved with resident. The engine's pool buffers are page-locked host memory from
+ * {@code cuMemHostAlloc} (portable: any device copies from them by DMA); synthesis computes a, b, c
+ * (PCE) and puts the witness's words straight into them, {@code prepare} completes a, b, c outside the
+ * device lock, and {@code start} copies them to its device on a copy stream overlapped with the
+ * NTTs and MSMs. Close the engine before the backend (its pool frees the pinned buffers through the
+ * backend's context).
  */
 public final class CudaBackend implements ProverBackend, AutoCloseable {
 
-    private final Context context;
-    private final GpuAccelerator accelerator;
-    private final CpuBackend cpu;
+    /** System property: the ordinals of the devices to prove on, comma separated (unset: every usable one). */
+    public static final String DEVICES_PROPERTY = "proofline.cuda.devices";
 
-    private CudaBackend(Context context, Prover prover) {
-        this.context = context;
-        this.accelerator = new GpuAccelerator(context);
-        this.cpu = new CpuBackend(prover.withAccelerator(accelerator));
+    /** One device, its accelerator, and the prover (and CPU backend) that use it. */
+    private record Gpu(Context context, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
+    }
+
+    private final List<Gpu> gpus;
+    private final BufferPool.Allocator pinned;
+
+    private CudaBackend(List<Gpu> gpus) {
+        this.gpus = List.copyOf(gpus);
+        Context first = gpus.getFirst().context();
+        this.pinned = bytes -> {
+            PinnedBuffer b = first.allocatePinned(bytes);
+            return new BufferPool.Allocation(b.segment(), b::close);
+        };
     }
 
     /**
-     * The backend on the first CUDA device with {@code prover}'s settings (randomness, listener), or
-     * empty with the reason (no driver, no device, no kernels in this build) in {@code why}.
+     * The backend on every usable CUDA device (or those {@value #DEVICES_PROPERTY} names) with
+     * {@code prover}'s settings (randomness, listener), or empty with the reason (no driver, no usable
+     * device, no kernels in this build) in {@code why}.
      */
-    public static Optional<CudaBackend> open(Prover prover, java.util.function.Consumer<String> why) {
+    public static Optional<CudaBackend> open(Prover prover, Consumer<String> why) {
+        List<Integer> ordinals;
+        try {
+            ordinals = parseDevices(System.getProperty(DEVICES_PROPERTY, ""));
+        } catch (IllegalArgumentException e) {
+            why.accept(e.getMessage());
+            return Optional.empty();
+        }
+        return open(prover, ordinals, why);
+    }
+
+    /**
+     * As {@link #open(Prover, Consumer)} on the devices of the given ordinals (empty: every usable one);
+     * a named device that is missing or unusable makes the backend unavailable.
+     */
+    public static Optional<CudaBackend> open(Prover prover, List<Integer> ordinals, Consumer<String> why) {
+        Optional<byte[]> image = KernelImage.load();
+        if (image.isEmpty()) {
+            CudaDriver.Availability av = CudaDriver.load();
+            why.accept(av instanceof CudaDriver.Unavailable(String reason) ? reason
+                    : "this build has no CUDA kernels (nvcc was not on the PATH when it was built)");
+            return Optional.empty();
+        }
+        return open(prover, ordinals, image.get(), why);
+    }
+
+    /** As {@link #open(Prover, List, Consumer)} with the kernels of {@code image} (the tests' fake driver). */
+    static Optional<CudaBackend> open(Prover prover, List<Integer> ordinals, byte[] image, Consumer<String> why) {
         CudaDriver.Availability av = CudaDriver.load();
         if (!(av instanceof CudaDriver.Available ok)) {
             why.accept(((CudaDriver.Unavailable) av).reason());
             return Optional.empty();
         }
-        if (KernelImage.load().isEmpty()) {
-            why.accept("this build has no CUDA kernels (nvcc was not on the PATH when it was built)");
-            return Optional.empty();
+        List<Device> all = ok.driver().devices();
+        List<Device> chosen = new ArrayList<>();
+        List<String> unusable = new ArrayList<>();
+        if (ordinals.isEmpty()) {
+            for (Device d : all) {
+                unusable(d).ifPresentOrElse(unusable::add, () -> chosen.add(d));
+            }
+            if (chosen.isEmpty()) {
+                why.accept(String.join("; ", unusable));
+                return Optional.empty();
+            }
+        } else {
+            for (int o : ordinals) {
+                if (o < 0 || o >= all.size()) {
+                    why.accept("cuda:" + o + " does not exist: the driver lists " + all.size() + " device"
+                            + (all.size() == 1 ? "" : "s"));
+                    return Optional.empty();
+                }
+                Optional<String> no = unusable(all.get(o));
+                if (no.isPresent()) {
+                    why.accept(no.get());
+                    return Optional.empty();
+                }
+                chosen.add(all.get(o));
+            }
         }
-        Device device = ok.driver().devices().get(0);
-        if (device.computeMajor() < 9) {
-            why.accept(device.name() + " has compute capability " + device.computeCapability()
-                    + "; the kernels are built for 9.0 and newer (sm_90 code and compute_90 PTX)");
-            return Optional.empty();
-        }
-        Context ctx = device.retainPrimaryContext();
+        List<Gpu> gpus = new ArrayList<>();
         try {
-            return Optional.of(new CudaBackend(ctx, prover));
+            for (Device d : chosen) {
+                Context ctx = d.retainPrimaryContext();
+                try {
+                    GpuAccelerator acc = new GpuAccelerator(ctx, image);
+                    Prover p = prover.withAccelerator(acc);
+                    gpus.add(new Gpu(ctx, acc, p, new CpuBackend(p)));
+                } catch (RuntimeException e) {
+                    ctx.close();
+                    throw e;
+                }
+            }
+            return Optional.of(new CudaBackend(gpus));
         } catch (RuntimeException e) {
-            ctx.close();
+            close(gpus);
             why.accept(e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** Why a device cannot run the kernels, if it cannot. */
+    private static Optional<String> unusable(Device d) {
+        if (d.computeMajor() < 9) {
+            return Optional.of(d + " has compute capability " + d.computeCapability()
+                    + "; the kernels are built for 9.0 and newer (sm_90 code and compute_90 PTX)");
+        }
+        return Optional.empty();
+    }
+
+    /** Ordinals from "0,2" (blank: none, meaning every usable device). */
+    static List<Integer> parseDevices(String text) {
+        LinkedHashSet<Integer> out = new LinkedHashSet<>();
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        for (String part : text.split(",")) {
+            String t = part.strip();
+            try {
+                int o = Integer.parseInt(t);
+                if (o < 0 || !out.add(o)) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(DEVICES_PROPERTY + " = \"" + text
+                        + "\": expected distinct device ordinals separated by commas, e.g. 0,1");
+            }
+        }
+        return List.copyOf(out);
     }
 
     @Override
@@ -60,35 +169,138 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
     }
 
     @Override
-    public java.util.List<String> devices() {
-        Device d = context.device();
-        return java.util.List.of(String.format(java.util.Locale.ROOT, "%s, %d MiB, compute capability %s, %d SMs",
-                d.name(), d.totalMemory() >> 20, d.computeCapability(), d.multiprocessors()));
+    public int deviceCount() {
+        return gpus.size();
+    }
+
+    /**
+     * One line a device: ordinal, name, compute capability, SMs, its memory now (used, total, free) and
+     * the keys resident on it.
+     */
+    @Override
+    public List<String> devices() {
+        List<String> lines = new ArrayList<>(gpus.size());
+        List<DeviceMemory> memory = deviceMemory();
+        for (int i = 0; i < gpus.size(); i++) {
+            Device d = gpus.get(i).context().device();
+            DeviceMemory m = memory.get(i);
+            String mem = m.freeBytes() < 0 ? "memory " + size(d.totalMemory()) + " (free: unknown)"
+                    : "memory " + size(m.totalBytes() - m.freeBytes()) + " used of " + size(m.totalBytes()) + " ("
+                            + size(m.freeBytes()) + " free)";
+            lines.add(String.format(Locale.ROOT, "cuda:%d %s, compute capability %s, %d SMs, %s, %d key%s resident (%s)",
+                    d.ordinal(), d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
+                    m.residentKeys() == 1 ? "" : "s", size(m.residentKeyBytes())));
+        }
+        return lines;
+    }
+
+    /** 1.5 GiB, 12.0 MiB, 3 KiB. */
+    static String size(long bytes) {
+        if (bytes >= 1L << 30) {
+            return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+        }
+        if (bytes >= 1L << 20) {
+            return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1L << 20));
+        }
+        return ((bytes + 1023) >> 10) + " KiB";
+    }
+
+    /** Each device's memory now ({@code cuMemGetInfo}) and its resident keys. */
+    @Override
+    public List<DeviceMemory> deviceMemory() {
+        List<DeviceMemory> out = new ArrayList<>(gpus.size());
+        for (Gpu g : gpus) {
+            long total = g.context().device().totalMemory();
+            long free = -1;
+            try {
+                CudaDriver.MemoryInfo info = g.context().memoryInfo();
+                total = info.total();
+                free = info.free();
+            } catch (RuntimeException e) {
+                // a status page shows what it can; the device's total is known from its listing
+            }
+            out.add(new DeviceMemory(total, free, g.accelerator().residentBytes(), g.accelerator().residentKeys()));
+        }
+        return out;
     }
 
     @Override
     public BufferPool.Memory bufferMemory() {
-        return BufferPool.Memory.HEAP;
+        return BufferPool.Memory.PINNED;
+    }
+
+    /** Page-locked host memory ({@code cuMemHostAlloc}, portable), freed by {@code cuMemFreeHost}. */
+    @Override
+    public BufferPool.Allocator bufferAllocator() {
+        return pinned;
+    }
+
+    /** a, b, c completed in the pinned buffers (and the witness's words there), outside the device lock. */
+    @Override
+    public Object prepare(Object synthesized, int device) {
+        if (synthesized instanceof CircuitJob.NativeSynthesized s) {
+            return gpus.get(device).prover().prepare(s.key(), s.witness(), s.workspace(), s.rows());
+        }
+        return synthesized;
     }
 
     @Override
-    public Object start(Object synthesized) {
-        return cpu.start(synthesized);
+    public Object prepare(Object synthesized) {
+        return prepare(synthesized, 0);
+    }
+
+    @Override
+    public Object start(Object prepared, int device) {
+        Gpu g = gpus.get(device);
+        if (prepared instanceof Prover.Prepared p) {
+            return g.prover().start(p);
+        }
+        return g.cpu().start(prepared); // heap vectors (a job of another kind): through staging copies
+    }
+
+    @Override
+    public Object start(Object prepared) {
+        return start(prepared, 0);
     }
 
     @Override
     public Object finish(Object started) {
-        return cpu.finish(started);
+        return gpus.getFirst().cpu().finish(started);
     }
 
-    /** The device this backend proves on. */
+    /** The first device this backend proves on. */
     public Device device() {
-        return context.device();
+        return gpus.getFirst().context().device();
+    }
+
+    /** The devices this backend proves on, in the engine's device order. */
+    public List<Device> gpus() {
+        return gpus.stream().map(g -> g.context().device()).toList();
+    }
+
+    /** Keys resident on each device (for tests and status). */
+    List<GpuAccelerator> accelerators() {
+        return gpus.stream().map(Gpu::accelerator).toList();
     }
 
     @Override
     public void close() {
-        accelerator.close();
-        context.close();
+        close(gpus);
+    }
+
+    private static void close(List<Gpu> gpus) {
+        RuntimeException first = null;
+        for (Gpu g : gpus) {
+            try {
+                g.accelerator().close();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            } finally {
+                g.context().close();
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

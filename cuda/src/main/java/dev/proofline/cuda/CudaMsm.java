@@ -224,6 +224,30 @@ public final class CudaMsm implements AutoCloseable {
             throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.count()
                     + " points, scalars from " + scalarIndex + " of " + scalars.length / SCALAR_WORDS);
         }
+        return run(points, count, c, null, scalars, scalarIndex, null);
+    }
+
+    /**
+     * As {@link #multiply(Points, long[], int, int)} with the scalars already in device memory: from
+     * scalar {@code scalarIndex} of {@code scalars} (4 canonical words each, as on the host), written
+     * there by work on another stream that records {@code ready} when it is done (null: they are
+     * there); this MSM's stream waits for that event before it reads them. No scalar goes through the
+     * host.
+     */
+    public long[] multiply(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
+        checkOpen();
+        if (points.curve() != curve || count < 0 || count > points.count() || scalarIndex < 0
+                || ((long) scalarIndex + count) * SCALAR_WORDS * 8 > scalars.size()) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.count()
+                    + " points, scalars from " + scalarIndex + " of " + scalars.size() / (8 * SCALAR_WORDS)
+                    + " on the device");
+        }
+        return run(points, count, 0, scalars, null, scalarIndex, ready);
+    }
+
+    /** The MSM with the scalars on the device ({@code onDevice}) or copied there from {@code onHost}. */
+    private long[] run(Points points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
+            Event ready) {
         if (c != 0 && (c < 2 || c > 16)) {
             throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
         }
@@ -241,7 +265,7 @@ public final class CudaMsm implements AutoCloseable {
         int segs = nb / len;
         int lenLog2 = Integer.numberOfTrailingZeros(len);
         long pointBytes = 8L * jw;
-        DeviceBuffer dScalars = scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
+        DeviceBuffer dScalars = onDevice != null ? null : scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
         DeviceBuffer digits = scratch(Scratch.DIGITS, 4L * nw * n);
         DeviceBuffer counts = scratch(Scratch.COUNTS, 4L * nw * nb);
         long chunks = (long) nw * (nb / scanChunk(nb));
@@ -262,7 +286,7 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
         DeviceBuffer windowSums = scratch(Scratch.WINDOWS, pointBytes * nw);
         DeviceBuffer result = scratch(Scratch.RESULT, pointBytes);
-        if (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n) {
+        if (onDevice == null && (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n)) {
             if (hostScalars != null) {
                 hostScalars.close();
                 hostScalars = null;
@@ -273,12 +297,22 @@ public final class CudaMsm implements AutoCloseable {
             hostResult = context.allocatePinned(pointBytes);
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment.copy(scalars, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
-                    SCALAR_WORDS * count);
-            dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
+            long scalarAddress;
+            if (onDevice != null) {
+                if (ready != null) {
+                    stream.waitFor(ready);
+                }
+                scalarAddress = onDevice.address() + 8L * SCALAR_WORDS * scalarIndex;
+            } else {
+                MemorySegment.copy(onHost, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
+                        SCALAR_WORDS * count);
+                dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
+                scalarAddress = dScalars.address();
+            }
             long pairs = (long) nw * nb;
             launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
-            launch(recode, n, BLOCK, new KernelArgs(arena).pointer(dScalars).pointer(digits).pointer(counts).i64(n).i32(c));
+            launch(recode, n, BLOCK, new KernelArgs(arena).pointer(scalarAddress).pointer(digits).pointer(counts).i64(n)
+                    .i32(c));
             launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
             launch(scan, chunks, BLOCK,
                     new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));

@@ -22,12 +22,15 @@ import java.util.Objects;
  * (evaluations of a, b, c on the coset, then h = a b - c out of Montgomery form), over the scalar field
  * of BN254 or BLS12-381, on flat vectors of Montgomery elements in the Java layout, in place.
  *
- * <p>Each call copies its vectors into pinned memory, queues on one stream the copies to the device,
- * the kernel launches of {@link NttPlan} (the butterfly stages ten at a time, on groups of 2^10 elements in
- * shared memory: 2^20 points take three passes over the vector) and the copy back, waits for
- * the stream and copies the result out. The twiddles of a (field, size) are made on the host once,
- * uploaded on first use and kept until {@link #close()}; device and pinned buffers for the vectors are
- * kept and grown as needed. Calls are serialized.
+ * <p>Each call on {@code long[]} vectors copies them into pinned memory, queues on one stream the copies
+ * to the device, the kernel launches of {@link NttPlan} (the butterfly stages ten at a time, on groups
+ * of 2^10 elements in shared memory: 2^20 points take three passes over the vector) and the copy back,
+ * waits for the stream and copies the result out. {@link #quotientAsync} works on vectors already in
+ * (or on their way to) device memory instead: it queues the launches after a wait for each vector's
+ * event and returns, leaving h on the device. The twiddles of a (field, size) are made on the host
+ * once, uploaded on first use and kept until {@link #close()}; device and pinned buffers for the
+ * vectors are kept and grown as needed. Calls are serialized; each first waits for the work the
+ * previous one left queued.
  */
 public final class CudaNtt implements AutoCloseable {
 
@@ -42,6 +45,8 @@ public final class CudaNtt implements AutoCloseable {
     private final Map<TableKey, DeviceBuffer> twiddles = new HashMap<>();
     private final Map<Slot, DeviceBuffer> buffers = new EnumMap<>(Slot.class);
     private PinnedBuffer pinned;
+    /** Whether {@link #quotientAsync} left work on the stream that no call has waited for yet. */
+    private boolean pending;
     private boolean closed;
 
     /** On {@code context}, with the NTT kernels of {@code module} (the caller keeps and closes both). */
@@ -111,7 +116,66 @@ public final class CudaNtt implements AutoCloseable {
         return a;
     }
 
-    private synchronized void run(PrimeField f, int logN, Op op, long[] g, int gi, long[]... vectors) {
+    /**
+     * The quotient on vectors in device memory: a, b, c (2^logSize elements each, Montgomery form, the
+     * Java layout) in the given buffers, each of which may still be on its way there on another stream:
+     * the launches that read a vector first wait for its event ({@code aReady}, {@code bReady},
+     * {@code cReady}; null when it is there already). h = a b - c (canonical words) goes into {@code a}.
+     * Everything is queued on this instance's stream, then {@code done} is recorded there; the call does
+     * not wait ({@link #synchronize} does, and so does the next call). The buffers must stay allocated
+     * until then.
+     */
+    public synchronized void quotientAsync(PrimeField f, int logSize, DeviceBuffer a, DeviceBuffer b, DeviceBuffer c,
+            Event aReady, Event bReady, Event cReady, Event done) {
+        String prefix = check(f, logSize);
+        long vectorBytes = (1L << logSize) * f.width() * Long.BYTES;
+        for (DeviceBuffer v : new DeviceBuffer[] {a, b, c}) {
+            if (v.size() < vectorBytes) {
+                throw new IllegalArgumentException("a device vector of " + v.size() + " bytes; 2^" + logSize
+                        + " elements need " + vectorBytes);
+            }
+        }
+        long[] scale = NttPlan.scaleTables(f, logSize, Op.QUOTIENT, RootsOfUnity.snarkjsCosetShift(f, logSize), 0);
+        Map<Slot, Long> address = new EnumMap<>(Slot.class);
+        address.put(Slot.TWIDDLES, twiddles(f, prefix, logSize).address());
+        address.put(Slot.A, a.address());
+        address.put(Slot.B, b.address());
+        address.put(Slot.C, c.address());
+        Map<Slot, Event> ready = new EnumMap<>(Slot.class);
+        Event[] events = {aReady, bReady, cReady};
+        Slot[] data = {Slot.A, Slot.B, Slot.C};
+        for (int k = 0; k < 3; k++) {
+            if (events[k] != null) {
+                ready.put(data[k], events[k]);
+            }
+        }
+        long scaleBytes = (long) scale.length * Long.BYTES;
+        address.put(Slot.SCALE, buffer(Slot.SCALE, scaleBytes).address());
+        boolean queued = false;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = pinned(scaleBytes);
+            MemorySegment.copy(scale, 0, host, JAVA_LONG, 0, scale.length);
+            buffers.get(Slot.SCALE).copyFromHostAsync(host, 0, stream);
+            enqueue(arena, f, prefix, NttPlan.launches(Op.QUOTIENT, logSize), address, ready);
+            done.record(stream);
+            queued = true;
+        } finally {
+            pending = true; // queued or partly queued: the next call (or close) waits for it
+            if (!queued) {
+                drain();
+                pending = false;
+            }
+        }
+    }
+
+    /** Waits for the work {@link #quotientAsync} queued (an error in it is thrown here). */
+    public synchronized void synchronize() {
+        pending = false;
+        stream.synchronize();
+    }
+
+    /** The field's kernel prefix, after checking the call. */
+    private String check(PrimeField f, int logN) {
         if (closed) {
             throw new IllegalStateException("CudaNtt is closed");
         }
@@ -120,6 +184,38 @@ public final class CudaNtt implements AutoCloseable {
             throw new IllegalArgumentException("log size " + logN + " out of [0, " + Math.min(28, f.twoAdicity())
                     + "] for the " + f.name());
         }
+        if (pending) {
+            synchronize(); // the staging memory and the scale buffer are about to be reused
+        }
+        return prefix;
+    }
+
+    /** Queues the launches, each first waiting for the events of the vectors it is the first to read. */
+    private void enqueue(Arena arena, PrimeField f, String prefix, List<Launch> launches, Map<Slot, Long> address,
+            Map<Slot, Event> ready) {
+        int w = f.width();
+        for (Launch l : launches) {
+            KernelArgs args = new KernelArgs(arena);
+            for (NttPlan.Arg arg : l.args()) {
+                switch (arg) {
+                    case NttPlan.Pointer p -> {
+                        Event e = ready.remove(p.slot());
+                        if (e != null) {
+                            stream.waitFor(e);
+                        }
+                        args.pointer(address.get(p.slot()) + p.element() * w * Long.BYTES);
+                    }
+                    case NttPlan.Null ignored -> args.pointer(0L);
+                    case NttPlan.U32 u -> args.i32(u.value());
+                }
+            }
+            args.i64(l.count());
+            function(prefix, l.kernel()).launch(Dim3.of(l.blocks()), Dim3.of(l.block()), 0, stream, args);
+        }
+    }
+
+    private synchronized void run(PrimeField f, int logN, Op op, long[] g, int gi, long[]... vectors) {
+        String prefix = check(f, logN);
         int w = f.width();
         long n = 1L << logN;
         long vectorBytes = n * w * Long.BYTES;
@@ -155,18 +251,7 @@ public final class CudaNtt implements AutoCloseable {
                 MemorySegment.copy(scale, 0, part, JAVA_LONG, 0, scale.length);
                 buffers.get(Slot.SCALE).copyFromHostAsync(part, 0, stream);
             }
-            for (Launch l : launches) {
-                KernelArgs args = new KernelArgs(arena);
-                for (NttPlan.Arg arg : l.args()) {
-                    switch (arg) {
-                        case NttPlan.Pointer p -> args.pointer(address.get(p.slot()) + p.element() * w * Long.BYTES);
-                        case NttPlan.Null ignored -> args.pointer(0L);
-                        case NttPlan.U32 u -> args.i32(u.value());
-                    }
-                }
-                args.i64(l.count());
-                function(prefix, l.kernel()).launch(Dim3.of(l.blocks()), Dim3.of(l.block()), 0, stream, args);
-            }
+            enqueue(arena, f, prefix, launches, address, new EnumMap<>(Slot.class));
             MemorySegment result = host.asSlice(0, vectorBytes);
             buffers.get(Slot.A).copyToHostAsync(result, 0, stream);
             stream.synchronize();

@@ -3,20 +3,30 @@ package dev.proofline.cuda;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
+import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}): the NTTs by
  * {@link CudaNtt}, the MSMs by {@link CudaMsm} against the key's points, which are uploaded once and
- * kept resident while the key is in use. Device memory is its own budget: when an upload finds no
- * room, the least recently used other keys' points are freed and it tries again. Not thread-safe: the
- * engine's device lock serializes its callers.
+ * kept resident while the key is in use. Device memory is its own budget: when an allocation finds no
+ * room, the least recently used other keys' points are freed and it tries again (a key whose file was
+ * closed is dropped first). Not thread-safe: the engine's device lock serializes its callers; the
+ * figures for status pages ({@link #residentKeys}, {@link #residentBytes}) may be read from any thread.
+ *
+ * <p>{@link #sums} is the path of the engine's pinned buffers: a, b, c and the witness are copied from
+ * page-locked host memory to the device by async copies on a copy stream, the witness first; the NTT
+ * stream waits for each vector's event before its first kernel reads it, and the MSM stream waits for
+ * the witness (A, B1, C run while the NTTs and the copies of b and c are still going) and for h, which
+ * stays on the device. {@link #quotient} and {@link #g1Sums} take {@code long[]}s and copy them through
+ * pinned staging.
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
-    /** A key's G1 points on the device. */
-    private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h)
+    /** A key's G1 points on the device, and their bytes. */
+    private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h, long bytes)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -27,19 +37,35 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         }
     }
 
+    /** The device copies of a proof's vectors, kept and grown between proofs. */
+    private enum Vector { A, B, C, WITNESS }
+
     private final Context context;
     private final Module module;
     private final CudaNtt ntt;
     private final Map<PairingCurve, CudaMsm> msms = new java.util.EnumMap<>(PairingCurve.class);
     /** Resident keys, least recently used first. */
     private final LinkedHashMap<ProvingKey, Resident> resident = new LinkedHashMap<>(16, 0.75f, true);
+    private final DeviceBuffer[] vectors = new DeviceBuffer[Vector.values().length];
+    private Stream copies;
+    private Event witnessReady;
+    private Event aReady;
+    private Event bReady;
+    private Event cReady;
+    private Event hReady;
+    private volatile long residentBytes;
+    private volatile int residentKeys;
     private long uploads;
     private long evictions;
 
     GpuAccelerator(Context context) {
+        this(context, KernelImage.load().orElseThrow(() -> new IllegalStateException(
+                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)")));
+    }
+
+    /** With the kernels of {@code image} (a fatbin; the tests' fake driver takes its own). */
+    GpuAccelerator(Context context, byte[] image) {
         this.context = context;
-        byte[] image = KernelImage.load().orElseThrow(() -> new IllegalStateException(
-                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)"));
         this.module = context.loadModule(image);
         this.ntt = new CudaNtt(context, module);
     }
@@ -64,23 +90,114 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1), msm.multiply(r.h(), h, 0, key.domainSize())};
     }
 
+    /**
+     * H and the four G1 sums from the native vectors (the engine's pinned buffers): uploaded by async
+     * copies on the copy stream, overlapped with the NTTs and the MSMs on their streams; h stays on the
+     * device for the H MSM. Returns when all of it is done (the host memory is free again then).
+     */
+    @Override
+    public long[][] sums(ProvingKey key, Prover.NativeWorkspace ws) {
+        Resident r = resident(key);
+        CudaMsm msm = msm(key.curve());
+        int nVars = key.variableCount();
+        int nPublic = key.publicCount();
+        long vectorBytes = Prover.NativeWorkspace.vectorBytes(key);
+        long witnessBytes = Prover.NativeWorkspace.witnessBytes(key);
+        DeviceBuffer a = vector(Vector.A, vectorBytes, key);
+        DeviceBuffer b = vector(Vector.B, vectorBytes, key);
+        DeviceBuffer c = vector(Vector.C, vectorBytes, key);
+        DeviceBuffer w = vector(Vector.WITNESS, witnessBytes, key);
+        streamsAndEvents();
+        boolean done = false;
+        try {
+            // the witness first: the MSMs of A, B1 and C need nothing else
+            copy(ws.witness(), witnessBytes, w, witnessReady);
+            copy(ws.a(), vectorBytes, a, aReady);
+            copy(ws.b(), vectorBytes, b, bReady);
+            copy(ws.c(), vectorBytes, c, cReady);
+            ntt.quotientAsync(key.curve().fr(), key.logDomainSize(), a, b, c, aReady, bReady, cReady, hReady);
+            long[] sumA = msm.multiply(r.a(), w, 0, nVars, witnessReady);
+            long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars, null);
+            long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1, null);
+            long[] sumH = msm.multiply(r.h(), a, 0, key.domainSize(), hReady);
+            ntt.synchronize();
+            copies.synchronize();
+            done = true;
+            return new long[][] {sumA, sumB1, sumC, sumH};
+        } finally {
+            if (!done) {
+                drain(); // the host buffers go back to the pool: nothing may still copy from them
+            }
+        }
+    }
+
+    private void copy(MemorySegment host, long bytes, DeviceBuffer to, Event ready) {
+        to.copyFromHostAsync(host.asSlice(0, bytes), 0, copies);
+        ready.record(copies);
+    }
+
+    private void drain() {
+        for (Runnable r : new Runnable[] {ntt::synchronize, copies::synchronize}) {
+            try {
+                r.run();
+            } catch (RuntimeException ignored) {
+                // the first error is the one to report
+            }
+        }
+    }
+
+    private void streamsAndEvents() {
+        if (copies == null) {
+            copies = context.createStream();
+            witnessReady = context.createEvent(CudaDriver.EVENT_DISABLE_TIMING);
+            aReady = context.createEvent(CudaDriver.EVENT_DISABLE_TIMING);
+            bReady = context.createEvent(CudaDriver.EVENT_DISABLE_TIMING);
+            cReady = context.createEvent(CudaDriver.EVENT_DISABLE_TIMING);
+            hReady = context.createEvent(CudaDriver.EVENT_DISABLE_TIMING);
+        }
+    }
+
+    /** The device copy of a proof's vector, at least {@code bytes}, making room among the resident keys. */
+    private DeviceBuffer vector(Vector v, long bytes, ProvingKey using) {
+        DeviceBuffer b = vectors[v.ordinal()];
+        if (b != null && b.size() >= bytes) {
+            return b;
+        }
+        if (b != null) {
+            vectors[v.ordinal()] = null;
+            b.close();
+        }
+        b = withRoom(using, () -> context.allocate(bytes));
+        vectors[v.ordinal()] = b;
+        return b;
+    }
+
     /** The key's points on the device, uploaded now if they are not. */
     private Resident resident(ProvingKey key) {
+        dropClosedKeys();
         Resident r = resident.get(key);
         if (r != null) {
             return r;
         }
+        r = withRoom(key, () -> upload(key));
+        resident.put(key, r);
+        uploads++;
+        counts();
+        return r;
+    }
+
+    /**
+     * Runs an allocation; when the device is out of memory, frees the least recently used resident key
+     * other than {@code using} and tries again, until none is left.
+     */
+    private <T> T withRoom(ProvingKey using, Supplier<T> allocation) {
         while (true) {
             try {
-                r = upload(key);
-                resident.put(key, r);
-                uploads++;
-                return r;
+                return allocation.get();
             } catch (CudaException e) {
-                if (!e.getMessage().contains("CUDA_ERROR_OUT_OF_MEMORY") || resident.isEmpty()) {
+                if (!"CUDA_ERROR_OUT_OF_MEMORY".equals(e.errorName()) || !evictLeastRecentlyUsed(using)) {
                     throw e;
                 }
-                evictLeastRecentlyUsed();
             }
         }
     }
@@ -95,8 +212,11 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         try {
             a = msm.upload(key.pointsA(), 0, nVars);
             b1 = msm.upload(key.pointsB1(), 0, nVars);
-            c = msm.upload(key.pointsC(), 0, Math.max(1, nVars - nPublic - 1));
-            return new Resident(a, b1, c, msm.upload(key.pointsH(), 0, key.domainSize()));
+            int nc = Math.max(1, nVars - nPublic - 1);
+            c = msm.upload(key.pointsC(), 0, nc);
+            CudaMsm.Points h = msm.upload(key.pointsH(), 0, key.domainSize());
+            long bytes = 8L * msm.curve().affineWords() * (2L * nVars + nc + key.domainSize());
+            return new Resident(a, b1, c, h, bytes);
         } catch (RuntimeException e) {
             for (CudaMsm.Points p : new CudaMsm.Points[] {a, b1, c}) {
                 if (p != null) {
@@ -107,12 +227,42 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         }
     }
 
-    private void evictLeastRecentlyUsed() {
+    /** Frees the least recently used resident key other than {@code keep}; false when there is none. */
+    private boolean evictLeastRecentlyUsed(ProvingKey keep) {
         var it = resident.entrySet().iterator();
-        Resident r = it.next().getValue();
-        it.remove();
-        r.close();
-        evictions++;
+        while (it.hasNext()) {
+            var e = it.next();
+            if (e.getKey() != keep) {
+                it.remove();
+                e.getValue().close();
+                evictions++;
+                counts();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Keys closed on the host (evicted from the engine's cache) will not be proved with again. */
+    private void dropClosedKeys() {
+        var it = resident.entrySet().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            if (!e.getKey().pointsA().scope().isAlive()) {
+                it.remove();
+                e.getValue().close();
+                counts();
+            }
+        }
+    }
+
+    private void counts() {
+        long bytes = 0;
+        for (Resident r : resident.values()) {
+            bytes += r.bytes();
+        }
+        residentBytes = bytes;
+        residentKeys = resident.size();
     }
 
     /** Frees the device copy of {@code key}'s points, if there is one (the key was evicted from the host). */
@@ -120,11 +270,18 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         Resident r = resident.remove(key);
         if (r != null) {
             r.close();
+            counts();
         }
     }
 
+    /** Keys whose points are resident; may be read from any thread. */
     int residentKeys() {
-        return resident.size();
+        return residentKeys;
+    }
+
+    /** Bytes of the resident keys' points; may be read from any thread. */
+    long residentBytes() {
+        return residentBytes;
     }
 
     long uploads() {
@@ -137,14 +294,33 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     @Override
     public void close() {
-        for (Resident r : resident.values()) {
-            r.close();
+        try {
+            if (copies != null) {
+                drain();
+            }
+        } finally {
+            for (Resident r : resident.values()) {
+                r.close();
+            }
+            resident.clear();
+            counts();
+            for (int i = 0; i < vectors.length; i++) {
+                if (vectors[i] != null) {
+                    vectors[i].close();
+                    vectors[i] = null;
+                }
+            }
+            for (CudaMsm m : msms.values()) {
+                m.close();
+            }
+            ntt.close();
+            if (copies != null) {
+                for (Event e : new Event[] {witnessReady, aReady, bReady, cReady, hReady}) {
+                    e.close();
+                }
+                copies.close();
+            }
+            module.close();
         }
-        resident.clear();
-        for (CudaMsm m : msms.values()) {
-            m.close();
-        }
-        ntt.close();
-        module.close();
     }
 }

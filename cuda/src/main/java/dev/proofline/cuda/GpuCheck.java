@@ -6,6 +6,11 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import dev.proofline.engine.CircuitJob;
+import dev.proofline.engine.Circuits;
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.Priority;
+import dev.proofline.engine.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
@@ -31,12 +36,16 @@ import java.util.SplittableRandom;
 
 /**
  * The GPU check ({@code scripts/gpu-check.sh}): on the first CUDA device, the kernels against the CPU
- * code (NTT, H, G1 MSM, whole proofs with fixed r and s), then timings, printed as one table. Exit code
- * 0 when every check passed, 1 when one failed, 2 when there is no usable device.
+ * code (NTT, H, G1 MSM, whole proofs with fixed r and s), whole proofs through the engine on the CUDA
+ * backend (every usable device, pinned buffers), then timings, printed as one table. Exit code 0 when
+ * every check passed, 1 when one failed, 2 when there is no usable device.
  *
  * <pre>
- *   GpuCheck            correctness, then benchmarks (NTT and MSM at 2^20, 2^22, 2^24; a 2^20 proof)
- *   GpuCheck --quick    correctness at small sizes only
+ *   GpuCheck                      correctness, then benchmarks (NTT and MSM at 2^20, 2^22, 2^24; a 2^20 proof)
+ *   GpuCheck --quick              correctness at small sizes only
+ *   GpuCheck --sanitize           a small case for compute-sanitizer: NTT and MSM at 2^12, proofs through the engine
+ *   GpuCheck --rows FILE          also puts the rows of FILE in the table (check, curve, size, result and
+ *                                 ok, fail or skip, tab separated: the script's compute-sanitizer runs)
  * </pre>
  */
 public final class GpuCheck {
@@ -48,25 +57,71 @@ public final class GpuCheck {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean quick = Arrays.asList(args).contains("--quick");
+        List<String> a = Arrays.asList(args);
+        boolean quick = a.contains("--quick");
+        boolean sanitize = a.contains("--sanitize");
+        int rowsAt = a.indexOf("--rows");
+        Path extraRows = rowsAt >= 0 && rowsAt + 1 < a.size() ? Path.of(a.get(rowsAt + 1)) : null;
+        GpuCheck check = new GpuCheck();
         CudaDriver.Availability av = CudaDriver.load();
         if (!(av instanceof CudaDriver.Available ok)) {
             System.out.println("no usable CUDA device: " + ((CudaDriver.Unavailable) av).reason());
             System.exit(2);
             return;
         }
+        for (Device d : ok.driver().devices()) {
+            System.out.printf(Locale.ROOT, "device: %s, %d MiB, compute capability %s%n", d, d.totalMemory() >> 20,
+                    d.computeCapability());
+        }
         Device device = ok.driver().devices().get(0);
-        System.out.printf(Locale.ROOT, "device: %s, %d MiB, compute capability %s%n", device.name(),
-                device.totalMemory() >> 20, device.computeCapability());
-        GpuCheck check = new GpuCheck();
         try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx)) {
-            check.correctness(ctx, gpu, quick);
-            if (!quick) {
-                check.benchmarks(ctx, gpu);
+            if (sanitize) {
+                check.sanitizerCase(ctx);
+            } else {
+                check.correctness(ctx, gpu, quick);
+                if (!quick) {
+                    check.benchmarks(ctx, gpu);
+                }
             }
+        }
+        if (extraRows != null) {
+            check.extraRows(extraRows);
         }
         check.print();
         System.exit(check.failed ? 1 : 0);
+    }
+
+    /** Rows from a file: check, curve, size, result, then ok, fail or skip; tab separated. */
+    private void extraRows(Path file) throws java.io.IOException {
+        for (String line : Files.readAllLines(file)) {
+            String[] f = line.split("\t");
+            if (f.length >= 5) {
+                failed |= f[4].strip().equals("fail");
+                row(f[0], f[1], f[2], f[3]);
+            }
+        }
+    }
+
+    /**
+     * What compute-sanitizer runs (slowly): the NTT on the coset and the G1 MSM at 2^12 on both curves,
+     * and proofs through the engine on every device (pinned buffers, copies on their own stream), each
+     * against the CPU.
+     */
+    private void sanitizerCase(Context ctx) throws Exception {
+        for (PairingCurve curve : PairingCurve.values()) {
+            PrimeField fr = curve.fr();
+            int log = 12;
+            try (CudaNtt ntt = CudaNtt.load(ctx)) {
+                long[] a = randomVector(fr, 1 << log, log);
+                long[] cpu = a.clone();
+                long[] g = RootsOfUnity.snarkjsCosetShift(fr, log);
+                Ntt.of(fr, log).evaluationsOnCoset(cpu, g, 0);
+                ntt.evaluationsOnCoset(fr, log, a, g, 0);
+                verdict("NTT evaluationsOnCoset", curve.snarkjsName(), log, Arrays.equals(cpu, a));
+            }
+            verdict("G1 MSM", curve.snarkjsName(), log, msmMatches(ctx, curve, 1 << log));
+        }
+        engineProofs(PairingCurve.BN254, 1 << 10, 2);
     }
 
     private void row(String what, String curve, String size, String result) {
@@ -125,6 +180,65 @@ public final class GpuCheck {
             int log = quick ? 12 : 16;
             verdict("proof = CPU proof (fixed r, s)", curve.snarkjsName(), log, proofMatches(gpu, curve, 1 << log));
         }
+        for (PairingCurve curve : PairingCurve.values()) {
+            engineProofs(curve, 1 << (quick ? 12 : 16), 4);
+        }
+    }
+
+    /**
+     * Partitions through the engine on the CUDA backend (every usable device, pinned pool buffers, the
+     * PCE and the key's coefficients), each proof against the CPU prover's with the same r and s.
+     */
+    private void engineProofs(PairingCurve curve, int constraints, int partitions) throws Exception {
+        Setup s = setup(curve, constraints);
+        Path zkey = s.dir().resolve("circuit.zkey");
+        String what = "engine proofs = CPU proofs (pinned)";
+        try (ProvingKey key = s.key()) {
+            String size = "2^" + key.logDomainSize();
+            ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(424242), BigInteger.valueOf(171717));
+            List<String> why = new ArrayList<>();
+            java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create().withRandomness(rs), why::add);
+            if (opened.isEmpty()) {
+                failed = true;
+                row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
+                return;
+            }
+            Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
+            boolean ok = true;
+            int devices;
+            try (CudaBackend gpu = opened.get();
+                    Engine e = new Engine(new Engine.Config(4, 2, 2, 2, Runtime.getRuntime().maxMemory() / 2, 1000),
+                            gpu)) {
+                devices = gpu.deviceCount();
+                // the PCE (a Java circuit) and the key's coefficients (a circom registration without an r1cs)
+                e.circuits().register(new Circuits.Java("pce", zkey, curve, s.circuit()));
+                e.circuits().register(new Circuits.Circom("coefficients", zkey));
+                List<CircuitJob.Partition> instances = new ArrayList<>();
+                List<CircuitJob.Partition> witnesses = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    instances.add(new CircuitJob.Instance(s.circuit()));
+                    witnesses.add(new CircuitJob.Values(s.witness()));
+                }
+                List<Object> proofs = new ArrayList<>();
+                proofs.addAll(e.submit(new CircuitJob(e.circuits(), "pce", instances), Priority.NORMAL)
+                        .await(java.time.Duration.ofMinutes(10)));
+                proofs.addAll(e.submit(new CircuitJob(e.circuits(), "coefficients", witnesses), Priority.NORMAL)
+                        .await(java.time.Duration.ofMinutes(10)));
+                for (Object o : proofs) {
+                    Proof p = ((ProofResult) o).proof();
+                    ok &= Arrays.equals(cpu.a(), p.a()) && Arrays.equals(cpu.b(), p.b()) && Arrays.equals(cpu.c(), p.c());
+                }
+                for (String line : e.status().devices()) {
+                    System.out.println("  " + line);
+                }
+            }
+            failed |= !ok;
+            row(what + ", " + devices + " device" + (devices == 1 ? "" : "s") + ", " + 2 * partitions + " proofs",
+                    curve.snarkjsName(), size, ok ? "OK" : "MISMATCH");
+        } finally {
+            Files.deleteIfExists(zkey);
+            Files.deleteIfExists(s.dir());
+        }
     }
 
     private static long[] points(PairingCurve curve, int n) {
@@ -173,7 +287,7 @@ public final class GpuCheck {
     }
 
     /** A key and a witness for a built-in circuit of about n constraints (a development key). */
-    private record Setup(ProvingKey key, Witness witness, Path dir) {
+    private record Setup(ProvingKey key, Witness witness, Path dir, Circuit circuit) {
     }
 
     private static Setup setup(PairingCurve curve, int constraints) throws Exception {
@@ -182,7 +296,7 @@ public final class GpuCheck {
         Path dir = Files.createTempDirectory("proofline-gpu-check");
         Path zkey = dir.resolve("circuit.zkey");
         DevSetup.run(r1cs, zkey, new Random(11));
-        return new Setup(ZkeyFile.open(zkey), WitnessSystem.witness(curve, c), dir);
+        return new Setup(ZkeyFile.open(zkey), WitnessSystem.witness(curve, c), dir, c);
     }
 
     private static boolean proofMatches(GpuAccelerator gpu, PairingCurve curve, int constraints) throws Exception {

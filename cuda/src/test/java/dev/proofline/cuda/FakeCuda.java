@@ -96,10 +96,47 @@ public final class FakeCuda {
         };
     }
 
-    /** Back to two devices and a working cuInit. */
+    /** Back to two devices (compute capability 9.0 and 8.6) and a working cuInit. */
     public void reset() {
         setInitResult(0);
         setDeviceCount(2);
+        setComputeCapability(0, 9, 0);
+        setComputeCapability(1, 8, 6);
+    }
+
+    /** The compute capability a device reports from now on. */
+    public void setComputeCapability(int device, int major, int minor) {
+        invoke("fake_set_compute_capability", null, List.of(JAVA_INT, JAVA_INT, JAVA_INT), device, major, minor);
+    }
+
+    /** Bytes of page-locked host memory allocated and not freed. */
+    public long livePinnedBytes() {
+        return (long) invoke("fake_live_pinned_bytes", JAVA_LONG, List.of());
+    }
+
+    /** Bytes of a device's memory allocated and not freed. */
+    public long deviceUsed(int device) {
+        return (long) invoke("fake_device_used", JAVA_LONG, List.of(JAVA_INT), device);
+    }
+
+    /** cuStreamWaitEvent calls on an event never recorded (no-ops in CUDA: a missing dependency). */
+    public long waitsOnUnrecordedEvents() {
+        return (long) invoke("fake_waits_on_unrecorded", JAVA_LONG, List.of());
+    }
+
+    /** Kernel launches that ran on a device so far. */
+    public long deviceLaunches(int device) {
+        return (long) invoke("fake_device_launches", JAVA_LONG, List.of(JAVA_INT), device);
+    }
+
+    /** The most kernels that ran on a device at the same time so far. */
+    public int mostRunningOn(int device) {
+        return (int) invoke("fake_most_running_on", JAVA_INT, List.of(JAVA_INT), device);
+    }
+
+    /** Operations queued on a stream and not yet done (the fake does them when the stream must have). */
+    public long pendingOps(Stream stream) {
+        return (long) invoke("fake_stream_pending", JAVA_LONG, List.of(ADDRESS), stream.handle());
     }
 
     private MethodHandle handle(String name, MemoryLayout result, MemoryLayout... args) {
@@ -128,6 +165,26 @@ public final class FakeCuda {
                 throw new IllegalStateException("the fake driver could not load " + library);
             }
         }
+    }
+
+    /** Kernels looked up from now on are the fake's own {@code vec_add_u32} only (until the next {@link #loadKernels}). */
+    public void unloadKernels() {
+        invoke("fake_unload_kernels", null, List.of());
+    }
+
+    /**
+     * The tests' MSM and NTT kernels for the fake ({@code libfakekernels.so}, built with the host test
+     * programs), loaded; skips the calling test, printing why, when they were not built.
+     */
+    public void loadTestKernels() {
+        Path p = HostProgram.directory().resolve("libfakekernels.so");
+        if (!Files.isRegularFile(p)) {
+            String why = "the fake driver's kernels " + p + " were not built: neither g++ nor nvcc was on the PATH"
+                    + " when the module was built";
+            System.out.println("SKIPPED (fake CUDA kernels): " + why);
+            Assumptions.abort(why);
+        }
+        loadKernels(p);
     }
 
     /** What cuInit returns from now on (0: success). */

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FakeDriverMsmTest {
 
     private static Path kernels() {
-        Path p = HostProgram.directory().resolve("libmsmfakekernels.so");
+        Path p = HostProgram.directory().resolve("libfakekernels.so");
         assumeTrue(Files.isRegularFile(p), "the fake driver's MSM kernels " + p + " were not built: neither g++ "
                 + "nor nvcc was on the PATH when the module was built");
         return p;

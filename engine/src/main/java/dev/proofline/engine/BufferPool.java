@@ -8,9 +8,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reusable off-heap buffers for the vectors that go to the prover (a, b, c, witness). A checkout
- * takes an idle buffer of the size class (the next power of two, at least 64 KiB) or allocates one;
- * a checkin keeps it for the next checkout of that class.
+ * Reusable buffers for the vectors that go to the prover (a, b, c, witness): on the heap, off-heap, or
+ * pinned (native memory from the backend's {@link Allocator}: page-locked host memory on the CUDA
+ * backend, which the device copies from by DMA). A checkout takes an idle buffer of the size class
+ * (the next power of two, at least 64 KiB) or allocates one; a checkin keeps it for the next checkout
+ * of that class.
  *
  * <p>Budget: a buffer that is checked out is paid for by the partition that holds it (its own
  * reservation covers the bytes), not by the pool; an idle buffer is paid for by the pool's
@@ -28,29 +30,79 @@ public final class BufferPool implements MemoryBudget.Evictor {
         /** Native memory (an arena per buffer), for device copies and native code. */
         OFF_HEAP,
         /** A {@code long[]} per buffer, for the Java prover's vectors ({@link Buffer#longs()}). */
-        HEAP
+        HEAP,
+        /**
+         * Native memory from the backend's {@link Allocator} ({@link ProverBackend#bufferAllocator}):
+         * page-locked host memory on the CUDA backend, so a, b, c and the witness go to the device by
+         * DMA, without a staging copy.
+         */
+        PINNED
+    }
+
+    /** Native memory a backend allocates for the pool ({@link Memory#PINNED}), and how to free it. */
+    public interface Allocator {
+        /** At least {@code bytes} of native memory, aligned to at least 64 bytes, usable from any thread. */
+        Allocation allocate(long bytes);
+    }
+
+    /** One allocation of an {@link Allocator}: its memory, and what frees it (run exactly once, by the pool). */
+    public record Allocation(MemorySegment segment, Runnable free) {
+        public Allocation {
+            java.util.Objects.requireNonNull(segment, "segment");
+            java.util.Objects.requireNonNull(free, "free");
+            if (!segment.isNative()) {
+                throw new IllegalArgumentException("an allocator's memory must be native");
+            }
+        }
     }
 
     /** A buffer: its segment, which is at least as long as asked. Check it in exactly once. */
     public static final class Buffer {
         private final Arena arena;
+        private final Runnable release;
         private final MemorySegment segment;
         private final long sizeClass;
+        private final Memory memory;
         private boolean out;
 
-        private Buffer(long sizeClass, Memory memory) {
-            if (memory == Memory.HEAP) {
-                if (sizeClass / 8 > Integer.MAX_VALUE - 8) {
-                    throw new IllegalArgumentException("a heap buffer holds at most 2^31 longs; asked " + sizeClass
-                            + " bytes");
+        private Buffer(long sizeClass, Memory memory, Allocator allocator) {
+            Runnable release = null;
+            Arena arena = null;
+            MemorySegment segment;
+            switch (memory) {
+                case HEAP -> {
+                    if (sizeClass / 8 > Integer.MAX_VALUE - 8) {
+                        throw new IllegalArgumentException("a heap buffer holds at most 2^31 longs; asked " + sizeClass
+                                + " bytes");
+                    }
+                    segment = MemorySegment.ofArray(new long[(int) (sizeClass / 8)]);
                 }
-                this.arena = null;
-                this.segment = MemorySegment.ofArray(new long[(int) (sizeClass / 8)]);
-            } else {
-                this.arena = Arena.ofShared();
-                this.segment = arena.allocate(sizeClass, 64);
+                case OFF_HEAP -> {
+                    arena = Arena.ofShared();
+                    segment = arena.allocate(sizeClass, 64);
+                }
+                case PINNED -> {
+                    Allocation a = allocator.allocate(sizeClass);
+                    if (a.segment().byteSize() < sizeClass) {
+                        a.free().run();
+                        throw new IllegalStateException("the allocator gave " + a.segment().byteSize()
+                                + " bytes for a buffer of " + sizeClass);
+                    }
+                    segment = a.segment().asSlice(0, sizeClass);
+                    release = a.free();
+                }
+                default -> throw new IllegalArgumentException(String.valueOf(memory));
             }
+            this.arena = arena;
+            this.release = release;
+            this.segment = segment;
             this.sizeClass = sizeClass;
+            this.memory = memory;
+        }
+
+        /** Where this buffer lives. */
+        public Memory memory() {
+            return memory;
         }
 
         public MemorySegment segment() {
@@ -65,6 +117,9 @@ public final class BufferPool implements MemoryBudget.Evictor {
         private void free() {
             if (arena != null) {
                 arena.close();
+            }
+            if (release != null) {
+                release.run();
             }
         }
 
@@ -83,6 +138,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
     }
 
     private final Memory memory;
+    private final Allocator allocator;
     private final MemoryBudget.Reservation idleReservation;
     private final Map<Long, Deque<Buffer>> idle = new HashMap<>();
     private long allocations;
@@ -98,9 +154,21 @@ public final class BufferPool implements MemoryBudget.Evictor {
         this(budget, Memory.OFF_HEAP);
     }
 
-    /** A pool of {@code memory} buffers whose idle buffers are paid for from {@code budget}. */
+    /** A pool of {@code memory} (heap or off-heap) buffers whose idle buffers are paid for from {@code budget}. */
     public BufferPool(MemoryBudget budget, Memory memory) {
+        this(budget, memory, null);
+    }
+
+    /**
+     * A pool of {@code memory} buffers whose idle buffers are paid for from {@code budget};
+     * {@link Memory#PINNED} buffers come from {@code allocator} (required then, unused otherwise).
+     */
+    public BufferPool(MemoryBudget budget, Memory memory, Allocator allocator) {
+        if (memory == Memory.PINNED && allocator == null) {
+            throw new IllegalArgumentException("pinned buffers need the backend's allocator");
+        }
         this.memory = memory;
+        this.allocator = allocator;
         this.idleReservation = budget.tryAcquire(0, MemoryBudget.Kind.POOL).orElseThrow();
         budget.addEvictor(this);
     }
@@ -135,7 +203,16 @@ public final class BufferPool implements MemoryBudget.Evictor {
             outBytes += cls;
         }
         if (b == null) {
-            b = new Buffer(cls, memory);
+            try {
+                b = new Buffer(cls, memory, allocator);
+            } catch (RuntimeException | Error e) {
+                synchronized (this) {
+                    allocations--;
+                    checkouts--;
+                    outBytes -= cls;
+                }
+                throw e;
+            }
         }
         b.out = true;
         return b;

@@ -12,11 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A job on a registered circuit, for the {@link CpuBackend}: each partition's synthesis takes a
- * reference to the circuit's key (and PCE), computes the witness (read from {@code .wtns} bytes, run
- * by the circom witness generator on inputs, or computed by a Java circuit), then a, b, c by the PCE
- * when the circuit has one (otherwise the prover takes them from the key's coefficients). The
- * references are let go when the partition ends, however it ends.
+ * A job on a registered circuit: each partition's synthesis takes a reference to the circuit's key
+ * (and PCE), computes the witness (read from {@code .wtns} bytes, run by the circom witness generator
+ * on inputs, or computed by a Java circuit), then a, b, c by the PCE when the circuit has one
+ * (otherwise the prover takes them from the key's coefficients). The references are let go when the
+ * partition ends, however it ends.
+ *
+ * <p>With heap buffers (the {@link CpuBackend}) a, b, c go into the pooled {@code long[]}s and
+ * synthesis yields a {@link CpuBackend.Synthesized}; with {@link BufferPool.Memory#PINNED} buffers
+ * (a GPU backend) a, b, c go straight into the pooled native memory, a fourth buffer takes the
+ * witness's words, and synthesis yields a {@link NativeSynthesized}.
  */
 public final class CircuitJob implements JobSpec {
 
@@ -38,6 +43,14 @@ public final class CircuitJob implements JobSpec {
 
     /** An instance of a Java circuit (of the registered shape). */
     public record Instance(Circuit circuit) implements Partition {
+    }
+
+    /**
+     * What synthesis hands a backend with pinned buffers: the key, the witness, the native vectors
+     * (a, b, c, witness) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise:
+     * the prover's {@code prepare} takes them from the key's coefficients).
+     */
+    public record NativeSynthesized(ProvingKey key, Witness witness, Prover.NativeWorkspace workspace, int rows) {
     }
 
     private final Circuits circuits;
@@ -99,6 +112,25 @@ public final class CircuitJob implements JobSpec {
         return extraBytes;
     }
 
+    /**
+     * With pinned buffers: a, b, c and the witness's words, each in its own buffer, whether the circuit
+     * has a PCE or not.
+     */
+    @Override
+    public long[] bufferSizes(int p, BufferPool.Memory memory) {
+        return memory == BufferPool.Memory.PINNED ? new long[] {vectorBytes, vectorBytes, vectorBytes, witnessBytes}
+                : bufferSizes(p);
+    }
+
+    /**
+     * With pinned buffers: the witness on the heap and, with a PCE, its Montgomery form (the PCE reads
+     * it there); no NTT scratch (the device runs the NTTs).
+     */
+    @Override
+    public long extraBytes(int p, BufferPool.Memory memory) {
+        return memory == BufferPool.Memory.PINNED ? (hasPce ? 2 : 1) * witnessBytes : extraBytes(p);
+    }
+
     @Override
     public Object synthesize(int p) throws Exception {
         return synthesize(p, null);
@@ -112,6 +144,9 @@ public final class CircuitJob implements JobSpec {
             refs.add(keyLease);
             ProvingKey key = keyLease.value();
             Witness w = witness(p, key);
+            if (buffers != null && buffers.size() >= 4 && buffers.get(0).memory() == BufferPool.Memory.PINNED) {
+                return synthesizeNative(key, w, buffers, refs);
+            }
             boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
             Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
             if (!hasPce) {
@@ -132,6 +167,25 @@ public final class CircuitJob implements JobSpec {
                 held[p] = refs.toArray(AutoCloseable[]::new);
             }
         }
+    }
+
+    /** a, b, c by the PCE straight into the pinned buffers (or left to the prover's prepare without one). */
+    private NativeSynthesized synthesizeNative(ProvingKey key, Witness w, List<BufferPool.Buffer> buffers,
+            List<AutoCloseable> refs) throws InterruptedException {
+        Prover.NativeWorkspace ws = new Prover.NativeWorkspace(buffers.get(0).segment(), buffers.get(1).segment(),
+                buffers.get(2).segment(), buffers.get(3).segment());
+        if (!hasPce) {
+            return new NativeSynthesized(key, w, ws, -1);
+        }
+        var pceLease = circuits.pce(id);
+        refs.add(pceLease);
+        Pce pce = pceLease.value();
+        if (pce.r1cs().wireCount() != key.variableCount()) {
+            throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
+                    + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
+        }
+        pce.evaluate(w, new long[w.size() * 4], ws.a(), ws.b(), ws.c());
+        return new NativeSynthesized(key, w, ws, pce.r1cs().constraintCount());
     }
 
     private Witness witness(int p, ProvingKey key) {

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * The proving pipeline: scheduler (priority queue of partitions) → reactive dispatcher (a permit
  * before a synthesis starts) → synthesis pool (the partition's bytes reserved and its buffers checked
- * out first) → prover queue → prover workers (backend prepare, then start under the device lock; then
+ * out first) → prover queue → prover workers (per device: backend prepare, then start under that device's lock; then
  * the partition's buffers, bytes and permit are given back) → finalizers (backend finish) → the job's
  * result (proofs in partition order).
  *
@@ -46,6 +46,7 @@ public final class Engine implements AutoCloseable {
      * Sizes of the stages and the engine's limits.
      *
      * @param maxProverQueueDepth permits: partitions between the start of synthesis and the end of prover start
+     * @param proverWorkers prover workers per device of the backend (each bound to its device)
      * @param budgetBytes the memory budget shared by keys, PCEs, partitions and idle pool buffers
      * @param timelineCapacity events kept by the timeline's ring buffer
      * @param resultRetention how long an ended job (and its idempotency key) stays findable
@@ -77,7 +78,7 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * For a laptop: 2 permits, half the cores synthesizing and half finalizing, one prover worker,
+         * For a laptop: 2 permits, half the cores synthesizing and half finalizing, one prover worker (per device),
          * a budget of three quarters of the heap limit, results kept 10 minutes.
          */
         public static Config defaults() {
@@ -106,12 +107,6 @@ public final class Engine implements AutoCloseable {
     public record Stats(long proofs, long failed, long cancelled, double proverBusy, double synthMsAvg,
             double proverMsAvg, long wallNanos) {
     }
-
-    /**
-     * Devices the prover workers share (the CPU, or one GPU, for now): busy fractions are device time
-     * over wall time per device. {@code proverWorkers} is the number of workers per device.
-     */
-    private static final int DEVICES = 1;
 
     private final Config config;
     private final ProverBackend backend;
@@ -145,7 +140,8 @@ public final class Engine implements AutoCloseable {
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
         this.circuits = new Circuits(budget, config.loadTimeout());
-        this.pool = new BufferPool(budget, backend.bufferMemory());
+        BufferPool.Memory memory = backend.bufferMemory();
+        this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
         this.assembler = new Assembler(pool, timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), backend, timeline, assembler);
@@ -225,12 +221,45 @@ public final class Engine implements AutoCloseable {
         for (long[] r : done) {
             busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
         }
-        return (double) busy / ((to - from) * (double) DEVICES);
+        return (double) busy / ((to - from) * (double) provers.deviceCount());
     }
 
-    /** Share of the last minute (or of the uptime, if shorter) the device was busy (prover start). */
+    /**
+     * Share of the last minute (or of the uptime, if shorter) the devices were busy (prover start), the
+     * mean over the backend's devices.
+     */
     public double proverBusyLastMinute() {
         return provers.busyLastMinute();
+    }
+
+    /** As {@link #proverBusyLastMinute()} for device {@code device} of the backend. */
+    public double proverBusyLastMinute(int device) {
+        return provers.busyLastMinute(device);
+    }
+
+    /** The devices serving the prover queue: the backend's {@link ProverBackend#deviceCount}. */
+    public int deviceCount() {
+        return provers.deviceCount();
+    }
+
+    /** Each device: its line, busy fraction, prover runs and memory (read from the backend now). */
+    public List<EngineStatus.Device> deviceStatus() {
+        int n = provers.deviceCount();
+        List<String> names = backend.devices();
+        List<ProverBackend.DeviceMemory> memory;
+        try {
+            memory = backend.deviceMemory();
+        } catch (RuntimeException e) {
+            memory = List.of(); // a status page shows what it can
+        }
+        List<EngineStatus.Device> out = new ArrayList<>(n);
+        for (int d = 0; d < n; d++) {
+            ProverBackend.DeviceMemory m = d < memory.size() ? memory.get(d) : ProverBackend.DeviceMemory.UNKNOWN;
+            out.add(new EngineStatus.Device(d, d < names.size() ? names.get(d) : backend.name() + " device " + d,
+                    provers.busyLastMinute(d), provers.runs(d), m.totalBytes(), m.freeBytes(), m.residentKeyBytes(),
+                    m.residentKeys()));
+        }
+        return out;
     }
 
     /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
@@ -278,7 +307,7 @@ public final class Engine implements AutoCloseable {
         return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
                 submitted.get(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), budget.total(),
-                budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(),
+                budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
                 circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),
                 assembler.cancels.get(), js);
     }
@@ -296,7 +325,7 @@ public final class Engine implements AutoCloseable {
         long sr = synthesis.runs.get();
         long busy = provers.busyNanos.get();
         return new Stats(assembler.proofs.get(), assembler.failures.get(), assembler.cancels.get(),
-                (double) busy / DEVICES / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
+                (double) busy / provers.deviceCount() / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
                 pr == 0 ? 0 : busy / 1e6 / pr, wall);
     }
 

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code proofline.partitions.scheduled}, {@code proofline.partitions.prover.queue} — waiting partitions;</li>
  *   <li>{@code proofline.budget.total.bytes}, {@code proofline.budget.reserved.bytes{kind}} — the memory budget;</li>
  *   <li>{@code proofline.pool.checkouts|reuses|allocations|checkins} (counters), {@code proofline.pool.idle.bytes};</li>
- *   <li>{@code proofline.prover.busy} — share of the last minute the prover workers were busy;</li>
+ *   <li>{@code proofline.prover.busy} — share of the last minute the prover workers were busy (mean over the
+ *       devices), {@code proofline.device.busy{device}} — the same per device;</li>
  *   <li>{@code proofline.partitions{outcome=done|failed|cancelled}} (counters);</li>
  *   <li>{@code proofline.keys.resident}, {@code proofline.pces.resident};</li>
  *   <li>{@code proofline.stage{stage=queue_wait|synthesis|prover_wait|prover|finalize|total}} — timers,
@@ -43,6 +44,11 @@ public final class EngineMetrics {
         FunctionCounter.builder("proofline.pool.checkins", pool, p -> p.stats().checkins()).register(r);
         Gauge.builder("proofline.pool.idle.bytes", pool, p -> p.stats().idleBytes()).baseUnit("bytes").register(r);
         Gauge.builder("proofline.prover.busy", e, Engine::proverBusyLastMinute).register(r);
+        for (int d = 0; d < e.deviceCount(); d++) {
+            int device = d;
+            Gauge.builder("proofline.device.busy", e, x -> x.proverBusyLastMinute(device))
+                    .tag("device", Integer.toString(d)).register(r);
+        }
         FunctionCounter.builder("proofline.partitions", e, x -> x.stats().proofs()).tag("outcome", "done").register(r);
         FunctionCounter.builder("proofline.partitions", e, x -> x.stats().failed()).tag("outcome", "failed").register(r);
         FunctionCounter.builder("proofline.partitions", e, x -> x.stats().cancelled()).tag("outcome", "cancelled")

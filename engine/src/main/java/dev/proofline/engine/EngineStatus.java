@@ -21,7 +21,9 @@ import java.util.Map;
  * @param budgetPeak the most bytes ever reserved at once
  * @param budgetByKind reserved bytes by kind
  * @param pool the buffer pool's counters
- * @param proverBusyLastMinute share of the last minute (or of the uptime, if shorter) the prover workers spent in start
+ * @param proverBusyLastMinute share of the last minute (or of the uptime, if shorter) the prover workers spent in
+ *     start: the mean over the devices
+ * @param deviceStatus each device serving the prover queue: busy fraction, runs, memory
  * @param keys resident and loading proving keys
  * @param pces resident and loading PCEs
  * @param proofs partitions proved since the start
@@ -32,8 +34,26 @@ import java.util.Map;
 public record EngineStatus(long uptimeMs, String backend, List<String> devices, int jobsActive, long jobsSubmitted,
         Map<PartitionState, Integer> partitions, int scheduled, int proverQueue, int permitsMax, int permitsInUse,
         long budgetTotal, long budgetReserved, long budgetPeak, Map<MemoryBudget.Kind, Long> budgetByKind,
-        BufferPool.Stats pool, double proverBusyLastMinute, List<ResidentCache.EntryStatus> keys,
+        BufferPool.Stats pool, double proverBusyLastMinute, List<Device> deviceStatus,
+        List<ResidentCache.EntryStatus> keys,
         List<ResidentCache.EntryStatus> pces, long proofs, long failed, long cancelled, List<JobStatus> jobs) {
+
+    /**
+     * One device of the backend in a snapshot; memory figures are -1 where the backend does not know
+     * them (the CPU).
+     *
+     * @param index the device's number in the engine (0 .. devices - 1)
+     * @param name the backend's line for it ({@link ProverBackend#devices})
+     * @param busyLastMinute share of the last minute (or of the uptime, if shorter) it spent in start
+     * @param proverRuns partitions it ran start for since the engine started
+     * @param memoryTotalBytes its memory
+     * @param memoryFreeBytes its free memory now
+     * @param residentKeyBytes bytes of proving keys resident on it
+     * @param residentKeys proving keys resident on it
+     */
+    public record Device(int index, String name, double busyLastMinute, long proverRuns, long memoryTotalBytes,
+            long memoryFreeBytes, long residentKeyBytes, int residentKeys) {
+    }
 
     /** One job in a snapshot: its partitions' states in partition order. */
     public record JobStatus(String id, Priority priority, String state, long submittedAtMillis,

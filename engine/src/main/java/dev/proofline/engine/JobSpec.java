@@ -29,6 +29,19 @@ public interface JobSpec {
         return 0;
     }
 
+    /**
+     * As {@link #bufferSizes(int)}, for a pool of {@code memory} buffers (the engine asks this one); by
+     * default the same whatever the memory.
+     */
+    default long[] bufferSizes(int p, BufferPool.Memory memory) {
+        return bufferSizes(p);
+    }
+
+    /** As {@link #extraBytes(int)}, for a pool of {@code memory} buffers (the engine asks this one). */
+    default long extraBytes(int p, BufferPool.Memory memory) {
+        return extraBytes(p);
+    }
+
     /** Synthesizes partition {@code p}: what the backend's {@code start} takes. */
     Object synthesize(int p) throws Exception;
 

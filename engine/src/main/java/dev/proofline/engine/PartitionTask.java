@@ -21,6 +21,8 @@ final class PartitionTask implements Comparable<PartitionTask> {
     List<BufferPool.Buffer> buffers;
     /** What synthesis produced, until the backend's start took it. */
     Object payload;
+    /** The device its prover worker serves (0 .. devices - 1), once a worker took it; -1 before. */
+    int device = -1;
     /** Set by the first {@link Assembler#end}. */
     boolean ended;
     long synthStart;

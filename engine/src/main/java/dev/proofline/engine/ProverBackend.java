@@ -1,8 +1,16 @@
 package dev.proofline.engine;
 
+import java.util.Collections;
+import java.util.List;
+
 /**
  * A prover in two halves: {@link #start} is the device region (NTTs and G1 MSMs; the prover-queue
  * permit is released right after it), {@link #finish} the CPU tail (G2 MSM, assembly, verification).
+ *
+ * <p>A backend may have several devices ({@link #deviceCount}); they all serve the engine's one
+ * prover queue. The engine runs {@code proverWorkers} workers per device, each bound to its device,
+ * and keeps a lock per device: a partition's {@link #start(Object, int)} runs under the lock of the
+ * device its worker serves, and that worker's {@link #prepare(Object, int)} ran for the same device.
  */
 public interface ProverBackend {
 
@@ -10,13 +18,26 @@ public interface ProverBackend {
     String name();
 
     /** The devices it proves on, one line each, for status pages ("2 CPU cores", "NVIDIA H200, 143 GB, ..."). */
-    default java.util.List<String> devices() {
-        return java.util.List.of(Runtime.getRuntime().availableProcessors() + " CPU cores");
+    default List<String> devices() {
+        return List.of(Runtime.getRuntime().availableProcessors() + " CPU cores");
+    }
+
+    /** How many devices serve the prover queue (at least 1); by default one. */
+    default int deviceCount() {
+        return 1;
     }
 
     /** Where the engine's pooled buffers live for this backend. */
     default BufferPool.Memory bufferMemory() {
         return BufferPool.Memory.OFF_HEAP;
+    }
+
+    /**
+     * Where {@link BufferPool.Memory#PINNED} buffers come from (page-locked host memory on a GPU
+     * backend); only asked when {@link #bufferMemory} is PINNED. None by default.
+     */
+    default BufferPool.Allocator bufferAllocator() {
+        return null;
     }
 
     /**
@@ -28,9 +49,41 @@ public interface ProverBackend {
         return synthesized;
     }
 
+    /** As {@link #prepare(Object)}, for the partition's device (0 .. deviceCount - 1); by default the same. */
+    default Object prepare(Object synthesized, int device) throws Exception {
+        return prepare(synthesized);
+    }
+
     /** Runs the device half on what {@link #prepare} returned, holding the device lock. */
     Object start(Object synthesized) throws Exception;
 
+    /**
+     * Runs the device half on device {@code device} (0 .. deviceCount - 1), holding that device's lock;
+     * by default {@link #start(Object)}.
+     */
+    default Object start(Object prepared, int device) throws Exception {
+        return start(prepared);
+    }
+
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
     Object finish(Object started) throws Exception;
+
+    /**
+     * One device's memory, read when asked, for status pages; -1 where it is not known or does not
+     * apply (the CPU).
+     *
+     * @param totalBytes the device's memory
+     * @param freeBytes what is free on it now
+     * @param residentKeyBytes bytes of proving keys resident on the device
+     * @param residentKeys proving keys resident on the device
+     */
+    record DeviceMemory(long totalBytes, long freeBytes, long residentKeyBytes, int residentKeys) {
+        /** Nothing known. */
+        public static final DeviceMemory UNKNOWN = new DeviceMemory(-1, -1, -1, -1);
+    }
+
+    /** The memory of each device, {@link #deviceCount} entries in device order; by default unknown. */
+    default List<DeviceMemory> deviceMemory() {
+        return Collections.nCopies(deviceCount(), DeviceMemory.UNKNOWN);
+    }
 }

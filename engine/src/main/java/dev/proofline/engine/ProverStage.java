@@ -9,20 +9,33 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The prover queue and its workers: each worker takes a synthesized partition, runs the backend's
- * {@code prepare} outside the device lock and {@code start} inside it (one partition on the device at
- * a time; a second worker stages meanwhile), then the partition leaves the prover stage (buffers,
- * bytes and permit given back) and goes to the finalizers. Keeps the device's busy time.
+ * The prover queue and its workers. The backend's devices all serve the one queue: each device has
+ * its own lock and {@code workersPerDevice} workers bound to it. A worker takes a synthesized
+ * partition, runs the backend's {@code prepare} for its device outside the lock and {@code start}
+ * inside it (one partition on a device at a time; a second worker of the device stages meanwhile),
+ * then the partition leaves the prover stage (buffers, bytes and permit given back) and goes to the
+ * finalizers. Keeps each device's busy time.
  */
 final class ProverStage {
 
     private static final long MINUTE = 60_000_000_000L;
 
+    /** One device: its lock and its busy time. */
+    private static final class Device {
+        final ReentrantLock lock = new ReentrantLock();
+        final AtomicLong busyNanos = new AtomicLong();
+        final AtomicLong runs = new AtomicLong();
+        /** Device runs (start, end nanos) of the last minute, oldest first. */
+        final ArrayDeque<long[]> recentRuns = new ArrayDeque<>();
+        /** Start nanos of the device run in progress, or 0 (one at a time: the lock). */
+        long running;
+    }
+
     private final LinkedBlockingQueue<PartitionTask> queue = new LinkedBlockingQueue<>();
     /** Put on the queue once per worker at close: the worker ends when it takes it. */
     private final PartitionTask stop = new PartitionTask(null, -1, -1);
     private final List<Thread> workers = new ArrayList<>();
-    private final ReentrantLock deviceLock = new ReentrantLock();
+    private final Device[] devices;
     private final ProverBackend backend;
     private final Timeline timeline;
     private final Assembler assembler;
@@ -30,20 +43,29 @@ final class ProverStage {
     private final long startNanos;
     final AtomicLong busyNanos = new AtomicLong();
     final AtomicLong runs = new AtomicLong();
-    /** Device runs (start, end nanos) of the last minute, oldest first. */
-    private final ArrayDeque<long[]> recentRuns = new ArrayDeque<>();
-    /** Start nanos of the device run in progress, or 0. */
-    private long running;
 
-    ProverStage(int workers, ProverBackend backend, Timeline timeline, Assembler assembler, FinalizerStage finalizers,
-            long startNanos) {
+    ProverStage(int workersPerDevice, ProverBackend backend, Timeline timeline, Assembler assembler,
+            FinalizerStage finalizers, long startNanos) {
+        int n = backend.deviceCount();
+        if (n < 1) {
+            throw new IllegalArgumentException("backend " + backend.name() + " has " + n + " devices");
+        }
+        this.devices = new Device[n];
+        for (int d = 0; d < n; d++) {
+            devices[d] = new Device();
+        }
         this.backend = backend;
         this.timeline = timeline;
         this.assembler = assembler;
         this.finalizers = finalizers;
         this.startNanos = startNanos;
-        for (int i = 0; i < workers; i++) {
-            this.workers.add(Thread.ofPlatform().name("prover-" + i).daemon().start(this::work));
+        // the first worker of every device before the second of any, so partitions spread from the start
+        for (int k = 0; k < workersPerDevice; k++) {
+            for (int d = 0; d < n; d++) {
+                int device = d;
+                String name = n == 1 ? "prover-" + k : "prover-" + d + "-" + k;
+                this.workers.add(Thread.ofPlatform().name(name).daemon().start(() -> work(device)));
+            }
         }
     }
 
@@ -55,7 +77,12 @@ final class ProverStage {
         return queue.size();
     }
 
-    private void work() {
+    int deviceCount() {
+        return devices.length;
+    }
+
+    private void work(int device) {
+        Device dev = devices[device];
         while (true) {
             PartitionTask t;
             try {
@@ -73,14 +100,15 @@ final class ProverStage {
             Object started;
             try {
                 t.job.state(t.p, PartitionState.PROVING);
+                t.device = device;
                 // host-side staging outside the device lock, so a second worker can overlap it with the
                 // device work of the first
-                Object prepared = backend.prepare(t.payload);
-                deviceLock.lockInterruptibly();
+                Object prepared = backend.prepare(t.payload, device);
+                dev.lock.lockInterruptibly();
                 try {
-                    started = onDevice(t, prepared);
+                    started = onDevice(t, dev, device, prepared);
                 } finally {
-                    deviceLock.unlock();
+                    dev.lock.unlock();
                 }
                 t.payload = null;
             } catch (InterruptedException e) {
@@ -96,52 +124,70 @@ final class ProverStage {
         }
     }
 
-    /** The backend's start, with the device lock held; its time is device busy time. */
-    private Object onDevice(PartitionTask t, Object prepared) throws Exception {
-        t.record(timeline, Timeline.Kind.PROVER_START);
+    /** The backend's start, with the device's lock held; its time is that device's busy time. */
+    private Object onDevice(PartitionTask t, Device dev, int device, Object prepared) throws Exception {
+        String where = devices.length == 1 ? "" : "device " + device;
+        timeline.record(t.job.id(), t.p, Timeline.Kind.PROVER_START, where);
         long p0 = System.nanoTime();
         t.proverStart = p0;
-        synchronized (recentRuns) {
-            running = p0;
+        synchronized (dev.recentRuns) {
+            dev.running = p0;
         }
         try {
-            return backend.start(prepared);
+            return backend.start(prepared, device);
         } finally {
             long p1 = System.nanoTime();
             t.proverEnd = p1;
+            dev.busyNanos.addAndGet(p1 - p0);
+            dev.runs.incrementAndGet();
             busyNanos.addAndGet(p1 - p0);
             runs.incrementAndGet();
-            synchronized (recentRuns) {
-                running = 0;
-                recentRuns.addLast(new long[] {p0, p1});
-                trimRuns(p1);
+            synchronized (dev.recentRuns) {
+                dev.running = 0;
+                dev.recentRuns.addLast(new long[] {p0, p1});
+                trimRuns(dev, p1);
             }
-            t.record(timeline, Timeline.Kind.PROVER_END);
+            timeline.record(t.job.id(), t.p, Timeline.Kind.PROVER_END, where);
         }
     }
 
-    // with recentRuns locked
-    private void trimRuns(long now) {
-        while (!recentRuns.isEmpty() && recentRuns.peekFirst()[1] < now - MINUTE) {
-            recentRuns.pollFirst();
+    // with dev.recentRuns locked
+    private static void trimRuns(Device dev, long now) {
+        while (!dev.recentRuns.isEmpty() && dev.recentRuns.peekFirst()[1] < now - MINUTE) {
+            dev.recentRuns.pollFirst();
         }
     }
 
-    /** Share of the last minute (or of the uptime, if shorter) the device was busy. */
+    /** Share of the last minute (or of the uptime, if shorter) the devices were busy, on average. */
     double busyLastMinute() {
+        double sum = 0;
+        for (int d = 0; d < devices.length; d++) {
+            sum += busyLastMinute(d);
+        }
+        return sum / devices.length;
+    }
+
+    /** Share of the last minute (or of the uptime, if shorter) device {@code d} was busy. */
+    double busyLastMinute(int d) {
+        Device dev = devices[d];
         long now = System.nanoTime();
         long from = Math.max(startNanos, now - MINUTE);
         long busy = 0;
-        synchronized (recentRuns) {
-            trimRuns(now);
-            for (long[] r : recentRuns) {
+        synchronized (dev.recentRuns) {
+            trimRuns(dev, now);
+            for (long[] r : dev.recentRuns) {
                 busy += Math.max(0, r[1] - Math.max(r[0], from));
             }
-            if (running != 0) {
-                busy += now - Math.max(running, from);
+            if (dev.running != 0) {
+                busy += now - Math.max(dev.running, from);
             }
         }
         return now <= from ? 0 : Math.min(1, (double) busy / (now - from));
+    }
+
+    /** Device runs ({@code start} calls) on device {@code d} since the start. */
+    long runs(int d) {
+        return devices[d].runs.get();
     }
 
     /** Lets the workers finish what is queued, then ends them (at most a minute each). */

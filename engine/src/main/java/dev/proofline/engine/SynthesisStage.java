@@ -51,8 +51,8 @@ final class SynthesisStage {
                 return;
             }
             JobSpec spec = t.job.spec();
-            long[] sizes = spec.bufferSizes(t.p);
-            long bytes = spec.extraBytes(t.p);
+            long[] sizes = spec.bufferSizes(t.p, pool.memory());
+            long bytes = spec.extraBytes(t.p, pool.memory());
             for (long size : sizes) {
                 bytes += BufferPool.sizeClass(size);
             }

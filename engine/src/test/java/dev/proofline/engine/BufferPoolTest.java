@@ -71,4 +71,43 @@ class BufferPoolTest {
         key.close();
         assertTrue(budget.peak() <= budget.total());
     }
+
+    @Test
+    void pinnedBuffersComeFromTheBackendsAllocatorAreReusedAndFreedThroughItOnce() {
+        assertThrows(IllegalArgumentException.class, () -> new BufferPool(new MemoryBudget(MB), BufferPool.Memory.PINNED,
+                null), "pinned buffers need an allocator");
+        MemoryBudget budget = new MemoryBudget(16 * MB);
+        CountingAllocator alloc = new CountingAllocator();
+        BufferPool pool = new BufferPool(budget, BufferPool.Memory.PINNED, alloc);
+        Reservation partition = budget.tryAcquire(8 * MB, Kind.PARTITION).orElseThrow();
+        BufferPool.Buffer a = pool.checkout(3 * MB);
+        BufferPool.Buffer b = pool.checkout(4 * MB);
+        assertEquals(BufferPool.Memory.PINNED, a.memory());
+        assertTrue(a.segment().isNative());
+        assertEquals(4 * MB, a.segment().byteSize(), "the size class");
+        assertEquals(2, alloc.allocations.get());
+        assertEquals(8 * MB, budget.reserved(), "checked out, the buffers are the partition's bytes only");
+        pool.checkin(a);
+        pool.checkin(b);
+        partition.close();
+        assertEquals(8 * MB, budget.reserved(Kind.POOL), "idle, they are the pool's");
+        assertEquals(8 * MB, budget.reserved(), "and nobody else's");
+        Reservation next = budget.tryAcquire(4 * MB, Kind.PARTITION).orElseThrow();
+        BufferPool.Buffer again = pool.checkout(4 * MB);
+        assertTrue(again == a || again == b, "reused, not allocated");
+        assertEquals(2, alloc.allocations.get());
+        assertEquals(4 * MB, budget.reserved(Kind.POOL));
+        assertEquals(8 * MB, budget.reserved());
+        // an allocation that fails leaves the pool's counters as they were
+        alloc.failFrom = 3;
+        BufferPool.Stats before = pool.stats();
+        assertThrows(IllegalStateException.class, () -> pool.checkout(MB));
+        assertEquals(before, pool.stats());
+        pool.checkin(again);
+        next.close();
+        pool.close();
+        assertEquals(0, alloc.live(), "every pinned buffer freed");
+        assertEquals(0, alloc.doubleFrees.get());
+        assertEquals(0, budget.reserved());
+    }
 }

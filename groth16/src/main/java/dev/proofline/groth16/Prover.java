@@ -10,6 +10,7 @@ import dev.proofline.algebra.ntt.RootsOfUnity;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,10 @@ public final class Prover {
             return witness;
         }
 
-        /** Time spent on a, b, c and the NTTs (H), in nanoseconds. */
+        /**
+         * Time spent on a, b, c and the NTTs (H), in nanoseconds; after {@link #prepare}, the time of
+         * prepare (H is then part of {@link #msmNanos}).
+         */
         public long polynomialNanos() {
             return abcNanos;
         }
@@ -113,6 +117,23 @@ public final class Prover {
          * witness values against points C) and H ({@code h} against points H).
          */
         long[][] g1Sums(ProvingKey key, long[] witness, long[] h);
+
+        /**
+         * H and the four G1 sums from vectors in native memory, prepared by {@link #prepare}: a, b, c
+         * complete on the key's domain (Montgomery form; they may be overwritten) and the witness's
+         * canonical words. A device backend copies them from there without a staging copy (page-locked
+         * memory goes to the device by DMA). By default they are copied to the heap, then
+         * {@link #quotient} and {@link #g1Sums}.
+         */
+        default long[][] sums(ProvingKey key, NativeWorkspace ws) {
+            long bytes = NativeWorkspace.vectorBytes(key);
+            long[] a = ws.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+            long[] b = ws.b().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+            long[] c = ws.c().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+            long[] h = quotient(key, a, b, c);
+            long[] w = ws.witness().asSlice(0, NativeWorkspace.witnessBytes(key)).toArray(ValueLayout.JAVA_LONG);
+            return g1Sums(key, w, h);
+        }
     }
 
     private final ProofRandomness randomness;
@@ -171,6 +192,135 @@ public final class Prover {
                         Math.min(b.length, c.length)) + " words, the key's domain needs " + need);
             }
         }
+    }
+
+    /**
+     * The vectors of a proof in native memory, for an accelerator that copies them to a device: a, b, c
+     * (at least {@link #vectorBytes} each, the words in the {@code long[]} layout) and the witness's
+     * canonical words (at least {@link #witnessBytes}). The engine takes them from its buffer pool, which
+     * holds page-locked memory on a GPU backend. Whatever they hold is overwritten by {@link #prepare}.
+     */
+    public record NativeWorkspace(MemorySegment a, MemorySegment b, MemorySegment c, MemorySegment witness) {
+        /** Bytes of each of a, b, c for {@code key}: its domain size times 32. */
+        public static long vectorBytes(ProvingKey key) {
+            return key.domainSize() * 32L;
+        }
+
+        /** Bytes of the witness for {@code key}: its variable count times 32. */
+        public static long witnessBytes(ProvingKey key) {
+            return key.variableCount() * 32L;
+        }
+
+        void check(ProvingKey key) {
+            long need = vectorBytes(key);
+            for (MemorySegment v : new MemorySegment[] {a, b, c}) {
+                if (v.byteSize() < need) {
+                    throw new IllegalArgumentException("a native vector of " + v.byteSize()
+                            + " bytes; the key's domain needs " + need);
+                }
+            }
+            if (witness.byteSize() < witnessBytes(key)) {
+                throw new IllegalArgumentException("a native witness buffer of " + witness.byteSize()
+                        + " bytes; the key's variables need " + witnessBytes(key));
+            }
+        }
+    }
+
+    /** What {@link #prepare} hands to {@link #start(Prepared)}: the key, the witness and the native vectors. */
+    public static final class Prepared {
+        private final ProvingKey key;
+        private final Witness witness;
+        private final NativeWorkspace workspace;
+        private final long nanos;
+
+        private Prepared(ProvingKey key, Witness witness, NativeWorkspace workspace, long nanos) {
+            this.key = key;
+            this.witness = witness;
+            this.workspace = workspace;
+            this.nanos = nanos;
+        }
+
+        public ProvingKey key() {
+            return key;
+        }
+
+        public Witness witness() {
+            return witness;
+        }
+
+        public NativeWorkspace workspace() {
+            return workspace;
+        }
+    }
+
+    /**
+     * The CPU part of {@link #start} on native vectors, which a device backend runs before it takes the
+     * device: with {@code rows >= 0}, a, b, c of the circuit's {@code rows} constraints are already in
+     * the first {@code rows} elements of the workspace's vectors (e.g. written there by the PCE) and the
+     * rows snarkjs's setup adds are appended, as {@link #start(ProvingKey, Witness, Workspace, int)}
+     * does; with {@code rows < 0} a and b come from the key's coefficients and c = a b. The rest of the
+     * domain is zeroed, and the witness's canonical words are copied into the workspace.
+     */
+    public Prepared prepare(ProvingKey key, Witness witness, NativeWorkspace ws, int rows) {
+        check(key, witness);
+        ws.check(key);
+        long t0 = System.nanoTime();
+        step("a, b, c");
+        PrimeField fr = key.curve().fr();
+        int n = key.domainSize();
+        long end = NativeWorkspace.vectorBytes(key);
+        if (rows >= 0) {
+            checkRows(key, rows);
+            int nPublic = key.publicCount();
+            for (MemorySegment v : new MemorySegment[] {ws.a(), ws.b(), ws.c()}) {
+                v.asSlice(rows * 32L, end - rows * 32L).fill((byte) 0);
+            }
+            long[] w = witness.words();
+            long[] t = new long[4];
+            for (int s = 0; s <= nPublic; s++) {
+                fr.toMontgomery(w, s * 4, t, 0);
+                MemorySegment.copy(t, 0, ws.a(), ValueLayout.JAVA_LONG, (rows + s) * 32L, 4);
+            }
+        } else {
+            ws.a().asSlice(0, end).fill((byte) 0);
+            ws.b().asSlice(0, end).fill((byte) 0);
+            evaluate(key, witness, ws.a(), ws.b());
+            parallelChunks(n, (lo, hi) -> {
+                int len = (hi - lo) * 4;
+                long[] x = new long[len];
+                long[] y = new long[len];
+                MemorySegment.copy(ws.a(), ValueLayout.JAVA_LONG, lo * 32L, x, 0, len);
+                MemorySegment.copy(ws.b(), ValueLayout.JAVA_LONG, lo * 32L, y, 0, len);
+                for (int i = 0; i < len; i += 4) {
+                    fr.mul(x, i, y, i, x, i);
+                }
+                MemorySegment.copy(x, 0, ws.c(), ValueLayout.JAVA_LONG, lo * 32L, len);
+            });
+        }
+        long[] w = witness.words();
+        MemorySegment.copy(w, 0, ws.witness(), ValueLayout.JAVA_LONG, 0, key.variableCount() * 4);
+        return new Prepared(key, witness, ws, System.nanoTime() - t0);
+    }
+
+    /**
+     * H and the G1 MSMs from {@link #prepare}d native vectors: on the accelerator
+     * ({@link Accelerator#sums}), or without one on the CPU from heap copies. {@link Started#polynomialNanos}
+     * is then the time of {@code prepare}, {@link Started#msmNanos} the time of this call.
+     */
+    public Started start(Prepared p) {
+        ProvingKey key = p.key;
+        long t1 = System.nanoTime();
+        if (accelerator != null) {
+            step("H (NTTs)");
+            long[][] sums = accelerator.sums(key, p.workspace);
+            return new Started(key, p.witness, sums[0], sums[1], sums[2], sums[3], p.nanos, System.nanoTime() - t1);
+        }
+        long bytes = NativeWorkspace.vectorBytes(key);
+        long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+        long[] b = p.workspace.b().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+        long[] c = p.workspace.c().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
+        long[] h = quotient(key, a, b, c, this);
+        return msms(key, p.witness, h, t1 - p.nanos);
     }
 
     /** Both halves. */
@@ -452,6 +602,43 @@ public final class Prover {
                 MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
                 fr.mul(v, 0, w, s * 4, t, 0);
                 fr.add(out, c * 4, t, 0, out, c * 4);
+            }
+        });
+    }
+
+    /** As {@link #evaluate(ProvingKey, Witness, long[], long[])} into native vectors. */
+    private static void evaluate(ProvingKey key, Witness witness, MemorySegment a, MemorySegment b) {
+        int from = 0;
+        int to = key.coefficientCount();
+        MemorySegment coefs = key.coefficients();
+        long[] w = witness.words();
+        PrimeField fr = key.curve().fr();
+        int parts = key.coefficientsInConstraintOrder()
+                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), (to - from) / 4096)) : 1;
+        int[] cut = new int[parts + 1];
+        cut[0] = from;
+        cut[parts] = to;
+        for (int p = 1; p < parts; p++) {
+            int i = Math.max(cut[p - 1], from + (int) ((long) (to - from) * p / parts));
+            while (i > from && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
+                i++;
+            }
+            cut[p] = i;
+        }
+        IntStream.range(0, parts).parallel().forEach(p -> {
+            long[] v = new long[4];
+            long[] t = new long[4];
+            long[] acc = new long[4];
+            for (int i = cut[p]; i < cut[p + 1]; i++) {
+                long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
+                MemorySegment out = coefs.get(BinFile.U32, o) == 0 ? a : b;
+                long at = coefs.get(BinFile.U32, o + 4) * 32L;
+                int s = coefs.get(BinFile.U32, o + 8);
+                MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
+                fr.mul(v, 0, w, s * 4, t, 0);
+                MemorySegment.copy(out, ValueLayout.JAVA_LONG, at, acc, 0, 4);
+                fr.add(acc, 0, t, 0, acc, 0);
+                MemorySegment.copy(acc, 0, out, ValueLayout.JAVA_LONG, at, 4);
             }
         });
     }

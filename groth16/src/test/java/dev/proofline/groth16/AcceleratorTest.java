@@ -1,5 +1,6 @@
 package dev.proofline.groth16;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,12 @@ import dev.proofline.algebra.msm.Msm;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.R1csFile;
 import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.pce.Pce;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,6 +54,50 @@ class AcceleratorTest {
             return new long[][] {msm.multiply(key.pointsA(), 0, w, 0, nVars), msm.multiply(key.pointsB1(), 0, w, 0, nVars),
                 msm.multiply(key.pointsC(), 0, w, nPublic + 1, nVars - nPublic - 1),
                 msm.multiply(key.pointsH(), 0, h, 0, key.domainSize())};
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128", "bls12381"})
+    void nativeVectorsPreparedFromTheCoefficientsOrThePceGiveTheSameProof(String curve) throws Exception {
+        CircomFixtures.Fixture fx = CircomFixtures.build(curve, "poseidon");
+        Witness w = WtnsFile.read(fx.wtns());
+        ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(1234567), BigInteger.valueOf(7654321));
+        Pce pce = new Pce(R1csFile.read(fx.r1cs()));
+        try (ProvingKey key = ZkeyFile.open(fx.zkey()); Arena arena = Arena.ofShared()) {
+            Proof plain = Prover.create().withRandomness(rs).prove(key, w);
+            long vector = Prover.NativeWorkspace.vectorBytes(key);
+            for (boolean fromPce : new boolean[] {false, true}) {
+                for (OnCpu acc : new OnCpu[] {null, new OnCpu(false)}) {
+                    // buffers as the pool hands them out: larger than needed, holding an earlier proof's bytes
+                    Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vector + 4096, 64),
+                            arena.allocate(vector + 4096, 64), arena.allocate(vector + 4096, 64),
+                            arena.allocate(Prover.NativeWorkspace.witnessBytes(key) + 64, 64));
+                    for (MemorySegment seg : new MemorySegment[] {ws.a(), ws.b(), ws.c(), ws.witness()}) {
+                        seg.fill((byte) 0x5c);
+                    }
+                    int rows = -1;
+                    if (fromPce) {
+                        pce.evaluate(w, new long[w.size() * 4], ws.a(), ws.b(), ws.c());
+                        rows = pce.r1cs().constraintCount();
+                    }
+                    Prover prover = Prover.create().withRandomness(rs).withAccelerator(acc);
+                    Prover.Prepared prepared = prover.prepare(key, w, ws, rows);
+                    assertArrayEquals(w.words(), ws.witness().asSlice(0, Prover.NativeWorkspace.witnessBytes(key))
+                            .toArray(ValueLayout.JAVA_LONG), "the witness's words in native memory");
+                    Proof p = prover.finish(prover.start(prepared));
+                    String what = (fromPce ? "PCE" : "coefficients") + (acc == null ? ", CPU" : ", accelerator");
+                    assertArrayEquals(plain.a(), p.a(), what);
+                    assertArrayEquals(plain.b(), p.b(), what);
+                    assertArrayEquals(plain.c(), p.c(), what);
+                    if (acc != null) {
+                        assertEquals(2, acc.calls.get(), what + ": H and the G1 sums went through the accelerator");
+                    }
+                }
+            }
+            Prover.NativeWorkspace small = new Prover.NativeWorkspace(arena.allocate(vector - 32),
+                    arena.allocate(vector), arena.allocate(vector), arena.allocate(Prover.NativeWorkspace.witnessBytes(key)));
+            assertThrows(IllegalArgumentException.class, () -> Prover.create().prepare(key, w, small, -1));
         }
     }
 

@@ -38,8 +38,12 @@ final class Montgomery4Rows {
         return Long.compareUnsigned(a, b) < 0 ? 1L : 0L;
     }
 
-    /** out[row] = sum over the row's terms, rows from .. to - 1 (see {@link Pce} for the term layout). */
-    void rows(int[] rs, int[] cols, byte[] kd, int[] ci, long[] table, long[] w, long[] out, int from, int to) {
+    /**
+     * out[row - outRow] = sum over the row's terms, rows from .. to - 1 (see {@link Pce} for the term
+     * layout); outRow is the row that {@code out} starts with (0 for a whole vector, a tile's first row).
+     */
+    void rows(int[] rs, int[] cols, byte[] kd, int[] ci, long[] table, long[] w, long[] out, int outRow, int from,
+            int to) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int group = this.group;
         final long[] sum = new long[4];
@@ -129,7 +133,7 @@ final class Montgomery4Rows {
             if (pending > 0) {
                 reduceInto(sum, T0, T1, T2, T3, T4, T5, T6, T7);
             }
-            final int o = row << 2;
+            final int o = (row - outRow) << 2;
             out[o] = sum[0];
             out[o + 1] = sum[1];
             out[o + 2] = sum[2];

@@ -3,6 +3,8 @@ package dev.proofline.r1cs.pce;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.Witness;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.stream.IntStream;
 
 /**
@@ -199,6 +201,12 @@ public final class Pce {
      * wire, overwritten) for the assignment in Montgomery form, e.g. a reused buffer.
      */
     public void evaluate(Witness w, long[] mont, long[] a, long[] b, long[] c) {
+        toMontgomery(w, mont);
+        evaluateMontgomery(mont, a, b, c);
+    }
+
+    /** The assignment in Montgomery form into {@code mont}, after checking that it fits the constraint system. */
+    private void toMontgomery(Witness w, long[] mont) {
         if (w.curve() != r1cs.curve() || w.size() != r1cs.wireCount()) {
             throw new IllegalArgumentException("the witness (" + w.curve().snarkjsName() + ", " + w.size()
                     + " values) does not fit the constraint system (" + r1cs.curve().snarkjsName() + ", "
@@ -216,7 +224,6 @@ public final class Pce {
                 fr.toMontgomery(canon, i * 4, mont, i * 4);
             }
         });
-        evaluateMontgomery(mont, a, b, c);
     }
 
     /** a, b, c for an assignment already in Montgomery form (4 words per wire). */
@@ -260,9 +267,58 @@ public final class Pce {
             while (end < hi && (same == null || same[end] < 0)) {
                 end++;
             }
-            rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, out, r, end);
+            rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, out, 0, r, end);
             r = end;
         }
+    }
+
+    /**
+     * As {@link #evaluate(Witness, long[], long[], long[], long[])}, into native memory: a, b, c of the
+     * circuit's constraints into the first {@code constraintCount} elements (32 bytes each, the words in
+     * the {@code long[]} layout) of the segments, e.g. page-locked buffers that a GPU copies from. Each
+     * task computes its rows in a small heap tile and copies the tile out.
+     */
+    public void evaluate(Witness w, long[] mont, MemorySegment a, MemorySegment b, MemorySegment c) {
+        toMontgomery(w, mont);
+        evaluateMontgomery(mont, a, b, c);
+    }
+
+    /** As {@link #evaluate(Witness, long[], MemorySegment, MemorySegment, MemorySegment)} for an assignment in Montgomery form. */
+    public void evaluateMontgomery(long[] w, MemorySegment a, MemorySegment b, MemorySegment c) {
+        int rows = r1cs.constraintCount();
+        long need = rows * 32L;
+        if (a.byteSize() < need || b.byteSize() < need || c.byteSize() < need) {
+            throw new IllegalArgumentException("a, b, c need " + need + " bytes each for " + rows + " constraints");
+        }
+        R1cs.Matrix[] ms = {r1cs.a(), r1cs.b(), r1cs.c()};
+        MemorySegment[] outs = {a, b, c};
+        int tasks = (rows + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+        // A first: rows of B and C that repeat a row of A copy its value
+        IntStream.range(0, tasks).parallel().forEach(task -> evaluateTile(ms, outs, 0, task, rows, w));
+        IntStream.range(0, tasks * 2).parallel().forEach(task -> evaluateTile(ms, outs, 1 + task % 2, task / 2,
+                rows, w));
+    }
+
+    private void evaluateTile(R1cs.Matrix[] ms, MemorySegment[] outs, int k, int task, int rows, long[] w) {
+        int lo = task * ROWS_PER_TASK;
+        int hi = Math.min(rows, lo + ROWS_PER_TASK);
+        long[] tile = new long[(hi - lo) * 4];
+        int[] same = sameAsA[k];
+        int r = lo;
+        while (r < hi) {
+            if (same != null && same[r] >= 0) {
+                MemorySegment.copy(outs[0], ValueLayout.JAVA_LONG, same[r] * 32L, tile, (r - lo) * 4, 4);
+                r++;
+                continue;
+            }
+            int end = r + 1;
+            while (end < hi && (same == null || same[end] < 0)) {
+                end++;
+            }
+            rowKernel.rows(ms[k].rowStart(), ms[k].columns(), kinds[k], coefIndex[k], table, w, tile, lo, r, end);
+            r = end;
+        }
+        MemorySegment.copy(tile, 0, outs[k], ValueLayout.JAVA_LONG, lo * 32L, tile.length);
     }
 
     /** Rows of B and C evaluated as copies of rows of A. */
