@@ -678,15 +678,23 @@ final class ClusterStore implements AutoCloseable {
                     j AS (
                       UPDATE jobs SET state = 'CANCELLED', ended_at = now()
                       WHERE job_id = ? AND state = 'RUNNING' AND (SELECT count(*) FROM p) >= 0 RETURNING job_id)
-                    SELECT coalesce((SELECT 'CANCELLED' FROM (SELECT pg_notify('proofline_jobs', job_id || ' CANCELLED') FROM j) x),
-                                    (SELECT state FROM jobs WHERE job_id = ?))""";
+                    SELECT count(*) FROM (SELECT pg_notify('proofline_jobs', job_id || ' CANCELLED') FROM j) x""";
             try (PreparedStatement s = prepare(c, sql)) {
                 s.setString(1, id);
                 s.setString(2, id);
-                s.setString(3, id);
                 try (ResultSet r = s.executeQuery()) {
                     r.next();
-                    return r.getString(1);
+                    if (r.getLong(1) == 1) {
+                        return "CANCELLED";
+                    }
+                }
+            }
+            // not running (any more): its state now, read after the statement above (whose own snapshot
+            // may predate a result stored meanwhile)
+            try (PreparedStatement s = prepare(c, "SELECT state FROM jobs WHERE job_id = ?")) {
+                s.setString(1, id);
+                try (ResultSet r = s.executeQuery()) {
+                    return r.next() ? r.getString(1) : null;
                 }
             }
         });

@@ -157,7 +157,7 @@ public final class Daemon implements AutoCloseable {
 
     /** Starts a daemon on the backend its configuration names ({@code auto}: a GPU if one is usable, else the CPU). */
     public static Daemon start(DaemonConfig config, Consumer<String> log) throws IOException, InterruptedException {
-        return new Daemon(config, backend(config.engine().backend(), log), log);
+        return new Daemon(config, backend(config.engine().backend(), config.engine().devices(), log), log);
     }
 
     /** Starts a daemon on the given backend (tests). */
@@ -166,14 +166,21 @@ public final class Daemon implements AutoCloseable {
         return new Daemon(config, backend, log);
     }
 
-    static ProverBackend backend(String name, Consumer<String> log) {
+    /**
+     * The backend {@code name} names; {@code devices}: the GPUs' ordinals to prove on (empty: every usable
+     * one, or those the system property {@code proofline.cuda.devices} names).
+     */
+    static ProverBackend backend(String name, List<Integer> devices, Consumer<String> log) {
         return switch (name) {
             case "cpu" -> new CpuBackend();
             case "auto", "cuda" -> {
                 java.util.List<String> why = new java.util.ArrayList<>();
-                var gpu = dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), why::add);
+                var gpu = devices.isEmpty()
+                        ? dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), why::add)
+                        : dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), devices, why::add);
                 if (gpu.isPresent()) {
-                    log.accept("CUDA backend on " + gpu.get().device().name());
+                    log.accept("CUDA backend on " + gpu.get().gpus().size() + " GPU(s): " + String.join(", ",
+                            gpu.get().gpus().stream().map(dev.proofline.cuda.Device::name).toList()));
                     yield gpu.get();
                 }
                 if (name.equals("cuda")) {

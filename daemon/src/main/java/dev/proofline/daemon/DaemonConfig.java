@@ -41,7 +41,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("prover_workers_per_device") Integer proverWorkersPerDevice,
             @JsonProperty("finalizer_threads") Integer finalizerThreads, String backend, String dispatch,
             @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
-            @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout) {
+            @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout,
+            List<Integer> devices) {
     }
 
     /** Request limits. */
@@ -147,11 +148,18 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Keys k = keys != null ? keys : new Keys(null, null);
         k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
         EngineSection e = engine != null ? engine
-                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null);
+                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), 2), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
-                or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"));
+                or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
+                e.devices() == null ? List.of() : List.copyOf(e.devices()));
+        for (int d : e.devices()) {
+            c.atLeast("engine", "devices", d, 0);
+        }
+        if (e.devices().stream().distinct().count() != e.devices().size()) {
+            throw c.error("engine", "devices", e.devices() + " names a device twice");
+        }
         if (!e.budget().equals("auto")) {
             c.bytes("engine", "budget", e.budget());
         }
