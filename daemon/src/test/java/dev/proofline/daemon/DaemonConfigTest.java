@@ -88,4 +88,13 @@ class DaemonConfigTest {
         assertEquals("postgresql://u:***@db.example:5433/jobs", ClusterStore.redacted(c.cluster().database()));
         assertEquals("postgresql://h/db", DaemonConfig.defaults().withDatabase("postgresql://h/db").cluster().database());
     }
+
+    @Test
+    void gpusArePickedByOrdinal() {
+        assertEquals(java.util.List.of(), DaemonConfig.defaults().engine().devices(), "every usable GPU by default");
+        assertEquals(java.util.List.of(0, 2), DaemonConfig.parse("[engine]\ndevices = [0, 2]\n", "d.toml").engine()
+                .devices());
+        assertEquals("d.toml:2: engine.devices: [1, 1] names a device twice", error("[engine]\ndevices = [1, 1]\n"));
+        assertEquals("d.toml:2: engine.devices: -1 is below the minimum of 0", error("[engine]\ndevices = [-1]\n"));
+    }
 }
