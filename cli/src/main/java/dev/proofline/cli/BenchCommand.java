@@ -42,6 +42,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--reps", defaultValue = "3", description = "timed repetitions after one warm-up")
     int reps;
 
+    @Option(names = "--window", defaultValue = "0", description = "MSM window bits, 2 to 16 (0: the cost model's choice)")
+    int window;
+
     @Override
     public Integer call() {
         if (op == null) {
@@ -56,8 +59,8 @@ final class BenchCommand implements Callable<Integer> {
         };
         for (int log : logs) {
             Runnable run = switch (kernel) {
-                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log);
-                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log);
+                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log, window);
+                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log, window);
                 case ntt -> ntt(bn ? Bn254.FR : Bls12381.FR, log);
             };
             run.run(); // warm-up
@@ -75,19 +78,21 @@ final class BenchCommand implements Callable<Integer> {
             }
             System.out.printf(Locale.ROOT,
                     "{\"impl\":\"proofline\",\"curve\":\"%s\",\"op\":\"%s\",\"log\":%d,\"ms_median\":%.3f,"
-                            + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d}%n",
+                            + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d%s}%n",
                     bn ? "bn128" : "bls12381", op, log, sorted[reps / 2], String.join(",", all), 1 << log,
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(), kernel == Op.ntt ? "" : ",\"window\":"
+                            + Msm.on(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1) : (bn ? Bn254.G2 : Bls12381.G2))
+                                    .withWindowBits(window).windowBitsFor(1 << log));
         }
         return 0;
     }
 
     /** Bases G, 2G, 3G, ... and scalars below 2^253, as ffjavascript's benchmark uses. */
-    private static Runnable msm(WeierstrassCurve c, int log) {
+    private static Runnable msm(WeierstrassCurve c, int log, int window) {
         long[] points = Samples.generatorMultiples(c, 1 << log);
         long[] scalars = Samples.scalarWords(1 << log, 253, 7);
         Msm.warmUp(c); // the 8-lane additions, where there are some, compiled before the first run
-        Msm msm = Msm.on(c);
+        Msm msm = Msm.on(c).withWindowBits(window);
         return () -> msm.multiply(points, scalars);
     }
 

@@ -103,11 +103,25 @@ public final class Fp2 extends Field {
 
     @Override
     public void inv(long[] a, int ai, long[] r, int ri) {
+        inv(a, ai, r, ri, false);
+    }
+
+    /** As {@link #inv}, with the base field's variable-time inversion. */
+    @Override
+    public void invVartime(long[] a, int ai, long[] r, int ri) {
+        inv(a, ai, r, ri, true);
+    }
+
+    private void inv(long[] a, int ai, long[] r, int ri, boolean vartime) {
         // 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2)
         fp.sqr(a, ai, t, 0);
         fp.sqr(a, ai + n, t, n);
         fp.add(t, 0, t, n, t, 0);
-        fp.inv(t, 0, t, 0);
+        if (vartime) {
+            fp.invVartime(t, 0, t, 0);
+        } else {
+            fp.inv(t, 0, t, 0);
+        }
         fp.mul(a, ai, t, 0, r, ri);
         fp.mul(a, ai + n, t, 0, t, n);
         fp.neg(t, n, r, ri + n);

@@ -293,7 +293,7 @@ final class BatchAffineBuckets extends BucketKernel {
                 f.mul(prefix, jo - fw, den, jo, prefix, jo);
             }
         }
-        f.inv(prefix, (m - 1) * fw, inv, 0);            // inv = 1 / (den_0 ... den_{m-1})
+        f.invVartime(prefix, (m - 1) * fw, inv, 0);            // inv = 1 / (den_0 ... den_{m-1})
         // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j. (Computing all the
         // inverses first, for independent additions after, measured slower.)
         for (int j = m - 1; j >= 0; j--) {

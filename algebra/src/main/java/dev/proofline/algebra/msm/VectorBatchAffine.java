@@ -263,7 +263,7 @@ abstract class VectorBatchAffine extends BatchAdder {
         for (int l = 1; l < 8; l++) {
             f.mul(pp, fw * (l - 1), totals, fw * l, pp, fw * l);
         }
-        f.inv(pp, 7 * fw, e1, 0);
+        f.invVartime(pp, 7 * fw, e1, 0);
         for (int l = 7; l > 0; l--) {
             f.mul(e1, 0, pp, fw * (l - 1), wb, fw * l);
             f.mul(e1, 0, totals, fw * l, e1, 0);

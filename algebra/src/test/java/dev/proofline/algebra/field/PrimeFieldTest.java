@@ -65,6 +65,9 @@ class PrimeFieldTest {
         assertEquals(x.negate().mod(q), f.toBigInteger(r, 0), "neg");
         f.inv(a, 0, r, 0);
         assertEquals(x.signum() == 0 ? BigInteger.ZERO : x.modInverse(q), f.toBigInteger(r, 0), "inv");
+        long[] v = f.newElement();
+        f.invVartime(a, 0, v, 0);
+        assertArrayEquals(r, v, "invVartime: the same words as inv");
         assertEquals(x.signum() == 0 ? 0 : (x.modPow(q.shiftRight(1), q).equals(BigInteger.ONE) ? 1 : -1),
                 f.legendre(a, 0), "legendre");
     }

@@ -237,6 +237,22 @@ class Fp12TowerTest {
         return r;
     }
 
+    @Property(tries = 50)
+    void fp2InversesAgreeAndInvert(@ForAll("tower") Tower t, @ForAll long seed) {
+        Fp2 fp2 = t.f12().fp2();
+        int w2 = fp2.width();
+        long[] a = Arrays.copyOf(random(t, new Random(seed)), w2);   // a random Fp2 coefficient
+        long[] x = fp2.newElement();
+        long[] y = fp2.newElement();
+        fp2.inv(a, 0, x, 0);
+        fp2.invVartime(a, 0, y, 0);
+        assertArrayEquals(x, y, "invVartime = inv");
+        fp2.mul(a, 0, y, 0, y, 0);
+        assertTrue(fp2.isOne(y, 0), "a * a^-1 = 1");
+        fp2.invVartime(fp2.newElement(), 0, y, 0);
+        assertTrue(fp2.isZero(y, 0), "invVartime(0) = 0");
+    }
+
     @Property(tries = 20)
     void sparseLineProductsEqualFullProducts(@ForAll("tower") Tower t, @ForAll long seed) {
         Fp12 f12 = t.f12();
