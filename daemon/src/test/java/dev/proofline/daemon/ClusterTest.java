@@ -487,4 +487,38 @@ class ClusterTest {
             assertEquals(Map.of("n2", 1L), s.provedBy());
         }
     }
+
+    @Test
+    void theDashboardShowsTheNodesAndWhereEachPartitionRan() throws Exception {
+        assumeTrue(HeadlessChromium.installed(), HeadlessChromium.missing());
+        String db = newDatabase();
+        Daemon a = node(db, "a", keys, 2, "10s");
+        node(db, "b", keys, 2, "10s");
+        ProvingEngineGrpc.ProvingEngineBlockingStub stub = client(a);
+        for (int j = 0; j < 3; j++) {
+            assertEquals(JobState.DONE, stub.prove(job(3)).getState());
+        }
+        org.openqa.selenium.WebDriver browser = HeadlessChromium.start();
+        try {
+            browser.get("http://" + a.httpAddress() + "/");
+            var wait = new org.openqa.selenium.support.ui.WebDriverWait(browser, java.time.Duration.ofSeconds(20));
+            wait.until(d -> d.findElements(org.openqa.selenium.By.cssSelector("#node-rows tr[data-node]")).size() == 2);
+            assertTrue(browser.findElement(org.openqa.selenium.By.id("cluster-panel")).isDisplayed());
+            assertEquals("true", browser.findElement(org.openqa.selenium.By.cssSelector("#node-rows tr[data-node='a']"))
+                    .getDomAttribute("data-self"), "this node is marked");
+            var cells = browser.findElements(org.openqa.selenium.By.cssSelector("#cluster-jobs .cell"));
+            assertEquals(9, cells.size(), "three jobs of three partitions");
+            for (var cell : cells) {
+                assertEquals("DONE", cell.getDomAttribute("data-state"));
+                String title = cell.getDomAttribute("title");
+                assertTrue(title.endsWith(" on a") || title.endsWith(" on b"), title);
+            }
+            assertFalse(browser.findElement(org.openqa.selenium.By.id("error")).isDisplayed(), "the page is live");
+            // the engine's own panels still draw (a script error in the cluster panel would stop them)
+            String proofs = browser.findElement(org.openqa.selenium.By.id("proofs")).getText();
+            assertTrue(proofs.matches("\\d+"), "the tiles are filled: " + proofs);
+        } finally {
+            browser.quit();
+        }
+    }
 }

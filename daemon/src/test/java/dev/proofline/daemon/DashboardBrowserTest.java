@@ -25,8 +25,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,9 +37,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -55,11 +50,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserTest {
 
-    private static final Path CHROMIUM = Path.of(System.getProperty("proofline.chromium", "/usr/bin/chromium"));
-    private static final Path CHROMEDRIVER = Path.of(System.getProperty("proofline.chromedriver",
-            "/usr/bin/chromedriver"));
-    /** Kept so the level set on it holds (loggers are weakly referenced). */
-    private static final Logger SELENIUM_LOG = Logger.getLogger("org.openqa.selenium");
 
     @TempDir
     static Path tmp;
@@ -72,13 +62,9 @@ class DashboardBrowserTest {
     private volatile boolean stopLoad;
     private final AtomicReference<Throwable> loadFailure = new AtomicReference<>();
 
-    private static boolean browserInstalled() {
-        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-    }
-
     @BeforeAll
     void start() throws Exception {
-        if (!browserInstalled()) {
+        if (!HeadlessChromium.installed()) {
             return;   // each test reports itself skipped
         }
         CircomFixtures.Fixture bn = CircomFixtures.build("bn128", "poseidon");
@@ -105,21 +91,12 @@ class DashboardBrowserTest {
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
         witnesses = Map.of("poseidon-bn128", wtns(bn), "poseidon-bls12381", wtns(bls));
 
-        SELENIUM_LOG.setLevel(Level.SEVERE);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1440,1800", "--force-device-scale-factor=1", "--hide-scrollbars",
-                "--no-first-run", "--disable-extensions");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start();
     }
 
     @BeforeEach
     void needsTheBrowser() {
-        assumeTrue(browserInstalled(), "skipped: the dashboard test needs " + CHROMIUM + " and " + CHROMEDRIVER
-                + " (the chromium and chromium-driver packages)");
+        assumeTrue(HeadlessChromium.installed(), HeadlessChromium.missing());
     }
 
     private static Partition wtns(CircomFixtures.Fixture fx) throws Exception {
