@@ -101,6 +101,8 @@ final class ClusterNode implements AutoCloseable {
     private boolean wake;
     private volatile boolean claiming = true;
     private volatile boolean closed;
+    /** Set when the node stops: a write still failing for an unreachable database is then given up. */
+    private volatile boolean writerGaveUp;
     private volatile String databaseDown;
     private volatile Connection listenConnection;
 
@@ -470,8 +472,6 @@ final class ClusterNode implements AutoCloseable {
             }
         }
     }
-
-    private volatile boolean writerGaveUp;
 
     private void noteDown(RuntimeException e) {
         if (!(e instanceof ClusterStore.UnavailableException)) {

@@ -211,7 +211,8 @@ class DashboardBrowserTest {
         // the busy chart: a point per second once two samples are in, and the prover has been busy
         wait.until(d -> busyPoints(d) >= 3 && !attr(d, "#busy-chart", "data-latest").isEmpty()
                 && Double.parseDouble(attr(d, "#busy-chart", "data-latest")) > 0);
-        assertTrue(intAttr(browser, "#busy-chart", "data-samples") >= busyPoints(browser));
+        // (read through the wait, which retries when a redraw replaces the line being read)
+        wait.until(d -> intAttr(d, "#busy-chart", "data-samples") >= busyPoints(d));
         wait.until(d -> !text(d, "busy-minute").equals("0 %"));
         assertTrue(text(browser, "busy-minute").matches("[0-9.]+ %"), text(browser, "busy-minute"));
 
@@ -233,10 +234,10 @@ class DashboardBrowserTest {
         wait.until(d -> !d.findElements(By.cssSelector("#waterfall .row[data-outcome=done]")).isEmpty());
 
         // it moves on its own: two reads a second apart differ
-        View before = View.of(browser);
+        View before = wait.until(View::of);   // retried when a redraw replaces an element being read
         Thread.sleep(1000);
         wait.until(d -> View.of(d).samples() > before.samples());   // a slow refresh may still be under way
-        View after = View.of(browser);
+        View after = wait.until(View::of);
         assertNotEquals(before.uptime(), after.uptime());
         assertNotEquals(before.busyLine(), after.busyLine());
         assertNotEquals(before.waterfall(), after.waterfall());
