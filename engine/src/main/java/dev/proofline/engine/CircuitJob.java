@@ -152,13 +152,7 @@ public final class CircuitJob implements JobSpec {
             if (!hasPce) {
                 return new CpuBackend.Synthesized(key, w, ws, -1);
             }
-            var pceLease = circuits.pce(id);
-            refs.add(pceLease);
-            Pce pce = pceLease.value();
-            if (pce.r1cs().wireCount() != key.variableCount()) {
-                throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
-                        + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
-            }
+            Pce pce = pce(key, refs);
             long[] mont = pooled && buffers.size() == 4 ? buffers.get(3).longs() : new long[w.size() * 4];
             pce.evaluate(w, mont, ws.a(), ws.b(), ws.c());
             return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
@@ -169,6 +163,18 @@ public final class CircuitJob implements JobSpec {
         }
     }
 
+    /** A reference to the circuit's PCE (added to {@code refs}), checked against its key. */
+    private Pce pce(ProvingKey key, List<AutoCloseable> refs) throws InterruptedException {
+        var lease = circuits.pce(id);
+        refs.add(lease);
+        Pce pce = lease.value();
+        if (pce.r1cs().wireCount() != key.variableCount()) {
+            throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
+                    + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
+        }
+        return pce;
+    }
+
     /** a, b, c by the PCE straight into the pinned buffers (or left to the prover's prepare without one). */
     private NativeSynthesized synthesizeNative(ProvingKey key, Witness w, List<BufferPool.Buffer> buffers,
             List<AutoCloseable> refs) throws InterruptedException {
@@ -177,13 +183,7 @@ public final class CircuitJob implements JobSpec {
         if (!hasPce) {
             return new NativeSynthesized(key, w, ws, -1);
         }
-        var pceLease = circuits.pce(id);
-        refs.add(pceLease);
-        Pce pce = pceLease.value();
-        if (pce.r1cs().wireCount() != key.variableCount()) {
-            throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
-                    + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
-        }
+        Pce pce = pce(key, refs);
         pce.evaluate(w, new long[w.size() * 4], ws.a(), ws.b(), ws.c());
         return new NativeSynthesized(key, w, ws, pce.r1cs().constraintCount());
     }

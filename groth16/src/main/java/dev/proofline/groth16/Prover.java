@@ -574,24 +574,11 @@ public final class Prover {
      * constraint order (ranges cut where the constraint changes, so no two threads share one).
      */
     private static void evaluate(ProvingKey key, Witness witness, long[] a, long[] b) {
-        int from = 0;
-        int to = key.coefficientCount();
         MemorySegment coefs = key.coefficients();
         long[] w = witness.words();
         PrimeField fr = key.curve().fr();
-        int parts = key.coefficientsInConstraintOrder()
-                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), (to - from) / 4096)) : 1;
-        int[] cut = new int[parts + 1];
-        cut[0] = from;
-        cut[parts] = to;
-        for (int p = 1; p < parts; p++) {
-            int i = Math.max(cut[p - 1], from + (int) ((long) (to - from) * p / parts));
-            while (i > from && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
-                i++;
-            }
-            cut[p] = i;
-        }
-        IntStream.range(0, parts).parallel().forEach(p -> {
+        int[] cut = cuts(key);
+        IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
             long[] v = new long[4];
             long[] t = new long[4];
             for (int i = cut[p]; i < cut[p + 1]; i++) {
@@ -608,24 +595,11 @@ public final class Prover {
 
     /** As {@link #evaluate(ProvingKey, Witness, long[], long[])} into native vectors. */
     private static void evaluate(ProvingKey key, Witness witness, MemorySegment a, MemorySegment b) {
-        int from = 0;
-        int to = key.coefficientCount();
         MemorySegment coefs = key.coefficients();
         long[] w = witness.words();
         PrimeField fr = key.curve().fr();
-        int parts = key.coefficientsInConstraintOrder()
-                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), (to - from) / 4096)) : 1;
-        int[] cut = new int[parts + 1];
-        cut[0] = from;
-        cut[parts] = to;
-        for (int p = 1; p < parts; p++) {
-            int i = Math.max(cut[p - 1], from + (int) ((long) (to - from) * p / parts));
-            while (i > from && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
-                i++;
-            }
-            cut[p] = i;
-        }
-        IntStream.range(0, parts).parallel().forEach(p -> {
+        int[] cut = cuts(key);
+        IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
             long[] v = new long[4];
             long[] t = new long[4];
             long[] acc = new long[4];
@@ -641,6 +615,28 @@ public final class Prover {
                 MemorySegment.copy(acc, 0, out, ValueLayout.JAVA_LONG, at, 4);
             }
         });
+    }
+
+    /**
+     * The key's coefficients cut into ranges for parallel evaluation (range p is [cut[p], cut[p + 1])):
+     * several when the key lists each matrix in constraint order, cut where the constraint changes so
+     * that no two ranges write one constraint; one range otherwise.
+     */
+    private static int[] cuts(ProvingKey key) {
+        int to = key.coefficientCount();
+        MemorySegment coefs = key.coefficients();
+        int parts = key.coefficientsInConstraintOrder()
+                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), to / 4096)) : 1;
+        int[] cut = new int[parts + 1];
+        cut[parts] = to;
+        for (int p = 1; p < parts; p++) {
+            int i = Math.max(cut[p - 1], (int) ((long) to * p / parts));
+            while (i > 0 && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
+                i++;
+            }
+            cut[p] = i;
+        }
+        return cut;
     }
 
     private static int constraint(MemorySegment coefs, int i) {
