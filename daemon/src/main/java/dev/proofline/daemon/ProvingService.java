@@ -474,9 +474,12 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse()).setBudgetTotalBytes(s.budgetTotal())
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
-                    .setJson(statusJson()).addAllDevices(s.devices());
+                    .addAllDevices(s.devices());
+            // the cluster's rows are read once, for both the JSON snapshot and their own field
+            String clusterJson = cluster == null ? null : clusterJson();
+            b.setJson(statusJson(s, clusterJson));
             if (cluster != null) {
-                b.setNodeId(cluster.nodeId()).setClusterJson(clusterJson());
+                b.setNodeId(cluster.nodeId()).setClusterJson(clusterJson);
             }
             for (Circuits.Registered c : engine.circuits().list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
@@ -493,20 +496,11 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     /** The engine's status as JSON, with the cluster's in cluster mode ({@code GET /status}). */
     String statusJson() {
-        String engineJson = StatusJson.write(engine.status());
-        if (cluster == null) {
-            return engineJson;
-        }
-        try {
-            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
-            com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode)
-                    m.readTree(engineJson);
-            n.set("node", m.valueToTree(cluster.localStatus()));
-            n.set("cluster", m.readTree(clusterJson()));
-            return m.writeValueAsString(n);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("status not serializable", e);
-        }
+        return statusJson(engine.status(), cluster == null ? null : clusterJson());
+    }
+
+    private String statusJson(EngineStatus s, String clusterJson) {
+        return cluster == null ? StatusJson.write(s) : StatusJson.write(s, cluster.localStatus(), clusterJson);
     }
 
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
@@ -514,8 +508,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         try {
             return cluster.store().clusterJson(30);
         } catch (ClusterStore.UnavailableException e) {
-            return new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("error", e.getMessage())
-                    .toString();
+            return StatusJson.error(e.getMessage());
         }
     }
 

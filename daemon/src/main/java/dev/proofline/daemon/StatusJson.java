@@ -23,6 +23,23 @@ final class StatusJson {
         }
     }
 
+    /** Cluster mode: the engine's snapshot with {@code node} (this node's figures) and {@code cluster} (JSON text). */
+    static String write(EngineStatus s, java.util.Map<String, Object> node, String clusterJson) {
+        try {
+            com.fasterxml.jackson.databind.node.ObjectNode n = MAPPER.valueToTree(s);
+            n.set("node", MAPPER.valueToTree(node));
+            n.set("cluster", MAPPER.readTree(clusterJson));
+            return MAPPER.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("status not serializable", e);
+        }
+    }
+
+    /** {"error": message}. */
+    static String error(String message) {
+        return MAPPER.createObjectNode().put("error", message).toString();
+    }
+
     static String write(EngineStatus s) {
         try {
             return MAPPER.writeValueAsString(s);
