@@ -279,11 +279,8 @@ class ClusterTest {
         for (int j = 0; j < 6; j++) {
             jobs.add(stub.submitProof(job(4)).getJobId());
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (count(db, "SELECT count(*) FROM partitions WHERE lease_owner = 'victim'") == 0) {
-            assertTrue(System.nanoTime() < deadline, "the victim claimed partitions: " + log);
-            Thread.sleep(20);
-        }
+        waitFor(30, () -> "the victim claimed partitions: " + log,
+                () -> countQuietly(db, "SELECT count(*) FROM partitions WHERE lease_owner = 'victim'") > 0);
         node(db, "b", keys, 2, "3s");
         long held = count(db, "SELECT count(*) FROM partitions WHERE lease_owner = 'victim'");
         victim.destroyForcibly(); // SIGKILL
@@ -356,11 +353,8 @@ class ClusterTest {
                     List.of(new ClusterStore.NewPartition("wtns", wtns), new ClusterStore.NewPartition("wtns", wtns)))
                     .jobId();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (count(db, "SELECT count(*) FROM refusals WHERE node_id = 'odd'") == 0) {
-            assertTrue(System.nanoTime() < deadline, "the odd node recorded its refusal: " + log);
-            Thread.sleep(20);
-        }
+        waitFor(20, () -> "the odd node recorded its refusal: " + log,
+                () -> countQuietly(db, "SELECT count(*) FROM refusals WHERE node_id = 'odd'") > 0);
         assertEquals(2, count(db, "SELECT count(*) FROM partitions WHERE state = 'QUEUED'"), "the odd node claims nothing");
         node(db, "good", keys, 2, "10s");
         AwaitProofResponse r = await(client(odd), job, 60_000);
@@ -383,7 +377,13 @@ class ClusterTest {
     }
 
     private static void waitFor(String what, java.util.function.BooleanSupplier condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        waitFor(30, () -> what, condition);
+    }
+
+    /** Polls {@code condition} every 20 ms for at most {@code seconds}; fails with {@code what} after that. */
+    private static void waitFor(int seconds, java.util.function.Supplier<String> what,
+            java.util.function.BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!condition.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, what);
             Thread.sleep(20);
