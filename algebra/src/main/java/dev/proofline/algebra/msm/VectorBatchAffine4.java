@@ -144,6 +144,53 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c10 = c10.add(a6.mul(b4));
         c11 = c11.add(a7.mul(b4));
         LongVector c12 = a8.mul(b4);
+        LongVector c13 = LongVector.zero(S);
+        LongVector c14 = LongVector.zero(S);
+        LongVector c15 = LongVector.zero(S);
+        LongVector c16 = LongVector.zero(S);
+        c0.intoArray(x, co + 0);
+        c1.intoArray(x, co + 8);
+        c2.intoArray(x, co + 16);
+        c3.intoArray(x, co + 24);
+        c4.intoArray(x, co + 32);
+        c5.intoArray(x, co + 40);
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+        productRows1(x, ao, bo, co);
+    }
+
+    /** Adds rows 5 to 8 of the product to the columns at co. */
+    private static void productRows1(long[] x, int ao, int bo, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector c5 = LongVector.fromArray(S, x, co + 40);
+        LongVector c6 = LongVector.fromArray(S, x, co + 48);
+        LongVector c7 = LongVector.fromArray(S, x, co + 56);
+        LongVector c8 = LongVector.fromArray(S, x, co + 64);
+        LongVector c9 = LongVector.fromArray(S, x, co + 72);
+        LongVector c10 = LongVector.fromArray(S, x, co + 80);
+        LongVector c11 = LongVector.fromArray(S, x, co + 88);
+        LongVector c12 = LongVector.fromArray(S, x, co + 96);
+        LongVector c13 = LongVector.fromArray(S, x, co + 104);
+        LongVector c14 = LongVector.fromArray(S, x, co + 112);
+        LongVector c15 = LongVector.fromArray(S, x, co + 120);
+        LongVector c16 = LongVector.fromArray(S, x, co + 128);
         LongVector b5 = LongVector.fromArray(S, x, bo + 40);
         c5 = c5.add(a0.mul(b5));
         c6 = c6.add(a1.mul(b5));
@@ -153,7 +200,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c10 = c10.add(a5.mul(b5));
         c11 = c11.add(a6.mul(b5));
         c12 = c12.add(a7.mul(b5));
-        LongVector c13 = a8.mul(b5);
+        c13 = c13.add(a8.mul(b5));
         LongVector b6 = LongVector.fromArray(S, x, bo + 48);
         c6 = c6.add(a0.mul(b6));
         c7 = c7.add(a1.mul(b6));
@@ -163,7 +210,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c11 = c11.add(a5.mul(b6));
         c12 = c12.add(a6.mul(b6));
         c13 = c13.add(a7.mul(b6));
-        LongVector c14 = a8.mul(b6);
+        c14 = c14.add(a8.mul(b6));
         LongVector b7 = LongVector.fromArray(S, x, bo + 56);
         c7 = c7.add(a0.mul(b7));
         c8 = c8.add(a1.mul(b7));
@@ -173,7 +220,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c12 = c12.add(a5.mul(b7));
         c13 = c13.add(a6.mul(b7));
         c14 = c14.add(a7.mul(b7));
-        LongVector c15 = a8.mul(b7);
+        c15 = c15.add(a8.mul(b7));
         LongVector b8 = LongVector.fromArray(S, x, bo + 64);
         c8 = c8.add(a0.mul(b8));
         c9 = c9.add(a1.mul(b8));
@@ -183,12 +230,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c13 = c13.add(a5.mul(b8));
         c14 = c14.add(a6.mul(b8));
         c15 = c15.add(a7.mul(b8));
-        LongVector c16 = a8.mul(b8);
-        c0.intoArray(x, co + 0);
-        c1.intoArray(x, co + 8);
-        c2.intoArray(x, co + 16);
-        c3.intoArray(x, co + 24);
-        c4.intoArray(x, co + 32);
+        c16 = c16.add(a8.mul(b8));
         c5.intoArray(x, co + 40);
         c6.intoArray(x, co + 48);
         c7.intoArray(x, co + 56);
