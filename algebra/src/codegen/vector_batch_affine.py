@@ -86,6 +86,26 @@ def product_rows(L, j0, j1, first, loaded=()):
                 emit(f"LongVector c{k} = LongVector.zero(S);")
 
 
+def square_rows(L, j0, j1, first, loaded=()):
+    """Columns += rows j0 .. j1-1 of the square: row j is 2 a_i a_j for i < j, and a_j^2."""
+    defined = set() if first else set(loaded)
+    for j in range(j0, j1):
+        if j > 0:
+            emit(f"LongVector d{j} = a{j}.lanewise(LSHL, 1);")
+        for i in range(j + 1):
+            k = i + j
+            term = f"a{j}.mul(a{j})" if i == j else f"a{i}.mul(d{j})"
+            if k in defined:
+                emit(f"c{k} = c{k}.add({term});")
+            else:
+                emit(f"LongVector c{k} = {term};")
+                defined.add(k)
+    if first:
+        for k in range(2 * L - 1):
+            if k not in defined:
+                emit(f"LongVector c{k} = LongVector.zero(S);")
+
+
 def reduce_steps(L, s0, s1, last_bits):
     """Montgomery steps s0 .. s1-1 on the columns (in locals); step L - 1 takes last_bits bits."""
     for i in range(s0, s1):
@@ -103,7 +123,7 @@ def modulus(L):
     emit("final long " + ", ".join(f"Q{k} = q[{k}]" for k in range(L)) + ";")
 
 
-def gen(cls, words, L, transpose, split_at, reduce_chunk):
+def gen(cls, words, L, transpose, split_at, square_split_at, reduce_chunk):
     vb.out.clear()
     vb.L = L
     last_bits = 64 * words - B * (L - 1)
@@ -162,6 +182,38 @@ def gen(cls, words, L, transpose, split_at, reduce_chunk):
             emit(f"c{k}.intoArray(x, co + {8 * k});")
         emit("}")
     emit()
+    # the square: L (L + 1) / 2 limb products instead of L^2, in parts of about as many products
+    # (row j has j + 1 of them)
+    cuts = [0] + list(square_split_at) + [L]
+    parts = list(zip(cuts, cuts[1:]))
+    emit("@Override")
+    emit("void square(long[] x, int ao, int co) {")
+    for h, (j0, j1) in enumerate(parts):
+        if h > 0:
+            emit(f"squareRows{h}(x, ao, co);")
+            continue
+        for k in range(j1):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
+        square_rows(L, j0, j1, True)
+        for k in range(2 * L - 1):
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    for h, (j0, j1) in enumerate(parts):
+        if h == 0:
+            continue
+        emit()
+        emit(f"/** Adds rows {j0} to {j1 - 1} of the square to the columns at co. */")
+        emit(f"private static void squareRows{h}(long[] x, int ao, int co) {{")
+        for k in range(j1):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
+        touched = range(j0, 2 * j1 - 1)
+        for k in touched:
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+        square_rows(L, j0, j1, False, touched)
+        for k in touched:
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+        emit("}")
+    emit()
     # the reduction: steps (in one method, or in chunks that each load only the columns they
     # touch: C1 runs out of registers otherwise), then normalisation to x[co ..] (L + 1 limbs)
     if reduce_chunk is None:
@@ -207,6 +259,15 @@ def gen(cls, words, L, transpose, split_at, reduce_chunk):
     vb.declare("p")
     vb.reduce_once("p", "r")
     vb.store_limbs("p", "ro")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("void finishLazy(long[] x, int co, int ro) {")
+    for k in range(L + 1):
+        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    for k in range(L):
+        tail = f"n{k + 1}.lanewise(LSHL, {B - last_bits})" + (".and(M)" if k < L - 1 else "")
+        emit(f"n{k}.lanewise(LSHR, {last_bits}).or({tail}).intoArray(x, ro + {8 * k});")
     emit("}")
     emit()
     emit("@Override")
@@ -290,8 +351,8 @@ final class {cls} extends VectorBatchAffine {{
 
 
 def main():
-    gen("VectorBatchAffine4", 4, 9, True, [5], None)
-    gen("VectorBatchAffine6", 6, 14, False, [3, 6, 9, 12], 3)
+    gen("VectorBatchAffine4", 4, 9, True, [5], [6], None)
+    gen("VectorBatchAffine6", 6, 14, False, [3, 6, 9, 12], [7, 10, 12], 3)
 
 
 if __name__ == "__main__":

@@ -195,6 +195,22 @@ abstract class VectorBatchAffine extends BatchAdder {
         finish(x, col, ro);
     }
 
+    /**
+     * The product below 2q, not reduced to [0, q): for values that only go into other products (which
+     * take factors below 2q: (2q)^2 / R + q < 2q, R = 2^(64 fw) > 4q).
+     */
+    private void mulLazy(int ao, int bo, int ro) {
+        product(x, ao, bo, col);
+        reduce(x, col);
+        finishLazy(x, col, ro);
+    }
+
+    private void sqr(int ao, int ro) {
+        square(x, ao, col);
+        reduce(x, col);
+        finish(x, col, ro);
+    }
+
     @Override
     void completeBatch(long[] dst, boolean[] dstSet, long[] src, int[] eDst, int[] eSrc, boolean[] eNeg, int m,
             int aw) {
@@ -253,8 +269,10 @@ abstract class VectorBatchAffine extends BatchAdder {
             }
             if (g == 0) {
                 System.arraycopy(x, base + DEN, x, base + PRE, E);
+            } else if (g < groups - 1) {
+                mulLazy(base - GROUP + PRE, base + DEN, base + PRE);
             } else {
-                mul(base - GROUP + PRE, base + DEN, base + PRE);
+                mul(base - GROUP + PRE, base + DEN, base + PRE); // the chain totals, to the scalar code
             }
         }
         // the eight chain totals inverted together: 1 / t_l = (t_0 ... t_7)^-1 times the others
@@ -275,14 +293,14 @@ abstract class VectorBatchAffine extends BatchAdder {
             final int base = g * GROUP;
             int t;
             if (g > 0) {
-                mul(inv, base - GROUP + PRE, tt);
-                mul(inv, base + DEN, inv);
+                mulLazy(inv, base - GROUP + PRE, tt);
+                mulLazy(inv, base + DEN, inv);
                 t = tt;
             } else {
                 t = inv;
             }
-            mul(base + NUM, t, lam);                    // lambda
-            mul(lam, lam, x3);
+            mulLazy(base + NUM, t, lam);                // lambda (below 2q)
+            sqr(lam, x3);
             sub(x, x3, base + XD, x3);
             sub(x, x3, base + XS, x3);                  // x3 = lambda^2 - xD - xS
             sub(x, base + XD, x3, w);
@@ -405,8 +423,11 @@ abstract class VectorBatchAffine extends BatchAdder {
     /** The 2L - 1 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */
     abstract void product(long[] x, int ao, int bo, int co);
 
+    /** The 2L - 1 column sums of the square of the limbs at ao, to x[co + 8 k + lane]. */
+    abstract void square(long[] x, int ao, int co);
+
     /**
-     * Montgomery reduction of the columns at co (a product of two values below q), first part: the
+     * Montgomery reduction of the columns at co (a product of two values below 2q), first part: the
      * L + 1 normalised limbs of (c + m q) / 2^(29 (L - 1)), a multiple of 2^(64 fw - 29 (L - 1)), back to co.
      * (In one method with {@link #finish}, C1 runs out of registers on it, and C2 never gets it.)
      */
@@ -414,6 +435,9 @@ abstract class VectorBatchAffine extends BatchAdder {
 
     /** Second part of the reduction: the limbs at co shifted down to c 2^(-64 fw) mod q, canonical, to ro. */
     abstract void finish(long[] x, int co, int ro);
+
+    /** As {@link #finish}, without the final subtraction of q: the result is below 2q. */
+    abstract void finishLazy(long[] x, int co, int ro);
 
     /** x at ro = a - b mod q, canonical, from canonical a (at ao) and b (at bo). */
     abstract void sub(long[] x, int ao, int bo, int ro);

@@ -246,6 +246,128 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
     }
 
     @Override
+    void square(long[] x, int ao, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector c0 = a0.mul(a0);
+        LongVector d1 = a1.lanewise(LSHL, 1);
+        LongVector c1 = a0.mul(d1);
+        LongVector c2 = a1.mul(a1);
+        LongVector d2 = a2.lanewise(LSHL, 1);
+        c2 = c2.add(a0.mul(d2));
+        LongVector c3 = a1.mul(d2);
+        LongVector c4 = a2.mul(a2);
+        LongVector d3 = a3.lanewise(LSHL, 1);
+        c3 = c3.add(a0.mul(d3));
+        c4 = c4.add(a1.mul(d3));
+        LongVector c5 = a2.mul(d3);
+        LongVector c6 = a3.mul(a3);
+        LongVector d4 = a4.lanewise(LSHL, 1);
+        c4 = c4.add(a0.mul(d4));
+        c5 = c5.add(a1.mul(d4));
+        c6 = c6.add(a2.mul(d4));
+        LongVector c7 = a3.mul(d4);
+        LongVector c8 = a4.mul(a4);
+        LongVector d5 = a5.lanewise(LSHL, 1);
+        c5 = c5.add(a0.mul(d5));
+        c6 = c6.add(a1.mul(d5));
+        c7 = c7.add(a2.mul(d5));
+        c8 = c8.add(a3.mul(d5));
+        LongVector c9 = a4.mul(d5);
+        LongVector c10 = a5.mul(a5);
+        LongVector c11 = LongVector.zero(S);
+        LongVector c12 = LongVector.zero(S);
+        LongVector c13 = LongVector.zero(S);
+        LongVector c14 = LongVector.zero(S);
+        LongVector c15 = LongVector.zero(S);
+        LongVector c16 = LongVector.zero(S);
+        c0.intoArray(x, co + 0);
+        c1.intoArray(x, co + 8);
+        c2.intoArray(x, co + 16);
+        c3.intoArray(x, co + 24);
+        c4.intoArray(x, co + 32);
+        c5.intoArray(x, co + 40);
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+        squareRows1(x, ao, co);
+    }
+
+    /** Adds rows 6 to 8 of the square to the columns at co. */
+    private static void squareRows1(long[] x, int ao, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector c6 = LongVector.fromArray(S, x, co + 48);
+        LongVector c7 = LongVector.fromArray(S, x, co + 56);
+        LongVector c8 = LongVector.fromArray(S, x, co + 64);
+        LongVector c9 = LongVector.fromArray(S, x, co + 72);
+        LongVector c10 = LongVector.fromArray(S, x, co + 80);
+        LongVector c11 = LongVector.fromArray(S, x, co + 88);
+        LongVector c12 = LongVector.fromArray(S, x, co + 96);
+        LongVector c13 = LongVector.fromArray(S, x, co + 104);
+        LongVector c14 = LongVector.fromArray(S, x, co + 112);
+        LongVector c15 = LongVector.fromArray(S, x, co + 120);
+        LongVector c16 = LongVector.fromArray(S, x, co + 128);
+        LongVector d6 = a6.lanewise(LSHL, 1);
+        c6 = c6.add(a0.mul(d6));
+        c7 = c7.add(a1.mul(d6));
+        c8 = c8.add(a2.mul(d6));
+        c9 = c9.add(a3.mul(d6));
+        c10 = c10.add(a4.mul(d6));
+        c11 = c11.add(a5.mul(d6));
+        c12 = c12.add(a6.mul(a6));
+        LongVector d7 = a7.lanewise(LSHL, 1);
+        c7 = c7.add(a0.mul(d7));
+        c8 = c8.add(a1.mul(d7));
+        c9 = c9.add(a2.mul(d7));
+        c10 = c10.add(a3.mul(d7));
+        c11 = c11.add(a4.mul(d7));
+        c12 = c12.add(a5.mul(d7));
+        c13 = c13.add(a6.mul(d7));
+        c14 = c14.add(a7.mul(a7));
+        LongVector d8 = a8.lanewise(LSHL, 1);
+        c8 = c8.add(a0.mul(d8));
+        c9 = c9.add(a1.mul(d8));
+        c10 = c10.add(a2.mul(d8));
+        c11 = c11.add(a3.mul(d8));
+        c12 = c12.add(a4.mul(d8));
+        c13 = c13.add(a5.mul(d8));
+        c14 = c14.add(a6.mul(d8));
+        c15 = c15.add(a7.mul(d8));
+        c16 = c16.add(a8.mul(a8));
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+    }
+
+    @Override
     void reduce(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8];
         final long QINV = qInv;
@@ -448,6 +570,29 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         p6.intoArray(x, ro + 48);
         p7.intoArray(x, ro + 56);
         p8.intoArray(x, ro + 64);
+    }
+
+    @Override
+    void finishLazy(long[] x, int co, int ro) {
+        LongVector n0 = LongVector.fromArray(S, x, co + 0);
+        LongVector n1 = LongVector.fromArray(S, x, co + 8);
+        LongVector n2 = LongVector.fromArray(S, x, co + 16);
+        LongVector n3 = LongVector.fromArray(S, x, co + 24);
+        LongVector n4 = LongVector.fromArray(S, x, co + 32);
+        LongVector n5 = LongVector.fromArray(S, x, co + 40);
+        LongVector n6 = LongVector.fromArray(S, x, co + 48);
+        LongVector n7 = LongVector.fromArray(S, x, co + 56);
+        LongVector n8 = LongVector.fromArray(S, x, co + 64);
+        LongVector n9 = LongVector.fromArray(S, x, co + 72);
+        n0.lanewise(LSHR, 24).or(n1.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 0);
+        n1.lanewise(LSHR, 24).or(n2.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 8);
+        n2.lanewise(LSHR, 24).or(n3.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 16);
+        n3.lanewise(LSHR, 24).or(n4.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 24);
+        n4.lanewise(LSHR, 24).or(n5.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 32);
+        n5.lanewise(LSHR, 24).or(n6.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 40);
+        n6.lanewise(LSHR, 24).or(n7.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 48);
+        n7.lanewise(LSHR, 24).or(n8.lanewise(LSHL, 5).and(M)).intoArray(x, ro + 56);
+        n8.lanewise(LSHR, 24).or(n9.lanewise(LSHL, 5)).intoArray(x, ro + 64);
     }
 
     @Override
