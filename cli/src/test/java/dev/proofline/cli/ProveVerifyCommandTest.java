@@ -61,6 +61,27 @@ class ProveVerifyCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"bn128"})
+    void repeatProvesSeveralTimesAndPrintsEachRunsTimings(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Path proof = tmp.resolve("proof.json");
+        Path pub = tmp.resolve("public.json");
+        CliRun prove = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), proof.toString(), pub.toString(),
+                "--repeat", "3", "--timings");
+        assertEquals(0, prove.code(), prove.err());
+        for (int run = 1; run <= 3; run++) {
+            assertTrue(prove.err().contains("run " + run + ": load "), prove.err());
+        }
+        assertTrue(!prove.err().contains("run 4:"), prove.err());
+        assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), pub, proof), "snarkjs accepts the last run's proof");
+
+        CliRun none = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), proof.toString(), pub.toString(),
+                "--repeat", "0");
+        assertEquals(2, none.code(), none.err());
+        assertTrue(none.err().contains("--repeat must be at least 1"), none.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128"})
     void proveRejectsAWitnessOfAnotherCircuitWithExitCode2(String curve) {
         Fixture key = CircomFixtures.build(curve, "multiplier");
         Fixture other = CircomFixtures.build(curve, "poseidon");
