@@ -21,6 +21,9 @@ abstract class BatchAdder {
     /** Whether to use it now (false while its code is not compiled yet: the scalar code is faster then). */
     abstract boolean ready();
 
+    /** Counts additions the scalar code did while this was not {@link #ready}; enough of them start the warm-up. */
+    abstract void scalarWork(int additions);
+
     /** Starts the warm-up if it has not started, and waits for it at most that long; returns {@link #ready}. */
     abstract boolean warmUp(long timeoutMillis) throws InterruptedException;
 

@@ -253,9 +253,12 @@ final class BatchAffineBuckets extends BucketKernel {
         if (m == 0) {
             return;
         }
-        if (m >= VECTOR_MIN && vec != null && vec.ready()) {
-            vec.completeBatch(dst, dstSet, src, eDst, eSrc, eNeg, m, aw);
-            return;
+        if (m >= VECTOR_MIN && vec != null) {
+            if (vec.ready()) {
+                vec.completeBatch(dst, dstSet, src, eDst, eSrc, eNeg, m, aw);
+                return;
+            }
+            vec.scalarWork(m);
         }
         // pass 1: denominators xS - xD, or xD - xS when S is negated (so that lambda needs no
         // negation: (-yS - yD) / (xS - xD) = (yS + yD) / (xD - xS)), or 2 yD for a doubling

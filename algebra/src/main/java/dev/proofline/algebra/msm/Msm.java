@@ -79,7 +79,8 @@ public final class Msm {
 
     /**
      * Compiles the 8-lane batch-affine additions for the curve's base field, where there are some (they
-     * replace the scalar ones only once compiled; an MSM starts this by itself, in the background).
+     * replace the scalar ones only once compiled; MSMs start this by themselves, in the background,
+     * after 2^24 scalar additions, which a one-off proof of 2^17 constraints does not reach).
      * Benchmarks and long-running provers call this first. Waits at most a minute; returns whether the
      * 8-lane additions are in use.
      */

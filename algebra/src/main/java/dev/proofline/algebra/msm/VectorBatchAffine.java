@@ -6,6 +6,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -24,7 +25,9 @@ import jdk.incubator.vector.VectorSpecies;
  * (a doubling, or a cancellation) are detected per lane and patched in with the scalar code.
  *
  * <p>Like the NTT's kernel, the vector code is far slower than the scalar code until C2 has compiled
- * it, so {@link #ready} is false until a background warm-up has seen it beat the scalar code.
+ * it, so {@link #ready} is false until a background warm-up has seen it beat the scalar code. The
+ * warm-up starts with {@link #warmUp}, or by itself once the scalar code has done
+ * {@link #WARM_UP_AFTER} additions in this kernel's place.
  */
 abstract class VectorBatchAffine extends BatchAdder {
 
@@ -49,6 +52,17 @@ abstract class VectorBatchAffine extends BatchAdder {
             new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1),
             new CountDownLatch(1)};
     private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
+    /** Per field width: additions done by the scalar code so far, in batches this kernel was not ready for. */
+    private static final AtomicLong[] SCALAR_WORK = {new AtomicLong(), new AtomicLong(), new AtomicLong(),
+            new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
+    /**
+     * Scalar additions after which the warm-up starts by itself (about 5 s of one core's work on
+     * BN254, 11 s on BLS12-381). The warm-up takes a core for a few seconds; a one-off 2^17 proof
+     * (about 8 M additions in its four G1 MSMs) does not get that back: started by its first MSM, it
+     * made the proof 10-20% slower. A long-running prover, or one MSM of 2^20 points (17 M
+     * additions), passes it soon.
+     */
+    private static final long WARM_UP_AFTER = 1L << 24;
 
     private static AtomicBoolean[] flags() {
         AtomicBoolean[] a = new AtomicBoolean[7];
@@ -132,7 +146,11 @@ abstract class VectorBatchAffine extends BatchAdder {
         this.e2 = new long[fw];
         this.totals = new long[8 * fw];
         this.pp = new long[8 * fw];
-        if (!eager && !COMPILED[fw].get()) {
+    }
+
+    @Override
+    void scalarWork(int additions) {
+        if (!eager && !COMPILED[fw].get() && SCALAR_WORK[fw].addAndGet(additions) >= WARM_UP_AFTER) {
             startWarmUp(f);
         }
     }
