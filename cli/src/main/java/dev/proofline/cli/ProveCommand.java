@@ -11,6 +11,8 @@ import dev.proofline.r1cs.io.WtnsFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,19 +67,21 @@ final class ProveCommand implements Callable<Integer> {
         Proof proof;
         Witness witness;
         int nPublic;
-        Prover.Started started;
         long t1;
-        long t2;
+        List<String> steps = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
         try (Progress progress = new Progress(System.err); ProvingKey key = ZkeyFile.open(zkey)) {
             witness = WtnsFile.read(wtns);
             nPublic = key.publicCount();
             t1 = System.nanoTime();
-            Prover prover = Prover.create().withListener(progress);
-            started = prover.start(key, witness);
-            t2 = System.nanoTime();
-            proof = prover.finish(started);
+            Prover prover = Prover.create().withListener((index, total, name) -> {
+                steps.add(name);
+                starts.add(System.nanoTime());
+                progress.step(index, total, name);
+            });
+            proof = prover.finish(prover.start(key, witness));
         }
-        long t3 = System.nanoTime();
+        long t2 = System.nanoTime();
         if (run == repeat) {
             SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(proof));
             SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)));
@@ -86,10 +90,14 @@ final class ProveCommand implements Callable<Integer> {
             }
         }
         if (timings) {
-            System.err.printf("%sload %.0f ms, start %.0f ms (a/b/c + H %.0f ms, G1 MSMs %.0f ms), finish %.0f ms,"
-                    + " total %.0f ms%n", repeat > 1 ? "run " + run + ": " : "", (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-                    started.polynomialNanos() / 1e6, started.msmNanos() / 1e6, (t3 - t2) / 1e6,
-                    (System.nanoTime() - t0) / 1e6);
+            StringBuilder line = new StringBuilder(repeat > 1 ? "run " + run + ": " : "");
+            line.append(String.format("load %.0f ms", (t1 - t0) / 1e6));
+            for (int i = 0; i < steps.size(); i++) {
+                long end = i + 1 < steps.size() ? starts.get(i + 1) : t2;
+                line.append(String.format(", %s %.0f", steps.get(i), (end - starts.get(i)) / 1e6));
+            }
+            line.append(String.format(", total %.0f ms", (System.nanoTime() - t0) / 1e6));
+            System.err.println(line);
         }
     }
 }
