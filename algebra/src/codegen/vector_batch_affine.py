@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes VectorBatchAffine4.java and VectorBatchAffine6.java: the unrolled vector methods of the
-8-lane batch-affine additions for 4-word (BN254) and 6-word (BLS12-381) base fields.
+8-lane batch-affine additions for 4-word (BN254) and 6-word (BLS12-381) base fields (and, through
+VectorBatchAffine2, for their quadratic extensions).
 
     python3 algebra/src/codegen/vector_batch_affine.py
 
@@ -277,6 +278,16 @@ def gen(cls, words, L, transpose, split_at, square_split_at, reduce_chunk):
     vb.load_limbs("b", "bo")
     vb.declare("d")
     vb.sub_mod("d", "a", "b")
+    vb.store_limbs("d", "ro")
+    emit("}")
+    emit()
+    emit("@Override")
+    emit("void add(long[] x, int ao, int bo, int ro) {")
+    modulus(L)
+    vb.load_limbs("a", "ao")
+    vb.load_limbs("b", "bo")
+    vb.declare("d")
+    vb.add_mod("d", "a", "b")
     vb.store_limbs("d", "ro")
     emit("}")
     emit()

@@ -1,12 +1,13 @@
 package dev.proofline.algebra.msm;
 
 import dev.proofline.algebra.field.Field;
+import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
 
 /**
  * Completes a batch of independent affine additions (see {@link BatchAffineBuckets}) by other means
- * than the scalar field code: {@link #of} returns the 8-lane kernel ({@code VectorBatchAffine}) where
- * it applies, loaded by name so that the scalar path loads and runs without the Vector API module.
+ * than the scalar field code: {@link #of} returns the 8-lane kernel ({@code VectorBatchAffine}, or
+ * {@code VectorBatchAffine2} over Fp2) where it applies, loaded by name so that the scalar path loads and runs without the Vector API module.
  */
 abstract class BatchAdder {
 
@@ -40,15 +41,16 @@ abstract class BatchAdder {
 
     /** With {@code eager}, the kernel is ready from the first call, compiled or not (for tests). */
     static BatchAdder of(Field f, boolean eager) {
-        if (!(f instanceof PrimeField pf) || !vectorAllowed()) {
+        PrimeField base = f instanceof PrimeField p ? p : f instanceof Fp2 e ? e.base() : null;
+        if (base == null || !vectorAllowed()) {
             return null;
         }
         try {
             Class<?> c = Class.forName("dev.proofline.algebra.msm.VectorBatchAffine");
-            if (!(boolean) c.getDeclaredMethod("applies", PrimeField.class).invoke(null, pf)) {
+            if (!(boolean) c.getDeclaredMethod("applies", PrimeField.class).invoke(null, base)) {
                 return null;
             }
-            return (BatchAdder) c.getDeclaredMethod("create", PrimeField.class, boolean.class).invoke(null, pf, eager);
+            return (BatchAdder) c.getDeclaredMethod("create", Field.class, boolean.class).invoke(null, f, eager);
         } catch (ReflectiveOperationException | LinkageError e) {
             return null;
         }

@@ -1,5 +1,7 @@
 package dev.proofline.algebra.msm;
 
+import dev.proofline.algebra.field.Field;
+import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
 import java.math.BigInteger;
 import java.util.Random;
@@ -115,9 +117,22 @@ abstract class VectorBatchAffine extends BatchAdder {
         return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
     }
 
+    /** Limbs of 29 bits per element: 9 or 14. */
+    final int limbCount() {
+        return L;
+    }
+
     /** The kernel for the field (which {@link #applies}). */
     static VectorBatchAffine create(PrimeField f, boolean eager) {
         return f.limbs() == 4 ? new VectorBatchAffine4(f, eager) : new VectorBatchAffine6(f, eager);
+    }
+
+    /** The kernel for a prime field or for an Fp2 over one (whose base field {@link #applies}). */
+    static BatchAdder create(Field f, boolean eager) {
+        if (f instanceof Fp2 e) {
+            return new VectorBatchAffine2(e, create((PrimeField) e.base().forThread(), eager));
+        }
+        return create((PrimeField) f, eager);
     }
 
     VectorBatchAffine(PrimeField f, boolean eager, int limbs) {
@@ -456,6 +471,9 @@ abstract class VectorBatchAffine extends BatchAdder {
 
     /** As {@link #finish}, without the final subtraction of q: the result is below 2q. */
     abstract void finishLazy(long[] x, int co, int ro);
+
+    /** x at ro = a + b mod q, canonical, from canonical a (at ao) and b (at bo). */
+    abstract void add(long[] x, int ao, int bo, int ro);
 
     /** x at ro = a - b mod q, canonical, from canonical a (at ao) and b (at bo). */
     abstract void sub(long[] x, int ao, int bo, int ro);

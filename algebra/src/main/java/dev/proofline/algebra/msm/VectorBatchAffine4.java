@@ -668,6 +668,78 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
     }
 
     @Override
+    void add(long[] x, int ao, int bo, int ro) {
+        final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8];
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64);
+        LongVector d0, d1, d2, d3, d4, d5, d6, d7, d8;
+        {
+            LongVector ts0 = a0.add(b0);
+            LongVector ts1 = a1.add(b1);
+            LongVector ts2 = a2.add(b2);
+            LongVector ts3 = a3.add(b3);
+            LongVector ts4 = a4.add(b4);
+            LongVector ts5 = a5.add(b5);
+            LongVector ts6 = a6.add(b6);
+            LongVector ts7 = a7.add(b7);
+            LongVector ts8 = a8.add(b8);
+            LongVector te0 = ts0;
+            LongVector td0 = ts0.sub(Q0);
+            LongVector te1 = ts1.add(te0.lanewise(VectorOperators.LSHR, 29));
+            LongVector td1 = ts1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
+            LongVector te2 = ts2.add(te1.lanewise(VectorOperators.LSHR, 29));
+            LongVector td2 = ts2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
+            LongVector te3 = ts3.add(te2.lanewise(VectorOperators.LSHR, 29));
+            LongVector td3 = ts3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
+            LongVector te4 = ts4.add(te3.lanewise(VectorOperators.LSHR, 29));
+            LongVector td4 = ts4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
+            LongVector te5 = ts5.add(te4.lanewise(VectorOperators.LSHR, 29));
+            LongVector td5 = ts5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
+            LongVector te6 = ts6.add(te5.lanewise(VectorOperators.LSHR, 29));
+            LongVector td6 = ts6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
+            LongVector te7 = ts7.add(te6.lanewise(VectorOperators.LSHR, 29));
+            LongVector td7 = ts7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
+            LongVector te8 = ts8.add(te7.lanewise(VectorOperators.LSHR, 29));
+            LongVector td8 = ts8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
+            VectorMask<Long> under = td8.compare(VectorOperators.LT, 0);
+            d0 = td0.and(M).blend(te0.and(M), under);
+            d1 = td1.and(M).blend(te1.and(M), under);
+            d2 = td2.and(M).blend(te2.and(M), under);
+            d3 = td3.and(M).blend(te3.and(M), under);
+            d4 = td4.and(M).blend(te4.and(M), under);
+            d5 = td5.and(M).blend(te5.and(M), under);
+            d6 = td6.and(M).blend(te6.and(M), under);
+            d7 = td7.and(M).blend(te7.and(M), under);
+            d8 = td8.and(M).blend(te8.and(M), under);
+        }
+        d0.intoArray(x, ro + 0);
+        d1.intoArray(x, ro + 8);
+        d2.intoArray(x, ro + 16);
+        d3.intoArray(x, ro + 24);
+        d4.intoArray(x, ro + 32);
+        d5.intoArray(x, ro + 40);
+        d6.intoArray(x, ro + 48);
+        d7.intoArray(x, ro + 56);
+        d8.intoArray(x, ro + 64);
+    }
+
+    @Override
     void negWhere(long[] x, int o, boolean[] neg) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8];
         VectorMask<Long> mask = VectorMask.fromArray(S, neg, 0);

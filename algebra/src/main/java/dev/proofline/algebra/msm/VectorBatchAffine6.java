@@ -1511,6 +1511,113 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     }
 
     @Override
+    void add(long[] x, int ao, int bo, int ro) {
+        final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64);
+        LongVector b9 = LongVector.fromArray(S, x, bo + 72);
+        LongVector b10 = LongVector.fromArray(S, x, bo + 80);
+        LongVector b11 = LongVector.fromArray(S, x, bo + 88);
+        LongVector b12 = LongVector.fromArray(S, x, bo + 96);
+        LongVector b13 = LongVector.fromArray(S, x, bo + 104);
+        LongVector d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13;
+        {
+            LongVector ts0 = a0.add(b0);
+            LongVector ts1 = a1.add(b1);
+            LongVector ts2 = a2.add(b2);
+            LongVector ts3 = a3.add(b3);
+            LongVector ts4 = a4.add(b4);
+            LongVector ts5 = a5.add(b5);
+            LongVector ts6 = a6.add(b6);
+            LongVector ts7 = a7.add(b7);
+            LongVector ts8 = a8.add(b8);
+            LongVector ts9 = a9.add(b9);
+            LongVector ts10 = a10.add(b10);
+            LongVector ts11 = a11.add(b11);
+            LongVector ts12 = a12.add(b12);
+            LongVector ts13 = a13.add(b13);
+            LongVector te0 = ts0;
+            LongVector td0 = ts0.sub(Q0);
+            LongVector te1 = ts1.add(te0.lanewise(VectorOperators.LSHR, 29));
+            LongVector td1 = ts1.sub(Q1).add(td0.lanewise(VectorOperators.ASHR, 29));
+            LongVector te2 = ts2.add(te1.lanewise(VectorOperators.LSHR, 29));
+            LongVector td2 = ts2.sub(Q2).add(td1.lanewise(VectorOperators.ASHR, 29));
+            LongVector te3 = ts3.add(te2.lanewise(VectorOperators.LSHR, 29));
+            LongVector td3 = ts3.sub(Q3).add(td2.lanewise(VectorOperators.ASHR, 29));
+            LongVector te4 = ts4.add(te3.lanewise(VectorOperators.LSHR, 29));
+            LongVector td4 = ts4.sub(Q4).add(td3.lanewise(VectorOperators.ASHR, 29));
+            LongVector te5 = ts5.add(te4.lanewise(VectorOperators.LSHR, 29));
+            LongVector td5 = ts5.sub(Q5).add(td4.lanewise(VectorOperators.ASHR, 29));
+            LongVector te6 = ts6.add(te5.lanewise(VectorOperators.LSHR, 29));
+            LongVector td6 = ts6.sub(Q6).add(td5.lanewise(VectorOperators.ASHR, 29));
+            LongVector te7 = ts7.add(te6.lanewise(VectorOperators.LSHR, 29));
+            LongVector td7 = ts7.sub(Q7).add(td6.lanewise(VectorOperators.ASHR, 29));
+            LongVector te8 = ts8.add(te7.lanewise(VectorOperators.LSHR, 29));
+            LongVector td8 = ts8.sub(Q8).add(td7.lanewise(VectorOperators.ASHR, 29));
+            LongVector te9 = ts9.add(te8.lanewise(VectorOperators.LSHR, 29));
+            LongVector td9 = ts9.sub(Q9).add(td8.lanewise(VectorOperators.ASHR, 29));
+            LongVector te10 = ts10.add(te9.lanewise(VectorOperators.LSHR, 29));
+            LongVector td10 = ts10.sub(Q10).add(td9.lanewise(VectorOperators.ASHR, 29));
+            LongVector te11 = ts11.add(te10.lanewise(VectorOperators.LSHR, 29));
+            LongVector td11 = ts11.sub(Q11).add(td10.lanewise(VectorOperators.ASHR, 29));
+            LongVector te12 = ts12.add(te11.lanewise(VectorOperators.LSHR, 29));
+            LongVector td12 = ts12.sub(Q12).add(td11.lanewise(VectorOperators.ASHR, 29));
+            LongVector te13 = ts13.add(te12.lanewise(VectorOperators.LSHR, 29));
+            LongVector td13 = ts13.sub(Q13).add(td12.lanewise(VectorOperators.ASHR, 29));
+            VectorMask<Long> under = td13.compare(VectorOperators.LT, 0);
+            d0 = td0.and(M).blend(te0.and(M), under);
+            d1 = td1.and(M).blend(te1.and(M), under);
+            d2 = td2.and(M).blend(te2.and(M), under);
+            d3 = td3.and(M).blend(te3.and(M), under);
+            d4 = td4.and(M).blend(te4.and(M), under);
+            d5 = td5.and(M).blend(te5.and(M), under);
+            d6 = td6.and(M).blend(te6.and(M), under);
+            d7 = td7.and(M).blend(te7.and(M), under);
+            d8 = td8.and(M).blend(te8.and(M), under);
+            d9 = td9.and(M).blend(te9.and(M), under);
+            d10 = td10.and(M).blend(te10.and(M), under);
+            d11 = td11.and(M).blend(te11.and(M), under);
+            d12 = td12.and(M).blend(te12.and(M), under);
+            d13 = td13.and(M).blend(te13.and(M), under);
+        }
+        d0.intoArray(x, ro + 0);
+        d1.intoArray(x, ro + 8);
+        d2.intoArray(x, ro + 16);
+        d3.intoArray(x, ro + 24);
+        d4.intoArray(x, ro + 32);
+        d5.intoArray(x, ro + 40);
+        d6.intoArray(x, ro + 48);
+        d7.intoArray(x, ro + 56);
+        d8.intoArray(x, ro + 64);
+        d9.intoArray(x, ro + 72);
+        d10.intoArray(x, ro + 80);
+        d11.intoArray(x, ro + 88);
+        d12.intoArray(x, ro + 96);
+        d13.intoArray(x, ro + 104);
+    }
+
+    @Override
     void negWhere(long[] x, int o, boolean[] neg) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         VectorMask<Long> mask = VectorMask.fromArray(S, neg, 0);

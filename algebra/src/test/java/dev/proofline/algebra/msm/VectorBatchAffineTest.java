@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The 8-lane batch-affine additions against the scalar code, word for word: single batches with the
  * awkward cases (doublings, cancellations, partial groups), and whole MSMs of 1 to 2^14 points on both
- * curves (9 limbs of 29 bits for BN254's Fp, 14 for BLS12-381's).
+ * curves (9 limbs of 29 bits for BN254's Fp, 14 for BLS12-381's), on G1 and on G2 (Fp2).
  */
 class VectorBatchAffineTest {
 
@@ -31,8 +31,8 @@ class VectorBatchAffineTest {
         // surefire adds the module and this machine has 512-bit vectors: the tests below use the kernel
         assertTrue(BatchAdder.of(Bn254.G1.arithmetic().field(), true) instanceof VectorBatchAffine4);
         assertTrue(BatchAdder.of(Bls12381.G1.arithmetic().field(), true) instanceof VectorBatchAffine6);
-        assertNull(BatchAdder.of(Bn254.G2.arithmetic().field(), true));
-        assertNull(BatchAdder.of(Bls12381.G2.arithmetic().field(), true));
+        assertTrue(BatchAdder.of(Bn254.G2.arithmetic().field(), true) instanceof VectorBatchAffine2);
+        assertTrue(BatchAdder.of(Bls12381.G2.arithmetic().field(), true) instanceof VectorBatchAffine2);
     }
 
     @Test
@@ -61,6 +61,18 @@ class VectorBatchAffineTest {
     @ValueSource(ints = {1, 8, 9, 17, 100, 1024})
     void aBatchEqualsTheScalarCodeOnBls12381(int m) {
         aBatchEqualsTheScalarCode(Bls12381.G1, m);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 7, 8, 9, 17, 100, 1024})
+    void aBatchEqualsTheScalarCodeOnBn254G2(int m) {
+        aBatchEqualsTheScalarCode(Bn254.G2, m);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 9, 100, 1024})
+    void aBatchEqualsTheScalarCodeOnBls12381G2(int m) {
+        aBatchEqualsTheScalarCode(Bls12381.G2, m);
     }
 
     static void aBatchEqualsTheScalarCode(WeierstrassCurve curve, int m) {
@@ -158,6 +170,16 @@ class VectorBatchAffineTest {
         sameMsm(Bls12381.G1, n, 99 + n, 0);
         if (n >= 64) {
             sameMsm(Bls12381.G1, n, 98 + n, 5);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 9, 100, 1024, 4096})
+    void g2MsmEqualsTheScalarMsm(int n) {
+        sameMsm(Bn254.G2, n, 55 + n, 0);
+        sameMsm(Bls12381.G2, n, 56 + n, 0);
+        if (n >= 64) {
+            sameMsm(Bn254.G2, n, 57 + n, 4);
         }
     }
 
