@@ -55,10 +55,9 @@ final class ProveCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                     "--repeat must be at least 1, not " + repeat);
         }
-        for (int run = 1; run < repeat; run++) {
+        for (int run = 1; run <= repeat; run++) {
             proveOnce(run);
         }
-        proveOnce(repeat);
         return 0;
     }
 

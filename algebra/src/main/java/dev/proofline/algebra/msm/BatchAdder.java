@@ -7,7 +7,8 @@ import dev.proofline.algebra.field.PrimeField;
 /**
  * Completes a batch of independent affine additions (see {@link BatchAffineBuckets}) by other means
  * than the scalar field code: {@link #of} returns the 8-lane kernel ({@code VectorBatchAffine}, or
- * {@code VectorBatchAffine2} over Fp2) where it applies, loaded by name so that the scalar path loads and runs without the Vector API module.
+ * {@code VectorBatchAffine2} over Fp2) where it applies, loaded by name so that the scalar path loads
+ * and runs without the Vector API module.
  */
 abstract class BatchAdder {
 
