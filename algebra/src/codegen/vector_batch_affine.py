@@ -107,6 +107,55 @@ def square_rows(L, j0, j1, first, loaded=()):
                 emit(f"LongVector c{k} = LongVector.zero(S);")
 
 
+def in_parts(name, rows_name, params, args, L, split_at, limbs_used, touched_by, rows):
+    """Method `name` adding rows of limb products into the 2L - 1 columns at co, in parts that start
+    at the rows in split_at: the first part in `name` itself (all columns, stored), each later one in
+    a method of its own that loads and stores only the columns its rows touch. A part of rows j0 ..
+    j1-1 reads limbs a0 .. a{limbs_used(j1) - 1}."""
+    cuts = [0] + list(split_at or []) + [L]
+    parts = list(zip(cuts, cuts[1:]))
+    emit("@Override")
+    emit(f"void {name}({params}) {{")
+    for h, (j0, j1) in enumerate(parts):
+        if h > 0:
+            emit(f"{rows_name}{h}({args});")
+            continue
+        for k in range(limbs_used(j1)):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
+        rows(L, j0, j1, True)
+        for k in range(2 * L - 1):
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+    emit("}")
+    for h, (j0, j1) in enumerate(parts):
+        if h == 0:
+            continue
+        emit()
+        emit(f"/** Adds rows {j0} to {j1 - 1} of the {name} to the columns at co. */")
+        emit(f"private static void {rows_name}{h}({params}) {{")
+        for k in range(limbs_used(j1)):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
+        touched = touched_by(j0, j1)
+        for k in touched:
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+        rows(L, j0, j1, False, touched)
+        for k in touched:
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+        emit("}")
+    emit()
+
+
+def shifted_limbs(L, last_bits):
+    """Loads the L + 1 limbs n at co (from reduce); returns the expressions of the L limbs of n shifted
+    down by last_bits bits (the value divided by the rest of R)."""
+    for k in range(L + 1):
+        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    out = []
+    for k in range(L):
+        tail = f"n{k + 1}.lanewise(LSHL, {B - last_bits})" + (".and(M)" if k < L - 1 else "")
+        out.append(f"n{k}.lanewise(LSHR, {last_bits}).or({tail})")
+    return out
+
+
 def reduce_steps(L, s0, s1, last_bits):
     """Montgomery steps s0 .. s1-1 on the columns (in locals); step L - 1 takes last_bits bits."""
     for i in range(s0, s1):
@@ -155,66 +204,12 @@ def gen(cls, words, L, transpose, split_at, square_split_at, reduce_chunk):
     # and stores only the columns its rows touch. Parts of 3 rows (14 limbs) and of 5 and 4 rows
     # (9 limbs) measured 10-13% faster per addition than halves or one piece: C2 keeps more of a
     # part's columns in registers (32 of them), and C1 does not run out of virtual registers on them
-    cuts = [0] + list(split_at or []) + [L]
-    parts = list(zip(cuts, cuts[1:]))
-    emit("@Override")
-    emit("void product(long[] x, int ao, int bo, int co) {")
-    for h, (j0, j1) in enumerate(parts):
-        if h > 0:
-            emit(f"productRows{h}(x, ao, bo, co);")
-            continue
-        vb.load_limbs("a", "ao")
-        product_rows(L, j0, j1, True)
-        for k in range(2 * L - 1):
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-    emit("}")
-    for h, (j0, j1) in enumerate(parts):
-        if h == 0:
-            continue
-        emit()
-        emit(f"/** Adds rows {j0} to {j1 - 1} of the product to the columns at co. */")
-        emit(f"private static void productRows{h}(long[] x, int ao, int bo, int co) {{")
-        vb.load_limbs("a", "ao")
-        touched = range(j0, j1 + L - 1)
-        for k in touched:
-            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
-        product_rows(L, j0, j1, False, touched)
-        for k in touched:
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-        emit("}")
-    emit()
+    in_parts("product", "productRows", "long[] x, int ao, int bo, int co", "x, ao, bo, co", L, split_at,
+             lambda j1: L, lambda j0, j1: range(j0, j1 + L - 1), product_rows)
     # the square: L (L + 1) / 2 limb products instead of L^2, in parts of about as many products
     # (row j has j + 1 of them)
-    cuts = [0] + list(square_split_at) + [L]
-    parts = list(zip(cuts, cuts[1:]))
-    emit("@Override")
-    emit("void square(long[] x, int ao, int co) {")
-    for h, (j0, j1) in enumerate(parts):
-        if h > 0:
-            emit(f"squareRows{h}(x, ao, co);")
-            continue
-        for k in range(j1):
-            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
-        square_rows(L, j0, j1, True)
-        for k in range(2 * L - 1):
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-    emit("}")
-    for h, (j0, j1) in enumerate(parts):
-        if h == 0:
-            continue
-        emit()
-        emit(f"/** Adds rows {j0} to {j1 - 1} of the square to the columns at co. */")
-        emit(f"private static void squareRows{h}(long[] x, int ao, int co) {{")
-        for k in range(j1):
-            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k});")
-        touched = range(j0, 2 * j1 - 1)
-        for k in touched:
-            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
-        square_rows(L, j0, j1, False, touched)
-        for k in touched:
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-        emit("}")
-    emit()
+    in_parts("square", "squareRows", "long[] x, int ao, int co", "x, ao, co", L, square_split_at,
+             lambda j1: j1, lambda j0, j1: range(j0, 2 * j1 - 1), square_rows)
     # the reduction: steps (in one method, or in chunks that each load only the columns they
     # touch: C1 runs out of registers otherwise), then normalisation to x[co ..] (L + 1 limbs)
     if reduce_chunk is None:
@@ -252,11 +247,8 @@ def gen(cls, words, L, transpose, split_at, square_split_at, reduce_chunk):
     emit("@Override")
     emit("void finish(long[] x, int co, int ro) {")
     modulus(L)
-    for k in range(L + 1):
-        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
-    for k in range(L):
-        tail = f"n{k + 1}.lanewise(LSHL, {B - last_bits})" + (".and(M)" if k < L - 1 else "")
-        emit(f"LongVector r{k} = n{k}.lanewise(LSHR, {last_bits}).or({tail});")
+    for k, e in enumerate(shifted_limbs(L, last_bits)):
+        emit(f"LongVector r{k} = {e};")
     vb.declare("p")
     vb.reduce_once("p", "r")
     vb.store_limbs("p", "ro")
@@ -264,11 +256,8 @@ def gen(cls, words, L, transpose, split_at, square_split_at, reduce_chunk):
     emit()
     emit("@Override")
     emit("void finishLazy(long[] x, int co, int ro) {")
-    for k in range(L + 1):
-        emit(f"LongVector n{k} = LongVector.fromArray(S, x, co + {8 * k});")
-    for k in range(L):
-        tail = f"n{k + 1}.lanewise(LSHL, {B - last_bits})" + (".and(M)" if k < L - 1 else "")
-        emit(f"n{k}.lanewise(LSHR, {last_bits}).or({tail}).intoArray(x, ro + {8 * k});")
+    for k, e in enumerate(shifted_limbs(L, last_bits)):
+        emit(f"{e}.intoArray(x, ro + {8 * k});")
     emit("}")
     emit()
     emit("@Override")
