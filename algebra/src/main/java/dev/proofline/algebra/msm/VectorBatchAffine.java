@@ -308,18 +308,9 @@ abstract class VectorBatchAffine extends BatchAdder {
                 mul(base - GROUP + PRE, base + DEN, base + PRE); // the chain totals, to the scalar code
             }
         }
-        // the eight chain totals inverted together: 1 / t_l = (t_0 ... t_7)^-1 times the others
+        // the eight chain totals inverted together
         store(x, (groups - 1) * GROUP + PRE, totals, 0);
-        System.arraycopy(totals, 0, pp, 0, fw);
-        for (int l = 1; l < 8; l++) {
-            f.mul(pp, fw * (l - 1), totals, fw * l, pp, fw * l);
-        }
-        f.invVartime(pp, 7 * fw, e1, 0);
-        for (int l = 7; l > 0; l--) {
-            f.mul(e1, 0, pp, fw * (l - 1), wb, fw * l);
-            f.mul(e1, 0, totals, fw * l, e1, 0);
-        }
-        System.arraycopy(e1, 0, wb, 0, fw);
+        invertEight(f, fw, totals, pp, e1, wb);
         load(wb, 0, x, inv);
         // pass 2, backwards: 1/den = inv * prefix of the group before; inv *= den; then the additions
         for (int g = groups - 1; g >= 0; g--) {
@@ -369,26 +360,55 @@ abstract class VectorBatchAffine extends BatchAdder {
             if (j >= m || (zero >>> l & 1) == 0) {
                 continue;
             }
-            int d = eDst[j] * aw;
-            int s = eSrc[j];
-            if (eNeg[j]) {
-                f.add(src, s + fw, dst, d + fw, e1, 0);
-            } else {
-                f.sub(src, s + fw, dst, d + fw, e1, 0);
-            }
-            if (f.isZero(e1, 0) && !f.isZero(dst, d + fw)) {
-                f.dbl(dst, d + fw, e1, 0);
+            if (isDoubling(f, fw, dst, eDst[j] * aw, src, eSrc[j], eNeg[j], e1, e2)) {
                 setLane(e1, 0, base + DEN, l);
-                f.sqr(dst, d, e1, 0);
-                f.add(e1, 0, e1, 0, e2, 0);
-                f.add(e1, 0, e2, 0, e1, 0);             // 3 xD^2
-                setLane(e1, 0, base + NUM, l);
+                setLane(e2, 0, base + NUM, l);
             } else {
                 cancel[j] = true;
                 dstSet[eDst[j]] = false;
                 setLane(one, 0, base + DEN, l);
             }
         }
+    }
+
+    /**
+     * For an entry whose source S (at src[s], negated when neg) has the x of its destination D (at
+     * dst[d]), in field f with coordinates of cw words: whether D + S is a doubling (S = D, yD not zero),
+     * with its denominator 2 yD to den and numerator 3 xD^2 to num; otherwise D + S = O (den and num
+     * then hold scratch).
+     */
+    static boolean isDoubling(Field f, int cw, long[] dst, int d, long[] src, int s, boolean neg, long[] den,
+            long[] num) {
+        if (neg) {
+            f.add(src, s + cw, dst, d + cw, den, 0);
+        } else {
+            f.sub(src, s + cw, dst, d + cw, den, 0);
+        }
+        if (!f.isZero(den, 0) || f.isZero(dst, d + cw)) {
+            return false;
+        }
+        f.sqr(dst, d, num, 0);
+        f.add(num, 0, num, 0, den, 0);
+        f.add(num, 0, den, 0, num, 0);                  // 3 xD^2
+        f.dbl(dst, d + cw, den, 0);                     // 2 yD
+        return true;
+    }
+
+    /**
+     * out[fw l ..] = 1 / t[fw l ..] for the 8 elements of t, with one inversion (Montgomery's trick):
+     * prefix products in pp (8 fw words; out may be pp), e (fw words) scratch.
+     */
+    static void invertEight(Field f, int fw, long[] t, long[] pp, long[] e, long[] out) {
+        System.arraycopy(t, 0, pp, 0, fw);
+        for (int l = 1; l < 8; l++) {
+            f.mul(pp, fw * (l - 1), t, fw * l, pp, fw * l);
+        }
+        f.invVartime(pp, 7 * fw, e, 0);
+        for (int l = 7; l > 0; l--) {
+            f.mul(e, 0, pp, fw * (l - 1), out, fw * l);     // reads slot l - 1 of pp before out's slot l - 1
+            f.mul(e, 0, t, fw * l, e, 0);
+        }
+        System.arraycopy(e, 0, out, 0, fw);
     }
 
     private static void startWarmUp(PrimeField field) {

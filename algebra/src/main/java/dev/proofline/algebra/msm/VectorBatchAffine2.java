@@ -226,19 +226,11 @@ final class VectorBatchAffine2 extends BatchAdder {
             System.arraycopy(words, n * l, totals, fw * l, n);
             System.arraycopy(words2, n * l, totals, fw * l + n, n);
         }
-        System.arraycopy(totals, 0, pp, 0, fw);
-        for (int l = 1; l < 8; l++) {
-            f.mul(pp, fw * (l - 1), totals, fw * l, pp, fw * l);
+        VectorBatchAffine.invertEight(f, fw, totals, pp, e1, pp);
+        for (int l = 0; l < 8; l++) {
+            System.arraycopy(pp, fw * l, words, n * l, n);
+            System.arraycopy(pp, fw * l + n, words2, n * l, n);
         }
-        f.invVartime(pp, 7 * fw, e1, 0);
-        for (int l = 7; l > 0; l--) {
-            f.mul(e1, 0, pp, fw * (l - 1), e2, 0);
-            System.arraycopy(e2, 0, words, n * l, n);
-            System.arraycopy(e2, n, words2, n * l, n);
-            f.mul(e1, 0, totals, fw * l, e1, 0);
-        }
-        System.arraycopy(e1, 0, words, 0, n);
-        System.arraycopy(e1, n, words2, 0, n);
         load(words, words2, inv);
         // pass 2, backwards: 1/den = inv * prefix of the group before; inv *= den; then the additions
         for (int g = groups - 1; g >= 0; g--) {
@@ -288,20 +280,9 @@ final class VectorBatchAffine2 extends BatchAdder {
             if (j >= m || (zero >>> l & 1) == 0) {
                 continue;
             }
-            int d = eDst[j] * aw;
-            int s = eSrc[j];
-            if (eNeg[j]) {
-                f.add(src, s + fw, dst, d + fw, e1, 0);
-            } else {
-                f.sub(src, s + fw, dst, d + fw, e1, 0);
-            }
-            if (f.isZero(e1, 0) && !f.isZero(dst, d + fw)) {
-                f.dbl(dst, d + fw, e1, 0);
+            if (VectorBatchAffine.isDoubling(f, fw, dst, eDst[j] * aw, src, eSrc[j], eNeg[j], e1, e2)) {
                 setLane(e1, base + DEN, l);
-                f.sqr(dst, d, e1, 0);
-                f.add(e1, 0, e1, 0, e2, 0);
-                f.add(e1, 0, e2, 0, e1, 0);             // 3 xD^2
-                setLane(e1, base + NUM, l);
+                setLane(e2, base + NUM, l);
             } else {
                 cancel[j] = true;
                 dstSet[eDst[j]] = false;
