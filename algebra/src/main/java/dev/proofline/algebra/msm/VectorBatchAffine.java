@@ -64,7 +64,7 @@ abstract class VectorBatchAffine extends BatchAdder {
      * made the proof 10-20% slower. A long-running prover, or one MSM of 2^20 points (17 M
      * additions), passes it soon.
      */
-    private static final long WARM_UP_AFTER = 1L << 24;
+    static final long WARM_UP_AFTER = 1L << 24;
 
     private static AtomicBoolean[] flags() {
         AtomicBoolean[] a = new AtomicBoolean[7];
@@ -409,6 +409,11 @@ abstract class VectorBatchAffine extends BatchAdder {
             f.mul(e, 0, t, fw * l, e, 0);
         }
         System.arraycopy(e, 0, out, 0, fw);
+    }
+
+    /** Whether the warm-up of the kernel for fields of this many words has started (for tests). */
+    static boolean warmUpStarted(int width) {
+        return WARMING[width].get();
     }
 
     private static void startWarmUp(PrimeField field) {
