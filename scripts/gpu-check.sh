@@ -46,6 +46,10 @@ else
     rc=$?
     errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+' "$log" | tail -n 1 | grep -Eo '[0-9]+$')
     hazards=$(grep -Eo 'RACECHECK SUMMARY: .*' "$log" | tail -n 1)
+    if [ -z "$errors" ] && [ -n "$hazards" ]; then
+      # racecheck sums up as "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)"
+      errors=$(printf '%s\n' "$hazards" | grep -Eo '\([0-9]+ errors' | grep -Eo '[0-9]+')
+    fi
     if [ "$rc" = 124 ]; then
       result="TIMEOUT after $((SECONDS - start)) s"; state=fail
     elif [ "$rc" = 2 ] && [ "${errors:-0}" = 0 ]; then

@@ -24,10 +24,13 @@
 //   task_count, chunk_sum, scan on the task counts: groups of up to MSM_TASK partial sums a bucket
 //   merge_group  thread t < W G:        a group's partial sums added (G bounds a window's groups)
 //   merge        thread t < W nb:       bucket b of window w: the sum of its groups' sums
-//   reduce_segments thread t < W S:     buckets [s L, s L + L) of a window: running sums give
-//                                       T_s = sum_j (j - s L + 1) B_j and S_s = sum_j B_j
-//   reduce_windows  thread w < W:       window sum sum_b (b + 1) B_b = sum_s T_s + L sum_s s S_s
-//   combine      one thread:            sum_w 2^(c w) window_w, by doubling from the top window
+//   reduce_segments thread t < W S:     buckets [s L, s L + L) of a window (L = msm_segment_len):
+//                                       running sums give T_s = sum_j (j - s L + 1) B_j and S_s = sum_j B_j
+//   scale_segment thread t < W S:       T_s + (s L) S_s, the segment's share of the window sum
+//                                       sum_b (b + 1) B_b (double-and-add over the bits of s L)
+//   sum_run      thread t < W ceil(k / MSM_RUN): runs of MSM_RUN of a window's k shares summed, again and
+//                                       again until one is left: the window sum
+//   combine      on the host:           sum_w 2^(c w) window_w, by doubling from the top window
 //
 // Zero digits go into no bucket; points at infinity and repeated or opposite points are handled by the
 // point formulas. Results are Jacobian points (X, Y, Z) of g1.cuh.
@@ -62,14 +65,16 @@ PL_HD int msm_windows(int bits, int c) {
 }
 
 /**
- * Buckets in one segment of the bucket reduction, nb a power of two: 2^ceil(log2(nb) / 2), about sqrt(nb),
- * which balances the serial additions of a segment's thread (2 a bucket) and of a window's (3 a segment).
+ * Buckets in one segment of the bucket reduction, nb a power of two: 16, or nb when there are fewer. Each
+ * segment's thread adds 2 points a bucket; the segments' shares are then summed in parallel runs
+ * (sum_run), so no thread adds more than a few dozen points.
  */
 PL_HD u32 msm_segment_len(u32 nb) {
-    int lg = 0;
-    while ((2u << lg) <= nb) lg++;
-    return 1u << ((lg + 1) / 2);
+    return nb < 16 ? nb : 16;
 }
+
+/** Points one sum_run thread adds. */
+static constexpr u32 MSM_RUN = 16;
 
 static constexpr u32 MSM_SIGN = 0x80000000u;
 
@@ -345,27 +350,48 @@ struct msm_reduce {
         M::store(seg_s, t, running);
     }
 
-    /** Window w: sum_s T_s + len sum_s s S_s (len = 2^len_log2). */
-    PL_HD static void reduce_window(u64 w, u32 segs, u32 len_log2, const u64 *seg_t, const u64 *seg_s,
-                                    u64 *windows) {
-        J sum_t, running, acc, p;
-        G::set_infinity(sum_t);
-        G::set_infinity(running);
-        G::set_infinity(acc);
-        for (u32 s = segs; s-- > 0;) {
-            M::load(seg_t, w * segs + s, p);
-            P::add(sum_t, p, sum_t);
-            if (s == 0) break;
-            M::load(seg_s, w * segs + s, p);
-            P::add(running, p, running);
-            P::add(acc, running, acc);
+    /**
+     * Segment t = w S + s (S = segs), in place: seg_t[t] = T_s + (s L) S_s with L = 2^len_log2, the
+     * segment's share of its window's sum sum_b (b + 1) B_b; by double-and-add over the bits of s L.
+     */
+    PL_HD static void scale_segment(u64 t, u32 segs, u32 len_log2, u64 *seg_t, const u64 *seg_s) {
+        const u64 m = (t % segs) << len_log2;
+        J r, p;
+        M::load(seg_t, t, r);
+        if (m != 0) {
+            J acc;
+            M::load(seg_s, t, p);
+            int top = 63;
+            while (((m >> top) & 1) == 0) top--;
+            acc = p;
+            for (int k = top - 1; k >= 0; k--) {
+                P::dbl(acc, acc);
+                if ((m >> k) & 1) P::add(acc, p, acc);
+            }
+            P::add(r, acc, r);
         }
-        for (u32 k = 0; k < len_log2; k++) P::dbl(acc, acc);
-        P::add(sum_t, acc, sum_t);
-        M::store(windows, w, sum_t);
+        M::store(seg_t, t, r);
     }
 
-    /** sum_w 2^(c w) window_w (one thread). */
+    /**
+     * Run t = w m + i of a window's count points (m = ceil(count / k) runs a window): out[t] is the sum of
+     * in[w count + i k + j] for j < k and i k + j < count.
+     */
+    PL_HD static void sum_run(u64 t, u32 count, u32 k, const u64 *in, u64 *out) {
+        const u64 m = (count + k - 1) / k;
+        const u64 w = t / m;
+        const u64 lo = (t - w * m) * k;
+        const u64 hi = lo + k < count ? lo + k : count;
+        J acc, p;
+        M::load(in, w * count + lo, acc);
+        for (u64 e = lo + 1; e < hi; e++) {
+            M::load(in, w * count + e, p);
+            P::add(acc, p, acc);
+        }
+        M::store(out, t, acc);
+    }
+
+    /** sum_w 2^(c w) window_w: the host's last step (CudaMsm does it in Java, the host tests with this). */
     PL_HD static void combine(u32 nw, int c, const u64 *windows, u64 *result) {
         J r, p;
         if (nw == 0) {

@@ -16,9 +16,9 @@
 //   pl_<curve>_msm_merge(const u64 *partials, const u32 *task_offsets, u64 *buckets, u32 nw, u32 nb,
 //                        u64 max_tasks)
 //   pl_<curve>_msm_reduce_segments(const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw, u32 nb, u32 len)
-//   pl_<curve>_msm_reduce_windows(const u64 *seg_t, const u64 *seg_s, u64 *windows, u32 nw, u32 segs,
-//                                 u32 len_log2)
-//   pl_<curve>_msm_combine(const u64 *windows, u64 *result, u32 nw, u32 c)
+//   pl_<curve>_msm_scale_segments(u64 *seg_t, const u64 *seg_s, u32 nw, u32 segs, u32 len_log2)
+//   pl_<curve>_msm_sum_runs(const u64 *in, u64 *out, u32 nw, u32 count, u32 k), until count is 1
+//   (then the host combines the window sums)
 //
 // Each kernel's body is a __host__ __device__ function of (thread, threads, the kernel's parameters): a
 // grid-stride loop over the steps of msm.cuh. The __global__ wrappers (nvcc only) pass it the thread's
@@ -87,15 +87,15 @@ struct curve {
             msm_reduce<FP, FR>::reduce_segment(t, nb, len, buckets, seg_t, seg_s);
     }
 
-    PL_HD static void reduce_windows(ull tid, ull threads, const u64 *seg_t, const u64 *seg_s, u64 *windows,
-                                     u32 nw, u32 segs, u32 len_log2) {
-        for (ull w = tid; w < nw; w += threads)
-            msm_reduce<FP, FR>::reduce_window(w, segs, len_log2, seg_t, seg_s, windows);
+    PL_HD static void scale_segments(ull tid, ull threads, u64 *seg_t, const u64 *seg_s, u32 nw, u32 segs,
+                                     u32 len_log2) {
+        for (ull t = tid; t < (ull)nw * segs; t += threads)
+            msm_reduce<FP, FR>::scale_segment(t, segs, len_log2, seg_t, seg_s);
     }
 
-    PL_HD static void combine(ull tid, ull threads, const u64 *windows, u64 *result, u32 nw, u32 c) {
-        (void)threads;
-        if (tid == 0) msm_reduce<FP, FR>::combine(nw, (int)c, windows, result);
+    PL_HD static void sum_runs(ull tid, ull threads, const u64 *in, u64 *out, u32 nw, u32 count, u32 k) {
+        const ull runs = (ull)nw * ((count + k - 1) / k);
+        for (ull t = tid; t < runs; t += threads) msm_reduce<FP, FR>::sum_run(t, count, k, in, out);
     }
 };
 
@@ -161,14 +161,14 @@ extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor
                                                                pl::u32 len) {                           \
         pl::msm_kernel::name::reduce_segments(PL_MSM_TID, PL_MSM_THREADS, buckets, seg_t, seg_s, nw, nb, len); \
     }                                                                                                   \
-    extern "C" __global__ void pl_##name##_msm_reduce_windows(const pl::u64 *seg_t, const pl::u64 *seg_s, \
-                                                              pl::u64 *windows, pl::u32 nw,             \
-                                                              pl::u32 segs, pl::u32 len_log2) {         \
-        pl::msm_kernel::name::reduce_windows(PL_MSM_TID, PL_MSM_THREADS, seg_t, seg_s, windows, nw, segs, len_log2); \
+    extern "C" __global__ void pl_##name##_msm_scale_segments(pl::u64 *seg_t, const pl::u64 *seg_s,       \
+                                                              pl::u32 nw, pl::u32 segs,                 \
+                                                              pl::u32 len_log2) {                       \
+        pl::msm_kernel::name::scale_segments(PL_MSM_TID, PL_MSM_THREADS, seg_t, seg_s, nw, segs, len_log2); \
     }                                                                                                   \
-    extern "C" __global__ void pl_##name##_msm_combine(const pl::u64 *windows, pl::u64 *result,          \
-                                                       pl::u32 nw, pl::u32 c) {                         \
-        pl::msm_kernel::name::combine(PL_MSM_TID, PL_MSM_THREADS, windows, result, nw, c);              \
+    extern "C" __global__ void pl_##name##_msm_sum_runs(const pl::u64 *in, pl::u64 *out, pl::u32 nw,      \
+                                                        pl::u32 count, pl::u32 k) {                     \
+        pl::msm_kernel::name::sum_runs(PL_MSM_TID, PL_MSM_THREADS, in, out, nw, count, k);              \
     }
 
 PL_MSM_KERNELS(bn254)

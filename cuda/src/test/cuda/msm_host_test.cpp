@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "msm_kernels.cuh"
@@ -48,8 +49,7 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     const u64 max_groups = pl::msm_max_tasks(max_tasks, nb);
     std::vector<u64> partials(nw * max_tasks * jw), group_sums(nw * max_groups * jw);
     std::vector<u32> group_counts(nw * nb), group_offsets(nw * (nb + 1));
-    std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw),
-        windows((u64)nw * jw);
+    std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw);
     // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
     // grid-stride loops go round), in CudaMsm's order
     typedef pl::msm_kernel::curve<FP, FR> K;
@@ -80,9 +80,14 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     for (u64 t = 0; t < T; t++)
         K::merge(t, T, group_sums.data(), group_offsets.data(), buckets.data(), nw, nb, max_groups);
     for (u64 t = 0; t < T; t++) K::reduce_segments(t, T, buckets.data(), seg_t.data(), seg_s.data(), nw, nb, len);
-    for (u64 t = 0; t < T; t++)
-        K::reduce_windows(t, T, seg_t.data(), seg_s.data(), windows.data(), nw, segs, len_log2);
-    for (u64 t = 0; t < T; t++) K::combine(t, T, windows.data(), result.data(), nw, c);
+    for (u64 t = 0; t < T; t++) K::scale_segments(t, T, seg_t.data(), seg_s.data(), nw, segs, len_log2);
+    u64 *in = seg_t.data(), *out = seg_s.data();
+    for (u32 count = segs; count > 1; count = (count + pl::MSM_RUN - 1) / pl::MSM_RUN) {
+        for (u64 t = 0; t < T; t++) K::sum_runs(t, T, in, out, nw, count, pl::MSM_RUN);
+        std::swap(in, out);
+    }
+    // the window sums, then the host's step
+    pl::msm_reduce<FP, FR>::combine(nw, c, in, result.data());
     return result;
 }
 

@@ -1,14 +1,21 @@
 package dev.proofline.cuda;
 
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.PointArithmetic;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * G1 multi-scalar multiplication sum_i k_i P_i on a CUDA device, by the kernels of {@code msm.cuh}
- * (Pippenger's method with signed c-bit digits, a counting sort of the (bucket, point) pairs, one thread a
- * bucket, a segmented bucket reduction, the windows combined by doubling on the device).
+ * (Pippenger's method with signed c-bit digits, a counting sort of the (bucket, point) pairs, tasks of at
+ * most 128 points of a bucket, a bucket reduction in segments of 16 buckets whose shares are summed in
+ * parallel runs; the window sums are combined by doubling on the host).
  *
  * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
  * (affine x, y, little-endian Montgomery words, infinity = (0, 0)); each {@link #multiply} copies its
@@ -23,17 +30,24 @@ public final class CudaMsm implements AutoCloseable {
 
     /** The curves the kernels are built for: entry point prefix, base field limbs, bits of r. */
     public enum Curve {
-        BN254("bn254", 4, 254),
-        BLS12_381("bls12381", 6, 255);
+        BN254("bn254", 4, 254, PairingCurve.BN254),
+        BLS12_381("bls12381", 6, 255, PairingCurve.BLS12_381);
 
         private final String prefix;
         private final int limbs;
         private final int scalarBits;
+        private final PairingCurve pairingCurve;
 
-        Curve(String prefix, int limbs, int scalarBits) {
+        Curve(String prefix, int limbs, int scalarBits, PairingCurve pairingCurve) {
             this.prefix = prefix;
             this.limbs = limbs;
             this.scalarBits = scalarBits;
+            this.pairingCurve = pairingCurve;
+        }
+
+        /** The curve of the Java code (its G1 arithmetic combines the window sums on the host). */
+        public PairingCurve pairingCurve() {
+            return pairingCurve;
         }
 
         /** The prefix of the curve's entry points, {@code pl_<prefix>_msm_...}. */
@@ -85,12 +99,15 @@ public final class CudaMsm implements AutoCloseable {
     private final Function mergeGroups;
     private final Function merge;
     private final Function reduceSegments;
-    private final Function reduceWindows;
-    private final Function combine;
+    private final Function scaleSegments;
+    private final Function sumRuns;
     private final DeviceBuffer[] scratch = new DeviceBuffer[Scratch.values().length];
     private PinnedBuffer hostScalars;
     private PinnedBuffer hostResult;
     private boolean closed;
+    /** Non-null while steps are timed: the events of the call under way, one after each step. */
+    private List<Map.Entry<String, Event>> marks;
+    private final List<Map<String, Double>> profiles = new ArrayList<>();
 
     /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
     public CudaMsm(Context context, Module module, Curve curve) {
@@ -107,8 +124,8 @@ public final class CudaMsm implements AutoCloseable {
         this.mergeGroups = module.function(p + "merge_groups");
         this.merge = module.function(p + "merge");
         this.reduceSegments = module.function(p + "reduce_segments");
-        this.reduceWindows = module.function(p + "reduce_windows");
-        this.combine = module.function(p + "combine");
+        this.scaleSegments = module.function(p + "scale_segments");
+        this.sumRuns = module.function(p + "sum_runs");
         this.stream = context.createStream();
     }
 
@@ -129,11 +146,13 @@ public final class CudaMsm implements AutoCloseable {
         return (bits + c) / c;
     }
 
-    /** Buckets a segment of the bucket reduction, about sqrt(buckets) ({@code msm_segment_len}). */
+    /** Buckets a segment of the bucket reduction: 16, or all when there are fewer ({@code msm_segment_len}). */
     static int segmentLength(int buckets) {
-        int lg = 31 - Integer.numberOfLeadingZeros(buckets);
-        return 1 << ((lg + 1) / 2);
+        return Math.min(buckets, 16);
     }
+
+    /** Points a sum_runs thread adds ({@code MSM_RUN}). */
+    static final int RUN = 16;
 
     /** Points a bucket-accumulation task adds at most ({@code MSM_TASK}). */
     static final int TASK = 128;
@@ -146,6 +165,56 @@ public final class CudaMsm implements AutoCloseable {
     /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
     static int scanChunk(int buckets) {
         return Math.min(buckets, 256);
+    }
+
+    // ------------------------------------------------------------------ step timings
+
+    /**
+     * Times the steps of the following calls (true) or stops timing them (false): each call then records
+     * an event after each of its steps, and {@link #profiles} gives the milliseconds of each. The events
+     * cost a little; off by default. Either way the calls timed so far are forgotten.
+     */
+    public void profile(boolean on) {
+        marks = on ? new ArrayList<>() : null;
+        profiles.clear();
+    }
+
+    /**
+     * For each call timed since {@link #profile} was switched on, the milliseconds of each step, in order,
+     * from the moment the call's first work reached the stream ("scalars: host copy", the host's copy into
+     * pinned memory, is timed by the host clock before that).
+     */
+    public List<Map<String, Double>> profiles() {
+        return List.copyOf(profiles);
+    }
+
+    /** Records an event after the step {@code step} when steps are timed. */
+    private void mark(String step) {
+        if (marks != null) {
+            Event e = context.createEvent();
+            marks.add(Map.entry(step, e));
+            e.record(stream);
+        }
+    }
+
+    /** After the stream is done: the time between the marks, then the events are destroyed. */
+    private void collectProfile(double hostCopyMillis) {
+        if (marks == null) {
+            return;
+        }
+        Map<String, Double> times = new LinkedHashMap<>();
+        if (hostCopyMillis >= 0) {
+            times.put("scalars: host copy", hostCopyMillis);
+        }
+        for (int i = 1; i < marks.size(); i++) {
+            times.merge(marks.get(i).getKey(),
+                    (double) marks.get(i).getValue().elapsedMillisSince(marks.get(i - 1).getValue()), Double::sum);
+        }
+        for (Map.Entry<String, Event> m : marks) {
+            m.getValue().close();
+        }
+        marks.clear();
+        profiles.add(times);
     }
 
     // ------------------------------------------------------------------ points
@@ -284,8 +353,6 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
         DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
         DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
-        DeviceBuffer windowSums = scratch(Scratch.WINDOWS, pointBytes * nw);
-        DeviceBuffer result = scratch(Scratch.RESULT, pointBytes);
         if (onDevice == null && (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n)) {
             if (hostScalars != null) {
                 hostScalars.close();
@@ -293,38 +360,53 @@ public final class CudaMsm implements AutoCloseable {
             }
             hostScalars = context.allocatePinned(8L * SCALAR_WORDS * n);
         }
-        if (hostResult == null) {
-            hostResult = context.allocatePinned(pointBytes);
+        if (hostResult == null || hostResult.size() < pointBytes * nw) {
+            if (hostResult != null) {
+                hostResult.close();
+                hostResult = null;
+            }
+            hostResult = context.allocatePinned(pointBytes * nw);
         }
         try (Arena arena = Arena.ofConfined()) {
             long scalarAddress;
+            double hostCopy = -1;
+            if (onDevice == null) {
+                long t0 = System.nanoTime();
+                MemorySegment.copy(onHost, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
+                        SCALAR_WORDS * count);
+                hostCopy = (System.nanoTime() - t0) / 1e6;
+            }
+            mark("start");
             if (onDevice != null) {
                 if (ready != null) {
                     stream.waitFor(ready);
                 }
                 scalarAddress = onDevice.address() + 8L * SCALAR_WORDS * scalarIndex;
             } else {
-                MemorySegment.copy(onHost, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
-                        SCALAR_WORDS * count);
                 dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
                 scalarAddress = dScalars.address();
             }
+            mark("scalars: copy to the device (or wait)");
             long pairs = (long) nw * nb;
             launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
             launch(recode, n, BLOCK, new KernelArgs(arena).pointer(scalarAddress).pointer(digits).pointer(counts).i64(n)
                     .i32(c));
+            mark("clear counts, recode digits");
             launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
             launch(scan, chunks, BLOCK,
                     new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
             launch(scatter, n * nw, BLOCK,
                     new KernelArgs(arena).pointer(digits).pointer(cursor).pointer(sorted).i64(n).i32(nw).i32(nb));
+            mark("sort by bucket (scan, scatter)");
             // tasks of at most TASK points of one bucket, their offsets by the same scan (the cursor is free)
             launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(counts).pointer(taskCountBuffer).i32(nw).i32(nb));
             launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).i32(nw).i32(nb));
             launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).pointer(taskOffsets)
                     .pointer(cursor).i32(nw).i32(nb));
+            mark("tasks (counts, scan)");
             launch(accumulate, nw * maxTasks, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
                     .pointer(offsets).pointer(taskOffsets).pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
+            mark("accumulate buckets");
             // groups of at most TASK partial sums of one bucket, summed; then each bucket's group sums
             launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(groupCounts)
                     .i32(nw).i32(nb));
@@ -334,24 +416,53 @@ public final class CudaMsm implements AutoCloseable {
             launch(mergeGroups, nw * maxGroups, POINT_BLOCK, new KernelArgs(arena).pointer(partials)
                     .pointer(taskOffsets).pointer(groupOffsets).pointer(groupSums).i32(nw).i32(nb).i64(maxTasks)
                     .i64(maxGroups));
+            mark("group counts, merge groups");
             launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(groupSums).pointer(groupOffsets)
                     .pointer(buckets).i32(nw).i32(nb).i64(maxGroups));
+            mark("merge");
             launch(reduceSegments, (long) nw * segs, POINT_BLOCK,
                     new KernelArgs(arena).pointer(buckets).pointer(segT).pointer(segS).i32(nw).i32(nb).i32(len));
-            launch(reduceWindows, nw, POINT_BLOCK,
-                    new KernelArgs(arena).pointer(segT).pointer(segS).pointer(windowSums).i32(nw).i32(segs).i32(lenLog2));
-            launch(combine, 1, 1, new KernelArgs(arena).pointer(windowSums).pointer(result).i32(nw).i32(c));
-            MemorySegment out = hostResult.segment().asSlice(0, pointBytes);
-            result.copyToHostAsync(out, 0, stream);
+            mark("reduce segments");
+            launch(scaleSegments, (long) nw * segs, POINT_BLOCK,
+                    new KernelArgs(arena).pointer(segT).pointer(segS).i32(nw).i32(segs).i32(lenLog2));
+            // each window's shares summed in runs, the runs' sums in runs, ..., until one is left
+            DeviceBuffer in = segT;
+            DeviceBuffer out = segS;
+            for (int k = segs; k > 1; k = (k + RUN - 1) / RUN) {
+                launch(sumRuns, (long) nw * ((k + RUN - 1) / RUN), POINT_BLOCK,
+                        new KernelArgs(arena).pointer(in).pointer(out).i32(nw).i32(k).i32(RUN));
+                DeviceBuffer t = in;
+                in = out;
+                out = t;
+            }
+            mark("window sums (scale segments, sum runs)");
+            MemorySegment windows = hostResult.segment().asSlice(0, pointBytes * nw);
+            in.copyToHostAsync(windows, 0, stream);
+            mark("window sums' copy");
             stream.synchronize();
-            return out.toArray(ValueLayout.JAVA_LONG);
+            collectProfile(hostCopy);
+            return combine(windows.toArray(ValueLayout.JAVA_LONG), nw, c);
         }
+    }
+
+    /** sum_w 2^(c w) window_w, on the host: doublings from the top window down (Horner's rule). */
+    private long[] combine(long[] windows, int nw, int c) {
+        int jw = curve.jacobianWords();
+        PointArithmetic pa = curve.pairingCurve().g1().arithmetic();
+        long[] r = java.util.Arrays.copyOfRange(windows, (nw - 1) * jw, nw * jw);
+        for (int w = nw - 2; w >= 0; w--) {
+            for (int k = 0; k < c; k++) {
+                pa.dbl(r, 0, r, 0);
+            }
+            pa.add(r, 0, windows, w * jw, r, 0);
+        }
+        return r;
     }
 
     /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
     private enum Scratch {
         SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, GROUP_COUNTS, GROUP_OFFSETS,
-        GROUP_SUMS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S, WINDOWS, RESULT
+        GROUP_SUMS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S
     }
 
     /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */

@@ -70,7 +70,8 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         this.ntt = new CudaNtt(context, module);
     }
 
-    private CudaMsm msm(PairingCurve curve) {
+    /** The MSM of {@code curve} on this device (made on first use). */
+    CudaMsm msm(PairingCurve curve) {
         return msms.computeIfAbsent(curve, c -> new CudaMsm(context, module,
                 c == PairingCurve.BN254 ? CudaMsm.Curve.BN254 : CudaMsm.Curve.BLS12_381));
     }

@@ -24,6 +24,8 @@ import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.cs.WitnessSystem;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,11 +46,15 @@ import java.util.SplittableRandom;
  *   GpuCheck                      correctness, then benchmarks (NTT and MSM at 2^20, 2^22, 2^24; a 2^20 proof)
  *   GpuCheck --quick              correctness at small sizes only
  *   GpuCheck --sanitize           a small case for compute-sanitizer: NTT and MSM at 2^12, proofs through the engine
+ *   GpuCheck --profile            correctness at small sizes, then the MSM's steps and window sizes at 2^20 to 2^24
+ *                                 and a BN254 2^20 proof's MSM steps
  *   GpuCheck --rows FILE          also puts the rows of FILE in the table (check, curve, size, result and
  *                                 ok, fail or skip, tab separated: the script's compute-sanitizer runs)
  * </pre>
  */
 public final class GpuCheck {
+
+    private static final long STARTED = System.nanoTime();
 
     private final List<String[]> rows = new ArrayList<>();
     private boolean failed;
@@ -60,6 +66,7 @@ public final class GpuCheck {
         List<String> a = Arrays.asList(args);
         boolean quick = a.contains("--quick");
         boolean sanitize = a.contains("--sanitize");
+        boolean profile = a.contains("--profile");
         int rowsAt = a.indexOf("--rows");
         Path extraRows = rowsAt >= 0 && rowsAt + 1 < a.size() ? Path.of(a.get(rowsAt + 1)) : null;
         GpuCheck check = new GpuCheck();
@@ -77,10 +84,16 @@ public final class GpuCheck {
         try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx)) {
             if (sanitize) {
                 check.sanitizerCase(ctx);
+            } else if (profile) {
+                check.correctness(ctx, gpu, true);
+                for (PairingCurve curve : PairingCurve.values()) {
+                    check.verdict("G1 MSM", curve.snarkjsName(), 20, msmMatches(ctx, curve, 1 << 20));
+                }
+                check.benchmarks(ctx, gpu, true);
             } else {
                 check.correctness(ctx, gpu, quick);
                 if (!quick) {
-                    check.benchmarks(ctx, gpu);
+                    check.benchmarks(ctx, gpu, false);
                 }
             }
         }
@@ -126,7 +139,8 @@ public final class GpuCheck {
 
     private void row(String what, String curve, String size, String result) {
         rows.add(new String[] {what, curve, size, result});
-        System.out.printf(Locale.ROOT, "  %-34s %-9s %-6s %s%n", what, curve, size, result);
+        System.out.printf(Locale.ROOT, "  [%6.1f s] %-34s %-9s %-6s %s%n", (System.nanoTime() - STARTED) / 1e9, what,
+                curve, size, result);
     }
 
     private void verdict(String what, String curve, int log, boolean ok) {
@@ -146,13 +160,13 @@ public final class GpuCheck {
 
     // ------------------------------------------------------------------ correctness
 
+    /** n field elements in the stored (Montgomery) form, each below 2^(bits - 1), so below the modulus. */
     private static long[] randomVector(PrimeField f, int n, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         long[] v = new long[n * 4];
-        BigInteger p = f.modulus();
-        for (int i = 0; i < n; i++) {
-            BigInteger x = new BigInteger(p.bitLength() + 8, new Random(rnd.nextLong())).mod(p);
-            f.fromBigInteger(x, v, i * 4);
+        long top = -1L >>> (64 - (f.modulus().bitLength() - 1 - 192));
+        for (int i = 0; i < n * 4; i++) {
+            v[i] = (i & 3) == 3 ? rnd.nextLong() & top : rnd.nextLong();
         }
         return v;
     }
@@ -241,19 +255,24 @@ public final class GpuCheck {
         }
     }
 
+    /** G, 2G, ..., nG in affine form (one batch inversion per 4096 points). */
     private static long[] points(PairingCurve curve, int n) {
         var g1 = curve.g1();
         PointArithmetic pa = g1.arithmetic();
         int aw = g1.affineWidth();
+        int jw = g1.jacobianWidth();
         long[] out = new long[n * aw];
         long[] gen = g1.generator();
-        long[] acc = new long[g1.jacobianWidth()];
+        int chunk = 4096;
+        long[] acc = new long[chunk * jw];
         pa.fromAffine(gen, 0, acc, 0);
-        long[] t = new long[aw];
-        for (int i = 0; i < n; i++) {
-            pa.toAffine(acc, 0, t, 0);
-            System.arraycopy(t, 0, out, i * aw, aw);
-            pa.addMixed(acc, 0, gen, 0, acc, 0);
+        for (int base = 0; base < n; base += chunk) {
+            int m = Math.min(chunk, n - base);
+            for (int i = 1; i < m; i++) {
+                pa.addMixed(acc, (i - 1) * jw, gen, 0, acc, i * jw);
+            }
+            pa.batchToAffine(acc, 0, out, base * aw, m);
+            pa.addMixed(acc, (m - 1) * jw, gen, 0, acc, 0);
         }
         return out;
     }
@@ -270,7 +289,7 @@ public final class GpuCheck {
             }
         }
         var g1 = curve.g1();
-        long[] cpu = Msm.on(g1).multiply(java.lang.foreign.MemorySegment.ofArray(pts), 0, scalars, 0, n);
+        long[] cpu = Msm.on(g1).multiply(MemorySegment.ofArray(pts), 0, scalars, 0, n);
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
                 CudaMsm msm = new CudaMsm(ctx, m, curve == PairingCurve.BN254 ? CudaMsm.Curve.BN254
@@ -328,66 +347,159 @@ public final class GpuCheck {
         return t[reps / 2];
     }
 
-    private void benchmarks(Context ctx, GpuAccelerator gpu) throws Exception {
+    private void benchmarks(Context ctx, GpuAccelerator gpu, boolean profile) throws Exception {
         for (PairingCurve curve : PairingCurve.values()) {
-            PrimeField fr = curve.fr();
-            try (CudaNtt ntt = CudaNtt.load(ctx)) {
-                for (int log : new int[] {20, 22, 24}) {
-                    long[] a = randomVector(fr, 1 << log, log);
-                    double ms = medianMs(5, () -> ntt.forward(fr, log, a));
-                    row("NTT forward (with copies)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
-                            "%.2f ms", ms));
-                }
-            }
-            byte[] image = KernelImage.load().orElseThrow();
-            try (Module m = ctx.loadModule(image);
-                    CudaMsm msm = new CudaMsm(ctx, m, curve == PairingCurve.BN254 ? CudaMsm.Curve.BN254
-                            : CudaMsm.Curve.BLS12_381)) {
-                int max = 1 << 24;
-                long[] pts = points(curve, 1 << 16);
-                long[] big = new long[(long) max * curve.g1().affineWidth() > Integer.MAX_VALUE ? 0
-                        : max * curve.g1().affineWidth()];
-                for (int i = 0; i < max; i++) {
-                    int aw = curve.g1().affineWidth();
-                    System.arraycopy(pts, (i & 0xFFFF) * aw, big, i * aw, aw);
-                }
-                try (CudaMsm.Points p = msm.upload(big)) {
+            if (!profile) {
+                PrimeField fr = curve.fr();
+                try (CudaNtt ntt = CudaNtt.load(ctx)) {
                     for (int log : new int[] {20, 22, 24}) {
-                        int n = 1 << log;
-                        long[] scalars = new long[n * 4];
-                        SplittableRandom rnd = new SplittableRandom(log);
-                        for (int i = 0; i < n * 4; i++) {
-                            scalars[i] = rnd.nextLong();
-                        }
-                        for (int i = 0; i < n; i++) {
-                            scalars[i * 4 + 3] &= 0x0FFFFFFFFFFFFFFFL; // below r
-                        }
-                        double ms = medianMs(5, () -> msm.multiply(p, scalars, 0, n));
-                        row("G1 MSM (points resident)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
+                        long[] a = randomVector(fr, 1 << log, log);
+                        double ms = medianMs(5, () -> ntt.forward(fr, log, a));
+                        row("NTT forward (with copies)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
                                 "%.2f ms", ms));
                     }
                 }
             }
+            msmBenchmarks(ctx, curve, profile);
         }
         for (PairingCurve curve : PairingCurve.values()) {
-            Setup s = setup(curve, 1 << 20);
-            try (ProvingKey key = s.key()) {
-                Prover gpuProver = Prover.create().withAccelerator(gpu);
-                double start = medianMs(3, () -> gpuProver.start(key, s.witness()));
-                Prover.Started st = gpuProver.start(key, s.witness());
-                long t0 = System.nanoTime();
-                gpuProver.finish(st);
-                double finish = (System.nanoTime() - t0) / 1e6;
-                double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
-                row("proof 2^20 constraints: start (GPU)", curve.snarkjsName(), "2^" + key.logDomainSize(),
-                        String.format(Locale.ROOT, "%.1f ms (CPU start %.0f ms)", start, cpu));
-                row("proof 2^20 constraints: finish (CPU)", curve.snarkjsName(), "2^" + key.logDomainSize(),
-                        String.format(Locale.ROOT, "%.1f ms", finish));
-                gpu.forget(key);
-            } finally {
-                Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
-                Files.deleteIfExists(s.dir());
+            if (!profile || curve == PairingCurve.BN254) {
+                proofBenchmark(ctx, gpu, curve, profile);
             }
         }
+    }
+
+    private static long[] randomScalars(int n, long seed) {
+        long[] scalars = new long[n * 4];
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < n * 4; i++) {
+            scalars[i] = (i & 3) == 3 ? rnd.nextLong() & 0x0FFFFFFFFFFFFFFFL : rnd.nextLong(); // below r
+        }
+        return scalars;
+    }
+
+    /**
+     * The G1 MSM on 2^16 distinct points repeated up to 2^24, resident, at 2^20, 2^22, 2^24 (the time of
+     * multiply: the scalars' copy from the heap included); with {@code profile}, each step's time and the
+     * window sizes around the chosen one.
+     */
+    private void msmBenchmarks(Context ctx, PairingCurve curve, boolean profile) {
+        byte[] image = KernelImage.load().orElseThrow();
+        try (Module m = ctx.loadModule(image);
+                CudaMsm msm = new CudaMsm(ctx, m, curve == PairingCurve.BN254 ? CudaMsm.Curve.BN254
+                        : CudaMsm.Curve.BLS12_381)) {
+            int max = 1 << 24;
+            int aw = curve.g1().affineWidth();
+            long[] pts = points(curve, 1 << 16);
+            long[] big = new long[max * aw];
+            for (int i = 0; i < max; i += 1 << 16) {
+                System.arraycopy(pts, 0, big, i * aw, pts.length);
+            }
+            try (CudaMsm.Points p = msm.upload(big)) {
+                for (int log : new int[] {20, 22, 24}) {
+                    int n = 1 << log;
+                    long[] scalars = randomScalars(n, log);
+                    double ms = medianMs(5, () -> msm.multiply(p, scalars, 0, n));
+                    try (Arena arena = Arena.ofConfined(); DeviceBuffer d = ctx.allocate(32L * n)) {
+                        MemorySegment nat = arena.allocate(32L * n, 8);
+                        MemorySegment.copy(MemorySegment.ofArray(scalars), 0, nat, 0, 32L * n);
+                        d.copyFromHost(nat, 0);
+                        double onDevice = medianMs(5, () -> msm.multiply(p, d, 0, n, null));
+                        row("G1 MSM (points resident)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
+                                "%.2f ms, scalars on the device; %.2f ms from the heap (c = %d)", onDevice, ms,
+                                CudaMsm.windowBits(n)));
+                        if (profile) {
+                            msm.profile(true);
+                            msm.multiply(p, d, 0, n, null);
+                            msm.multiply(p, scalars, 0, n);
+                            printProfile("  G1 MSM " + curve.snarkjsName() + " 2^" + log
+                                    + " (#1 scalars on the device, #2 from the heap)", msm.profiles());
+                            msm.profile(false);
+                            int best = CudaMsm.windowBits(n);
+                            for (int c = best - 4; c <= Math.min(16, best + 2); c++) {
+                                if (c != best && c >= 8) {
+                                    int window = c;
+                                    double t = medianMs(3, () -> msm.multiply(p, scalars, 0, n, window));
+                                    row("G1 MSM, c = " + c + " (from the heap)", curve.snarkjsName(), "2^" + log,
+                                            String.format(Locale.ROOT, "%.2f ms", t));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void printProfile(String what, List<java.util.Map<String, Double>> profiles) {
+        for (int i = 0; i < profiles.size(); i++) {
+            StringBuilder line = new StringBuilder(what).append(profiles.size() > 1 ? " #" + (i + 1) : "").append(':');
+            double total = 0;
+            for (var e : profiles.get(i).entrySet()) {
+                line.append(String.format(Locale.ROOT, " %s %.2f;", e.getKey(), e.getValue()));
+                if (!e.getKey().startsWith("scalars: host")) {
+                    total += e.getValue();
+                }
+            }
+            System.out.println(line.append(String.format(Locale.ROOT, " on the stream %.2f ms", total)));
+        }
+    }
+
+    /**
+     * A proof of a 2^20-constraint circuit with the key resident, as the engine runs it: a, b, c from
+     * the key's coefficients into pinned buffers on the CPU (prepare), then copies, H and the four G1
+     * MSMs on the GPU (start), then the G2 MSM, assembly and verification on the CPU (finish).
+     */
+    private void proofBenchmark(Context ctx, GpuAccelerator gpu, PairingCurve curve, boolean profile)
+            throws Exception {
+        Setup s = setup(curve, 1 << 20);
+        try (ProvingKey key = s.key();
+                PinnedBuffer a = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
+                PinnedBuffer b = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
+                PinnedBuffer c = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
+                PinnedBuffer w = ctx.allocatePinned(Prover.NativeWorkspace.witnessBytes(key))) {
+            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(a.segment(), b.segment(), c.segment(), w.segment());
+            Prover prover = Prover.create().withAccelerator(gpu);
+            Proof cpuProof = null;
+            double[] prepare = new double[5];
+            double[] start = new double[5];
+            double[] finish = new double[5];
+            for (int i = -1; i < 5; i++) { // one warm-up (the key's upload)
+                CudaMsm msm = gpu.msm(curve);
+                msm.profile(profile && i == 4);
+                long t0 = System.nanoTime();
+                Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1);
+                long t1 = System.nanoTime();
+                Prover.Started st = prover.start(p);
+                long t2 = System.nanoTime();
+                cpuProof = prover.finish(st);
+                long t3 = System.nanoTime();
+                if (i >= 0) {
+                    prepare[i] = (t1 - t0) / 1e6;
+                    start[i] = (t2 - t1) / 1e6;
+                    finish[i] = (t3 - t2) / 1e6;
+                }
+                if (profile && i == 4) {
+                    printProfile("  proof " + curve.snarkjsName() + " G1 MSMs A, B1, C, H", msm.profiles());
+                    msm.profile(false);
+                }
+            }
+            double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
+            String size = "2^" + key.logDomainSize();
+            row("proof 2^20: prepare (CPU: a, b, c)", curve.snarkjsName(), size, ms(prepare));
+            row("proof 2^20: start (GPU: H, G1 MSMs)", curve.snarkjsName(), size, ms(start)
+                    + String.format(Locale.ROOT, " (CPU start %.0f ms)", cpu));
+            row("proof 2^20: finish (CPU: G2, verify)", curve.snarkjsName(), size, ms(finish));
+            gpu.forget(key);
+        } finally {
+            Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
+            Files.deleteIfExists(s.dir());
+        }
+    }
+
+    private static String ms(double[] t) {
+        double[] sorted = t.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%.1f ms (median of %d)", sorted[sorted.length / 2], sorted.length);
     }
 }
