@@ -51,36 +51,75 @@ struct field {
         PL_UNROLL for (int i = 0; i < N; i++) r.l[i] = (t[i] & keep) | (d[i] & ~keep);
     }
 
-    /**
-     * r = a * b / R mod q: CIOS Montgomery multiplication without the final carry word, valid because
-     * the top limb of q is below 2^63 - 1 (the running value stays below 2q).
-     */
-    PL_HD static void mul(const T &a, const T &b, T &r) {
-        u64 t[N];
-        PL_UNROLL for (int i = 0; i < N; i++) t[i] = 0;
-        PL_UNROLL for (int i = 0; i < N; i++) {
-            const u64 bi = b.l[i];
-            u64 A = 0, C = 0;
-            mac(t[0], a.l[0], bi, A);                 // (A, t0) = t0 + a0 bi
-            const u64 m = t[0] * P::QINV;
-            u64 s = t[0];
-            mac(s, m, P::q(0), C);                    // (C, _) = t0 + m q0; the low word is 0
-            PL_UNROLL for (int j = 1; j < N; j++) {
-                mac(t[j], a.l[j], bi, A);             // (A, tj) = tj + aj bi + A
-                u64 u = t[j];
-                mac(u, m, P::q(j), C);                // (C, t(j-1)) = tj + m qj + C
-                t[j - 1] = u;
-            }
-            t[N - 1] = C + A;
-        }
-        reduce_once(t, r);
+    /** Word j of q in 32-bit words. */
+    PL_HD static constexpr u32 q32(int j) {
+        return (u32)(P::q(j / 2) >> (32 * (j & 1)));
     }
 
     /**
-     * r = a^2 / R mod q: the 2N-limb square (each cross product once, doubled, plus the diagonal),
-     * then N Montgomery reduction rounds; about N(N-1)/2 fewer products than mul(a, a).
+     * r = a * b / R mod q: CIOS Montgomery multiplication on 2N 32-bit words, each round two carry chains
+     * for a b_i (the low and the high halves of the word products) and two for m q, then a shift by one
+     * word. The running value t stays below 2q < 2^(64N) between rounds and below 2^(64N + 32) within one
+     * (t + a b_i + m q < 2q + 2 (2^32 - 1) q), so 2N + 1 words hold it and no chain carries out of the
+     * top word. 4 (2N)^2 multiply-adds: on the device each a single instruction with the carry in the
+     * condition code, about half the instructions of 64-bit words (whose products and carries the device
+     * builds from 32-bit ones).
+     */
+    PL_HD static void mul(const T &a, const T &b, T &r) {
+        constexpr int n = 2 * N;
+        u32 x[n], y[n], t[n + 1];
+        PL_UNROLL for (int i = 0; i < N; i++) {
+            x[2 * i] = (u32)a.l[i];
+            x[2 * i + 1] = (u32)(a.l[i] >> 32);
+            y[2 * i] = (u32)b.l[i];
+            y[2 * i + 1] = (u32)(b.l[i] >> 32);
+        }
+        PL_UNROLL for (int i = 0; i <= n; i++) t[i] = 0;
+        const u32 qinv = (u32)P::QINV;  // -q^-1 mod 2^32
+        PL_UNROLL for (int i = 0; i < n; i++) {
+            const u32 bi = y[i];
+            carry_chain k1;  // t += lo(x_j b_i) 2^(32 j)
+            t[0] = k1.mad_lo_cc(x[0], bi, t[0]);
+            PL_UNROLL for (int j = 1; j < n; j++) t[j] = k1.madc_lo_cc(x[j], bi, t[j]);
+            t[n] = k1.addc(t[n], 0);
+            carry_chain k2;  // t += hi(x_j b_i) 2^(32 (j + 1))
+            t[1] = k2.mad_hi_cc(x[0], bi, t[1]);
+            PL_UNROLL for (int j = 1; j < n - 1; j++) t[j + 1] = k2.madc_hi_cc(x[j], bi, t[j + 1]);
+            t[n] = k2.madc_hi(x[n - 1], bi, t[n]);
+            const u32 m = t[0] * qinv;
+            carry_chain k3;  // t += lo(m q_j) 2^(32 j): word 0 becomes 0
+            t[0] = k3.mad_lo_cc(m, q32(0), t[0]);
+            PL_UNROLL for (int j = 1; j < n; j++) t[j] = k3.madc_lo_cc(m, q32(j), t[j]);
+            t[n] = k3.addc(t[n], 0);
+            carry_chain k4;  // t += hi(m q_j) 2^(32 (j + 1))
+            t[1] = k4.mad_hi_cc(m, q32(0), t[1]);
+            PL_UNROLL for (int j = 1; j < n - 1; j++) t[j + 1] = k4.madc_hi_cc(m, q32(j), t[j + 1]);
+            t[n] = k4.madc_hi(m, q32(n - 1), t[n]);
+            PL_UNROLL for (int j = 0; j < n; j++) t[j] = t[j + 1];  // / 2^32
+            t[n] = 0;
+        }
+        u64 w[N];
+        PL_UNROLL for (int i = 0; i < N; i++) w[i] = t[2 * i] | (u64)t[2 * i + 1] << 32;
+        reduce_once(w, r);
+    }
+
+    /**
+     * r = a^2 / R mod q: on the device mul(a, a), whose 32-bit words take fewer instructions than the
+     * 64-bit squaring; on the host sqr64.
      */
     PL_HD static void sqr(const T &a, T &r) {
+#if defined(__CUDA_ARCH__)
+        mul(a, a, r);
+#else
+        sqr64(a, r);
+#endif
+    }
+
+    /**
+     * r = a^2 / R mod q on 64-bit words: the 2N-limb square (each cross product once, doubled, plus the
+     * diagonal), then N Montgomery reduction rounds; about N(N-1)/2 fewer products than a 64-bit mul(a, a).
+     */
+    PL_HD static void sqr64(const T &a, T &r) {
         u64 t[2 * N];
         PL_UNROLL for (int i = 0; i < 2 * N; i++) t[i] = 0;
         // cross products a_i a_j, i < j

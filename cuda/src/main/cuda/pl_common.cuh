@@ -78,4 +78,91 @@ PL_HD u64 subb(u64 a, u64 b, u64 &borrow) {
     return r;
 }
 
+/**
+ * A chain of 32-bit multiply-adds and additions linked by a carry flag. On the device each call is the
+ * PTX instruction of its name and the flag is the hardware's condition code, so a chain's calls must follow
+ * one another with no other flag-setting instruction in between (plain C++ generates none). On the host
+ * the flag lives in the object and the same arithmetic is done with 64-bit integers, so the host tests run
+ * the device's algorithm.
+ */
+struct carry_chain {
+#if !defined(__CUDA_ARCH__)
+    u32 cf = 0;
+#endif
+
+    /** lo(a b) + c, setting the flag to the carry out. */
+    PL_HD u32 mad_lo_cc(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+        return r;
+#else
+        u64 s = (u64)(u32)(a * b) + c;
+        cf = (u32)(s >> 32);
+        return (u32)s;
+#endif
+    }
+
+    /** lo(a b) + c + flag, setting the flag to the carry out. */
+    PL_HD u32 madc_lo_cc(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+        return r;
+#else
+        u64 s = (u64)(u32)(a * b) + c + cf;
+        cf = (u32)(s >> 32);
+        return (u32)s;
+#endif
+    }
+
+    /** hi(a b) + c, setting the flag to the carry out. */
+    PL_HD u32 mad_hi_cc(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+        return r;
+#else
+        u64 s = (((u64)a * b) >> 32) + c;
+        cf = (u32)(s >> 32);
+        return (u32)s;
+#endif
+    }
+
+    /** hi(a b) + c + flag, setting the flag to the carry out. */
+    PL_HD u32 madc_hi_cc(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+        return r;
+#else
+        u64 s = (((u64)a * b) >> 32) + c + cf;
+        cf = (u32)(s >> 32);
+        return (u32)s;
+#endif
+    }
+
+    /** hi(a b) + c + flag, the end of a chain (the caller knows there is no carry out). */
+    PL_HD u32 madc_hi(u32 a, u32 b, u32 c) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+        return r;
+#else
+        return (u32)((((u64)a * b) >> 32) + c + cf);
+#endif
+    }
+
+    /** a + b + flag, the end of a chain (the caller knows there is no carry out). */
+    PL_HD u32 addc(u32 a, u32 b) {
+#if defined(__CUDA_ARCH__)
+        u32 r;
+        asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+        return r;
+#else
+        return a + b + cf;
+#endif
+    }
+};
+
 }  // namespace pl
