@@ -135,10 +135,13 @@ public final class CudaMsm implements AutoCloseable {
 
     // ------------------------------------------------------------------ sizes
 
-    /** The window size for n points: about log2(n) - 2 bits, within [3, 16] ({@code msm_window_bits}). */
+    /**
+     * The window size for n points: about log2(n) - 2 bits, within [3, 15] ({@code msm_window_bits}). On an
+     * H200, 15 was 7-11% faster than 16 at 2^20 and 2^22 points and as fast at 2^24 (BENCHMARKS.md).
+     */
     public static int windowBits(long n) {
         int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);
-        return Math.clamp(lg - 2, 3, 16);
+        return Math.clamp(lg - 2, 3, 15);
     }
 
     /** Windows for scalars of {@code bits} bits with c-bit signed digits ({@code msm_windows}). */
