@@ -6,6 +6,10 @@
 #   bench/compare-snarkjs.sh                            # key from `proofline setup --dev` (insecure, fast)
 #   CURVE=bls12381 REPS=5 CIRCUIT=bench12 bench/compare-snarkjs.sh
 #   PTAU=pot17_final.ptau bench/compare-snarkjs.sh      # key from snarkjs's own setup on a prepared ptau
+#   WARM=0 bench/compare-snarkjs.sh                     # without the warm figure
+#
+# Besides the cold runs (a process per proof, JVM start included), one process proves WARM times (12 by
+# default) and the median of its last REPS proofs is the warm figure (what a running daemon spends).
 #
 # The key is made once and cached in bench/target/snarkjs-bench. With PTAU unset it comes from
 # Proofline's development setup (snarkjs proves and verifies with such keys; the key only has to be
@@ -62,11 +66,25 @@ for i in $(seq "$reps"); do
   timed ./proofline prove "$zkey" "$wtns" "$out/p$i.json" "$out/pub$i.json" >> "$out/ours"
   timed $snarkjs groth16 prove "$zkey" "$wtns" "$out/s$i.json" "$out/spub$i.json" >> "$out/theirs"
 done
+# warm: one process proving WARM times (JIT-compiled code, the key mapped and its caches built, as in a
+# running daemon); the median of the totals of its last REPS proofs
+warm=${WARM:-12}
+if [ "$warm" -gt "$reps" ]; then
+  ./proofline prove --timings --repeat "$warm" "$zkey" "$wtns" "$out/pw.json" "$out/pubw.json" \
+    >/dev/null 2>"$out/warm"
+  tail -n "$reps" "$out/warm" | sed -n 's/.*total \([0-9]*\) ms.*/\1/p' | awk '{print $1 / 1000}' > "$out/warm_s"
+  [ "$(wc -l < "$out/warm_s")" = "$reps" ] || { cat "$out/warm" >&2; exit 1; }
+  cp "$out/pw.json" "$out/p_warm.json"
+fi
 # every proof verifies with snarkjs
 for i in $(seq "$reps"); do
   $snarkjs groth16 verify "$vk" "$out/pub$i.json" "$out/p$i.json" >/dev/null \
     || { echo "snarkjs rejected Proofline's proof $i" >&2; exit 1; }
 done
+if [ -f "$out/p_warm.json" ]; then
+  $snarkjs groth16 verify "$vk" "$out/pubw.json" "$out/p_warm.json" >/dev/null \
+    || { echo "snarkjs rejected Proofline's warm proof" >&2; exit 1; }
+fi
 
 ours_s=$(cut -d' ' -f1 "$out/ours" | median); theirs_s=$(cut -d' ' -f1 "$out/theirs" | median)
 ours_kb=$(cut -d' ' -f2 "$out/ours" | sort -n | tail -1); theirs_kb=$(cut -d' ' -f2 "$out/theirs" | sort -n | tail -1)
@@ -76,3 +94,9 @@ printf "%-10s %10.2f %14.0f\n" proofline "$ours_s" "$((ours_kb / 1024))"
 printf "%-10s %10.2f %14.0f\n" snarkjs "$theirs_s" "$((theirs_kb / 1024))"
 awk -v a="$ours_s" -v b="$theirs_s" 'BEGIN {printf "ratio proofline/snarkjs: %.3f\n", a / b}'
 echo "all runs: proofline $(cut -d' ' -f1 "$out/ours" | tr '\n' ' ')| snarkjs $(cut -d' ' -f1 "$out/theirs" | tr '\n' ' ')"
+if [ -f "$out/warm_s" ]; then
+  warm_s=$(median < "$out/warm_s")
+  printf "proofline warm (one process, proofs %d-%d of %d): median %.2f s; ratio to snarkjs: %.3f\n" \
+    "$((warm - reps + 1))" "$warm" "$warm" "$warm_s" "$(awk -v a="$warm_s" -v b="$theirs_s" 'BEGIN {print a / b}')"
+  echo "warm runs: $(tr '\n' ' ' < "$out/warm_s")"
+fi
