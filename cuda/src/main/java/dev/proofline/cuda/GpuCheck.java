@@ -453,6 +453,9 @@ public final class GpuCheck {
     private void proofBenchmark(Context ctx, GpuAccelerator gpu, PairingCurve curve, boolean profile)
             throws Exception {
         Setup s = setup(curve, 1 << 20);
+        // the CPU's fastest NTT and MSM kernels compiled first, as the daemon does at start (finish's G2 MSM)
+        Ntt.warmUp(curve.fr());
+        Msm.warmUp(curve.g1());
         try (ProvingKey key = s.key();
                 PinnedBuffer a = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
                 PinnedBuffer b = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
