@@ -45,9 +45,9 @@ kernels)
         exit 0
     fi
     mkdir -p "$out_dir"
-    echo "[cuda] nvcc -fatbin $* kernels.cu"
+    echo "[cuda] nvcc -fatbin --no-compress $* kernels.cu"
     start=$SECONDS
-    "$nvcc" -O3 -std=c++17 -fatbin "$@" -o "$out.tmp" "$src/kernels.cu"
+    "$nvcc" -O3 -std=c++17 -fatbin --no-compress "$@" -o "$out.tmp" "$src/kernels.cu"
     mv "$out.tmp" "$out"
     mkdir -p "$(dirname "$stamp")"
     printf '%s' "$*" >"$stamp"

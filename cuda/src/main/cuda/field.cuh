@@ -19,7 +19,18 @@ struct fe {
 template <class P>
 struct field {
     static constexpr int N = P::N;
+    /** 64-bit words of an element in memory. */
+    static constexpr int WORDS = N;
     typedef fe<P> T;
+
+    /** The element at s (WORDS little-endian words). */
+    PL_HD static void load(const u64 *s, T &r) {
+        PL_UNROLL for (int i = 0; i < N; i++) r.l[i] = s[i];
+    }
+
+    PL_HD static void store(u64 *d, const T &a) {
+        PL_UNROLL for (int i = 0; i < N; i++) d[i] = a.l[i];
+    }
 
     PL_HD static void set_zero(T &r) {
         PL_UNROLL for (int i = 0; i < N; i++) r.l[i] = 0;

@@ -1,6 +1,7 @@
-// G1 point arithmetic, y^2 = x^3 + b (a = 0), over a field of field.cuh.
+// Point arithmetic on y^2 = x^3 + b (a = 0) over a coordinate field F: G1 over a prime field of
+// field.cuh, G2 over its quadratic extension (fp2.cuh). The formulas do not use b.
 //
-// Layouts, as in the Java curve code (w = limbs of the base field):
+// Layouts, as in the Java curve code (w = words of a coordinate: the prime field's limbs, or twice that):
 //   affine:   x, y     (2w limbs); the point at infinity is (0, 0);
 //   Jacobian: X, Y, Z  (3w limbs) standing for (X/Z^2, Y/Z^3); infinity has Z = 0 and is written
 //             as (1, 1, 0) when it is produced.
@@ -13,22 +14,23 @@
 
 namespace pl {
 
-template <class P>
-struct affine {
-    fe<P> x, y;
+template <class F>
+struct affine_point {
+    typename F::T x, y;
 };
 
-template <class P>
-struct jacobian {
-    fe<P> x, y, z;
+template <class F>
+struct jacobian_point {
+    typename F::T x, y, z;
 };
 
-template <class P>
-struct g1 {
-    typedef field<P> F;
-    typedef fe<P> E;
-    typedef affine<P> A;
-    typedef jacobian<P> J;
+/** The point operations over the coordinate field F (its element type F::T). */
+template <class F_>
+struct curve_points {
+    typedef F_ F;
+    typedef typename F::T E;
+    typedef affine_point<F> A;
+    typedef jacobian_point<F> J;
 
     PL_HD static bool is_infinity(const J &p) {
         return F::is_zero(p.z);
@@ -203,5 +205,13 @@ struct g1 {
         r.z = z3;
     }
 };
+
+/** G1 over the prime field of parameters P. */
+template <class P>
+using g1 = curve_points<field<P>>;
+template <class P>
+using affine = affine_point<field<P>>;
+template <class P>
+using jacobian = jacobian_point<field<P>>;
 
 }  // namespace pl

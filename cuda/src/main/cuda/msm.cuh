@@ -36,7 +36,7 @@
 // point formulas. Results are Jacobian points (X, Y, Z) of g1.cuh.
 #pragma once
 
-#include "g1.cuh"
+#include "fp2.cuh"
 
 namespace pl {
 
@@ -92,27 +92,30 @@ static constexpr u32 MSM_SIGN = 0x80000000u;
  * which keeps the kernels' code, and nvcc's time, small; the formulas are those of g1.cuh. The bucket
  * accumulation, the hot loop, inlines its mixed addition instead.
  */
-template <class FP>
+template <class G>
 struct msm_points {
-    typedef g1<FP> G;
-    PL_MSM_CALL static void add(const jacobian<FP> &p, const jacobian<FP> &q, jacobian<FP> &r) {
+    typedef typename G::J J;
+    PL_MSM_CALL static void add(const J &p, const J &q, J &r) {
         G::add(p, q, r);
     }
-    PL_MSM_CALL static void dbl(const jacobian<FP> &p, jacobian<FP> &r) {
+    PL_MSM_CALL static void dbl(const J &p, J &r) {
         G::dbl(p, r);
     }
 };
 
-/** The steps for G1 over the base field FP with scalars mod the modulus of FR. */
-template <class FP, class FR>
+/**
+ * The steps for the group G (curve_points over a coordinate field: G1 over Fp, G2 over Fp2) with
+ * scalars mod the modulus of FR.
+ */
+template <class G_, class FR>
 struct msm {
-    typedef g1<FP> G;
-    typedef field<FP> F;
-    typedef affine<FP> A;
-    typedef jacobian<FP> J;
-    static constexpr int N = FP::N;
-    static constexpr int JW = 3 * N;  // words of a Jacobian point
-    static constexpr int AW = 2 * N;  // words of an affine point
+    typedef G_ G;
+    typedef typename G::F F;
+    typedef typename G::A A;
+    typedef typename G::J J;
+    static constexpr int N = F::WORDS;  // words of a coordinate
+    static constexpr int JW = 3 * N;    // words of a Jacobian point
+    static constexpr int AW = 2 * N;    // words of an affine point
 
     PL_HD static int windows(int c) {
         return msm_windows(FR::BITS, c);
@@ -120,22 +123,22 @@ struct msm {
 
     PL_HD static void load(const u64 *v, u64 i, J &p) {
         const u64 *s = v + i * JW;
-        PL_UNROLL for (int k = 0; k < N; k++) p.x.l[k] = s[k];
-        PL_UNROLL for (int k = 0; k < N; k++) p.y.l[k] = s[N + k];
-        PL_UNROLL for (int k = 0; k < N; k++) p.z.l[k] = s[2 * N + k];
+        F::load(s, p.x);
+        F::load(s + N, p.y);
+        F::load(s + 2 * N, p.z);
     }
 
     PL_HD static void store(u64 *v, u64 i, const J &p) {
         u64 *d = v + i * JW;
-        PL_UNROLL for (int k = 0; k < N; k++) d[k] = p.x.l[k];
-        PL_UNROLL for (int k = 0; k < N; k++) d[N + k] = p.y.l[k];
-        PL_UNROLL for (int k = 0; k < N; k++) d[2 * N + k] = p.z.l[k];
+        F::store(d, p.x);
+        F::store(d + N, p.y);
+        F::store(d + 2 * N, p.z);
     }
 
     PL_HD static void load(const u64 *v, u64 i, A &p) {
         const u64 *s = v + i * AW;
-        PL_UNROLL for (int k = 0; k < N; k++) p.x.l[k] = s[k];
-        PL_UNROLL for (int k = 0; k < N; k++) p.y.l[k] = s[N + k];
+        F::load(s, p.x);
+        F::load(s + N, p.y);
     }
 
     /** Digits of scalar i into digits[w n + i], and the bucket counts. */
@@ -258,13 +261,13 @@ PL_HD void msm_scatter(u64 t, u64 n, u32 nb, const u32 *digits, u32 *cursor, u32
     sorted[w * n + pos] = (u32)i | (code & MSM_SIGN);
 }
 
-template <class FP, class FR>
+template <class G_, class FR>
 struct msm_reduce {
-    typedef msm<FP, FR> M;
-    typedef g1<FP> G;
-    typedef msm_points<FP> P;
-    typedef affine<FP> A;
-    typedef jacobian<FP> J;
+    typedef G_ G;
+    typedef msm<G, FR> M;
+    typedef msm_points<G> P;
+    typedef typename G::A A;
+    typedef typename G::J J;
 
     /**
      * Task t = w T + j (T = max_tasks): the sum of the (signed) points of its bucket's share, points

@@ -55,52 +55,54 @@ PL_HD void task_counts(ull tid, ull threads, const u32 *counts, u32 *task_counts
     for (ull t = tid; t < (ull)nw * nb; t += threads) msm_task_count(t, counts, task_counts);
 }
 
-template <class FP, class FR>
+template <class G, class FR>
 struct curve {
     PL_HD static void recode(ull tid, ull threads, const u64 *scalars, u32 *digits, u32 *counts, ull n, u32 c) {
-        for (ull i = tid; i < n; i += threads) msm<FP, FR>::recode(i, n, (int)c, scalars, digits, counts);
+        for (ull i = tid; i < n; i += threads) msm<G, FR>::recode(i, n, (int)c, scalars, digits, counts);
     }
 
     PL_HD static void accumulate(ull tid, ull threads, const u64 *points, const u32 *sorted, const u32 *offsets,
                                  const u32 *task_offsets, u64 *partials, ull n, u32 nw, u32 nb, ull max_tasks) {
         for (ull t = tid; t < nw * max_tasks; t += threads)
-            msm_reduce<FP, FR>::accumulate(t, n, nb, max_tasks, points, sorted, offsets, task_offsets, partials);
+            msm_reduce<G, FR>::accumulate(t, n, nb, max_tasks, points, sorted, offsets, task_offsets, partials);
     }
 
     PL_HD static void merge_groups(ull tid, ull threads, const u64 *partials, const u32 *task_offsets,
                                    const u32 *group_offsets, u64 *group_sums, u32 nw, u32 nb, ull max_tasks,
                                    ull max_groups) {
         for (ull t = tid; t < nw * max_groups; t += threads)
-            msm_reduce<FP, FR>::merge_group(t, nb, max_tasks, max_groups, partials, task_offsets, group_offsets,
+            msm_reduce<G, FR>::merge_group(t, nb, max_tasks, max_groups, partials, task_offsets, group_offsets,
                                             group_sums);
     }
 
     PL_HD static void merge(ull tid, ull threads, const u64 *partials, const u32 *task_offsets, u64 *buckets,
                             u32 nw, u32 nb, ull max_tasks) {
         for (ull t = tid; t < (ull)nw * nb; t += threads)
-            msm_reduce<FP, FR>::merge(t, nb, max_tasks, partials, task_offsets, buckets);
+            msm_reduce<G, FR>::merge(t, nb, max_tasks, partials, task_offsets, buckets);
     }
 
     PL_HD static void reduce_segments(ull tid, ull threads, const u64 *buckets, u64 *seg_t, u64 *seg_s, u32 nw,
                                       u32 nb, u32 len) {
         for (ull t = tid; t < (ull)nw * (nb / len); t += threads)
-            msm_reduce<FP, FR>::reduce_segment(t, nb, len, buckets, seg_t, seg_s);
+            msm_reduce<G, FR>::reduce_segment(t, nb, len, buckets, seg_t, seg_s);
     }
 
     PL_HD static void scale_segments(ull tid, ull threads, u64 *seg_t, const u64 *seg_s, u32 nw, u32 segs,
                                      u32 len_log2) {
         for (ull t = tid; t < (ull)nw * segs; t += threads)
-            msm_reduce<FP, FR>::scale_segment(t, segs, len_log2, seg_t, seg_s);
+            msm_reduce<G, FR>::scale_segment(t, segs, len_log2, seg_t, seg_s);
     }
 
     PL_HD static void sum_runs(ull tid, ull threads, const u64 *in, u64 *out, u32 nw, u32 count, u32 k) {
         const ull runs = (ull)nw * ((count + k - 1) / k);
-        for (ull t = tid; t < runs; t += threads) msm_reduce<FP, FR>::sum_run(t, count, k, in, out);
+        for (ull t = tid; t < runs; t += threads) msm_reduce<G, FR>::sum_run(t, count, k, in, out);
     }
 };
 
-typedef curve<bn254_fp_params, bn254_fr_params> bn254;
-typedef curve<bls12381_fp_params, bls12381_fr_params> bls12381;
+typedef curve<g1<bn254_fp_params>, bn254_fr_params> bn254;
+typedef curve<g1<bls12381_fp_params>, bls12381_fr_params> bls12381;
+typedef curve<g2<bn254_fp_params>, bn254_fr_params> bn254_g2;
+typedef curve<g2<bls12381_fp_params>, bls12381_fr_params> bls12381_g2;
 
 }  // namespace msm_kernel
 }  // namespace pl
@@ -173,5 +175,7 @@ extern "C" __global__ void pl_msm_scatter(const pl::u32 *digits, pl::u32 *cursor
 
 PL_MSM_KERNELS(bn254)
 PL_MSM_KERNELS(bls12381)
+PL_MSM_KERNELS(bn254_g2)
+PL_MSM_KERNELS(bls12381_g2)
 
 #endif

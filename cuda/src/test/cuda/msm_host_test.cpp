@@ -3,8 +3,10 @@
 // additions one after another), in the order CudaMsm launches them.
 //
 // Reads cases on stdin, each a header line and n point lines:
-//   msm <curve> <n> <c>          curve bn254 or bls12381; c = 0: the window size msm_window_bits(n)
-//   <x y words> <4 scalar words> one line a point: affine coordinates (Montgomery form, infinity 0 0)
+//   msm <group> <n> <c>          group bn254, bls12381 (G1), bn254_g2 or bls12381_g2 (G2); c = 0: the
+//                                window size msm_window_bits(n)
+//   <x y words> <4 scalar words> one line a point: affine coordinates (Montgomery form, infinity 0 0;
+//                                on G2 each coordinate c0 then c1)
 //                                and the scalar's canonical words, 64-bit hexadecimal, little-endian
 // and writes one line a case: the window size used, then the result's Jacobian words X Y Z.
 #include <cstdio>
@@ -24,14 +26,14 @@ using pl::u64;
 /** Threads of the emulated grids: a prime, so no loop's item count is a multiple of it. */
 const u64 THREADS = 37;
 
-template <class FP, class FR>
+template <class G, class FR>
 std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> &scalars, u64 n, int c) {
-    typedef pl::msm<FP, FR> M;
+    typedef pl::msm<G, FR> M;
     const int jw = M::JW;
     std::vector<u64> result(jw);
     if (n == 0) {
-        pl::jacobian<FP> inf;
-        pl::g1<FP>::set_infinity(inf);
+        typename G::J inf;
+        G::set_infinity(inf);
         M::store(result.data(), 0, inf);
         return result;
     }
@@ -52,7 +54,7 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
     std::vector<u64> buckets((u64)nw * nb * jw), seg_t((u64)nw * segs * jw), seg_s((u64)nw * segs * jw);
     // the kernels' bodies, each for every thread of a small grid (fewer threads than items, so the
     // grid-stride loops go round), in CudaMsm's order
-    typedef pl::msm_kernel::curve<FP, FR> K;
+    typedef pl::msm_kernel::curve<G, FR> K;
     const u64 T = THREADS;
     for (u64 t = 0; t < T; t++) pl::msm_kernel::clear_u32(t, T, counts.data(), counts.size());
     for (u64 t = 0; t < T; t++) K::recode(t, T, scalars.data(), digits.data(), counts.data(), n, c);
@@ -87,7 +89,7 @@ std::vector<u64> emulate(const std::vector<u64> &points, const std::vector<u64> 
         std::swap(in, out);
     }
     // the window sums, then the host's step
-    pl::msm_reduce<FP, FR>::combine(nw, c, in, result.data());
+    pl::msm_reduce<G, FR>::combine(nw, c, in, result.data());
     return result;
 }
 
@@ -113,10 +115,11 @@ int main() {
     while (std::cin >> tag) {
         u64 n;
         int c;
-        if (tag != "msm" || !(std::cin >> curve >> n >> c)) fail("expected: msm <curve> <n> <c>");
-        const bool bn = curve == "bn254";
-        if (!bn && curve != "bls12381") fail("unknown curve " + curve);
-        const int limbs = bn ? 4 : 6;
+        if (tag != "msm" || !(std::cin >> curve >> n >> c)) fail("expected: msm <group> <n> <c>");
+        const bool bn = curve == "bn254" || curve == "bn254_g2";
+        const bool g2 = curve == "bn254_g2" || curve == "bls12381_g2";
+        if (!bn && curve != "bls12381" && curve != "bls12381_g2") fail("unknown group " + curve);
+        const int limbs = (bn ? 4 : 6) * (g2 ? 2 : 1);  // words of a coordinate
         if (c == 0) c = pl::msm_window_bits(n);
         if (c < 2 || c > 16) fail("window size out of [2, 16]: " + std::to_string(c));
         std::vector<u64> points(n * 2 * limbs), scalars(n * 4);
@@ -124,8 +127,11 @@ int main() {
             for (int k = 0; k < 2 * limbs; k++) points[i * 2 * limbs + k] = word();
             for (int k = 0; k < 4; k++) scalars[i * 4 + k] = word();
         }
-        std::vector<u64> r = bn ? emulate<pl::bn254_fp_params, pl::bn254_fr_params>(points, scalars, n, c)
-                                : emulate<pl::bls12381_fp_params, pl::bls12381_fr_params>(points, scalars, n, c);
+        std::vector<u64> r =
+            g2 ? (bn ? emulate<pl::g2<pl::bn254_fp_params>, pl::bn254_fr_params>(points, scalars, n, c)
+                     : emulate<pl::g2<pl::bls12381_fp_params>, pl::bls12381_fr_params>(points, scalars, n, c))
+               : (bn ? emulate<pl::g1<pl::bn254_fp_params>, pl::bn254_fr_params>(points, scalars, n, c)
+                     : emulate<pl::g1<pl::bls12381_fp_params>, pl::bls12381_fr_params>(points, scalars, n, c));
         std::printf("%d", c);
         for (u64 x : r) std::printf(" %llx", (unsigned long long)x);
         std::printf("\n");

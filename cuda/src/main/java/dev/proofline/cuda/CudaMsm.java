@@ -2,6 +2,7 @@ package dev.proofline.cuda;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,14 +13,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * G1 multi-scalar multiplication sum_i k_i P_i on a CUDA device, by the kernels of {@code msm.cuh}
+ * Multi-scalar multiplication sum_i k_i P_i on G1 or G2 on a CUDA device, by the kernels of {@code msm.cuh}
  * (Pippenger's method with signed c-bit digits, a counting sort of the (bucket, point) pairs, tasks of at
  * most 128 points of a bucket, a bucket reduction in segments of 16 buckets whose shares are summed in
  * parallel runs; the window sums are combined by doubling on the host).
  *
  * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
- * (affine x, y, little-endian Montgomery words, infinity = (0, 0)); each {@link #multiply} copies its
- * scalars (4 canonical little-endian words each, taken mod r) through pinned memory, runs the kernels on
+ * (affine x, y, little-endian Montgomery words, on G2 each coordinate c0 then c1, infinity = (0, 0));
+ * each {@link #multiply} copies its scalars (4 canonical little-endian words each, taken mod r) through
+ * pinned memory, runs the kernels on
  * this instance's stream (with scratch buffers kept between calls, grown as needed, freed by
  * {@link #releaseScratch} or {@link #close}) and returns the Jacobian result (X, Y, Z, Montgomery words,
  * infinity with Z = 0), the representation of the Java {@code Msm}.
@@ -28,31 +30,50 @@ import java.util.Objects;
  */
 public final class CudaMsm implements AutoCloseable {
 
-    /** The curves the kernels are built for: entry point prefix, base field limbs, bits of r. */
+    /** The groups the kernels are built for: G1 and G2 of each curve. */
     public enum Curve {
-        BN254("bn254", 4, 254, PairingCurve.BN254),
-        BLS12_381("bls12381", 6, 255, PairingCurve.BLS12_381);
+        BN254("bn254", 4, 254, PairingCurve.BN254, false),
+        BLS12_381("bls12381", 6, 255, PairingCurve.BLS12_381, false),
+        BN254_G2("bn254_g2", 4, 254, PairingCurve.BN254, true),
+        BLS12_381_G2("bls12381_g2", 6, 255, PairingCurve.BLS12_381, true);
 
         private final String prefix;
         private final int limbs;
         private final int scalarBits;
         private final PairingCurve pairingCurve;
+        private final boolean g2;
 
-        Curve(String prefix, int limbs, int scalarBits, PairingCurve pairingCurve) {
+        Curve(String prefix, int limbs, int scalarBits, PairingCurve pairingCurve, boolean g2) {
             this.prefix = prefix;
             this.limbs = limbs;
             this.scalarBits = scalarBits;
             this.pairingCurve = pairingCurve;
+            this.g2 = g2;
         }
 
-        /** The curve of the Java code (its G1 arithmetic combines the window sums on the host). */
+        /** G1 of {@code c}. */
+        public static Curve g1(PairingCurve c) {
+            return c == PairingCurve.BN254 ? BN254 : BLS12_381;
+        }
+
+        /** G2 of {@code c}. */
+        public static Curve g2(PairingCurve c) {
+            return c == PairingCurve.BN254 ? BN254_G2 : BLS12_381_G2;
+        }
+
+        /** The prefix of the group's entry points, {@code pl_<prefix>_msm_...}. */
+        public String prefix() {
+            return prefix;
+        }
+
+        /** The curve of the Java code. */
         public PairingCurve pairingCurve() {
             return pairingCurve;
         }
 
-        /** The prefix of the curve's entry points, {@code pl_<prefix>_msm_...}. */
-        public String prefix() {
-            return prefix;
+        /** The group in the Java code (its arithmetic combines the window sums on the host). */
+        public WeierstrassCurve group() {
+            return g2 ? pairingCurve.g2() : pairingCurve.g1();
         }
 
         /** 64-bit words of a base field element. */
@@ -60,14 +81,19 @@ public final class CudaMsm implements AutoCloseable {
             return limbs;
         }
 
+        /** Words of a coordinate: the base field's limbs on G1, twice that (c0, c1) on G2. */
+        public int coordinateWords() {
+            return g2 ? 2 * limbs : limbs;
+        }
+
         /** Words of an affine point. */
         public int affineWords() {
-            return 2 * limbs;
+            return 2 * coordinateWords();
         }
 
         /** Words of a Jacobian point. */
         public int jacobianWords() {
-            return 3 * limbs;
+            return 3 * coordinateWords();
         }
 
         /** Bit length of the group order r. */
@@ -451,7 +477,7 @@ public final class CudaMsm implements AutoCloseable {
     /** sum_w 2^(c w) window_w, on the host: doublings from the top window down (Horner's rule). */
     private long[] combine(long[] windows, int nw, int c) {
         int jw = curve.jacobianWords();
-        PointArithmetic pa = curve.pairingCurve().g1().arithmetic();
+        PointArithmetic pa = curve.group().arithmetic();
         long[] r = java.util.Arrays.copyOfRange(windows, (nw - 1) * jw, nw * jw);
         for (int w = nw - 2; w >= 0; w--) {
             for (int k = 0; k < c; k++) {
@@ -509,12 +535,7 @@ public final class CudaMsm implements AutoCloseable {
     /** The point at infinity as the kernels write it: (1, 1, 0) in Montgomery form. */
     private long[] infinity() {
         long[] r = new long[curve.jacobianWords()];
-        long[] one = curve == Curve.BN254
-                ? new long[] {0xd35d438dc58f0d9dL, 0x0a78eb28f5c70b3dL, 0x666ea36f7879462cL, 0x0e0a77c19a07df2fL}
-                : new long[] {0x760900000002fffdL, 0xebf4000bc40c0002L, 0x5f48985753c758baL, 0x77ce585370525745L,
-                        0x5c071a97a256ec6dL, 0x15f65ec3fa80e493L};
-        System.arraycopy(one, 0, r, 0, one.length);
-        System.arraycopy(one, 0, r, one.length, one.length);
+        curve.group().arithmetic().setInfinity(r, 0);
         return r;
     }
 

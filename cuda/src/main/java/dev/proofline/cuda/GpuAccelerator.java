@@ -73,7 +73,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     /** The MSM of {@code curve} on this device (made on first use). */
     CudaMsm msm(PairingCurve curve) {
         return msms.computeIfAbsent(curve, c -> new CudaMsm(context, module,
-                c == PairingCurve.BN254 ? CudaMsm.Curve.BN254 : CudaMsm.Curve.BLS12_381));
+                CudaMsm.Curve.g1(c)));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.proofline.cuda;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
@@ -43,7 +44,8 @@ import java.util.SplittableRandom;
  * every check passed, 1 when one failed, 2 when there is no usable device.
  *
  * <pre>
- *   GpuCheck                      correctness, then benchmarks (NTT and MSM at 2^20, 2^22, 2^24; a 2^20 proof)
+ *   GpuCheck                      correctness, then benchmarks (NTT and G1 MSM at 2^20, 2^22, 2^24; G2 MSM
+ *                                 at 2^16 and 2^20 against the CPU's; a 2^20 proof)
  *   GpuCheck --quick              correctness at small sizes only
  *   GpuCheck --sanitize           a small case for compute-sanitizer: NTT and MSM at 2^12, proofs through the engine
  *   GpuCheck --profile            correctness at small sizes, then the MSM's steps and window sizes at 2^20 to 2^24
@@ -189,6 +191,9 @@ public final class GpuCheck {
             for (int log : msmLogs) {
                 verdict("G1 MSM", curve.snarkjsName(), log, msmMatches(ctx, curve, 1 << log));
             }
+            for (int log : quick ? new int[] {10} : new int[] {10, 14}) {
+                verdict("G2 MSM", curve.snarkjsName(), log, msmMatches(ctx, CudaMsm.Curve.g2(curve), 1 << log));
+            }
         }
         for (PairingCurve curve : PairingCurve.values()) {
             int log = quick ? 12 : 16;
@@ -255,9 +260,13 @@ public final class GpuCheck {
         }
     }
 
-    /** G, 2G, ..., nG in affine form (one batch inversion per 4096 points). */
+    /** G, 2G, ..., nG in affine form (one batch inversion per 4096 points), G the generator of G1. */
     private static long[] points(PairingCurve curve, int n) {
-        var g1 = curve.g1();
+        return points(curve.g1(), n);
+    }
+
+    /** G, 2G, ..., nG in affine form on {@code g1} (either group; one batch inversion per 4096 points). */
+    private static long[] points(WeierstrassCurve g1, int n) {
         PointArithmetic pa = g1.arithmetic();
         int aw = g1.affineWidth();
         int jw = g1.jacobianWidth();
@@ -278,7 +287,14 @@ public final class GpuCheck {
     }
 
     private static boolean msmMatches(Context ctx, PairingCurve curve, int n) {
-        long[] pts = points(curve, n);
+        return msmMatches(ctx, CudaMsm.Curve.g1(curve), n);
+    }
+
+    /** The MSM of n points and random scalars (every 97th zero) on the device against the Java MSM. */
+    private static boolean msmMatches(Context ctx, CudaMsm.Curve group, int n) {
+        PairingCurve curve = group.pairingCurve();
+        var g1 = group.group();
+        long[] pts = points(g1, n);
         long[] scalars = new long[n * 4];
         SplittableRandom rnd = new SplittableRandom(n);
         BigInteger r = curve.fr().modulus();
@@ -288,12 +304,10 @@ public final class GpuCheck {
                 scalars[i * 4 + w] = k.shiftRight(64 * w).longValue();
             }
         }
-        var g1 = curve.g1();
         long[] cpu = Msm.on(g1).multiply(MemorySegment.ofArray(pts), 0, scalars, 0, n);
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
-                CudaMsm msm = new CudaMsm(ctx, m, curve == PairingCurve.BN254 ? CudaMsm.Curve.BN254
-                        : CudaMsm.Curve.BLS12_381);
+                CudaMsm msm = new CudaMsm(ctx, m, group);
                 CudaMsm.Points p = msm.upload(pts)) {
             long[] gpu = msm.multiply(p, scalars, 0, n);
             PointArithmetic pa = g1.arithmetic();
@@ -361,6 +375,7 @@ public final class GpuCheck {
                 }
             }
             msmBenchmarks(ctx, curve, profile);
+            g2Benchmarks(ctx, curve);
         }
         for (PairingCurve curve : PairingCurve.values()) {
             if (!profile || curve == PairingCurve.BN254) {
@@ -386,8 +401,7 @@ public final class GpuCheck {
     private void msmBenchmarks(Context ctx, PairingCurve curve, boolean profile) {
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
-                CudaMsm msm = new CudaMsm(ctx, m, curve == PairingCurve.BN254 ? CudaMsm.Curve.BN254
-                        : CudaMsm.Curve.BLS12_381)) {
+                CudaMsm msm = new CudaMsm(ctx, m, CudaMsm.Curve.g1(curve))) {
             int max = 1 << 24;
             int aw = curve.g1().affineWidth();
             long[] pts = points(curve, 1 << 16);
@@ -426,6 +440,45 @@ public final class GpuCheck {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * The G2 MSM at 2^16 and 2^20 (2^14 distinct points repeated), points resident, against the CPU's G2
+     * MSM (all cores, 8-lane additions warmed up) on the same points and scalars: whether B in G2 belongs
+     * on the GPU.
+     */
+    private void g2Benchmarks(Context ctx, PairingCurve curve) throws InterruptedException {
+        CudaMsm.Curve group = CudaMsm.Curve.g2(curve);
+        WeierstrassCurve g2 = curve.g2();
+        int aw = g2.affineWidth();
+        int max = 1 << 20;
+        long[] pts = points(g2, 1 << 14);
+        long[] big = new long[max * aw];
+        for (int i = 0; i < max; i += 1 << 14) {
+            System.arraycopy(pts, 0, big, i * aw, pts.length);
+        }
+        Msm.warmUp(curve.g1()); // the Fp2 additions run on the base field's 8-lane kernel
+        Msm cpu = Msm.on(g2);
+        byte[] image = KernelImage.load().orElseThrow();
+        try (Module m = ctx.loadModule(image);
+                CudaMsm msm = new CudaMsm(ctx, m, group);
+                CudaMsm.Points p = msm.upload(big)) {
+            for (int log : new int[] {16, 20}) {
+                int n = 1 << log;
+                long[] scalars = randomScalars(n, log);
+                double heap = medianMs(5, () -> msm.multiply(p, scalars, 0, n));
+                double onCpu = medianMs(3, () -> cpu.multiply(MemorySegment.ofArray(big), 0, scalars, 0, n));
+                try (Arena arena = Arena.ofConfined(); DeviceBuffer d = ctx.allocate(32L * n)) {
+                    MemorySegment nat = arena.allocate(32L * n, 8);
+                    MemorySegment.copy(MemorySegment.ofArray(scalars), 0, nat, 0, 32L * n);
+                    d.copyFromHost(nat, 0);
+                    double onDevice = medianMs(5, () -> msm.multiply(p, d, 0, n, null));
+                    row("G2 MSM (points resident)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
+                            "%.2f ms, scalars on the device; %.2f ms from the heap; CPU (%d cores) %.1f ms",
+                            onDevice, heap, Runtime.getRuntime().availableProcessors(), onCpu));
                 }
             }
         }

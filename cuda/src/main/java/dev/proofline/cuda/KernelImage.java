@@ -43,7 +43,13 @@ public final class KernelImage {
             "pl_bn254_msm_reduce_segments", "pl_bn254_msm_scale_segments", "pl_bn254_msm_sum_runs",
             "pl_bls12381_msm_recode", "pl_bls12381_msm_accumulate", "pl_bls12381_msm_merge_groups",
             "pl_bls12381_msm_merge", "pl_bls12381_msm_reduce_segments", "pl_bls12381_msm_scale_segments",
-            "pl_bls12381_msm_sum_runs");
+            "pl_bls12381_msm_sum_runs",
+            "pl_bn254_g2_msm_recode", "pl_bn254_g2_msm_accumulate", "pl_bn254_g2_msm_merge_groups",
+            "pl_bn254_g2_msm_merge", "pl_bn254_g2_msm_reduce_segments", "pl_bn254_g2_msm_scale_segments",
+            "pl_bn254_g2_msm_sum_runs",
+            "pl_bls12381_g2_msm_recode", "pl_bls12381_g2_msm_accumulate", "pl_bls12381_g2_msm_merge_groups",
+            "pl_bls12381_g2_msm_merge", "pl_bls12381_g2_msm_reduce_segments", "pl_bls12381_g2_msm_scale_segments",
+            "pl_bls12381_g2_msm_sum_runs");
 
     private KernelImage() {
     }

@@ -3,6 +3,7 @@ package dev.proofline.cuda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.proofline.algebra.PairingCurve;
@@ -34,6 +35,41 @@ class FakeDriverMsmTest {
         return p;
     }
 
+    /** G2: the same class on the G2 kernels (Fp2 coordinates, four words a coordinate pair). */
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void g2MsmOnTheFakeDriverMatchesTheJavaMsm(PairingCurve curve) {
+        Path lib = kernels();
+        FakeCuda fake = FakeCuda.get();
+        fake.reset();
+        fake.loadKernels(lib);
+        WeierstrassCurve g2 = curve.g2();
+        PointArithmetic pa = g2.arithmetic();
+        int aw = g2.affineWidth();
+        Random rnd = new Random(curve.ordinal() + 11);
+        long[] pool = MsmHostEmulationTest.randomPoints(g2, 64, rnd);
+        Msm java = Msm.on(g2).withParallelism(2);
+        try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
+                Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
+                CudaMsm msm = new CudaMsm(context, module, CudaMsm.Curve.g2(curve))) {
+            assertEquals(aw, msm.curve().affineWords(), "words of an affine G2 point");
+            int n = 300;
+            MsmHostEmulationTest.Case k = MsmHostEmulationTest.mixed("fake G2", g2, pool, n, 0, rnd);
+            try (CudaMsm.Points points = msm.upload(k.points())) {
+                for (int count : new int[] {n, 1, 41}) {
+                    for (int c : new int[] {0, 5}) {
+                        long[] actual = new long[aw];
+                        pa.toAffine(msm.multiply(points, k.scalars(), 0, count, c), 0, actual, 0);
+                        final int cc = c;
+                        assertArrayEquals(java.multiplyAffine(k.points(), 0, k.scalars(), 0, count), actual,
+                                () -> curve + " G2: " + count + " points, c = " + cc);
+                    }
+                }
+                assertTrue(pa.isInfinity(msm.multiply(points, k.scalars(), 0, 0), 0), "empty G2 MSM");
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
     void cudaMsmOnTheFakeDriverMatchesTheJavaMsm(PairingCurve curve) {
@@ -54,7 +90,7 @@ class FakeDriverMsmTest {
                 Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
                 CudaMsm msm = new CudaMsm(context, module, MsmHostEmulationTest.cudaCurve(curve))) {
             int n = 1500;
-            MsmHostEmulationTest.Case k = MsmHostEmulationTest.mixed("fake", curve, pool, n, 0, rnd);
+            MsmHostEmulationTest.Case k = MsmHostEmulationTest.mixed("fake", g1, pool, n, 0, rnd);
             // the points from native memory at an offset, as from a mapped zkey
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment seg = arena.allocate(8L * (n + 3) * aw, 8);

@@ -67,7 +67,8 @@ class KernelImageTest {
         }
         assertTrue(parts.contains("elf_90") && parts.contains("ptx_90"),
                 "sm_90 code and compute_90 PTX in the fatbin: " + parts);
-        // the ELF part is stored uncompressed: its section names carry the entry points' names
+        // the ELF part is stored uncompressed (build-kernels.sh passes --no-compress): its section names
+        // carry the entry points' names
         String text = new String(b, StandardCharsets.ISO_8859_1);
         List<String> missing = new ArrayList<>();
         List<String> names = new ArrayList<>(KernelImage.FIELD_MUL_ENTRY_POINTS);

@@ -49,7 +49,7 @@ class MsmHostEmulationTest {
     }
 
     static CudaMsm.Curve cudaCurve(PairingCurve c) {
-        return c == PairingCurve.BN254 ? CudaMsm.Curve.BN254 : CudaMsm.Curve.BLS12_381;
+        return CudaMsm.Curve.g1(c);
     }
 
     /** Distinct random points k G (k random, 128 bits). */
@@ -84,11 +84,10 @@ class MsmHostEmulationTest {
      * (with the same or another scalar), a point and its negation with the same scalar, scalars 1, 2, r - 1,
      * r, r + 1, 2^256 - 1, small ones, and ones whose digits all carry (2^(c-1) + 1 in every window).
      */
-    static Case mixed(String name, PairingCurve curve, long[] pool, int n, int c, Random rnd) {
-        WeierstrassCurve g1 = curve.g1();
-        int aw = g1.affineWidth();
-        int w = aw / 2;
-        BigInteger r = g1.order();
+    static Case mixed(String name, WeierstrassCurve group, long[] pool, int n, int c, Random rnd) {
+        int aw = group.affineWidth();
+        PointArithmetic pa = group.arithmetic();
+        BigInteger r = group.order();
         int poolSize = pool.length / aw;
         long[] pts = new long[n * aw];
         long[] sc = new long[4 * n];
@@ -110,11 +109,7 @@ class MsmHostEmulationTest {
                 System.arraycopy(pts, rnd.nextInt(i) * aw, pts, i * aw, aw);
             } else if (i > 0 && kind == 2) {
                 // negation of the previous point, with the previous scalar below
-                System.arraycopy(pts, (i - 1) * aw, pts, i * aw, aw);
-                long[] y = Arrays.copyOfRange(pts, i * aw + w, i * aw + aw);
-                long[] ny = new long[w];
-                curve.fp().neg(y, 0, ny, 0);
-                System.arraycopy(ny, 0, pts, i * aw + w, w);
+                pa.negAffine(pts, (i - 1) * aw, pts, i * aw);
             } else {
                 System.arraycopy(pool, rnd.nextInt(poolSize) * aw, pts, i * aw, aw);
             }
@@ -164,10 +159,10 @@ class MsmHostEmulationTest {
             cases.add(new Case("random n=" + n, Arrays.copyOf(pool, n * aw), randomScalars(r, n, rnd), 0));
         }
         for (int n : new int[] {1, 2, 5, 50, 500, 3000, max}) {
-            cases.add(mixed("edge cases n=" + n, curve, pool, n, 0, rnd));
+            cases.add(mixed("edge cases n=" + n, g1, pool, n, 0, rnd));
         }
         for (int c = 2; c <= 16; c++) {
-            cases.add(mixed("edge cases n=300 c=" + c, curve, pool, 300, c, rnd));
+            cases.add(mixed("edge cases n=300 c=" + c, g1, pool, 300, c, rnd));
         }
         // one point in every place, random scalars: every bucket's additions meet equal points
         long[] same = new long[1000 * aw];
@@ -199,17 +194,58 @@ class MsmHostEmulationTest {
         return cases;
     }
 
+    /**
+     * G2 (the same steps over Fp2): fewer cases than G1, each addition costing about three times as much;
+     * random points and scalars, the edge cases at several sizes and window sizes, a repeated point, a
+     * crowded bucket, and the results at infinity.
+     */
+    static List<Case> g2Cases(PairingCurve curve) {
+        WeierstrassCurve g2 = curve.g2();
+        int aw = g2.affineWidth();
+        BigInteger r = g2.order();
+        Random rnd = new Random(curve.name().hashCode() + 2);
+        int max = 1 << 10;
+        long[] pool = randomPoints(g2, max, rnd);
+        List<Case> cases = new ArrayList<>();
+        for (int n : new int[] {1, 2, 7, 100, max}) {
+            cases.add(new Case("G2 random n=" + n, Arrays.copyOf(pool, n * aw), randomScalars(r, n, rnd), 0));
+        }
+        for (int n : new int[] {1, 5, 500}) {
+            cases.add(mixed("G2 edge cases n=" + n, g2, pool, n, 0, rnd));
+        }
+        for (int c : new int[] {2, 5, 9, 13, 16}) {
+            cases.add(mixed("G2 edge cases n=200 c=" + c, g2, pool, 200, c, rnd));
+        }
+        long[] same = new long[300 * aw];
+        for (int i = 0; i < 300; i++) {
+            System.arraycopy(pool, 0, same, i * aw, aw);
+        }
+        cases.add(new Case("G2 one point repeated n=300", same, randomScalars(r, 300, rnd), 0));
+        cases.add(new Case("G2 skewed scalars n=1024", Arrays.copyOf(pool, max * aw), skewedScalars(r, max, rnd), 0));
+        cases.add(new Case("G2 zero scalars", Arrays.copyOf(pool, 50 * aw), new long[4 * 50], 0));
+        cases.add(new Case("G2 points at infinity", new long[30 * aw], randomScalars(r, 30, rnd), 0));
+        return cases;
+    }
+
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
     void emulatedKernelsMatchTheJavaMsm(PairingCurve curve) throws Exception {
+        check(curve.g1(), CudaMsm.Curve.g1(curve), cases(curve));
+    }
+
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void emulatedG2KernelsMatchTheJavaMsm(PairingCurve curve) throws Exception {
+        check(curve.g2(), CudaMsm.Curve.g2(curve), g2Cases(curve));
+    }
+
+    private static void check(WeierstrassCurve group, CudaMsm.Curve cudaCurve, List<Case> cases) throws Exception {
         Path program = program();
-        WeierstrassCurve g1 = curve.g1();
-        PointArithmetic pa = g1.arithmetic();
-        String name = cudaCurve(curve).prefix();
-        List<Case> cases = cases(curve);
+        PointArithmetic pa = group.arithmetic();
+        String name = cudaCurve.prefix();
         List<String> out = run(program, name, cases);
         assertEquals(cases.size(), out.size(), "one result a case");
-        Msm msm = Msm.on(g1).withParallelism(2);
+        Msm msm = Msm.on(group).withParallelism(2);
         int nonTrivial = 0;
         for (int i = 0; i < cases.size(); i++) {
             Case k = cases.get(i);
@@ -220,11 +256,11 @@ class MsmHostEmulationTest {
             for (int j = 1; j < tok.length; j++) {
                 jac[j - 1] = Long.parseUnsignedLong(tok[j], 16);
             }
-            assertEquals(g1.jacobianWidth(), jac.length, k.name() + ": result words");
+            assertEquals(group.jacobianWidth(), jac.length, k.name() + ": result words");
             long[] expected = msm.multiplyAffine(k.points(), k.scalars());
-            long[] actual = new long[g1.affineWidth()];
+            long[] actual = new long[group.affineWidth()];
             pa.toAffine(jac, 0, actual, 0);
-            assertArrayEquals(expected, actual, () -> k.name() + " (" + curve + ", c = " + c + "): emulated MSM "
+            assertArrayEquals(expected, actual, () -> k.name() + " (" + name + ", c = " + c + "): emulated MSM "
                     + "differs from the Java MSM");
             if (!pa.isInfinityAffine(expected, 0)) {
                 nonTrivial++;
