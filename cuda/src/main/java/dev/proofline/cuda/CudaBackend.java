@@ -32,6 +32,13 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
     /** System property: the ordinals of the devices to prove on, comma separated (unset: every usable one). */
     public static final String DEVICES_PROPERTY = "proofline.cuda.devices";
 
+    /**
+     * {@code -Dproofline.cuda.g2=true}: B in G2 on the GPU too, with the G1 MSMs (the key's B2 points
+     * resident as well), instead of on the CPU in the prover's finish. Off by default until measured
+     * faster on a GPU ({@code GpuCheck} times both).
+     */
+    public static final String G2_PROPERTY = "proofline.cuda.g2";
+
     /** One device, its accelerator, and the prover (and CPU backend) that use it. */
     private record Gpu(Context context, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
     }
@@ -117,7 +124,7 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
             for (Device d : chosen) {
                 Context ctx = d.retainPrimaryContext();
                 try {
-                    GpuAccelerator acc = new GpuAccelerator(ctx, image);
+                    GpuAccelerator acc = new GpuAccelerator(ctx, image, Boolean.getBoolean(G2_PROPERTY));
                     Prover p = prover.withAccelerator(acc);
                     gpus.add(new Gpu(ctx, acc, p, new CpuBackend(p)));
                 } catch (RuntimeException e) {

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}): the NTTs by
- * {@link CudaNtt}, the MSMs by {@link CudaMsm} against the key's points, which are uploaded once and
- * kept resident while the key is in use. Device memory is its own budget: when an allocation finds no
+ * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}), and B in G2 when
+ * asked ({@link CudaBackend#G2_PROPERTY}): the NTTs by {@link CudaNtt}, the MSMs by {@link CudaMsm}
+ * against the key's points, which are uploaded once and kept resident while the key is in use. Device memory is its own budget: when an allocation finds no
  * room, the least recently used other keys' points are freed and it tries again (a key whose file was
  * closed is dropped first). Not thread-safe: the engine's device lock serializes its callers; the
  * figures for status pages ({@link #residentKeys}, {@link #residentBytes}) may be read from any thread.
@@ -25,15 +25,18 @@ import java.util.function.Supplier;
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
-    /** A key's G1 points on the device, and their bytes. */
-    private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h, long bytes)
-            implements AutoCloseable {
+    /** A key's G1 points on the device, its B2 points when B in G2 is computed here (else null), and their bytes. */
+    private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h,
+            CudaMsm.Points b2, long bytes) implements AutoCloseable {
         @Override
         public void close() {
             a.close();
             b1.close();
             c.close();
             h.close();
+            if (b2 != null) {
+                b2.close();
+            }
         }
     }
 
@@ -43,7 +46,9 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private final Context context;
     private final Module module;
     private final CudaNtt ntt;
-    private final Map<PairingCurve, CudaMsm> msms = new java.util.EnumMap<>(PairingCurve.class);
+    private final Map<CudaMsm.Curve, CudaMsm> msms = new java.util.EnumMap<>(CudaMsm.Curve.class);
+    /** Whether B in G2 is computed here, with the G1 sums (else on the CPU in the prover's finish). */
+    private final boolean g2;
     /** Resident keys, least recently used first. */
     private final LinkedHashMap<ProvingKey, Resident> resident = new LinkedHashMap<>(16, 0.75f, true);
     private final DeviceBuffer[] vectors = new DeviceBuffer[Vector.values().length];
@@ -60,20 +65,32 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     GpuAccelerator(Context context) {
         this(context, KernelImage.load().orElseThrow(() -> new IllegalStateException(
-                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)")));
+                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)")), false);
     }
 
-    /** With the kernels of {@code image} (a fatbin; the tests' fake driver takes its own). */
-    GpuAccelerator(Context context, byte[] image) {
+    /**
+     * With the kernels of {@code image} (a fatbin; the tests' fake driver takes its own); with {@code g2},
+     * B in G2 too (the key's B2 points resident as well).
+     */
+    GpuAccelerator(Context context, byte[] image, boolean g2) {
         this.context = context;
         this.module = context.loadModule(image);
         this.ntt = new CudaNtt(context, module);
+        this.g2 = g2;
     }
 
-    /** The MSM of {@code curve} on this device (made on first use). */
+    /** The G1 MSM of {@code curve} on this device (made on first use). */
     CudaMsm msm(PairingCurve curve) {
-        return msms.computeIfAbsent(curve, c -> new CudaMsm(context, module,
-                CudaMsm.Curve.g1(c)));
+        return msm(CudaMsm.Curve.g1(curve));
+    }
+
+    private CudaMsm msm(CudaMsm.Curve group) {
+        return msms.computeIfAbsent(group, c -> new CudaMsm(context, module, c));
+    }
+
+    /** Whether B in G2 is computed here. */
+    boolean g2() {
+        return g2;
     }
 
     @Override
@@ -87,8 +104,14 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
-        return new long[][] {msm.multiply(r.a(), w, 0, nVars), msm.multiply(r.b1(), w, 0, nVars),
-            msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1), msm.multiply(r.h(), h, 0, key.domainSize())};
+        long[] sumA = msm.multiply(r.a(), w, 0, nVars);
+        long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars);
+        long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1);
+        long[] sumH = msm.multiply(r.h(), h, 0, key.domainSize());
+        if (r.b2() == null) {
+            return new long[][] {sumA, sumB1, sumC, sumH};
+        }
+        return new long[][] {sumA, sumB1, sumC, sumH, msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars)};
     }
 
     /**
@@ -121,10 +144,13 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars, null);
             long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1, null);
             long[] sumH = msm.multiply(r.h(), a, 0, key.domainSize(), hReady);
+            long[] sumB2 = r.b2() == null ? null
+                    : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars, witnessReady);
             ntt.synchronize();
             copies.synchronize();
             done = true;
-            return new long[][] {sumA, sumB1, sumC, sumH};
+            return sumB2 == null ? new long[][] {sumA, sumB1, sumC, sumH}
+                    : new long[][] {sumA, sumB1, sumC, sumH, sumB2};
         } finally {
             if (!done) {
                 drain(); // the host buffers go back to the pool: nothing may still copy from them
@@ -210,16 +236,23 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         CudaMsm.Points a = null;
         CudaMsm.Points b1 = null;
         CudaMsm.Points c = null;
+        CudaMsm.Points h = null;
         try {
             a = msm.upload(key.pointsA(), 0, nVars);
             b1 = msm.upload(key.pointsB1(), 0, nVars);
             int nc = Math.max(1, nVars - nPublic - 1);
             c = msm.upload(key.pointsC(), 0, nc);
-            CudaMsm.Points h = msm.upload(key.pointsH(), 0, key.domainSize());
+            h = msm.upload(key.pointsH(), 0, key.domainSize());
             long bytes = 8L * msm.curve().affineWords() * (2L * nVars + nc + key.domainSize());
-            return new Resident(a, b1, c, h, bytes);
+            CudaMsm.Points b2 = null;
+            if (g2) {
+                CudaMsm m2 = msm(CudaMsm.Curve.g2(key.curve()));
+                b2 = m2.upload(key.pointsB2(), 0, nVars);
+                bytes += 8L * m2.curve().affineWords() * nVars;
+            }
+            return new Resident(a, b1, c, h, b2, bytes);
         } catch (RuntimeException e) {
-            for (CudaMsm.Points p : new CudaMsm.Points[] {a, b1, c}) {
+            for (CudaMsm.Points p : new CudaMsm.Points[] {a, b1, c, h}) {
                 if (p != null) {
                     p.close();
                 }

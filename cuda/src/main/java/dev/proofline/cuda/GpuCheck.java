@@ -59,6 +59,8 @@ public final class GpuCheck {
     private static final long STARTED = System.nanoTime();
 
     private final List<String[]> rows = new ArrayList<>();
+    /** An accelerator that computes B in G2 on the device too ({@link CudaBackend#G2_PROPERTY}). */
+    private GpuAccelerator withG2;
     private boolean failed;
 
     private GpuCheck() {
@@ -83,7 +85,9 @@ public final class GpuCheck {
                     d.computeCapability());
         }
         Device device = ok.driver().devices().get(0);
-        try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx)) {
+        try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx);
+                GpuAccelerator gpuG2 = new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true)) {
+            check.withG2 = gpuG2;
             if (sanitize) {
                 check.sanitizerCase(ctx);
             } else if (profile) {
@@ -198,6 +202,7 @@ public final class GpuCheck {
         for (PairingCurve curve : PairingCurve.values()) {
             int log = quick ? 12 : 16;
             verdict("proof = CPU proof (fixed r, s)", curve.snarkjsName(), log, proofMatches(gpu, curve, 1 << log));
+            verdict("same, B in G2 on the GPU", curve.snarkjsName(), log, proofMatches(withG2, curve, 1 << log));
         }
         for (PairingCurve curve : PairingCurve.values()) {
             engineProofs(curve, 1 << (quick ? 12 : 16), 4);
@@ -501,7 +506,8 @@ public final class GpuCheck {
     /**
      * A proof of a 2^20-constraint circuit with the key resident, as the engine runs it: a, b, c from
      * the key's coefficients into pinned buffers on the CPU (prepare), then copies, H and the four G1
-     * MSMs on the GPU (start), then the G2 MSM, assembly and verification on the CPU (finish).
+     * MSMs on the GPU (start), then the G2 MSM, assembly and verification on the CPU (finish); then again
+     * with B in G2 on the GPU in start.
      */
     private void proofBenchmark(Context ctx, GpuAccelerator gpu, PairingCurve curve, boolean profile)
             throws Exception {
@@ -515,42 +521,50 @@ public final class GpuCheck {
                 PinnedBuffer c = ctx.allocatePinned(Prover.NativeWorkspace.vectorBytes(key));
                 PinnedBuffer w = ctx.allocatePinned(Prover.NativeWorkspace.witnessBytes(key))) {
             Prover.NativeWorkspace ws = new Prover.NativeWorkspace(a.segment(), b.segment(), c.segment(), w.segment());
-            Prover prover = Prover.create().withAccelerator(gpu);
-            Proof cpuProof = null;
-            double[] prepare = new double[5];
-            double[] start = new double[5];
-            double[] finish = new double[5];
-            for (int i = -1; i < 5; i++) { // one warm-up (the key's upload)
-                CudaMsm msm = gpu.msm(curve);
-                msm.profile(profile && i == 4);
-                long t0 = System.nanoTime();
-                Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1);
-                long t1 = System.nanoTime();
-                Prover.Started st = prover.start(p);
-                long t2 = System.nanoTime();
-                cpuProof = prover.finish(st);
-                long t3 = System.nanoTime();
-                if (i >= 0) {
-                    prepare[i] = (t1 - t0) / 1e6;
-                    start[i] = (t2 - t1) / 1e6;
-                    finish[i] = (t3 - t2) / 1e6;
-                }
-                if (profile && i == 4) {
-                    printProfile("  proof " + curve.snarkjsName() + " G1 MSMs A, B1, C, H", msm.profiles());
-                    msm.profile(false);
-                }
-            }
-            double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
             String size = "2^" + key.logDomainSize();
-            row("proof 2^20: prepare (CPU: a, b, c)", curve.snarkjsName(), size, ms(prepare));
-            row("proof 2^20: start (GPU: H, G1 MSMs)", curve.snarkjsName(), size, ms(start)
+            double[][] t = timedProofs(gpu, key, s.witness(), ws, curve, profile);
+            double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
+            row("proof 2^20: prepare (CPU: a, b, c)", curve.snarkjsName(), size, ms(t[0]));
+            row("proof 2^20: start (GPU: H, G1 MSMs)", curve.snarkjsName(), size, ms(t[1])
                     + String.format(Locale.ROOT, " (CPU start %.0f ms)", cpu));
-            row("proof 2^20: finish (CPU: G2, verify)", curve.snarkjsName(), size, ms(finish));
+            row("proof 2^20: finish (CPU: G2, verify)", curve.snarkjsName(), size, ms(t[2]));
             gpu.forget(key);
+            t = timedProofs(withG2, key, s.witness(), ws, curve, false);
+            row("proof 2^20, B in G2 on the GPU: start", curve.snarkjsName(), size, ms(t[1]));
+            row("proof 2^20, B in G2 on the GPU: finish", curve.snarkjsName(), size, ms(t[2]));
+            withG2.forget(key);
         } finally {
             Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
             Files.deleteIfExists(s.dir());
         }
+    }
+
+    /** Milliseconds of prepare, start and finish of 5 proofs after one warm-up (the key's upload). */
+    private static double[][] timedProofs(GpuAccelerator gpu, ProvingKey key, Witness witness,
+            Prover.NativeWorkspace ws, PairingCurve curve, boolean profile) {
+        Prover prover = Prover.create().withAccelerator(gpu);
+        double[][] t = new double[3][5];
+        for (int i = -1; i < 5; i++) {
+            CudaMsm msm = gpu.msm(curve);
+            msm.profile(profile && i == 4);
+            long t0 = System.nanoTime();
+            Prover.Prepared p = prover.prepare(key, witness, ws, -1);
+            long t1 = System.nanoTime();
+            Prover.Started st = prover.start(p);
+            long t2 = System.nanoTime();
+            prover.finish(st);
+            long t3 = System.nanoTime();
+            if (i >= 0) {
+                t[0][i] = (t1 - t0) / 1e6;
+                t[1][i] = (t2 - t1) / 1e6;
+                t[2][i] = (t3 - t2) / 1e6;
+            }
+            if (profile && i == 4) {
+                printProfile("  proof " + curve.snarkjsName() + " G1 MSMs A, B1, C, H", msm.profiles());
+                msm.profile(false);
+            }
+        }
+        return t;
     }
 
     private static String ms(double[] t) {

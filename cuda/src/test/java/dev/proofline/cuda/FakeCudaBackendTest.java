@@ -177,6 +177,60 @@ class FakeCudaBackendTest {
         assertEquals(0, fake.primaryRefs(1));
     }
 
+    /**
+     * With {@code proofline.cuda.g2}, B in G2 is computed on the device with the G1 sums (the key's B2
+     * points resident too), through the engine's pinned path and the heap path; the proofs equal the CPU's.
+     */
+    @Test
+    void bInG2OnTheDeviceWhenAskedAndTheProofsEqualTheCpus() throws Exception {
+        fake.loadTestKernels();
+        PairingCurve curve = PairingCurve.BLS12_381;
+        List<MerklePost> instances = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            instances.add(MerklePost.instance(curve, 2, 4, 200 + i));
+        }
+        Path zkey = tmp.resolve("g2.zkey");
+        DevSetup.run(RecordingSystem.record(curve, instances.get(0)), zkey, new Random(6));
+        List<String> why = new ArrayList<>();
+        System.setProperty(CudaBackend.G2_PROPERTY, "true");
+        CudaBackend gpu;
+        try {
+            gpu = CudaBackend.open(Prover.create().withRandomness(RS), List.of(0), IMAGE, why::add)
+                    .orElseThrow(() -> new AssertionError("unavailable: " + why));
+        } finally {
+            System.clearProperty(CudaBackend.G2_PROPERTY);
+        }
+        try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
+            GpuAccelerator acc = gpu.accelerators().getFirst();
+            assertTrue(acc.g2(), "B in G2 on the device");
+            List<Object> proofs;
+            try (Engine e = new Engine(new Engine.Config(4, 2, 2, 2, 1L << 32, 10_000), gpu)) {
+                e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
+                List<CircuitJob.Partition> parts = new ArrayList<>();
+                for (MerklePost m : instances) {
+                    parts.add(new CircuitJob.Instance(m));
+                }
+                proofs = e.submit(new CircuitJob(e.circuits(), "mp", parts), Priority.NORMAL).await(Duration.ofMinutes(5));
+            }
+            long g1Bytes = 8L * CudaMsm.Curve.g1(curve).affineWords()
+                    * (2L * key.variableCount() + (key.variableCount() - key.publicCount() - 1) + key.domainSize());
+            long g2Bytes = 8L * CudaMsm.Curve.g2(curve).affineWords() * key.variableCount();
+            assertEquals(g1Bytes + g2Bytes, acc.residentBytes(), "the key's G1 and B2 points resident");
+            Prover cpu = Prover.create().withRandomness(RS);
+            for (int p = 0; p < instances.size(); p++) {
+                Witness w = WitnessSystem.witness(curve, instances.get(p));
+                Proof expected = cpu.prove(key, w);
+                Proof pinned = assertInstanceOf(ProofResult.class, proofs.get(p)).proof();
+                assertArrayEquals(expected.b(), pinned.b(), "B in G2, pinned path, partition " + p);
+                assertArrayEquals(expected.a(), pinned.a(), "partition " + p);
+                assertArrayEquals(expected.c(), pinned.c(), "partition " + p);
+                Proof heap = Prover.create().withRandomness(RS).withAccelerator(acc).prove(key, w);
+                assertArrayEquals(expected.b(), heap.b(), "B in G2, heap path, partition " + p);
+                assertArrayEquals(expected.c(), heap.c(), "heap path, partition " + p);
+            }
+        }
+    }
+
     @Test
     void theDevicesItTakesAndWhyNot() {
         List<String> why = new ArrayList<>();

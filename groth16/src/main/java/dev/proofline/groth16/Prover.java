@@ -43,17 +43,19 @@ public final class Prover {
         private final long[] sumB1;
         private final long[] sumC;
         private final long[] sumH;
+        /** B in G2 when an accelerator computed it with the G1 sums; null: {@link #finish} computes it. */
+        private final long[] sumB2;
         private final long abcNanos;
         private final long msmNanos;
 
-        Started(ProvingKey key, Witness witness, long[] sumA, long[] sumB1, long[] sumC, long[] sumH, long abcNanos,
-                long msmNanos) {
+        Started(ProvingKey key, Witness witness, long[][] sums, long abcNanos, long msmNanos) {
             this.key = key;
             this.witness = witness;
-            this.sumA = sumA;
-            this.sumB1 = sumB1;
-            this.sumC = sumC;
-            this.sumH = sumH;
+            this.sumA = sums[0];
+            this.sumB1 = sums[1];
+            this.sumC = sums[2];
+            this.sumH = sums[3];
+            this.sumB2 = sums.length > 4 ? sums[4] : null;
             this.abcNanos = abcNanos;
             this.msmNanos = msmNanos;
         }
@@ -114,12 +116,15 @@ public final class Prover {
 
         /**
          * The four G1 sums as Jacobian points: A (witness against points A), B1, C (the private
-         * witness values against points C) and H ({@code h} against points H).
+         * witness values against points C) and H ({@code h} against points H); and optionally a fifth,
+         * B in G2 (witness against points B2, Jacobian over Fp2), which {@link #finish} then uses instead
+         * of computing it on the CPU.
          */
         long[][] g1Sums(ProvingKey key, long[] witness, long[] h);
 
         /**
-         * H and the four G1 sums from vectors in native memory, prepared by {@link #prepare}: a, b, c
+         * H and the four G1 sums (optionally B in G2 too, as {@link #g1Sums}) from vectors in native
+         * memory, prepared by {@link #prepare}: a, b, c
          * complete on the key's domain (Montgomery form; they may be overwritten) and the witness's
          * canonical words. A device backend copies them from there without a staging copy (page-locked
          * memory goes to the device by DMA). By default they are copied to the heap, then
@@ -313,7 +318,7 @@ public final class Prover {
         if (accelerator != null) {
             step("H (NTTs)");
             long[][] sums = accelerator.sums(key, p.workspace);
-            return new Started(key, p.witness, sums[0], sums[1], sums[2], sums[3], p.nanos, System.nanoTime() - t1);
+            return new Started(key, p.witness, sums, p.nanos, System.nanoTime() - t1);
         }
         long bytes = NativeWorkspace.vectorBytes(key);
         long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
@@ -421,7 +426,7 @@ public final class Prover {
             step("MSM A");
             long[][] sums = accelerator.g1Sums(key, w, h);
             long t2 = System.nanoTime();
-            return new Started(key, witness, sums[0], sums[1], sums[2], sums[3], t1 - t0, t2 - t1);
+            return new Started(key, witness, sums, t1 - t0, t2 - t1);
         }
         WeierstrassCurve g1 = curve.g1();
         Msm msm = Msm.on(g1);
@@ -434,7 +439,7 @@ public final class Prover {
         step("MSM H");
         long[] sumH = msm.multiply(key.pointsH(), 0, h, 0, key.domainSize());
         long t2 = System.nanoTime();
-        return new Started(key, witness, sumA, sumB1, sumC, sumH, t1 - t0, t2 - t1);
+        return new Started(key, witness, new long[][] {sumA, sumB1, sumC, sumH}, t1 - t0, t2 - t1);
     }
 
     /** The G2 MSM, assembly with r and s, and verification. */
@@ -445,7 +450,8 @@ public final class Prover {
         WeierstrassCurve g2 = curve.g2();
         long[] w = st.witness.words();
         step("MSM B2");
-        long[] sumB2 = Msm.on(g2).multiply(key.pointsB2(), 0, w, 0, key.variableCount());
+        long[] sumB2 = st.sumB2 != null ? st.sumB2.clone()
+                : Msm.on(g2).multiply(key.pointsB2(), 0, w, 0, key.variableCount());
         step("assembly");
         ProofRandomness.Pair rs = randomness.draw(g1.order());
         BigInteger r = rs.r();

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The prover's accelerator seam: an accelerator that computes H and the G1 sums as the CPU does gives
- * the same proof, and one that gets them wrong gives no proof (finish verifies).
+ * The prover's accelerator seam: an accelerator that computes H and the G1 sums (and B in G2, when it
+ * returns that too) as the CPU does gives the same proof, and one that gets them wrong gives no proof
+ * (finish verifies).
  */
 class AcceleratorTest {
 
@@ -30,9 +31,18 @@ class AcceleratorTest {
     static final class OnCpu implements Prover.Accelerator {
         final AtomicInteger calls = new AtomicInteger();
         final boolean corruptH;
+        /** B in G2 as a fifth sum: none, right, or off by the generator of G2. */
+        final G2 g2;
+
+        enum G2 { NONE, RIGHT, WRONG }
 
         OnCpu(boolean corruptH) {
+            this(corruptH, G2.NONE);
+        }
+
+        OnCpu(boolean corruptH, G2 g2) {
             this.corruptH = corruptH;
+            this.g2 = g2;
         }
 
         @Override
@@ -51,9 +61,18 @@ class AcceleratorTest {
             Msm msm = Msm.on(key.curve().g1());
             int nVars = key.variableCount();
             int nPublic = key.publicCount();
-            return new long[][] {msm.multiply(key.pointsA(), 0, w, 0, nVars), msm.multiply(key.pointsB1(), 0, w, 0, nVars),
+            long[][] g1 = {msm.multiply(key.pointsA(), 0, w, 0, nVars), msm.multiply(key.pointsB1(), 0, w, 0, nVars),
                 msm.multiply(key.pointsC(), 0, w, nPublic + 1, nVars - nPublic - 1),
                 msm.multiply(key.pointsH(), 0, h, 0, key.domainSize())};
+            if (g2 == G2.NONE) {
+                return g1;
+            }
+            var group = key.curve().g2();
+            long[] b2 = Msm.on(group).multiply(key.pointsB2(), 0, w, 0, nVars);
+            if (g2 == G2.WRONG) {
+                group.arithmetic().addMixed(b2, 0, group.generator(), 0, b2, 0);
+            }
+            return new long[][] {g1[0], g1[1], g1[2], g1[3], b2};
         }
     }
 
@@ -116,6 +135,13 @@ class AcceleratorTest {
                     accelerated.b()) && java.util.Arrays.equals(plain.c(), accelerated.c()), "the same proof");
             Prover wrong = Prover.create().withRandomness(rs).withAccelerator(new OnCpu(true));
             assertThrows(Prover.ProofRejectedException.class, () -> wrong.prove(key, w));
+            // B in G2 from the accelerator: finish takes it (a wrong one fails the proof's verification)
+            Proof withB2 = Prover.create().withRandomness(rs).withAccelerator(new OnCpu(false, OnCpu.G2.RIGHT))
+                    .prove(key, w);
+            assertArrayEquals(plain.b(), withB2.b(), "B in G2 from the accelerator");
+            assertArrayEquals(plain.c(), withB2.c(), "C with B in G2 from the accelerator");
+            Prover wrongB2 = Prover.create().withRandomness(rs).withAccelerator(new OnCpu(false, OnCpu.G2.WRONG));
+            assertThrows(Prover.ProofRejectedException.class, () -> wrongB2.prove(key, w));
         }
     }
 }
