@@ -4,6 +4,7 @@ import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,9 @@ import java.util.function.Supplier;
  * as 4 little-endian 64-bit words each, canonical (not Montgomery: see {@link #canonicalScalars}).
  * Any 256-bit scalar is accepted and taken mod r, which is exact for points of the order-r subgroup
  * (the only points a proving key holds). Points are not checked to be on the curve. Points at
- * infinity, zero scalars, repeated points and a point next to its negation are all fine.
+ * infinity, zero scalars, repeated points and a point next to its negation are all fine; when at least
+ * an eighth of the terms have a point at infinity or a zero scalar, those terms are dropped first and
+ * the others copied together.
  *
  * <p>The scalars are recoded into c-bit signed digits, so a window has 2^(c-1) buckets. Each
  * window's points go into buckets either in Jacobian coordinates (mixed additions) or in affine
@@ -287,7 +290,57 @@ public final class Msm {
 
     // ------------------------------------------------------------------ the algorithm
 
+    /**
+     * The MSM, after dropping the terms that add nothing when they are many: points at infinity and zero
+     * scalars (a proving key's A, B1 and B2 points are at infinity for every variable its matrix does not
+     * use, often most of them). Then the other terms are copied together (points into native memory,
+     * scalars into a new array) and the window size fits their number.
+     */
     private long[] compute(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
+        int[] live = liveTerms(points, pointBase, scalars, scalarBase, n);
+        if (live == null) {
+            return pippenger(points, pointBase, scalars, scalarBase, n);
+        }
+        int m = live.length;
+        long pointBytes = 8L * curve.affineWidth();
+        long[] kept = new long[m * SCALAR_WORDS];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment packed = arena.allocate(Math.max(1, m) * pointBytes, 8);
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                MemorySegment.copy(points, pointBase + i * pointBytes, packed, j * pointBytes, pointBytes);
+                System.arraycopy(scalars, scalarBase + i * SCALAR_WORDS, kept, j * SCALAR_WORDS, SCALAR_WORDS);
+            }
+            return pippenger(packed, 0, kept, 0, m);
+        }
+    }
+
+    /**
+     * The indices of the terms with a point not at infinity and a scalar not zero, when at least an
+     * eighth of the n terms are not such (null otherwise: then copying the others is not worth it).
+     */
+    private int[] liveTerms(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
+        int aw = curve.affineWidth();
+        int[] live = new int[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            int s = scalarBase + i * SCALAR_WORDS;
+            if ((scalars[s] | scalars[s + 1] | scalars[s + 2] | scalars[s + 3]) == 0) {
+                continue;
+            }
+            long at = pointBase + 8L * aw * i;
+            boolean infinity = true;
+            for (int k = 0; k < aw && infinity; k++) {
+                infinity = points.get(BucketKernel.WORD, at + 8L * k) == 0;
+            }
+            if (!infinity) {
+                live[m++] = i;
+            }
+        }
+        return n - m >= Math.max(1, n / 8) ? java.util.Arrays.copyOf(live, m) : null;
+    }
+
+    private long[] pippenger(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
         final int jw = curve.jacobianWidth();
         final PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];

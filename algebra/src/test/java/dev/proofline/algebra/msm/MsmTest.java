@@ -354,6 +354,47 @@ class MsmTest {
         }
     }
 
+    /**
+     * Terms that add nothing dropped before the buckets (a key's A, B1 and B2 sections are mostly points
+     * at infinity): mostly infinity points and zero scalars, at several sizes, down to one term left and
+     * none, both accumulations, from a heap array and from unaligned memory.
+     */
+    @ParameterizedTest
+    @MethodSource("groups")
+    void mostlyInfinityPointsAndZeroScalarsAreDroppedAndTheSumIsUnchanged(WeierstrassCurve curve) {
+        int aw = curve.affineWidth();
+        Random rnd = new Random(curve.hashCode());
+        for (int n : new int[] {1, 2, 9, 200, 3000}) {
+            for (int keep : new int[] {0, 1, n / 5 + 1}) {
+                Input in = input(curve, n, 31L * n + keep);
+                // all but about `keep` terms: the point at infinity, or a zero scalar
+                for (int i = 0; i < n; i++) {
+                    if (rnd.nextInt(n) < n - keep) {
+                        if (rnd.nextBoolean()) {
+                            java.util.Arrays.fill(in.points(), i * aw, (i + 1) * aw, 0L);
+                            in.logs()[i] = BigInteger.ZERO;
+                        } else {
+                            in.ks()[i] = BigInteger.ZERO;
+                            putScalar(in.scalars(), i, BigInteger.ZERO);
+                        }
+                    }
+                }
+                long[] expected = generatorTimes(curve, in.expectedLog());
+                MemorySegment mem = Arena.ofAuto().allocate(5 + 8L * in.points().length);
+                ValueLayout.OfLong le = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < in.points().length; i++) {
+                    mem.set(le, 5 + 8L * i, in.points()[i]);
+                }
+                for (Accumulation acc : List.of(Accumulation.JACOBIAN, Accumulation.BATCH_AFFINE)) {
+                    Msm msm = Msm.on(curve).withAccumulation(acc);
+                    String what = curve + " n=" + n + " keep~" + keep + " " + acc;
+                    assertSamePoint(curve, expected, msm.multiply(in.points(), in.scalars()), what);
+                    assertSamePoint(curve, expected, msm.multiply(mem, 5, in.scalars(), 0, n), what + ", from memory");
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ slices, scalars
 
     @ParameterizedTest
