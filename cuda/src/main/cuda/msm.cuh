@@ -1,4 +1,5 @@
-// Multi-scalar multiplication sum_i k_i P_i on G1 by Pippenger's bucket method, as per-thread steps.
+// Multi-scalar multiplication sum_i k_i P_i on G1 or G2 by Pippenger's bucket method, as per-thread steps
+// templated over the group (curve_points over Fp for G1, over Fp2 for G2).
 //
 // Each step is a __host__ __device__ function of (thread index, sizes, pointers), called from the
 // grid-stride loops of the kernel bodies of msm_kernels.cuh; the host test program and the tests' fake

@@ -1,5 +1,5 @@
 // The MSM's kernels (entry points with C linkage, names also in KernelImage.MSM_ENTRY_POINTS), in the
-// order CudaMsm launches them:
+// order CudaMsm launches them; <curve> is bn254 or bls12381 (G1), bn254_g2 or bls12381_g2 (G2):
 //
 //   pl_msm_clear_u32(u32 *p, u64 count)
 //   pl_<curve>_msm_recode(const u64 *scalars, u32 *digits, u32 *counts, u64 n, u32 c)

@@ -1,5 +1,6 @@
-// Common definitions of the CUDA kernels: the function qualifiers, the limb type and the 64-bit
-// primitives (wide multiplication, additions with carry) that the field arithmetic is built on.
+// Common definitions of the CUDA kernels: the function qualifiers, the limb type, the 64-bit
+// primitives (wide multiplication, additions with carry) and the 32-bit carry chains (carry_chain) that
+// the field arithmetic is built on.
 //
 // Every function here and in the headers that include it is __host__ __device__ under nvcc and a
 // plain inline function under a host-only C++ compiler, so the same source is compiled into the

@@ -21,10 +21,9 @@ import java.util.Objects;
  * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
  * (affine x, y, little-endian Montgomery words, on G2 each coordinate c0 then c1, infinity = (0, 0));
  * each {@link #multiply} copies its scalars (4 canonical little-endian words each, taken mod r) through
- * pinned memory, runs the kernels on
- * this instance's stream (with scratch buffers kept between calls, grown as needed, freed by
- * {@link #releaseScratch} or {@link #close}) and returns the Jacobian result (X, Y, Z, Montgomery words,
- * infinity with Z = 0), the representation of the Java {@code Msm}.
+ * pinned memory, runs the kernels on this instance's stream (with scratch buffers kept between calls,
+ * grown as needed, freed by {@link #releaseScratch} or {@link #close}) and returns the Jacobian result
+ * (X, Y, Z, Montgomery words, infinity with Z = 0), the representation of the Java {@code Msm}.
  *
  * <p>Not thread-safe: one caller at a time (the calls share the stream).
  */
