@@ -127,8 +127,7 @@ public final class CudaMsm implements AutoCloseable {
     private final Function scaleSegments;
     private final Function sumRuns;
     private final DeviceBuffer[] scratch = new DeviceBuffer[Scratch.values().length];
-    private PinnedBuffer hostScalars;
-    private PinnedBuffer hostResult;
+    private final PinnedBuffer[] staging = new PinnedBuffer[Staging.values().length];
     private boolean closed;
     /** Non-null while steps are timed: the events of the call under way, one after each step. */
     private List<Map.Entry<String, Event>> marks;
@@ -282,10 +281,10 @@ public final class CudaMsm implements AutoCloseable {
             throw new IllegalArgumentException(count + " points at byte " + offset + " of " + points.byteSize());
         }
         DeviceBuffer buffer = context.allocate(bytes);
-        try (PinnedBuffer staging = context.allocatePinned(Math.min(bytes, UPLOAD_CHUNK))) {
+        try (PinnedBuffer bounce = context.allocatePinned(Math.min(bytes, UPLOAD_CHUNK))) {
             for (long done = 0; done < bytes; ) {
-                long len = Math.min(bytes - done, staging.size());
-                MemorySegment chunk = staging.segment().asSlice(0, len);
+                long len = Math.min(bytes - done, bounce.size());
+                MemorySegment chunk = bounce.segment().asSlice(0, len);
                 MemorySegment.copy(points, offset + done, chunk, 0, len);
                 buffer.copyFromHostAsync(chunk, done, stream);
                 stream.synchronize();
@@ -381,20 +380,8 @@ public final class CudaMsm implements AutoCloseable {
         DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
         DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
         DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
-        if (onDevice == null && (hostScalars == null || hostScalars.size() < 8L * SCALAR_WORDS * n)) {
-            if (hostScalars != null) {
-                hostScalars.close();
-                hostScalars = null;
-            }
-            hostScalars = context.allocatePinned(8L * SCALAR_WORDS * n);
-        }
-        if (hostResult == null || hostResult.size() < pointBytes * nw) {
-            if (hostResult != null) {
-                hostResult.close();
-                hostResult = null;
-            }
-            hostResult = context.allocatePinned(pointBytes * nw);
-        }
+        PinnedBuffer hostScalars = onDevice != null ? null : staging(Staging.SCALARS, 8L * SCALAR_WORDS * n);
+        PinnedBuffer hostResult = staging(Staging.RESULT, pointBytes * nw);
         try (Arena arena = Arena.ofConfined()) {
             long scalarAddress;
             double hostCopy = -1;
@@ -508,6 +495,24 @@ public final class CudaMsm implements AutoCloseable {
         return b;
     }
 
+    /** The pinned host buffers of a call: the scalars on their way to the device, the window sums back. */
+    private enum Staging { SCALARS, RESULT }
+
+    /** Pinned buffer {@code which} with at least {@code bytes} bytes, as {@link #scratch} on the host. */
+    private PinnedBuffer staging(Staging which, long bytes) {
+        PinnedBuffer b = staging[which.ordinal()];
+        if (b != null && b.size() >= bytes) {
+            return b;
+        }
+        if (b != null) {
+            staging[which.ordinal()] = null;
+            b.close();
+        }
+        b = context.allocatePinned(bytes);
+        staging[which.ordinal()] = b;
+        return b;
+    }
+
     /** Frees the scratch buffers kept between calls (the next call allocates them again). */
     public void releaseScratch() {
         for (int i = 0; i < scratch.length; i++) {
@@ -516,13 +521,11 @@ public final class CudaMsm implements AutoCloseable {
                 scratch[i] = null;
             }
         }
-        if (hostScalars != null) {
-            hostScalars.close();
-            hostScalars = null;
-        }
-        if (hostResult != null) {
-            hostResult.close();
-            hostResult = null;
+        for (int i = 0; i < staging.length; i++) {
+            if (staging[i] != null) {
+                staging[i].close();
+                staging[i] = null;
+            }
         }
     }
 

@@ -86,7 +86,9 @@ public final class GpuCheck {
         }
         Device device = ok.driver().devices().get(0);
         try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx);
-                GpuAccelerator gpuG2 = new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true)) {
+                // (the sanitizer's case proves without B in G2 on the device: no second module to load there)
+                GpuAccelerator gpuG2 = sanitize ? null
+                        : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true)) {
             check.withG2 = gpuG2;
             if (sanitize) {
                 check.sanitizerCase(ctx);
@@ -166,7 +168,10 @@ public final class GpuCheck {
 
     // ------------------------------------------------------------------ correctness
 
-    /** n field elements in the stored (Montgomery) form, each below 2^(bits - 1), so below the modulus. */
+    /**
+     * n random elements of {@code f}, 4 words each, below 2^(bits - 1) and so below the modulus: field
+     * elements in their stored (Montgomery) form, or canonical scalars for an MSM.
+     */
     private static long[] randomVector(PrimeField f, int n, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         long[] v = new long[n * 4];
@@ -265,12 +270,7 @@ public final class GpuCheck {
         }
     }
 
-    /** G, 2G, ..., nG in affine form (one batch inversion per 4096 points), G the generator of G1. */
-    private static long[] points(PairingCurve curve, int n) {
-        return points(curve.g1(), n);
-    }
-
-    /** G, 2G, ..., nG in affine form on {@code g1} (either group; one batch inversion per 4096 points). */
+    /** G, 2G, ..., nG in affine form on {@code g1} (G1 or G2; one batch inversion per 4096 points). */
     private static long[] points(WeierstrassCurve g1, int n) {
         PointArithmetic pa = g1.arithmetic();
         int aw = g1.affineWidth();
@@ -389,13 +389,29 @@ public final class GpuCheck {
         }
     }
 
-    private static long[] randomScalars(int n, long seed) {
-        long[] scalars = new long[n * 4];
-        SplittableRandom rnd = new SplittableRandom(seed);
-        for (int i = 0; i < n * 4; i++) {
-            scalars[i] = (i & 3) == 3 ? rnd.nextLong() & 0x0FFFFFFFFFFFFFFFL : rnd.nextLong(); // below r
+    /** {@code distinct} points of {@code group} (G, 2G, ...) repeated to {@code total} (a multiple of it). */
+    private static long[] tiled(WeierstrassCurve group, int distinct, int total) {
+        long[] pts = points(group, distinct);
+        long[] all = new long[total * group.affineWidth()];
+        for (int i = 0; i < all.length; i += pts.length) {
+            System.arraycopy(pts, 0, all, i, pts.length);
         }
-        return scalars;
+        return all;
+    }
+
+    /** The scalars copied to a new device buffer (as a proof's witness is there), through native memory. */
+    private static DeviceBuffer onDevice(Context ctx, long[] scalars) {
+        long bytes = 8L * scalars.length;
+        DeviceBuffer d = ctx.allocate(bytes);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nat = arena.allocate(bytes, 8);
+            MemorySegment.copy(MemorySegment.ofArray(scalars), 0, nat, 0, bytes);
+            d.copyFromHost(nat, 0);
+        } catch (RuntimeException | Error e) {
+            d.close();
+            throw e;
+        }
+        return d;
     }
 
     /**
@@ -407,22 +423,12 @@ public final class GpuCheck {
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
                 CudaMsm msm = new CudaMsm(ctx, m, CudaMsm.Curve.g1(curve))) {
-            int max = 1 << 24;
-            int aw = curve.g1().affineWidth();
-            long[] pts = points(curve, 1 << 16);
-            long[] big = new long[max * aw];
-            for (int i = 0; i < max; i += 1 << 16) {
-                System.arraycopy(pts, 0, big, i * aw, pts.length);
-            }
-            try (CudaMsm.Points p = msm.upload(big)) {
+            try (CudaMsm.Points p = msm.upload(tiled(curve.g1(), 1 << 16, 1 << 24))) {
                 for (int log : new int[] {20, 22, 24}) {
                     int n = 1 << log;
-                    long[] scalars = randomScalars(n, log);
+                    long[] scalars = randomVector(curve.fr(), n, log);
                     double ms = medianMs(5, () -> msm.multiply(p, scalars, 0, n));
-                    try (Arena arena = Arena.ofConfined(); DeviceBuffer d = ctx.allocate(32L * n)) {
-                        MemorySegment nat = arena.allocate(32L * n, 8);
-                        MemorySegment.copy(MemorySegment.ofArray(scalars), 0, nat, 0, 32L * n);
-                        d.copyFromHost(nat, 0);
+                    try (DeviceBuffer d = onDevice(ctx, scalars)) {
                         double onDevice = medianMs(5, () -> msm.multiply(p, d, 0, n, null));
                         row("G1 MSM (points resident)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
                                 "%.2f ms, scalars on the device; %.2f ms from the heap (c = %d)", onDevice, ms,
@@ -458,13 +464,7 @@ public final class GpuCheck {
     private void g2Benchmarks(Context ctx, PairingCurve curve) throws InterruptedException {
         CudaMsm.Curve group = CudaMsm.Curve.g2(curve);
         WeierstrassCurve g2 = curve.g2();
-        int aw = g2.affineWidth();
-        int max = 1 << 20;
-        long[] pts = points(g2, 1 << 14);
-        long[] big = new long[max * aw];
-        for (int i = 0; i < max; i += 1 << 14) {
-            System.arraycopy(pts, 0, big, i * aw, pts.length);
-        }
+        long[] big = tiled(g2, 1 << 14, 1 << 20);
         Msm.warmUp(curve.g1()); // the Fp2 additions run on the base field's 8-lane kernel
         Msm cpu = Msm.on(g2);
         byte[] image = KernelImage.load().orElseThrow();
@@ -473,13 +473,10 @@ public final class GpuCheck {
                 CudaMsm.Points p = msm.upload(big)) {
             for (int log : new int[] {16, 20}) {
                 int n = 1 << log;
-                long[] scalars = randomScalars(n, log);
+                long[] scalars = randomVector(curve.fr(), n, log);
                 double heap = medianMs(5, () -> msm.multiply(p, scalars, 0, n));
                 double onCpu = medianMs(3, () -> cpu.multiply(MemorySegment.ofArray(big), 0, scalars, 0, n));
-                try (Arena arena = Arena.ofConfined(); DeviceBuffer d = ctx.allocate(32L * n)) {
-                    MemorySegment nat = arena.allocate(32L * n, 8);
-                    MemorySegment.copy(MemorySegment.ofArray(scalars), 0, nat, 0, 32L * n);
-                    d.copyFromHost(nat, 0);
+                try (DeviceBuffer d = onDevice(ctx, scalars)) {
                     double onDevice = medianMs(5, () -> msm.multiply(p, d, 0, n, null));
                     row("G2 MSM (points resident)", curve.snarkjsName(), "2^" + log, String.format(Locale.ROOT,
                             "%.2f ms, scalars on the device; %.2f ms from the heap; CPU (%d cores) %.1f ms",
