@@ -11,7 +11,8 @@ import java.util.function.Supplier;
 /**
  * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}), and B in G2 when
  * asked ({@link CudaBackend#G2_PROPERTY}): the NTTs by {@link CudaNtt}, the MSMs by {@link CudaMsm}
- * against the key's points, which are uploaded once and kept resident while the key is in use. Device memory is its own budget: when an allocation finds no
+ * against the key's points, which are uploaded once and kept resident while the key is in use. Device
+ * memory is its own budget: when an allocation finds no
  * room, the least recently used other keys' points are freed and it tries again (a key whose file was
  * closed is dropped first). Not thread-safe: the engine's device lock serializes its callers; the
  * figures for status pages ({@link #residentKeys}, {@link #residentBytes}) may be read from any thread.
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
-    /** A key's G1 points on the device, its B2 points when B in G2 is computed here (else null), and their bytes. */
+    /** A key's G1 points on the device, its B2 points when B in G2 is computed here (else null), their bytes. */
     private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h,
             CudaMsm.Points b2, long bytes) implements AutoCloseable {
         @Override
@@ -108,10 +109,8 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars);
         long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1);
         long[] sumH = msm.multiply(r.h(), h, 0, key.domainSize());
-        if (r.b2() == null) {
-            return new long[][] {sumA, sumB1, sumC, sumH};
-        }
-        return new long[][] {sumA, sumB1, sumC, sumH, msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars)};
+        long[] sumB2 = r.b2() == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars);
+        return sums(sumA, sumB1, sumC, sumH, sumB2);
     }
 
     /**
@@ -149,13 +148,17 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             ntt.synchronize();
             copies.synchronize();
             done = true;
-            return sumB2 == null ? new long[][] {sumA, sumB1, sumC, sumH}
-                    : new long[][] {sumA, sumB1, sumC, sumH, sumB2};
+            return sums(sumA, sumB1, sumC, sumH, sumB2);
         } finally {
             if (!done) {
                 drain(); // the host buffers go back to the pool: nothing may still copy from them
             }
         }
+    }
+
+    /** The sums as {@link Prover.Accelerator} returns them: the four G1 sums, then B in G2 when there is one. */
+    private static long[][] sums(long[] sumA, long[] sumB1, long[] sumC, long[] sumH, long[] sumB2) {
+        return sumB2 == null ? new long[][] {sumA, sumB1, sumC, sumH} : new long[][] {sumA, sumB1, sumC, sumH, sumB2};
     }
 
     private void copy(MemorySegment host, long bytes, DeviceBuffer to, Event ready) {
