@@ -66,6 +66,22 @@ class FakeDriverMsmTest {
                     }
                 }
                 assertTrue(pa.isInfinity(msm.multiply(points, k.scalars(), 0, 0), 0), "empty G2 MSM");
+                // step timings: one profile a timed call, its steps in order, the events freed after
+                long events = fake.liveEvents();
+                msm.profile(true);
+                long[] timed = msm.multiply(points, k.scalars(), 0, n);
+                assertTrue(pa.equal(msm.multiply(points, k.scalars(), 0, n), 0, timed, 0), "timing changes nothing");
+                assertEquals(2, msm.profiles().size(), "a profile a timed call");
+                var steps = msm.profiles().getFirst();
+                assertEquals(java.util.List.of("scalars: host copy", "scalars: copy to the device (or wait)",
+                        "clear counts, recode digits", "sort by bucket (scan, scatter)", "tasks (counts, scan)",
+                        "accumulate buckets", "group counts, merge groups", "merge", "reduce segments",
+                        "window sums (scale segments, sum runs)", "window sums' copy"),
+                        java.util.List.copyOf(steps.keySet()));
+                assertTrue(steps.values().stream().allMatch(ms -> ms >= 0), "times " + steps);
+                assertEquals(events, fake.liveEvents(), "the timing events destroyed after each call");
+                msm.profile(false);
+                assertTrue(msm.profiles().isEmpty(), "switched off: the timed calls forgotten");
             }
         }
     }
