@@ -192,6 +192,7 @@ class FakeCudaBackendTest {
         Path zkey = tmp.resolve("g2.zkey");
         DevSetup.run(RecordingSystem.record(curve, instances.get(0)), zkey, new Random(6));
         List<String> why = new ArrayList<>();
+        long allocationsBefore = fake.liveDeviceAllocations();
         System.setProperty(CudaBackend.G2_PROPERTY, "true");
         CudaBackend gpu;
         try {
@@ -229,6 +230,8 @@ class FakeCudaBackendTest {
                 assertArrayEquals(expected.c(), heap.c(), "heap path, partition " + p);
             }
         }
+        assertEquals(allocationsBefore, fake.liveDeviceAllocations(),
+                "the resident points (B2 with them) and every buffer freed with the backend");
     }
 
     @Test

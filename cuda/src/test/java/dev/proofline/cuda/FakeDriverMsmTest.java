@@ -16,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -73,11 +74,11 @@ class FakeDriverMsmTest {
                 assertTrue(pa.equal(msm.multiply(points, k.scalars(), 0, n), 0, timed, 0), "timing changes nothing");
                 assertEquals(2, msm.profiles().size(), "a profile a timed call");
                 var steps = msm.profiles().getFirst();
-                assertEquals(java.util.List.of("scalars: host copy", "scalars: copy to the device (or wait)",
+                assertEquals(List.of("scalars: host copy", "scalars: copy to the device (or wait)",
                         "clear counts, recode digits", "sort by bucket (scan, scatter)", "tasks (counts, scan)",
                         "accumulate buckets", "group counts, merge groups", "merge", "reduce segments",
                         "window sums (scale segments, sum runs)", "window sums' copy"),
-                        java.util.List.copyOf(steps.keySet()));
+                        List.copyOf(steps.keySet()));
                 assertTrue(steps.values().stream().allMatch(ms -> ms >= 0), "times " + steps);
                 assertEquals(events, fake.liveEvents(), "the timing events destroyed after each call");
                 msm.profile(false);
