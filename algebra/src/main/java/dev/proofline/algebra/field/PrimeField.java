@@ -28,6 +28,7 @@ public abstract class PrimeField extends Field {
     private final long[] tMinus1Over2;
     private final long[] nonResidueToT; // z^t, Montgomery
     private final BigInteger smallestNonResidue;
+    private final DivstepInverse divsteps;
 
     protected PrimeField(String name, BigInteger modulus, int limbs) {
         this.name = name;
@@ -49,6 +50,7 @@ public abstract class PrimeField extends Field {
             z = z.add(BigInteger.ONE);
         }
         this.smallestNonResidue = z;
+        this.divsteps = new DivstepInverse(modulus, limbs);
         this.nonResidueToT = new long[limbs];
         toMontgomeryWords(z.modPow(t, modulus), nonResidueToT, 0);
     }
@@ -129,18 +131,14 @@ public abstract class PrimeField extends Field {
     }
 
     /**
-     * The extended Euclidean algorithm of {@link BigInteger#modInverse} on the Montgomery form xR,
-     * then one product by R^3: x^-1 R. About 3.5x faster than {@link #inv} on BLS12-381's Fp
-     * (about 20 against 70 us), 1.6x on BN254's.
+     * Bernstein and Yang's divsteps ({@link DivstepInverse}) on the Montgomery form xR, then one
+     * product by R^3: x^-1 R. 0 maps to 0.
      */
     @Override
     public void invVartime(long[] a, int ai, long[] r, int ri) {
-        BigInteger x = wordsToBigInteger(a, ai, limbs);
-        if (x.signum() == 0) {
-            java.util.Arrays.fill(r, ri, ri + limbs, 0);
-            return;
-        }
-        mul(words(x.modInverse(modulus), limbs), 0, r3, 0, r, ri);
+        long[] t = new long[limbs];
+        divsteps.inverse(a, ai, t, 0);
+        mul(t, 0, r3, 0, r, ri);
     }
 
     // ---------------------------------------------------------------- conversions
