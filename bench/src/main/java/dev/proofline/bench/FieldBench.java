@@ -18,7 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One Montgomery multiplication in Fp and in Fr. The result feeds the next multiplication, so this
- * measures latency of a dependent chain (what the curve formulas see), not throughput.
+ * measures latency of a dependent chain (what the curve formulas see), not throughput. And one
+ * inversion in Fp three ways: the divstep inversion the MSM's batches use ({@code invVartime}),
+ * {@link BigInteger#modInverse} with the conversions around it, and Fermat's a^(q-2) ({@code inv}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,6 +62,24 @@ public class FieldBench {
     public long[] frMul() {
         fr.mul(c, 0, d, 0, c, 0);
         return c;
+    }
+
+    @Benchmark
+    public long[] fpInvDivsteps() {
+        fp.invVartime(b, 0, b, 0);
+        return b;
+    }
+
+    @Benchmark
+    public long[] fpInvBigInteger() {
+        fp.fromBigInteger(fp.toBigInteger(b, 0).modInverse(fp.modulus()), b, 0);
+        return b;
+    }
+
+    @Benchmark
+    public long[] fpInvFermat() {
+        fp.inv(b, 0, b, 0);
+        return b;
     }
 
     @Benchmark
