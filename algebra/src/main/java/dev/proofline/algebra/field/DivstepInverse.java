@@ -37,8 +37,8 @@ final class DivstepInverse {
             throw new IllegalArgumentException("modulus must be odd and positive");
         }
         this.words = words;
-        // d and e stay below (batches + 1) p in absolute value; at most 2.3 bits / 62 + 1 batches
-        // happen, so 8 spare bits (2^8 > 256 batches' growth, plus the sign) always suffice.
+        // d and e stay below (batches + 1) p in absolute value, and there are at most
+        // 2.3 log2(p) / 62 + 1 batches (15 for 381 bits): 8 spare bits hold that growth and the sign.
         this.n = (modulus.bitLength() + 8 + BATCH - 1) / BATCH;
         this.p = new long[n];
         for (int j = 0; j < n; j++) {
