@@ -31,7 +31,10 @@ import java.util.function.Supplier;
  * coordinates in batches sharing one inversion ({@link BatchAffineBuckets}, about 6 multiplications
  * an addition instead of 11); c and the kernel of each window come from a {@link CostModel}. Work is
  * split into tasks (window, chunk of points) run on the calling thread and the common fork-join pool;
- * each task reduces its buckets to a window sum, and the window sums are combined by doubling.
+ * each task reduces its buckets to a window sum, and the window sums are combined by doubling. The
+ * cut is the one the cost model expects to finish first on the threads: a window a task where the
+ * windows divide among the threads, the leftover windows cut into chunks where they do not (17
+ * windows on 2 threads: 16 whole, the last in two halves), every window cut when there are too few.
  *
  * <p>Instances are immutable and thread-safe; the {@code with...} methods return modified copies.
  */
@@ -236,10 +239,39 @@ public final class Msm {
 
     /**
      * How an MSM of n points is cut: window size c, number of windows, chunks of points per window,
-     * the buckets the top window can hit, and which kernel each kind of window uses.
+     * the last {@code splitWindows} windows cut into {@code splitChunks} chunks instead (so that the
+     * threads finish together), the buckets the top window can hit, and which kernel each kind of
+     * window uses. {@code cost} is the cost model's estimate of the time: the longest thread's share.
      */
-    record Plan(int c, int windows, int chunks, int chunkLen, int topUsed, boolean affine, boolean topAffine,
-            int batch, double cost) {
+    record Plan(int c, int windows, int chunks, int splitWindows, int splitChunks, int topUsed, boolean affine,
+            boolean topAffine, int batch, double cost) {
+
+        /** The chunks of window w. */
+        int chunksOf(int w) {
+            return w >= windows - splitWindows ? splitChunks : chunks;
+        }
+
+        /**
+         * The tasks in the order the threads take them: {window, first point, end} for each, the windows
+         * not split first (the larger tasks), then the chunks of the split ones.
+         */
+        int[][] tasks(int n) {
+            List<int[]> t = new ArrayList<>();
+            for (int pass = 0; pass < 2; pass++) {
+                for (int w = 0; w < windows; w++) {
+                    boolean split = w >= windows - splitWindows;
+                    if (split != (pass == 1)) {
+                        continue;
+                    }
+                    int k = chunksOf(w);
+                    int len = (n + k - 1) / k;
+                    for (int lo = 0; lo < n; lo += len) {
+                        t.add(new int[] {w, lo, Math.min(n, lo + len)});
+                    }
+                }
+            }
+            return t.toArray(new int[0][]);
+        }
     }
 
     /** The window size used for n points: forced, or the cheapest by the cost model. */
@@ -268,16 +300,59 @@ public final class Msm {
         int nb = 1 << (c - 1);
         // the top window holds bits - c (nw - 1) < c bits of k (k < r), plus a carry
         int topUsed = Math.min(nb, 1 << (bits - c * (nw - 1)));
-        // windows are the unit of parallel work; points are cut into chunks (each with its own
-        // buckets and reduction) only when there are too few windows for the threads
-        int chunks = Math.max(1, Math.min((2 * parallelism + nw - 1) / nw, n / 1024));
-        int chunkLen = (n + chunks - 1) / chunks;
         int batch = batchSize != 0 ? batchSize : DEFAULT_BATCH;
-        boolean affine = useAffine(model, chunkLen, nb, batch);
-        boolean topAffine = useAffine(model, chunkLen, topUsed, batch);
-        double cost = chunks * ((nw - 1) * model.window(chunkLen, nb, affine, batch)
-                + model.window(chunkLen, topUsed, topAffine, batch));
-        return new Plan(c, nw, chunks, chunkLen, topUsed, affine, topAffine, batch, cost);
+        // windows are the unit of parallel work; points are cut into chunks (each with its own buckets
+        // and reduction) when there are too few windows for the threads, or when the windows do not
+        // divide among them and the last ones are better shared out: whatever finishes first by the
+        // cost model, from one chunk a window to twice as many tasks as threads
+        int most = Math.max(1, Math.min((2 * parallelism + nw - 1) / nw, n / 1024));
+        Plan best = null;
+        for (int chunks = 1; chunks <= most; chunks++) {
+            int chunkLen = (n + chunks - 1) / chunks;
+            boolean affine = useAffine(model, chunkLen, nb, batch);
+            boolean topAffine = useAffine(model, chunkLen, topUsed, batch);
+            Plan p = withCost(new Plan(c, nw, chunks, 0, chunks, topUsed, affine, topAffine, batch, 0), n, nb, model);
+            best = best == null || p.cost() < best.cost() ? p : best;
+            int left = nw % parallelism;
+            if (chunks == 1 && nw > parallelism && left != 0) {
+                int split = Math.min(parallelism / gcd(left, parallelism), Math.max(1, n / 1024));
+                if (split > 1) {
+                    p = withCost(new Plan(c, nw, 1, left, split, topUsed, affine, topAffine, batch, 0), n, nb, model);
+                    best = p.cost() < best.cost() ? p : best;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The plan with its cost: the cost model's price of each task, handed to the threads in order, each
+     * taking the next when it is free; the cost is when the last one finishes.
+     */
+    private Plan withCost(Plan p, int n, int nb, CostModel model) {
+        double[] free = new double[parallelism];
+        for (int[] t : p.tasks(n)) {
+            boolean top = t[0] == p.windows() - 1;
+            double cost = model.window(t[2] - t[1], top ? p.topUsed() : nb, top ? p.topAffine() : p.affine(),
+                    p.batch());
+            int next = 0;
+            for (int i = 1; i < free.length; i++) {
+                if (free[i] < free[next]) {
+                    next = i;
+                }
+            }
+            free[next] += cost;
+        }
+        double end = 0;
+        for (double f : free) {
+            end = Math.max(end, f);
+        }
+        return new Plan(p.c(), p.windows(), p.chunks(), p.splitWindows(), p.splitChunks(), p.topUsed(), p.affine(),
+                p.topAffine(), p.batch(), end);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     private boolean useAffine(CostModel model, int n, int used, int batch) {
@@ -362,18 +437,13 @@ public final class Msm {
                 Math.min(n, (t + 1) * recodeChunk), r, c, digits));
 
         // 2. window sums, one task per (window, chunk of points)
-        final int chunks = plan.chunks();
-        final int chunkLen = plan.chunkLen();
-        final int tasks = nw * chunks;
-        final long[] partial = new long[tasks * jw];
+        final int[][] tasks = plan.tasks(n);
+        final long[] partial = new long[tasks.length * jw];
         final int nb = 1 << (c - 1);
-        parallel(threads, tasks, () -> {
+        parallel(threads, tasks.length, () -> {
             BucketKernel[] kernels = new BucketKernel[2];
             return t -> {
-                int w = t / chunks;
-                int ch = t % chunks;
-                int lo = ch * chunkLen;
-                int hi = Math.min(n, lo + chunkLen);
+                int w = tasks[t][0];
                 boolean top = w == nw - 1;
                 boolean affine = top ? plan.topAffine() : plan.affine();
                 BucketKernel k = kernels[affine ? 1 : 0];
@@ -381,7 +451,8 @@ public final class Msm {
                     k = affine ? new BatchAffineBuckets(curve, c, plan.batch(), adders) : new JacobianBuckets(curve, c);
                     kernels[affine ? 1 : 0] = k;
                 }
-                k.windowSum(digits[w], lo, hi, points, pointBase, top ? plan.topUsed() : nb, partial, t * jw);
+                k.windowSum(digits[w], tasks[t][1], tasks[t][2], points, pointBase, top ? plan.topUsed() : nb, partial,
+                        t * jw);
             };
         });
 
@@ -392,8 +463,10 @@ public final class Msm {
                     pa.dbl(result, 0, result, 0);
                 }
             }
-            for (int ch = 0; ch < chunks; ch++) {
-                pa.add(result, 0, partial, (w * chunks + ch) * jw, result, 0);
+            for (int t = 0; t < tasks.length; t++) {
+                if (tasks[t][0] == w) {
+                    pa.add(result, 0, partial, t * jw, result, 0);
+                }
             }
         }
         return result;

@@ -355,6 +355,47 @@ class MsmTest {
     }
 
     /**
+     * Windows that do not divide evenly among the threads: the plan may cut the leftover ones into
+     * chunks (when the cost model says the threads then finish sooner). Every window's points are
+     * covered exactly once by its tasks, some of these plans do cut, and every sum is unchanged.
+     */
+    @ParameterizedTest
+    @MethodSource("groups")
+    void leftoverWindowsCutIntoChunksCoverEveryPointOnceAndLeaveTheSumUnchanged(WeierstrassCurve curve) {
+        int n = 5000;
+        Input in = largeInput(curve, n, 11);
+        long[] expected = generatorTimes(curve, in.expectedLog());
+        int cut = 0;
+        for (int threads : new int[] {2, 3, 5}) {
+            for (int c : new int[] {9, 10, 11, 12}) {
+                Msm msm = Msm.on(curve).withParallelism(threads).withWindowBits(c);
+                Msm.Plan plan = msm.plan(n);
+                int[][] tasks = plan.tasks(n);
+                for (int w = 0; w < plan.windows(); w++) {
+                    int w0 = w;
+                    List<int[]> mine = new ArrayList<>(Stream.of(tasks).filter(t -> t[0] == w0).toList());
+                    mine.sort((a, b) -> Integer.compare(a[1], b[1]));
+                    int next = 0;
+                    for (int[] t : mine) {
+                        assertEquals(next, t[1], "window " + w + ": tasks contiguous from point 0");
+                        assertTrue(t[2] > t[1], "window " + w + ": no empty task");
+                        next = t[2];
+                    }
+                    assertEquals(n, next, "window " + w + ": tasks end at the last point");
+                    assertEquals(plan.chunksOf(w), mine.size(), "window " + w + ": one task a chunk");
+                }
+                if (plan.splitWindows() > 0) {
+                    cut++;
+                    assertEquals(plan.windows() % threads, plan.splitWindows(), "the leftover windows are the cut ones");
+                }
+                assertSamePoint(curve, expected, msm.multiply(in.points(), in.scalars()),
+                        curve + " " + threads + " threads, c=" + c);
+            }
+        }
+        assertTrue(cut > 0, "some of these plans cut their leftover windows");
+    }
+
+    /**
      * Terms that add nothing dropped before the buckets (a key's A, B1 and B2 sections are mostly points
      * at infinity): mostly infinity points and zero scalars, at several sizes, down to one term left and
      * none, both accumulations, from a heap array and from unaligned memory.
