@@ -508,4 +508,14 @@ abstract class VectorBatchAffine extends BatchAdder {
 
     /** The lanes (bit l for lane l) where the element at o is zero. */
     abstract long zeroLanes(long[] x, int o);
+
+    /**
+     * The 2L - 1 columns at co += those at ao (sums of two squares of values below q stay below the
+     * reduction's bound of (2q)^2, and each column below 2^63).
+     */
+    final void addColumns(long[] x, int ao, int co) {
+        for (int i = 0; i < 8 * (2 * L - 1); i += 8) {
+            LongVector.fromArray(S, x, co + i).add(LongVector.fromArray(S, x, ao + i)).intoArray(x, co + i);
+        }
+    }
 }

@@ -7,8 +7,12 @@ import dev.proofline.algebra.field.PrimeField;
  * The batch-affine additions of {@link VectorBatchAffine} over Fp2 = Fp[u]/(u^2 + 1) (the G2 of BN254
  * and BLS12-381), 8 at a time, on the base field's 8-lane limb arithmetic: an Fp2 element is its two
  * coordinates' limbs, one block after the other; a product is three base products (Karatsuba), a
- * square two. The chain totals are inverted with the scalar Fp2 code, doublings and cancellations
- * patched in with it, as for Fp. Results equal the scalar code's word for word.
+ * square two. The denominators are inverted through their norms: 1/d = conj(d) / N(d) with
+ * N(d) = d0^2 + d1^2 in Fp (u^2 = -1 is not a square in Fp, so N(d) = 0 only for d = 0), so that the
+ * prefix products of Montgomery's trick and their unwinding are base-field products (seven base
+ * multiplications a denominator instead of nine, and no Fp2 additions); the chain totals are
+ * inverted with the scalar Fp code, doublings and cancellations patched in with the scalar Fp2 code,
+ * as for Fp. Results equal the scalar code's word for word.
  *
  * <p>Ready when the base field's kernel is (its warm-up compiles the methods used here).
  */
@@ -43,15 +47,16 @@ final class VectorBatchAffine2 extends BatchAdder {
     private int t2;
     private int t3;
     private int col;
+    private int col2;
     private final long[] words;
     private final long[] words2;
     private final boolean[] lanes = new boolean[8];
     private boolean[] cancel = new boolean[0];
     private final long[] e1;
     private final long[] e2;
-    private final long[] totals;
     private final long[] pp;
     private final long[] one;
+    private final boolean[] allLanes = {true, true, true, true, true, true, true, true};
 
     VectorBatchAffine2(Fp2 f, VectorBatchAffine k) {
         this.k = k;
@@ -72,7 +77,6 @@ final class VectorBatchAffine2 extends BatchAdder {
         this.words2 = new long[8 * n];
         this.e1 = new long[2 * n];
         this.e2 = new long[2 * n];
-        this.totals = new long[16 * n];
         this.pp = new long[16 * n];
         this.one = new long[2 * n];
         f.setOne(one, 0);
@@ -94,7 +98,7 @@ final class VectorBatchAffine2 extends BatchAdder {
     }
 
     private void ensure(int groups) {
-        int need = groups * GROUP + 6 * E2 + 4 * E + (2 * L - 1) * 8;
+        int need = groups * GROUP + 6 * E2 + 4 * E + 2 * (2 * L - 1) * 8;
         if (x.length < need) {
             x = new long[need];
             cancel = new boolean[groups * 8];
@@ -110,7 +114,17 @@ final class VectorBatchAffine2 extends BatchAdder {
             t2 = t1 + E;
             t3 = t2 + E;
             col = t3 + E;
+            col2 = col + (2 * L - 1) * 8;
         }
+    }
+
+    /** r = N(a) = a0^2 + a1^2 in Fp: the two squares' columns summed, one reduction. */
+    private void norm(int a, int r) {
+        k.square(x, a, col);
+        k.square(x, a + E, col2);
+        k.addColumns(x, col2, col);
+        k.reduce(x, col);
+        k.finish(x, col, r);
     }
 
     /** Base product of the limbs at a and b, reduced, to r. */
@@ -212,38 +226,35 @@ final class VectorBatchAffine2 extends BatchAdder {
                     cancel[j0 + l] = false;
                 }
             }
+            // the denominator's norm (base field) after PRE, and the prefix product of the norms at PRE
+            norm(base + DEN, base + PRE + E);
             if (g == 0) {
-                System.arraycopy(x, base + DEN, x, base + PRE, E2);
+                System.arraycopy(x, base + PRE + E, x, base + PRE, E);
             } else {
-                mul(base - GROUP + PRE, base + DEN, base + PRE);
+                mulBase(base - GROUP + PRE, base + PRE + E, base + PRE);
             }
         }
-        // the eight chain totals inverted together, with the scalar code
+        // the eight chain totals (norms' products) inverted together, with the scalar base-field code
         final int last = (groups - 1) * GROUP + PRE;
         k.store(x, last, words, 0);
-        k.store(x, last + E, words2, 0);
-        for (int l = 0; l < 8; l++) {
-            System.arraycopy(words, n * l, totals, fw * l, n);
-            System.arraycopy(words2, n * l, totals, fw * l + n, n);
-        }
-        VectorBatchAffine.invertEight(f, fw, totals, pp, e1, pp);
-        for (int l = 0; l < 8; l++) {
-            System.arraycopy(pp, fw * l, words, n * l, n);
-            System.arraycopy(pp, fw * l + n, words2, n * l, n);
-        }
-        load(words, words2, inv);
-        // pass 2, backwards: 1/den = inv * prefix of the group before; inv *= den; then the additions
+        VectorBatchAffine.invertEight(fp, n, words, pp, e1, pp);
+        k.load(pp, 0, x, inv);
+        // pass 2, backwards: 1/N = inv * prefix of the group before; inv *= N; 1/den = conj(den) / N;
+        // then the additions
         for (int g = groups - 1; g >= 0; g--) {
             final int base = g * GROUP;
             int t;
             if (g > 0) {
-                mul(inv, base - GROUP + PRE, tt);
-                mul(inv, base + DEN, inv);
+                mulBase(inv, base - GROUP + PRE, tt);
+                mulBase(inv, base + PRE + E, inv);
                 t = tt;
             } else {
                 t = inv;
             }
-            mul(base + NUM, t, lam);                    // lambda
+            mulBase(base + DEN, t, w);                  // 1/den = (den0 / N, -den1 / N)
+            mulBase(base + DEN + E, t, w + E);
+            k.negWhere(x, w + E, allLanes);
+            mul(base + NUM, w, lam);                    // lambda
             sqr(lam, x3);
             sub(x3, base + XD, x3);
             sub(x3, base + XS, x3);                     // x3 = lambda^2 - xD - xS
