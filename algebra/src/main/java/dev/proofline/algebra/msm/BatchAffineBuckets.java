@@ -3,6 +3,8 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
+import dev.proofline.algebra.field.Fp2;
+import dev.proofline.algebra.field.PrimeField;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -22,6 +24,11 @@ import java.util.function.Function;
  * are read only when the batch completes (a bucket's cache line is requested when its point joins
  * the batch), so that offering a point touches no bucket data.
  *
+ * <p>Over Fp2 (G2) the denominators are inverted through their norms, 1/d = conj(d) / N(d) with
+ * N(d) = d0^2 + d1^2 in Fp (zero only for d = 0, u^2 = -1 being a non-square): the prefix products
+ * and their unwinding are then base-field products, seven base multiplications a denominator
+ * instead of nine.
+ *
  * <p>Measured on BN254 G1 (field multiplications counted, n = 2^16): batches of 1024 cost 3% less
  * than batches of 512, larger ones under 2% less again, so 1024.
  */
@@ -35,6 +42,13 @@ final class BatchAffineBuckets extends BucketKernel {
     private static final byte CANCEL = 2;
 
     private final Field f;
+    /** Over Fp2: the field and its base (the norms' products), else null. */
+    private final Fp2 f2;
+    private final PrimeField fp;
+    private final int bw;
+    /** Over Fp2: the denominators' norms, entry j at j * bw; a base-field temporary. */
+    private final long[] norm;
+    private final long[] tn;
     private final CostModel model;
     private final PointArithmetic pa;
     private final int fw;
@@ -91,6 +105,9 @@ final class BatchAffineBuckets extends BucketKernel {
         this.model = new CostModel(curve);
         this.pa = curve.arithmetic();
         this.f = pa.field();
+        this.f2 = f instanceof Fp2 e ? e : null;
+        this.fp = f2 != null ? f2.base() : null;
+        this.bw = f2 != null ? fp.width() : 0;
         this.fw = curve.coordinateWidth();
         this.aw = curve.affineWidth();
         this.jw = curve.jacobianWidth();
@@ -108,6 +125,8 @@ final class BatchAffineBuckets extends BucketKernel {
         this.eKind = new byte[entries];
         this.den = new long[entries * fw];
         this.prefix = new long[entries * fw];
+        this.norm = new long[entries * bw];
+        this.tn = new long[bw];
         this.staged = new long[cap * aw];
         int qcap = Math.max(16, cap);
         this.qBucket = new int[qcap];
@@ -290,18 +309,42 @@ final class BatchAffineBuckets extends BucketKernel {
                 }
             }
             eKind[j] = kind;
-            if (j == 0) {
+            if (f2 != null) {
+                final int no = j * bw;
+                fp.sqr(den, jo, norm, no);
+                fp.sqr(den, jo + bw, tn, 0);
+                fp.add(norm, no, tn, 0, norm, no);          // N(den_j) = den0^2 + den1^2
+                if (j == 0) {
+                    fp.copy(norm, 0, prefix, 0);
+                } else {
+                    fp.mul(prefix, no - bw, norm, no, prefix, no);
+                }
+            } else if (j == 0) {
                 f.copy(den, 0, prefix, 0);
             } else {
                 f.mul(prefix, jo - fw, den, jo, prefix, jo);
             }
         }
-        f.invVartime(prefix, (m - 1) * fw, inv, 0);            // inv = 1 / (den_0 ... den_{m-1})
+        if (f2 != null) {
+            fp.invVartime(prefix, (m - 1) * bw, inv, 0);       // inv = 1 / (N_0 ... N_{m-1})
+        } else {
+            f.invVartime(prefix, (m - 1) * fw, inv, 0);        // inv = 1 / (den_0 ... den_{m-1})
+        }
         // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j. (Computing all the
         // inverses first, for independent additions after, measured slower.)
         for (int j = m - 1; j >= 0; j--) {
             final int jo = j * fw;
-            if (j > 0) {
+            if (f2 != null) {
+                // 1/N_j = inv * prefix_{j-1}, inv *= N_j; 1/den_j = conj(den_j) / N_j
+                if (j > 0) {
+                    fp.mul(inv, 0, prefix, (j - 1) * bw, tn, 0);
+                    fp.mul(inv, 0, norm, j * bw, inv, 0);
+                } else {
+                    fp.copy(inv, 0, tn, 0);
+                }
+                f2.conjugate(den, jo, t, 0);
+                f2.mulByBase(t, 0, tn, 0, t, 0);
+            } else if (j > 0) {
                 f.mul(inv, 0, prefix, jo - fw, t, 0);
                 f.mul(inv, 0, den, jo, inv, 0);
             } else {
