@@ -246,9 +246,19 @@ public final class Msm {
     record Plan(int c, int windows, int chunks, int splitWindows, int splitChunks, int topUsed, boolean affine,
             boolean topAffine, int batch, double cost) {
 
+        /** Whether window w is one of the last, cut into {@code splitChunks}. */
+        boolean isSplit(int w) {
+            return w >= windows - splitWindows;
+        }
+
         /** The chunks of window w. */
         int chunksOf(int w) {
-            return w >= windows - splitWindows ? splitChunks : chunks;
+            return isSplit(w) ? splitChunks : chunks;
+        }
+
+        /** The same plan at that cost. */
+        Plan costing(double cost) {
+            return new Plan(c, windows, chunks, splitWindows, splitChunks, topUsed, affine, topAffine, batch, cost);
         }
 
         /**
@@ -259,8 +269,7 @@ public final class Msm {
             List<int[]> t = new ArrayList<>();
             for (int pass = 0; pass < 2; pass++) {
                 for (int w = 0; w < windows; w++) {
-                    boolean split = w >= windows - splitWindows;
-                    if (split != (pass == 1)) {
+                    if (isSplit(w) != (pass == 1)) {
                         continue;
                     }
                     int k = chunksOf(w);
@@ -347,8 +356,7 @@ public final class Msm {
         for (double f : free) {
             end = Math.max(end, f);
         }
-        return new Plan(p.c(), p.windows(), p.chunks(), p.splitWindows(), p.splitChunks(), p.topUsed(), p.affine(),
-                p.topAffine(), p.batch(), end);
+        return p.costing(end);
     }
 
     private static int gcd(int a, int b) {
