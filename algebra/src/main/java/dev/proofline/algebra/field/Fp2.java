@@ -112,19 +112,27 @@ public final class Fp2 extends Field {
         inv(a, ai, r, ri, true);
     }
 
+    /**
+     * r (a base-field element, {@code base().width()} words) = N(a) = a conj(a) = a0^2 + a1^2, zero only
+     * for a = 0 (u^2 = -1 is not a square in Fp). Uses this instance's scratch.
+     */
+    public void norm(long[] a, int ai, long[] r, int ri) {
+        fp.sqr(a, ai, t, 0);
+        fp.sqr(a, ai + n, r, ri);
+        fp.add(t, 0, r, ri, r, ri);
+    }
+
     private void inv(long[] a, int ai, long[] r, int ri, boolean vartime) {
         // 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2)
-        fp.sqr(a, ai, t, 0);
-        fp.sqr(a, ai + n, t, n);
-        fp.add(t, 0, t, n, t, 0);
+        norm(a, ai, t, n);
         if (vartime) {
-            fp.invVartime(t, 0, t, 0);
+            fp.invVartime(t, n, t, n);
         } else {
-            fp.inv(t, 0, t, 0);
+            fp.inv(t, n, t, n);
         }
-        fp.mul(a, ai, t, 0, r, ri);
-        fp.mul(a, ai + n, t, 0, t, n);
-        fp.neg(t, n, r, ri + n);
+        fp.mul(a, ai, t, n, r, ri);
+        fp.mul(a, ai + n, t, n, t, 0);
+        fp.neg(t, 0, r, ri + n);
     }
 
     @Override

@@ -46,7 +46,7 @@ final class BatchAffineBuckets extends BucketKernel {
     private final Fp2 f2;
     private final PrimeField fp;
     private final int bw;
-    /** Over Fp2: the denominators' norms, entry j at j * bw; a base-field temporary. */
+    /** Over Fp2: the denominators' norms, entry j at j * bw; an inverse norm. */
     private final long[] norm;
     private final long[] tn;
     private final CostModel model;
@@ -311,9 +311,7 @@ final class BatchAffineBuckets extends BucketKernel {
             eKind[j] = kind;
             if (f2 != null) {
                 final int no = j * bw;
-                fp.sqr(den, jo, norm, no);
-                fp.sqr(den, jo + bw, tn, 0);
-                fp.add(norm, no, tn, 0, norm, no);          // N(den_j) = den0^2 + den1^2
+                f2.norm(den, jo, norm, no);
                 if (j == 0) {
                     fp.copy(norm, 0, prefix, 0);
                 } else {
