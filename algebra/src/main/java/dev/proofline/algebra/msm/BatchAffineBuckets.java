@@ -192,6 +192,61 @@ final class BatchAffineBuckets extends BucketKernel {
         reduce(used, out, oi);
     }
 
+    /** Below this many points a {@link #sum} finishes with mixed Jacobian additions (batches too small to pay). */
+    static final int SUM_TAIL = 16;
+
+    /**
+     * Writes sum_{lo <= i < hi} P_i, Jacobian, to {@code out} at {@code oi}, P_i the affine point at byte
+     * offset {@code pointBase + i * 8 * affineWidth} of {@code points}: the terms of an MSM whose scalar
+     * is 1. A tree of batched affine additions: each round adds the points in pairs, P_2j += P_2j+1, in
+     * batches sharing one inversion, and keeps the sums (about n additions in all, against one a window in
+     * Pippenger's method); the last few are added in Jacobian coordinates. Doublings and cancellations
+     * are handled by the batch as in the buckets.
+     */
+    void sum(MemorySegment points, long pointBase, int lo, int hi, long[] out, int oi) {
+        long[] work = new long[Math.max(0, hi - lo) * aw];
+        boolean[] live = new boolean[Math.max(0, hi - lo)];
+        int count = 0;
+        for (int i = lo; i < hi; i++) {
+            load(points, pointBase + 8L * i * aw, work, count * aw, aw);
+            if (!isInfinity(work, count * aw)) {
+                live[count++] = true;
+            }
+        }
+        final int entries = eDst.length;
+        while (count > SUM_TAIL) {
+            int pairs = count / 2;
+            for (int start = 0; start < pairs; start += entries) {
+                m = Math.min(entries, pairs - start);
+                for (int j = 0; j < m; j++) {
+                    int p = 2 * (start + j);
+                    eDst[j] = p;
+                    eSrc[j] = (p + 1) * aw;
+                    eNeg[j] = false;
+                }
+                completeBatch(work, live, work);
+            }
+            m = 0;
+            // the sums are in the even slots (unset where a pair cancelled), an odd count's last point after them
+            int kept = 0;
+            for (int p = 0; p < count; p += 2) {
+                if (live[p]) {
+                    if (kept != p) {
+                        System.arraycopy(work, p * aw, work, kept * aw, aw);
+                    }
+                    live[kept++] = true;
+                }
+            }
+            Arrays.fill(live, kept, count, false);
+            count = kept;
+        }
+        pa.setInfinity(acc, 0);
+        for (int j = 0; j < count; j++) {
+            pa.addMixed(acc, 0, work, j * aw, acc, 0);
+        }
+        System.arraycopy(acc, 0, out, oi, jw);
+    }
+
     /**
      * Adds the point at byte offset p (negated when neg) to bucket b, which is not in the batch. The
      * point is copied into the batch's next staging slot (which stays free unless it joins the batch).

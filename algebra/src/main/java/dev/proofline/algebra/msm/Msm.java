@@ -60,13 +60,15 @@ public final class Msm {
     private final int batchSize;
     /** The 8-lane adders of the batch-affine kernels: by default {@link BatchAdder#of}. */
     private final Function<Field, BatchAdder> adders;
+    /** Whether terms are grouped by the width of their scalars ({@link WidthGroups}), or all read at full width. */
+    private final boolean byWidth;
 
     private Msm(WeierstrassCurve curve, int windowBits, int parallelism, Accumulation accumulation, int batchSize) {
-        this(curve, windowBits, parallelism, accumulation, batchSize, BatchAdder::of);
+        this(curve, windowBits, parallelism, accumulation, batchSize, BatchAdder::of, true);
     }
 
     private Msm(WeierstrassCurve curve, int windowBits, int parallelism, Accumulation accumulation, int batchSize,
-            Function<Field, BatchAdder> adders) {
+            Function<Field, BatchAdder> adders, boolean byWidth) {
         if (curve.scalarField().limbs() != SCALAR_WORDS) {
             throw new IllegalArgumentException("scalar field of " + curve + " is not 4 words wide");
         }
@@ -76,11 +78,12 @@ public final class Msm {
         this.accumulation = accumulation;
         this.batchSize = batchSize;
         this.adders = adders;
+        this.byWidth = byWidth;
     }
 
     /** With the given 8-lane adders for the batch-affine kernels (null from it: scalar code), for tests. */
     Msm withAdders(Function<Field, BatchAdder> a) {
-        return new Msm(curve, windowBits, parallelism, accumulation, batchSize, a);
+        return new Msm(curve, windowBits, parallelism, accumulation, batchSize, a, byWidth);
     }
 
     /**
@@ -113,7 +116,7 @@ public final class Msm {
         if (c != 0 && (c < 2 || c > SignedDigits.MAX_WINDOW_BITS)) {
             throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
         }
-        return new Msm(curve, c, parallelism, accumulation, batchSize, adders);
+        return new Msm(curve, c, parallelism, accumulation, batchSize, adders, byWidth);
     }
 
     /** Number of threads (the calling thread included); at least 1. */
@@ -121,11 +124,11 @@ public final class Msm {
         if (threads < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1: " + threads);
         }
-        return new Msm(curve, windowBits, threads, accumulation, batchSize, adders);
+        return new Msm(curve, windowBits, threads, accumulation, batchSize, adders, byWidth);
     }
 
     public Msm withAccumulation(Accumulation a) {
-        return new Msm(curve, windowBits, parallelism, a, batchSize, adders);
+        return new Msm(curve, windowBits, parallelism, a, batchSize, adders, byWidth);
     }
 
     /** Batch size of the batch-affine accumulation; 0 restores the automatic choice. */
@@ -133,7 +136,15 @@ public final class Msm {
         if (size < 0) {
             throw new IllegalArgumentException("batch size must be non-negative: " + size);
         }
-        return new Msm(curve, windowBits, parallelism, accumulation, size, adders);
+        return new Msm(curve, windowBits, parallelism, accumulation, size, adders, byWidth);
+    }
+
+    /**
+     * Whether terms are grouped by the width of their scalars (the default: the scalar 1 summed directly,
+     * narrow scalars in fewer windows), or every scalar read at the full width, for comparison.
+     */
+    public Msm withWidthGroups(boolean on) {
+        return new Msm(curve, windowBits, parallelism, accumulation, batchSize, adders, on);
     }
 
     public WeierstrassCurve curve() {
@@ -289,8 +300,12 @@ public final class Msm {
     }
 
     Plan plan(int n) {
+        return plan(n, curve.order().bitLength());
+    }
+
+    /** The cheapest plan for n scalars below 2^bits. */
+    Plan plan(int n, int bits) {
         CostModel model = new CostModel(curve);
-        int bits = curve.order().bitLength();
         if (windowBits != 0) {
             return plan(n, windowBits, bits, model);
         }
@@ -374,56 +389,74 @@ public final class Msm {
     // ------------------------------------------------------------------ the algorithm
 
     /**
-     * The MSM, after dropping the terms that add nothing when they are many: points at infinity and zero
-     * scalars (a proving key's A, B1 and B2 points are at infinity for every variable its matrix does not
-     * use, often most of them). Then the other terms are copied together (points into native memory,
-     * scalars into a new array) and the window size fits their number.
+     * The MSM read by its scalars. Terms that add nothing (a point at infinity or a zero scalar: a proving
+     * key's A, B1 and B2 points are at infinity for every variable its matrix does not use, often most of
+     * them) are dropped, and the others grouped by the width of their scalar ({@link WidthGroups}): the
+     * terms whose scalar is 1 (most of a bit-heavy circuit's witness) are summed directly, and each other
+     * group runs Pippenger's method with as many windows as its widest scalar needs. The groups are copied
+     * together (points into native memory, scalars into a new array) when there are several, or when at
+     * least an eighth of the terms are dropped; otherwise the MSM runs in place.
      */
     private long[] compute(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
-        int[] live = liveTerms(points, pointBase, scalars, scalarBase, n);
-        if (live == null) {
-            return pippenger(points, pointBase, scalars, scalarBase, n);
+        int fullBits = curve.order().bitLength();
+        WidthGroups g = WidthGroups.classify(points, pointBase, curve.affineWidth(), scalars, scalarBase, n,
+                fullBits, byWidth, this::cost);
+        if (g.inPlace()) {
+            return pippenger(points, pointBase, scalars, scalarBase, n, g.bits(0));
         }
-        int m = live.length;
         long pointBytes = 8L * curve.affineWidth();
+        int m = g.terms();
         long[] kept = new long[m * SCALAR_WORDS];
         try (Arena arena = Arena.ofShared()) {
             MemorySegment packed = arena.allocate(Math.max(1, m) * pointBytes, 8);
-            for (int j = 0; j < m; j++) {
-                int i = live[j];
-                MemorySegment.copy(points, pointBase + i * pointBytes, packed, j * pointBytes, pointBytes);
-                System.arraycopy(scalars, scalarBase + i * SCALAR_WORDS, kept, j * SCALAR_WORDS, SCALAR_WORDS);
+            g.pack(points, pointBase, pointBytes, scalars, scalarBase, packed, kept);
+            PointArithmetic pa = curve.arithmetic();
+            long[] result = new long[curve.jacobianWidth()];
+            pa.setInfinity(result, 0);
+            for (int k = 0; k < g.groups(); k++) {
+                long[] part = g.bits(k) == 1
+                        ? sum(packed, g.from(k), g.from(k) + g.count(k))
+                        : pippenger(packed, 8L * g.from(k) * curve.affineWidth(), kept, g.from(k) * SCALAR_WORDS,
+                                g.count(k), g.bits(k));
+                pa.add(result, 0, part, 0, result, 0);
             }
-            return pippenger(packed, 0, kept, 0, m);
+            return result;
         }
     }
 
-    /**
-     * The indices of the terms with a point not at infinity and a scalar not zero, when at least an
-     * eighth of the n terms are not such (null otherwise: then copying the others is not worth it).
-     */
-    private int[] liveTerms(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
-        int aw = curve.affineWidth();
-        int[] live = new int[n];
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            int s = scalarBase + i * SCALAR_WORDS;
-            if ((scalars[s] | scalars[s + 1] | scalars[s + 2] | scalars[s + 3]) == 0) {
-                continue;
-            }
-            long at = pointBase + 8L * aw * i;
-            boolean infinity = true;
-            for (int k = 0; k < aw && infinity; k++) {
-                infinity = points.get(BucketKernel.WORD, at + 8L * k) == 0;
-            }
-            if (!infinity) {
-                live[m++] = i;
-            }
-        }
-        return n - m >= Math.max(1, n / 8) ? java.util.Arrays.copyOf(live, m) : null;
+    /** The cost model's time for n terms of scalars below 2^bits (the longest thread's share). */
+    private double cost(int n, int bits) {
+        return n == 0 ? 0 : plan(n, bits).cost();
     }
 
-    private long[] pippenger(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
+    /** Terms summed by one task of {@link #sum} at least (below that, fewer tasks). */
+    private static final int SUM_CHUNK = 1 << 12;
+
+    /** sum_{lo <= i < hi} P_i over the packed points, Jacobian: cut among the threads, each summing its part. */
+    private long[] sum(MemorySegment points, int lo, int hi) {
+        int n = hi - lo;
+        int tasks = Math.max(1, Math.min(parallelism, n / SUM_CHUNK));
+        int jw = curve.jacobianWidth();
+        long[] partial = new long[tasks * jw];
+        parallel(parallelism, tasks, () -> {
+            BatchAffineBuckets k = new BatchAffineBuckets(curve, SUM_WINDOW, DEFAULT_BATCH, adders);
+            return t -> k.sum(points, 0, lo + (int) ((long) n * t / tasks), lo + (int) ((long) n * (t + 1) / tasks),
+                    partial, t * jw);
+        });
+        PointArithmetic pa = curve.arithmetic();
+        long[] result = new long[jw];
+        pa.setInfinity(result, 0);
+        for (int t = 0; t < tasks; t++) {
+            pa.add(result, 0, partial, t * jw, result, 0);
+        }
+        return result;
+    }
+
+    /** The window size of the kernel that {@link #sum} uses: its batches are 2^(c-1) = 1024 entries long. */
+    private static final int SUM_WINDOW = 11;
+
+    /** Pippenger's method over n terms whose scalars are below 2^bits (or any, with the order's bit length). */
+    private long[] pippenger(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n, int bits) {
         final int jw = curve.jacobianWidth();
         final PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];
@@ -431,7 +464,7 @@ public final class Msm {
         if (n == 0) {
             return result;
         }
-        final Plan plan = plan(n);
+        final Plan plan = plan(n, bits);
         final int c = plan.c();
         final int nw = plan.windows();
         final int threads = parallelism;

@@ -436,6 +436,137 @@ class MsmTest {
         }
     }
 
+    // ------------------------------------------------------------------ bit-heavy scalars: groups by width
+
+    /**
+     * The scalars of a bit-heavy witness (hashes, comparators): mostly 1 and 0, some words of 16 to 64
+     * bits, a few full field elements; repeated points and points next to their negation with the scalar
+     * 1, so that the direct sum of the ones doubles and cancels along the way.
+     */
+    static Input bitHeavy(WeierstrassCurve curve, int n, long seed, int fullPercent) {
+        Input in = largeInput(curve, n, seed);
+        Random rnd = new Random(seed);
+        BigInteger r = curve.order();
+        PointArithmetic pa = curve.arithmetic();
+        int aw = curve.affineWidth();
+        for (int i = 0; i < n; i++) {
+            int roll = rnd.nextInt(100);
+            BigInteger k = roll < fullPercent ? new BigInteger(r.bitLength() + 8, rnd).mod(r)
+                    : roll < fullPercent + 4 ? new BigInteger(16, rnd)
+                    : roll < fullPercent + 8 ? new BigInteger(32, rnd).setBit(31)
+                    : roll < fullPercent + 11 ? new BigInteger(64, rnd)
+                    : roll < fullPercent + 25 ? BigInteger.ZERO
+                    : BigInteger.ONE;
+            if (i > 0 && k.equals(BigInteger.ONE) && rnd.nextInt(20) == 0) {
+                int j = rnd.nextInt(i);
+                if (rnd.nextBoolean()) {
+                    System.arraycopy(in.points(), j * aw, in.points(), i * aw, aw);  // a repeated point
+                    in.logs()[i] = in.logs()[j];
+                } else {
+                    pa.negAffine(in.points(), j * aw, in.points(), i * aw);         // its negation
+                    in.logs()[i] = r.subtract(in.logs()[j]).mod(r);
+                }
+            }
+            in.ks()[i] = k;
+            putScalar(in.scalars(), i, k);
+        }
+        return in;
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void bitHeavyScalarsGroupedByWidthGiveTheSumOfKnownDiscreteLogsAndTheFullWidthResult(WeierstrassCurve curve) {
+        for (int full : new int[] {0, 5, 60}) {
+            Input in = bitHeavy(curve, 6000, 77 + full, full);
+            long[] expected = generatorTimes(curve, in.expectedLog());
+            for (int threads : new int[] {1, 2, 3}) {
+                for (Accumulation acc : List.of(Accumulation.AUTO, Accumulation.JACOBIAN)) {
+                    Msm msm = Msm.on(curve).withParallelism(threads).withAccumulation(acc);
+                    assertSamePoint(curve, expected, msm.multiply(in.points(), in.scalars()),
+                            curve + " " + full + "% full, " + threads + " threads, " + acc);
+                }
+            }
+            // every scalar read at the full width (no groups): the same point
+            Msm fullWidth = Msm.on(curve).withWidthGroups(false);
+            assertSamePoint(curve, fullWidth.multiply(in.points(), in.scalars()),
+                    Msm.on(curve).multiply(in.points(), in.scalars()), curve + " " + full + "% full, against full width");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void aDirectSumOfOnesDoublesAndCancelsAsTheNaiveSum(WeierstrassCurve curve) {
+        // 3000 terms of scalar 1 on 40 distinct points and their negations: every round of the tree sum
+        // meets equal points (doublings) and opposite ones (cancellations)
+        int n = 3000;
+        Input base = largeInput(curve, 40, 5);
+        PointArithmetic pa = curve.arithmetic();
+        int aw = curve.affineWidth();
+        Random rnd = new Random(6);
+        long[] points = new long[n * aw];
+        long[] scalars = new long[4 * n];
+        BigInteger[] ks = new BigInteger[n];
+        for (int i = 0; i < n; i++) {
+            int j = rnd.nextInt(40);
+            if (rnd.nextInt(3) == 0) {
+                pa.negAffine(base.points(), j * aw, points, i * aw);
+            } else {
+                System.arraycopy(base.points(), j * aw, points, i * aw, aw);
+            }
+            ks[i] = BigInteger.ONE;
+            putScalar(scalars, i, BigInteger.ONE);
+        }
+        long[] expected = new long[curve.jacobianWidth()];
+        pa.setInfinity(expected, 0);
+        for (int i = 0; i < n; i++) {
+            pa.addMixed(expected, 0, points, i * aw, expected, 0);
+        }
+        for (int threads : new int[] {1, 2}) {
+            assertSamePoint(curve, expected, Msm.on(curve).withParallelism(threads).multiply(points, scalars),
+                    curve + " ones, " + threads + " threads");
+        }
+        // with the 8-lane additions where the runtime has them (the batches of the sum are theirs then)
+        assertSamePoint(curve, expected, Msm.on(curve).withAdders(VectorBatchAffineTest.EAGER).multiply(points, scalars),
+                curve + " ones, 8-lane additions");
+        // P + (-P) for every pair: the sum is the point at infinity
+        for (int i = 0; i < n; i += 2) {
+            pa.negAffine(points, i * aw, points, (i + 1) * aw);
+        }
+        assertTrue(pa.isInfinity(Msm.on(curve).multiply(points, scalars), 0), "pairs that cancel sum to infinity");
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void widthGroupsKeepTheOnesApartAndCoverEveryKeptTermOnce(WeierstrassCurve curve) {
+        Input in = bitHeavy(curve, 5000, 3, 10);
+        MemorySegment pts = MemorySegment.ofArray(in.points());
+        int aw = curve.affineWidth();
+        int full = curve.order().bitLength();
+        Msm msm = Msm.on(curve);
+        WidthGroups g = WidthGroups.classify(pts, 0, aw, in.scalars(), 0, 5000, full, true,
+                (n, bits) -> n == 0 ? 0 : msm.plan(n, bits).cost());
+        long ones = Stream.of(in.ks()).filter(BigInteger.ONE::equals).count();
+        long zeros = Stream.of(in.ks()).filter(BigInteger.ZERO::equals).count();
+        assertEquals(1, g.bits(0), "the ones come first, in a group of their own");
+        assertEquals(ones, g.count(0));
+        assertEquals(5000 - ones - zeros, g.terms() - ones, "every term with a non-zero scalar kept once");
+        assertTrue(g.groups() >= 2 && g.bits(g.groups() - 1) == full, "the widest group is the full width");
+        long[] kept = new long[4 * g.terms()];
+        MemorySegment packed = Arena.ofAuto().allocate(8L * aw * Math.max(1, g.terms()));
+        g.pack(pts, 0, 8L * aw, in.scalars(), 0, packed, kept);
+        for (int k = 0; k < g.groups(); k++) {
+            for (int i = g.from(k); i < g.from(k) + g.count(k); i++) {
+                BigInteger s = PrimeField.wordsToBigInteger(kept, 4 * i, 4);
+                assertTrue(s.bitLength() <= g.bits(k) && s.signum() > 0, "group " + k + " holds its widths only");
+            }
+        }
+        // uniform scalars: one full-width group, in place
+        Input dense = largeInput(curve, 2000, 4);
+        WidthGroups d = WidthGroups.classify(MemorySegment.ofArray(dense.points()), 0, aw, dense.scalars(), 0, 2000,
+                full, true, (n, bits) -> n == 0 ? 0 : msm.plan(n, bits).cost());
+        assertTrue(d.inPlace() && d.groups() == 1 && d.bits(0) == full, "dense scalars: one group in place");
+    }
+
     // ------------------------------------------------------------------ slices, scalars
 
     @ParameterizedTest
