@@ -5,7 +5,6 @@ import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
-import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.wasm.CircomInput;
@@ -70,10 +69,14 @@ final class FullproveCommand implements Callable<Integer> {
         int nPublic;
         long t1;
         long t2;
-        try (Progress progress = new Progress(System.err); ProvingKey key = ZkeyFile.open(zkey)) {
-            CircomWasm circuit = CircomWasm.load(wasm, cache);
+        Invocation invocation = Invocation.of(spec);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (Progress progress = new Progress(err, invocation.console());
+                Loader.KeyLease lease = invocation.loader().provingKey(zkey)) {
+            ProvingKey key = lease.key();
+            CircomWasm circuit = invocation.loader().witnessGenerator(wasm, cache);
             t1 = System.nanoTime();
-            PrintWriter out = spec.commandLine().getOut();
             witness = circuit.calculate(in, out::println);
             out.flush();
             t2 = System.nanoTime();
@@ -90,8 +93,9 @@ final class FullproveCommand implements Callable<Integer> {
             Files.write(binary, ProofBinary.encode(proof));
         }
         if (timings) {
-            System.err.printf("load %.0f ms (key and wasm), witness %.0f ms, prove %.0f ms, total %.0f ms%n",
+            err.printf("load %.0f ms (key and wasm), witness %.0f ms, prove %.0f ms, total %.0f ms%n",
                     (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t0) / 1e6);
+            err.flush();
         }
         return 0;
     }

@@ -1,5 +1,8 @@
 package dev.proofline.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 
 /** Entry point of the {@code proofline} command. */
@@ -8,8 +11,10 @@ public final class Main {
     private Main() {
     }
 
+    /** Runs the command, in a local engine when one is running and serves it ({@link EngineClient#forward}). */
     public static void main(String[] args) {
-        System.exit(run(args));
+        OptionalInt served = EngineClient.forward(args, System.getenv(), System.out, System.err);
+        System.exit(served.isPresent() ? served.getAsInt() : run(args));
     }
 
     /** Exit code for input that cannot be read or does not fit together (and for bad usage). */
@@ -19,7 +24,24 @@ public final class Main {
 
     /** Runs the command line and returns its exit code (tests call this instead of main). */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new ProoflineCommand());
+        return run(Invocation.PROCESS, null, null, args);
+    }
+
+    /**
+     * Runs the command line with {@code invocation}, printing to {@code out} and {@code err} (null:
+     * this process's stdout and stderr); the local engine runs each request so.
+     */
+    static int run(Invocation invocation, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(new ProoflineCommand(invocation));
+        if (invocation.paths() != null) {
+            cl.registerConverter(Path.class, invocation.paths());
+        }
+        if (out != null) {
+            cl.setOut(out);
+        }
+        if (err != null) {
+            cl.setErr(err);
+        }
         cl.setExecutionExceptionHandler(Main::handle);
         return cl.execute(args);
     }
@@ -32,6 +54,7 @@ public final class Main {
         boolean input = e instanceof IllegalArgumentException || e instanceof java.io.IOException
                 || e instanceof java.io.UncheckedIOException;
         String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+        msg = Invocation.of(cl.getCommandSpec()).asWritten(msg);
         cl.getErr().println("proofline " + cl.getCommandName() + ": " + msg);
         if (!input && System.getenv("PROOFLINE_DEBUG") != null) {
             e.printStackTrace(cl.getErr());

@@ -1,18 +1,19 @@
 package dev.proofline.cli;
 
 import dev.proofline.groth16.Prover;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /**
- * A one-line progress bar on stderr for a proof: shown only when stderr is a terminal, and only once
- * the work has taken more than two seconds, so that quick runs and scripts print nothing.
+ * A one-line progress bar on stderr for a proof: shown only when stderr is this process's own and a
+ * terminal (never for a request the local engine runs), and only once the work has taken more than two
+ * seconds, so that quick runs and scripts print nothing.
  */
 final class Progress implements Prover.Listener, AutoCloseable {
 
     private static final long DELAY_NANOS = 2_000_000_000L;
     private static final int WIDTH = 30;
 
-    private final PrintStream err;
+    private final PrintWriter err;
     private final boolean enabled;
     private final long start = System.nanoTime();
     private final Thread ticker;
@@ -21,9 +22,10 @@ final class Progress implements Prover.Listener, AutoCloseable {
     private volatile String name = "";
     private boolean drawn;
 
-    Progress(PrintStream err) {
+    /** {@code console}: whether {@code err} writes to this process's stderr ({@link Invocation#console()}). */
+    Progress(PrintWriter err, boolean console) {
         this.err = err;
-        this.enabled = System.console() != null && System.console().isTerminal();
+        this.enabled = console && System.console() != null && System.console().isTerminal();
         if (enabled) {
             ticker = Thread.ofPlatform().daemon().name("progress").start(this::tick);
         } else {

@@ -16,13 +16,29 @@ import picocli.CommandLine.Spec;
         description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
         subcommands = {ProveCommand.class, VerifyCommand.class, ZkeyCommand.class, SetupCommand.class, R1csCommand.class, BenchCommand.class,
             WtnsCommand.class, FullproveCommand.class, DaemonCommand.class, ClientCommands.Submit.class,
-            ClientCommands.Await.class, ClientCommands.Cancel.class, ClientCommands.Status.class, DevicesCommand.class},
+            ClientCommands.Await.class, ClientCommands.Cancel.class, ClientCommands.Status.class, DevicesCommand.class,
+            EngineCommand.class},
         footer = {"", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could not be made),",
             "2 unreadable or mismatched input, bad usage."})
 public final class ProoflineCommand implements Runnable {
 
     @Spec
     CommandSpec spec;
+
+    private final Invocation invocation;
+
+    ProoflineCommand() {
+        this(Invocation.PROCESS);
+    }
+
+    /** The root of a command line that runs with {@code invocation}. */
+    ProoflineCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    Invocation invocation() {
+        return invocation;
+    }
 
     @Override
     public void run() {

@@ -5,18 +5,20 @@ import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
-import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.WtnsFile;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code proofline prove}: a Groth16 proof from a snarkjs key and a circom witness, as snarkjs writes it. */
 @Command(name = "prove", mixinStandardHelpOptions = true,
@@ -24,6 +26,9 @@ import picocli.CommandLine.Parameters;
                 + " public.json as `snarkjs groth16 prove` does. The proof is verified before it is written.",
             "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input."})
 final class ProveCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "<circuit.zkey>")
     Path zkey;
@@ -52,7 +57,7 @@ final class ProveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (repeat < 1) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--repeat must be at least 1, not " + repeat);
         }
         for (int run = 1; run <= repeat; run++) {
@@ -69,7 +74,11 @@ final class ProveCommand implements Callable<Integer> {
         long t1;
         List<String> steps = new ArrayList<>();
         List<Long> starts = new ArrayList<>();
-        try (Progress progress = new Progress(System.err); ProvingKey key = ZkeyFile.open(zkey)) {
+        Invocation invocation = Invocation.of(spec);
+        PrintWriter err = spec.commandLine().getErr();
+        try (Progress progress = new Progress(err, invocation.console());
+                Loader.KeyLease lease = invocation.loader().provingKey(zkey)) {
+            ProvingKey key = lease.key();
             witness = WtnsFile.read(wtns);
             nPublic = key.publicCount();
             t1 = System.nanoTime();
@@ -96,7 +105,8 @@ final class ProveCommand implements Callable<Integer> {
                 line.append(String.format(", %s %.0f", steps.get(i), (end - starts.get(i)) / 1e6));
             }
             line.append(String.format(", total %.0f ms", (System.nanoTime() - t0) / 1e6));
-            System.err.println(line);
+            err.println(line);
+            err.flush();
         }
     }
 }

@@ -59,7 +59,7 @@ final class WtnsCommand implements Runnable {
         public Integer call() throws IOException {
             long t0 = System.nanoTime();
             CircomInput in = CircomInput.read(input);
-            CircomWasm circuit = CircomWasm.load(wasm, cache);
+            CircomWasm circuit = Invocation.of(spec).loader().witnessGenerator(wasm, cache);
             long t1 = System.nanoTime();
             PrintWriter out = spec.commandLine().getOut();
             Witness witness = circuit.calculate(in, out::println);
@@ -67,8 +67,10 @@ final class WtnsCommand implements Runnable {
             long t2 = System.nanoTime();
             Files.write(wtns, WtnsFile.write(witness));
             if (timings) {
-                System.err.printf("load %.0f ms, witness %.0f ms (%d values), total %.0f ms%n", (t1 - t0) / 1e6,
+                PrintWriter err = spec.commandLine().getErr();
+                err.printf("load %.0f ms, witness %.0f ms (%d values), total %.0f ms%n", (t1 - t0) / 1e6,
                         (t2 - t1) / 1e6, witness.size(), (System.nanoTime() - t0) / 1e6);
+                err.flush();
             }
             return 0;
         }

@@ -1,0 +1,164 @@
+package dev.proofline.cli;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The client side of the local engine ({@link EngineServer} describes the protocol): sends a command
+ * line with the working directory, prints what the engine sends back and returns its exit code.
+ */
+final class EngineClient {
+
+    private static final int CONNECT_TIMEOUT_MS = 2_000;
+
+    private EngineClient() {
+    }
+
+    /**
+     * For {@link Main#main}: runs {@code args} in the local engine when it serves them (their first
+     * argument is one of {@link EngineServer#SERVED}), {@code PROOFLINE_ENGINE} is not {@code off}
+     * and an engine is running. Empty: run them in this process.
+     */
+    static OptionalInt forward(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+        if (args.length == 0 || !EngineServer.SERVED.contains(args[0]) || "off".equals(env.get("PROOFLINE_ENGINE"))) {
+            return OptionalInt.empty();
+        }
+        EngineHome home = EngineHome.fromEnvironment(env);
+        if (!Files.exists(home.endpointFile())) {
+            return OptionalInt.empty();
+        }
+        try {
+            return send(home, Path.of("").toAbsolutePath(), List.of(args), out, err);
+        } catch (IOException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * Sends one request to the engine of {@code home} and copies its output to {@code out} and
+     * {@code err}. Empty when no engine did the work: none running (a stale endpoint file is then
+     * removed), or the engine closed the connection without a response (it is stopping).
+     *
+     * @throws IOException if the engine went away after it had started the command
+     */
+    static OptionalInt send(EngineHome home, Path cwd, List<String> args, OutputStream out, OutputStream err)
+            throws IOException {
+        String cwdText = cwd.toString();
+        if (cwdText.indexOf('\n') >= 0 || args.stream().anyMatch(a -> a.indexOf('\n') >= 0)) {
+            return OptionalInt.empty();   // not expressible in the protocol's lines
+        }
+        Optional<Connection> connected = connect(home);
+        if (connected.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        try (Socket socket = connected.get().socket()) {
+            Writer w = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
+            w.write(EngineServer.HELLO + "\n" + connected.get().endpoint().token() + "\n" + cwdText + "\n"
+                    + args.size() + "\n");
+            for (String a : args) {
+                w.write(a);
+                w.write('\n');
+            }
+            w.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            boolean any = false;
+            for (String line = EngineServer.readLine(in); line != null; line = EngineServer.readLine(in)) {
+                any = true;
+                if (line.length() < 2) {
+                    continue;
+                }
+                byte[] text = line.substring(2).getBytes(StandardCharsets.UTF_8);
+                switch (line.charAt(0)) {
+                    case 'o' -> writeLine(out, text, true);
+                    case 'e' -> writeLine(err, text, true);
+                    case 'O' -> writeLine(out, text, false);
+                    case 'E' -> writeLine(err, text, false);
+                    case 'x' -> {
+                        try {
+                            return OptionalInt.of(Integer.parseInt(line.substring(2)));
+                        } catch (NumberFormatException e) {
+                            throw new IOException("the engine sent a malformed exit code: " + line);
+                        }
+                    }
+                    default -> { }
+                }
+            }
+            if (!any) {
+                return OptionalInt.empty();
+            }
+            throw new IOException("the engine closed the connection before the command finished");
+        }
+    }
+
+    private static void writeLine(OutputStream s, byte[] text, boolean ended) throws IOException {
+        s.write(text);
+        if (ended) {
+            s.write('\n');
+        }
+        s.flush();
+    }
+
+    /** A connection to the engine named by {@code endpoint}. */
+    record Connection(Socket socket, EngineHome.Endpoint endpoint) {
+    }
+
+    /**
+     * A connection to the running engine of {@code home}, or empty when there is none. An endpoint
+     * file whose port refuses and whose process is gone is stale: it is removed.
+     */
+    static Optional<Connection> connect(EngineHome home) {
+        Optional<EngineHome.Endpoint> endpoint = home.readEndpoint();
+        if (endpoint.isEmpty()) {
+            return Optional.empty();
+        }
+        Socket s = new Socket();
+        try {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), endpoint.get().port()), CONNECT_TIMEOUT_MS);
+            return Optional.of(new Connection(s, endpoint.get()));
+        } catch (IOException e) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // not connected
+            }
+            if (e instanceof ConnectException && !alive(endpoint.get().pid())) {
+                home.removeEndpoint(endpoint.get());
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The running engine's endpoint, after checking that it answers; empty when none runs. */
+    static Optional<EngineHome.Endpoint> running(EngineHome home) {
+        Optional<Connection> c = connect(home);
+        try {
+            if (c.isPresent()) {
+                c.get().socket().close();
+            }
+        } catch (IOException e) {
+            // it answered
+        }
+        return c.map(Connection::endpoint);
+    }
+
+    static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.proofline.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The state directory of the local engine ({@code proofline engine}): {@code $PROOFLINE_HOME}, else
+ * {@code $HOME/.proofline}. Its {@code engine/} folder (owner only, 0700) holds the running engine's
+ * {@link Endpoint} file (owner only, 0600), its log and the lock that makes it the only engine of the
+ * directory.
+ */
+record EngineHome(Path dir) {
+
+    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+
+    /**
+     * Where a running engine is found: its TCP port on 127.0.0.1, the token every request must carry
+     * (256 random bits, 64 hex digits) and its process id. The file holds one {@code key=value} a line,
+     * so that the bash launcher reads it with {@code read} alone.
+     */
+    record Endpoint(int port, String token, long pid) {
+
+        String text() {
+            return "port=" + port + "\ntoken=" + token + "\npid=" + pid + "\n";
+        }
+
+        /** Parses the file's text; empty when it is not a whole endpoint (being replaced, or not ours). */
+        static Optional<Endpoint> parse(String text) {
+            Integer port = null;
+            String token = null;
+            Long pid = null;
+            for (String line : text.split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq < 0) {
+                    continue;
+                }
+                String value = line.substring(eq + 1);
+                try {
+                    switch (line.substring(0, eq)) {
+                        case "port" -> port = Integer.parseInt(value);
+                        case "token" -> token = value;
+                        case "pid" -> pid = Long.parseLong(value);
+                        default -> { }
+                    }
+                } catch (NumberFormatException e) {
+                    return Optional.empty();
+                }
+            }
+            return port == null || token == null || pid == null ? Optional.empty()
+                    : Optional.of(new Endpoint(port, token, pid));
+        }
+    }
+
+    /** The state directory named by the environment. */
+    static EngineHome fromEnvironment(Map<String, String> env) {
+        String home = env.get("PROOFLINE_HOME");
+        if (home != null && !home.isEmpty()) {
+            return new EngineHome(Path.of(home).toAbsolutePath());
+        }
+        String user = env.getOrDefault("HOME", System.getProperty("user.home"));
+        return new EngineHome(Path.of(user, ".proofline").toAbsolutePath());
+    }
+
+    static EngineHome fromEnvironment() {
+        return fromEnvironment(System.getenv());
+    }
+
+    Path engineDir() {
+        return dir.resolve("engine");
+    }
+
+    Path endpointFile() {
+        return engineDir().resolve("endpoint");
+    }
+
+    Path logFile() {
+        return engineDir().resolve("engine.log");
+    }
+
+    /** Held (an OS file lock) by the running engine for its whole life; released by the OS if it dies. */
+    Path lockFile() {
+        return engineDir().resolve("lock");
+    }
+
+    /** Creates {@code engine/} (and the state directory) if absent, and makes it owner-only. */
+    void createEngineDir() throws IOException {
+        Files.createDirectories(dir);
+        Path engine = engineDir();
+        if (!Files.isDirectory(engine)) {
+            try {
+                Files.createDirectory(engine, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // made at the same moment by another process: its mode is set below
+            }
+        }
+        Files.setPosixFilePermissions(engine, OWNER_DIR);
+    }
+
+    /** The endpoint file's content; empty when there is none or it is not a whole endpoint. */
+    Optional<Endpoint> readEndpoint() {
+        try {
+            return Endpoint.parse(Files.readString(endpointFile(), StandardCharsets.UTF_8));
+        } catch (IOException e) {   // none (NoSuchFileException), or unreadable
+            return Optional.empty();
+        }
+    }
+
+    /** Writes the endpoint file atomically (a private temporary file moved into place), owner-only. */
+    void writeEndpoint(Endpoint endpoint) throws IOException {
+        Path tmp = Files.createTempFile(engineDir(), "endpoint", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_FILE));
+        try {
+            Files.writeString(tmp, endpoint.text(), StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, endpointFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, endpointFile(), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Removes the endpoint file if it still names {@code endpoint}: an engine removes its own, never
+     * one a newer engine wrote.
+     */
+    void removeEndpoint(Endpoint endpoint) {
+        if (readEndpoint().filter(endpoint::equals).isPresent()) {
+            try {
+                Files.deleteIfExists(endpointFile());
+            } catch (IOException e) {
+                // left for the next client to find stale
+            }
+        }
+    }
+
+    /** The last {@code n} lines of the log, for a start that failed. */
+    List<String> logTail(int n) {
+        try {
+            List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8);
+            return lines.subList(Math.max(0, lines.size() - n), lines.size());
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}

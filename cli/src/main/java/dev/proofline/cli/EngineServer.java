@@ -1,0 +1,466 @@
+package dev.proofline.cli;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The local engine ({@code proofline engine}): a warm JVM that runs the proving commands for clients
+ * on this machine, with their proving keys and witness generators kept open ({@link ResidentFiles}).
+ *
+ * <p>It listens on 127.0.0.1 on an ephemeral port, which it writes with a random 256-bit token and its
+ * pid into the owner-only {@linkplain EngineHome#endpointFile() endpoint file}; a request without that
+ * token is closed unread. Commands run one at a time, in the order their requests came (a proof uses
+ * every core), each with its own output writers and the client's working directory
+ * ({@link Main#run(Invocation, PrintWriter, PrintWriter, String...)}), so that output, files and exit
+ * code are those of a one-off process. The engine stops when asked ({@code engine stop}), after
+ * {@code idleTimeout} without requests, or on SIGTERM ({@link #abandon()}), and removes its endpoint
+ * file then.
+ *
+ * <p>The protocol is lines of UTF-8, each ended by {@code \n}, simple enough for bash's
+ * {@code /dev/tcp}. A request:
+ * <pre>
+ * proofline-engine 1
+ * &lt;token&gt;
+ * &lt;the client's working directory, absolute&gt;
+ * &lt;n, the number of arguments&gt;
+ * &lt;argument 1&gt; ... &lt;argument n&gt;   (one a line)
+ * </pre>
+ * The response: {@code o <text>} and {@code e <text>}, a line of stdout or stderr; {@code O <text>} and
+ * {@code E <text>}, text without a line end (what a command left unended); last {@code x <exit code>}.
+ * A connection closed with no response means the engine did no work for it (a bad token, or an engine
+ * that is stopping): the client runs the command itself. Besides the {@link #SERVED} commands, the
+ * engine answers {@code engine status} and {@code engine stop} itself, without waiting for the queue.
+ */
+final class EngineServer {
+
+    /** The first argument of the commands the engine runs for clients. */
+    static final Set<String> SERVED = Set.of("prove", "verify", "fullprove", "zkey", "wtns");
+
+    /** The first line of every request. */
+    static final String HELLO = "proofline-engine 1";
+
+    /** Keys and witness generators kept open. */
+    static final int RESIDENT_KEYS = 4;
+    static final int RESIDENT_WASMS = 4;
+
+    /** Longest request line and most arguments read (a request is a command line). */
+    private static final int MAX_LINE = 1 << 16;
+    private static final int MAX_ARGS = 4096;
+    /** Time a client has to send its request once connected. */
+    private static final int REQUEST_TIMEOUT_MS = 10_000;
+
+    private final EngineHome home;
+    private final Duration idleTimeout;
+    private final PrintStream log;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final ServerSocket listener;
+    private final EngineHome.Endpoint endpoint;
+    private final ResidentFiles resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS);
+    /** Runs the commands, one at a time, in the order submitted. */
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("engine-worker").daemon(true).factory());
+    private final long startNanos = System.nanoTime();
+    private final AtomicLong lastActivity = new AtomicLong(System.nanoTime());
+    /** Requests submitted to the worker and not finished. */
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicLong served = new AtomicLong();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile String stopReason = "";
+
+    private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock)
+            throws IOException {
+        this.home = home;
+        this.idleTimeout = idleTimeout;
+        this.log = log;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
+                ProcessHandle.current().pid());
+    }
+
+    /** Another engine holds the state directory. */
+    static final class AlreadyRunningException extends IllegalStateException {
+        AlreadyRunningException(EngineHome home) {
+            super("an engine is already running for " + home.dir());
+        }
+    }
+
+    /**
+     * Starts an engine on {@code home}: takes its lock, listens, writes the endpoint file and returns,
+     * serving on background threads. {@code idleTimeout} zero: no idle stop. Lines about its life and
+     * each request go to {@code log}.
+     *
+     * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
+     */
+    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
+        home.createEngineDir();
+        FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            throw new AlreadyRunningException(home);
+        }
+        EngineServer server;
+        try {
+            server = new EngineServer(home, idleTimeout, log, ch, lock);
+            home.writeEndpoint(server.endpoint);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        server.log("engine started: pid " + server.endpoint.pid() + ", 127.0.0.1:" + server.endpoint.port()
+                + ", idle timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
+        Thread.ofVirtual().name("engine-accept").start(server::accept);
+        if (!idleTimeout.isZero()) {
+            Thread.ofVirtual().name("engine-idle").start(server::watchIdle);
+        }
+        return server;
+    }
+
+    EngineHome.Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** Commands run for clients so far (control requests not counted). */
+    long served() {
+        return served.get();
+    }
+
+    /** Waits until the engine has stopped; true if it has. */
+    boolean awaitStopped(Duration timeout) throws InterruptedException {
+        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    /** Why the engine stopped ("stopped by request", "idle for 30m"); empty while it runs. */
+    String stopReason() {
+        return stopReason;
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            Socket s;
+            try {
+                s = listener.accept();
+            } catch (IOException e) {
+                break;   // closed by stop
+            }
+            Thread.ofVirtual().name("engine-request").start(() -> serve(s));
+        }
+    }
+
+    private void watchIdle() {
+        long every = Math.clamp(idleTimeout.toMillis() / 10, 20, 5_000);
+        try {
+            while (stopped.getCount() > 0) {
+                Thread.sleep(every);
+                if (pending.get() == 0 && System.nanoTime() - lastActivity.get() >= idleTimeout.toNanos()) {
+                    stop("idle for " + EngineCommand.format(idleTimeout));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops taking requests (the endpoint file is removed, the port closed), lets the commands already
+     * taken finish, closes the resident files and returns once the engine has stopped. Later calls wait
+     * for the same stop.
+     */
+    void stop(String reason) {
+        if (stopping.compareAndSet(false, true)) {
+            stopReason = reason;
+            home.removeEndpoint(endpoint);
+            closeQuietly(listener);
+            try {
+                worker.submit(this::release);
+            } finally {
+                worker.shutdown();
+            }
+        }
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The last task of the worker: closes what the engine holds. */
+    private void release() {
+        resident.close();
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            // the process is ending, or the test that started this engine: the OS releases it
+        }
+        log("engine stopped: " + stopReason + "; " + served.get() + " requests served");
+        stopped.countDown();
+    }
+
+    /**
+     * For a shutdown hook (SIGTERM): removes the endpoint file and closes the port at once, without
+     * waiting for a command that runs (the process is ending).
+     */
+    void abandon() {
+        if (stopping.compareAndSet(false, true)) {
+            stopReason = "terminated";
+            home.removeEndpoint(endpoint);
+            closeQuietly(listener);
+            log("engine terminated; " + served.get() + " requests served");
+        }
+    }
+
+    /** The lines of {@code engine status}. */
+    List<String> status() {
+        long now = System.nanoTime();
+        List<String> lines = new ArrayList<>();
+        lines.add("engine     pid " + endpoint.pid() + ", 127.0.0.1:" + endpoint.port() + ", up "
+                + EngineCommand.format(Duration.ofNanos(now - startNanos)));
+        int waiting = pending.get();
+        lines.add("idle       " + (waiting > 0 ? "no, " + waiting + " request" + (waiting == 1 ? "" : "s") + " in hand"
+                : "for " + EngineCommand.format(Duration.ofNanos(now - lastActivity.get())))
+                + "; timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
+        lines.add("requests   " + served.get() + " served");
+        List<String> files = resident.describe();
+        lines.add("resident   " + resident.keyCount() + " key" + (resident.keyCount() == 1 ? "" : "s") + ", "
+                + (files.size() - resident.keyCount()) + " witness generator"
+                + (files.size() - resident.keyCount() == 1 ? "" : "s"));
+        lines.addAll(files);
+        return lines;
+    }
+
+    /** One connection: read and check the request, run it (or answer a control request), respond. */
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setSoTimeout(REQUEST_TIMEOUT_MS);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            if (!HELLO.equals(readLine(in)) || !tokenMatches(readLine(in))) {
+                return;   // closed unread: no work done
+            }
+            String cwd = readLine(in);
+            String count = readLine(in);
+            if (cwd == null || count == null || !Path.of(cwd).isAbsolute() || !count.matches("[0-9]{1,5}")) {
+                return;
+            }
+            int n = Integer.parseInt(count);
+            if (n > MAX_ARGS) {
+                return;
+            }
+            List<String> args = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String a = readLine(in);
+                if (a == null) {
+                    return;
+                }
+                args.add(a);
+            }
+            socket.setSoTimeout(0);
+            Response response = new Response(socket);
+            if (args.equals(List.of("engine", "status"))) {
+                status().forEach(line -> response.line('o', line));
+                response.exit(0);
+            } else if (args.equals(List.of("engine", "stop"))) {
+                stop("stopped by request");
+                response.line('o', "engine stopped (pid " + endpoint.pid() + ")");
+                response.exit(0);
+            } else if (args.isEmpty() || !SERVED.contains(args.getFirst())) {
+                response.line('e', "proofline: the engine does not run "
+                        + (args.isEmpty() ? "an empty command" : "'" + args.getFirst() + "'"));
+                response.exit(Main.EXIT_INPUT);
+            } else {
+                run(Path.of(cwd), args, response);
+            }
+        } catch (IOException e) {
+            // the client went away: nothing to tell it
+        }
+    }
+
+    /** Runs one command on the worker, after the requests before it; nothing is sent if the engine is stopping. */
+    private void run(Path cwd, List<String> args, Response response) {
+        Future<Integer> done;
+        pending.incrementAndGet();
+        try {
+            done = worker.submit(() -> execute(cwd, args, response));
+        } catch (RejectedExecutionException e) {
+            pending.decrementAndGet();
+            return;   // stopping: closed with no response, the client runs it itself
+        }
+        int code;
+        try {
+            code = done.get();
+        } catch (ExecutionException e) {
+            code = Main.EXIT_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        response.exit(code);
+    }
+
+    private int execute(Path cwd, List<String> args, Response response) {
+        long t0 = System.nanoTime();
+        int code;
+        PrintWriter out = new PrintWriter(response.writer('o'), true);
+        PrintWriter err = new PrintWriter(response.writer('e'), true);
+        try {
+            code = Main.run(new Invocation(false, resident, new ClientPaths(cwd)), out, err, args.toArray(String[]::new));
+        } catch (Throwable t) {   // an Error the command line's handler does not take (OutOfMemoryError, ...)
+            err.println("proofline " + args.getFirst() + ": " + t);
+            code = Main.EXIT_FAILURE;
+        } finally {
+            out.close();
+            err.close();
+            served.incrementAndGet();
+            lastActivity.set(System.nanoTime());
+            pending.decrementAndGet();
+        }
+        log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", String.join(" ", args), code,
+                (System.nanoTime() - t0) / 1e6));
+        return code;
+    }
+
+    private boolean tokenMatches(String given) {
+        return given != null && MessageDigest.isEqual(endpoint.token().getBytes(StandardCharsets.US_ASCII),
+                given.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A line of at most {@link #MAX_LINE} bytes without its {@code \n}; null at the end or past the limit. */
+    static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0 || line.size() >= MAX_LINE) {
+                return null;
+            }
+            line.write(b);
+        }
+        return line.toString(StandardCharsets.UTF_8);
+    }
+
+    private void log(String line) {
+        log.println(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + " " + line);
+        log.flush();
+    }
+
+    private static void closeQuietly(ServerSocket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    /**
+     * The response to one request: lines written whole, each flushed at once so that the client prints
+     * them as they come. A client that went away is not written to again (the command runs on).
+     */
+    private static final class Response {
+
+        private final Writer out;
+        private boolean broken;
+
+        Response(Socket socket) throws IOException {
+            this.out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
+        }
+
+        synchronized void line(char kind, String text) {
+            if (broken) {
+                return;
+            }
+            try {
+                out.write(kind);
+                out.write(' ');
+                out.write(text);
+                out.write('\n');
+                out.flush();
+            } catch (IOException e) {
+                broken = true;
+            }
+        }
+
+        void exit(int code) {
+            line('x', Integer.toString(code));
+        }
+
+        /** A writer whose whole lines go out as {@code kind} lines; on close, unended text as the upper case kind. */
+        Writer writer(char kind) {
+            return new Writer() {
+                private final StringBuilder pending = new StringBuilder();
+
+                @Override
+                public void write(char[] buf, int off, int len) {
+                    for (int i = off; i < off + len; i++) {
+                        if (buf[i] == '\n') {
+                            line(kind, pending.toString());
+                            pending.setLength(0);
+                        } else {
+                            pending.append(buf[i]);
+                        }
+                    }
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                    if (!pending.isEmpty()) {
+                        line(Character.toUpperCase(kind), pending.toString());
+                        pending.setLength(0);
+                    }
+                }
+            };
+        }
+    }
+}

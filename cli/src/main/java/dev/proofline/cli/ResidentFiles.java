@@ -1,0 +1,202 @@
+package dev.proofline.cli;
+
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.r1cs.wasm.CircomWasm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The local engine's {@link Loader}: proving keys and witness generators stay open between requests,
+ * at most {@code maxKeys} keys and {@code maxWasms} generators, the least recently used one dropped
+ * first (a key only once no command uses it).
+ *
+ * <p>An entry is found by the path as the command names it (made absolute) and is reused only while
+ * the file is the same: same file (device and inode), size and modification time; a changed file is
+ * opened again and the old entry dropped. Keying by the path as given, not the real path, keeps error
+ * messages (which name the key's path) as a one-off process prints them.
+ *
+ * <p>A key is closed when dropped, or by the last lease of it when dropped in use, and by
+ * {@link #close()}.
+ */
+final class ResidentFiles implements Loader, AutoCloseable {
+
+    /** What makes a file the same as when it was opened. */
+    private record Stamp(Object fileKey, long size, FileTime modified) {
+
+        /** Null when the file's attributes cannot be read: it is then opened afresh, for the loader's own error. */
+        static Stamp of(Path path) {
+            try {
+                BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+                return new Stamp(a.fileKey(), a.size(), a.lastModifiedTime());
+            } catch (IOException | UnsupportedOperationException e) {
+                return null;
+            }
+        }
+    }
+
+    private static final class KeyEntry {
+        final Stamp stamp;
+        final ProvingKey key;
+        int leases;
+        boolean dropped;
+        long uses;
+
+        KeyEntry(Stamp stamp, ProvingKey key) {
+            this.stamp = stamp;
+            this.key = key;
+        }
+    }
+
+    private record WasmEntry(Stamp stamp, CircomWasm wasm) {
+    }
+
+    private record WasmId(String path, Path cacheDir) {
+    }
+
+    private final int maxKeys;
+    private final int maxWasms;
+    /** In access order: the first is the least recently used. */
+    private final LinkedHashMap<String, KeyEntry> keys = new LinkedHashMap<>(8, 0.75f, true);
+    private final LinkedHashMap<WasmId, WasmEntry> wasms = new LinkedHashMap<>(8, 0.75f, true);
+    private boolean closed;
+
+    ResidentFiles(int maxKeys, int maxWasms) {
+        if (maxKeys < 1 || maxWasms < 1) {
+            throw new IllegalArgumentException("at least one key and one witness generator");
+        }
+        this.maxKeys = maxKeys;
+        this.maxWasms = maxWasms;
+    }
+
+    @Override
+    public synchronized KeyLease provingKey(Path zkey) {
+        if (closed) {
+            throw new IllegalStateException("the resident files are closed");
+        }
+        String id = zkey.toAbsolutePath().toString();
+        Stamp stamp = Stamp.of(zkey);
+        KeyEntry e = keys.get(id);
+        if (e != null && !e.stamp.equals(stamp)) {
+            drop(keys.remove(id));
+            e = null;
+        }
+        if (stamp == null) {
+            return Loader.ONE_OFF.provingKey(zkey);
+        }
+        if (e == null) {
+            e = new KeyEntry(stamp, ZkeyFile.open(zkey));
+            keys.put(id, e);
+        }
+        e.leases++;
+        e.uses++;
+        evictKeys();
+        KeyEntry leased = e;
+        return new KeyLease(e.key, () -> release(leased));
+    }
+
+    private synchronized void release(KeyEntry e) {
+        e.leases--;
+        if (e.dropped && e.leases == 0) {
+            e.key.close();
+        }
+        evictKeys();
+    }
+
+    /** Drops least recently used keys not in use while there are more than allowed. */
+    private void evictKeys() {
+        Iterator<KeyEntry> it = keys.values().iterator();
+        int excess = keys.size() - maxKeys;
+        while (excess > 0 && it.hasNext()) {
+            KeyEntry e = it.next();
+            if (e.leases == 0) {
+                it.remove();
+                drop(e);
+                excess--;
+            }
+        }
+    }
+
+    private static void drop(KeyEntry e) {
+        e.dropped = true;
+        if (e.leases == 0) {
+            e.key.close();
+        }
+    }
+
+    @Override
+    public synchronized CircomWasm witnessGenerator(Path wasm, Path cacheDir) {
+        WasmId id = new WasmId(wasm.toAbsolutePath().toString(), cacheDir);
+        Stamp stamp = Stamp.of(wasm);
+        WasmEntry e = wasms.get(id);
+        if (e != null && Objects.equals(e.stamp, stamp)) {
+            return e.wasm;
+        }
+        wasms.remove(id);
+        CircomWasm loaded = CircomWasm.load(wasm, cacheDir);
+        if (stamp != null) {
+            wasms.put(id, new WasmEntry(stamp, loaded));
+            Iterator<WasmId> it = wasms.keySet().iterator();
+            while (wasms.size() > maxWasms) {
+                it.next();
+                it.remove();
+            }
+        }
+        return loaded;
+    }
+
+    /** One line for each resident key and generator, most recently used first, for {@code engine status}. */
+    synchronized List<String> describe() {
+        List<String> lines = new ArrayList<>();
+        List<Map.Entry<String, KeyEntry>> ks = new ArrayList<>(keys.entrySet());
+        for (int i = ks.size() - 1; i >= 0; i--) {
+            KeyEntry e = ks.get(i).getValue();
+            lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, used %d time%s)", ks.get(i).getKey(),
+                    e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()), e.uses,
+                    e.uses == 1 ? "" : "s"));
+        }
+        List<Map.Entry<WasmId, WasmEntry>> ws = new ArrayList<>(wasms.entrySet());
+        for (int i = ws.size() - 1; i >= 0; i--) {
+            WasmEntry e = ws.get(i).getValue();
+            lines.add(String.format(Locale.ROOT, "wasm       %s (%s, %s)", ws.get(i).getKey().path(),
+                    e.wasm().curve().snarkjsName(), size(e.stamp().size())));
+        }
+        return lines;
+    }
+
+    /** Number of resident keys. */
+    synchronized int keyCount() {
+        return keys.size();
+    }
+
+    static String size(long bytes) {
+        if (bytes < 1 << 20) {
+            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        }
+        if (bytes < 1L << 30) {
+            return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+        }
+        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
+    }
+
+    /** Drops every entry; keys still leased are closed by their last lease. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (KeyEntry e : keys.values()) {
+            drop(e);
+        }
+        keys.clear();
+        wasms.clear();
+    }
+}

@@ -1,0 +1,323 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.proofline.algebra.testing.Node;
+import dev.proofline.groth16.Proof;
+import dev.proofline.groth16.VerificationKey;
+import dev.proofline.groth16.Verifier;
+import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.groth16.testing.CircomFixtures;
+import dev.proofline.groth16.testing.CircomFixtures.Fixture;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local engine, started in this JVM on a temporary state directory, reached through the Java
+ * client and through the bash launcher: what it writes and prints is what a one-off run writes and
+ * prints.
+ */
+class EngineCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    private EngineHome home;
+    private EngineServer server;
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void startEngine() throws IOException {
+        home = new EngineHome(tmp.resolve("home"));
+        server = EngineServer.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stopEngine() {
+        server.stop("test over");
+    }
+
+    @Test
+    void proofsMadeThroughTheClientAndTheLauncherAreThoseOfAOneOffRun() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        Path local = Files.createDirectories(tmp.resolve("local"));
+        CliRun oneOff = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(),
+                local.resolve("proof.json").toString(), local.resolve("public.json").toString());
+        assertEquals(0, oneOff.code(), oneOff.err());
+
+        // relative paths, inputs and outputs, resolved against the client's directory
+        Path client = Files.createDirectories(tmp.resolve("client"));
+        CliRun viaClient = client(client, "prove", client.relativize(fx.zkey()).toString(),
+                client.relativize(fx.wtns()).toString(), "proof.json", "public.json");
+        assertEquals(oneOff, viaClient);
+        assertProofOf(fx, client, local);
+        assertEquals(1, server.served());
+
+        Path shell = Files.createDirectories(tmp.resolve("shell"));
+        CliRun viaLauncher = launcher(shell, Map.of(), "prove", shell.relativize(fx.zkey()).toString(),
+                shell.relativize(fx.wtns()).toString(), "proof.json", "public.json");
+        assertEquals(oneOff, viaLauncher);
+        assertProofOf(fx, shell, local);
+        assertEquals(2, server.served(), "served by the engine");
+
+        CliRun verified = launcher(shell, Map.of(), "verify", fx.vk().toString(), "public.json", "proof.json");
+        assertEquals(CliRun.of("verify", fx.vk().toString(), shell.resolve("public.json").toString(),
+                shell.resolve("proof.json").toString()), verified);
+        assertEquals("OK\n", verified.out());
+        assertEquals(3, server.served());
+    }
+
+    private static void assertProofOf(Fixture fx, Path dir, Path oneOffDir) throws IOException {
+        assertEquals(Files.readString(oneOffDir.resolve("public.json")), Files.readString(dir.resolve("public.json")));
+        VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
+        Proof proof = SnarkjsJson.readProof(dir.resolve("proof.json"), vk.curve());
+        assertTrue(Verifier.verify(vk, SnarkjsJson.readPublic(dir.resolve("public.json")), proof));
+    }
+
+    @Test
+    void aMissingWitnessExitsTwoWithTheMessageOfAOneOffRun() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        String[] args = {"prove", fx.zkey().toString(), "missing.wtns", "p.json", "q.json"};
+        CliRun oneOff = CliRun.of(args);   // missing.wtns relative to this JVM's directory: not there either
+        assertEquals(2, oneOff.code());
+        assertTrue(oneOff.err().contains("missing.wtns: no such file"), oneOff.err());
+        assertEquals(oneOff, client(tmp, args));
+        assertEquals(oneOff, launcher(tmp, Map.of(), args));
+        assertFalse(Files.exists(tmp.resolve("p.json")));
+
+        CliRun repeat = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json", "--repeat", "0");
+        assertEquals(2, repeat.code());
+        assertEquals(repeat, client(tmp, "prove", fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json",
+                "--repeat", "0"));
+    }
+
+    @Test
+    void fullproveAndStatusShowTheResidentKeyAndGenerator() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        for (int i = 0; i < 2; i++) {
+            CliRun full = client(tmp, "fullprove", fx.input().toString(), fx.wasm().toString(), fx.zkey().toString(),
+                    "proof.json", "public.json", "--timings");
+            assertEquals(0, full.code(), full.err());
+            assertTrue(full.err().startsWith("load ") && full.err().contains(", prove "), full.err());
+            assertEquals(Files.readString(fx.publicJson()).replaceAll("\\s", ""),
+                    Files.readString(tmp.resolve("public.json")).replaceAll("\\s", ""));
+        }
+        CliRun status = launcher(tmp, Map.of(), "engine", "status");
+        assertEquals(0, status.code(), status.err());
+        assertTrue(status.out().contains("pid " + ProcessHandle.current().pid()), status.out());
+        assertTrue(status.out().contains("requests   2 served"), status.out());
+        assertTrue(status.out().contains("key        " + fx.zkey() + " (bn128, 2^"), status.out());
+        assertTrue(status.out().contains("used 2 times"), status.out());
+        assertTrue(status.out().contains("wasm       " + fx.wasm()), status.out());
+        CliRun viaClient = client(tmp, "engine", "status");   // the same, but for the times of its first lines
+        assertEquals(status.out().lines().skip(2).toList(), viaClient.out().lines().skip(2).toList());
+    }
+
+    @Test
+    void stopThroughTheLauncherRemovesTheEndpoint() throws Exception {
+        assertTrue(Files.exists(home.endpointFile()));
+        CliRun stop = launcher(tmp, Map.of(), "engine", "stop");
+        assertEquals(0, stop.code(), stop.err());
+        assertEquals("engine stopped (pid " + ProcessHandle.current().pid() + ")\n", stop.out());
+        assertTrue(server.awaitStopped(Duration.ofSeconds(10)));
+        assertFalse(Files.exists(home.endpointFile()));
+        assertTrue(EngineClient.send(home, tmp, List.of("verify", "a", "b", "c"), OutputStream.nullOutputStream(),
+                OutputStream.nullOutputStream()).isEmpty(), "no engine: the command runs in the client");
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("engine stopped: stopped by request"));
+    }
+
+    @Test
+    void aRequestWithoutTheTokenIsClosedUnread() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        String wrong = "0".repeat(64);
+        for (String hello : List.of(EngineServer.HELLO, "proofline-engine 2")) {
+            String token = hello.equals(EngineServer.HELLO) ? wrong : server.endpoint().token();
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.endpoint().port())) {
+                s.getOutputStream().write(String.join("\n", hello, token, tmp.toString(), "5", "prove",
+                        fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json", "").getBytes(StandardCharsets.UTF_8));
+                s.getOutputStream().flush();
+                s.setSoTimeout(10_000);
+                assertEquals(-1, s.getInputStream().read(), "closed with nothing sent");
+            }
+        }
+        assertEquals(0, server.served());
+        assertFalse(Files.exists(tmp.resolve("p.json")));
+        assertTrue(client(tmp, "verify", "--help").out().contains("Usage: proofline verify"), "the engine still serves");
+    }
+
+    @Test
+    void theEngineAnswersOnlyItsCommands() throws Exception {
+        CliRun start = client(tmp, "engine", "start");
+        assertEquals(2, start.code());
+        assertEquals("proofline: the engine does not run 'engine'\n", start.err());
+        assertEquals(2, client(tmp, "setup", "--dev", "a", "b").code());
+        assertEquals(0, server.served());
+    }
+
+    @Test
+    void mainForwardsUnlessTheEngineIsOff() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        String[] args = {"verify", fx.vk().toString(), fx.publicJson().toString(), fx.proof().toString()};
+        Map<String, String> env = Map.of("PROOFLINE_HOME", home.dir().toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        OptionalInt served = EngineClient.forward(args, env, new PrintStream(out), System.err);
+        assertEquals(OptionalInt.of(0), served);
+        assertEquals("OK\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals(1, server.served());
+        assertTrue(EngineClient.forward(args, Map.of("PROOFLINE_HOME", home.dir().toString(), "PROOFLINE_ENGINE", "off"),
+                System.out, System.err).isEmpty());
+        assertTrue(EngineClient.forward(new String[] {"setup", "--dev", "a", "b"}, env, System.out, System.err).isEmpty());
+        assertTrue(EngineClient.forward(args, Map.of("PROOFLINE_HOME", tmp.resolve("none").toString()), System.out,
+                System.err).isEmpty());
+    }
+
+    @Test
+    void theStateIsOwnerOnlyAndHeldByOneEngine() throws Exception {
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.engineDir())));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.endpointFile())));
+        EngineHome.Endpoint e = home.readEndpoint().orElseThrow();
+        assertEquals(server.endpoint(), e);
+        assertTrue(e.token().matches("[0-9a-f]{64}"), e.token());
+        assertThrows(EngineServer.AlreadyRunningException.class,
+                () -> EngineServer.start(home, Duration.ZERO, System.out));
+        assertEquals(server.endpoint(), home.readEndpoint().orElseThrow(), "the running engine's endpoint is kept");
+    }
+
+    @Test
+    void anIdleEngineStopsItself() throws Exception {
+        EngineHome idleHome = new EngineHome(tmp.resolve("idle"));
+        EngineServer idle = EngineServer.start(idleHome, Duration.ofMillis(300), new PrintStream(OutputStream.nullOutputStream()));
+        assertTrue(Files.exists(idleHome.endpointFile()));
+        assertTrue(idle.awaitStopped(Duration.ofSeconds(20)));
+        assertEquals("idle for 300ms", idle.stopReason());
+        assertFalse(Files.exists(idleHome.endpointFile()));
+    }
+
+    @Test
+    void aStaleEndpointIsNotRunningAndIsRemoved() throws Exception {
+        EngineHome stale = new EngineHome(tmp.resolve("stale"));
+        stale.createEngineDir();
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Process gone = new ProcessBuilder("true").start();
+        assertTrue(gone.waitFor(10, TimeUnit.SECONDS));
+        stale.writeEndpoint(new EngineHome.Endpoint(port, "ab".repeat(32), gone.pid()));
+        assertTrue(EngineClient.running(stale).isEmpty());
+        assertFalse(Files.exists(stale.endpointFile()));
+    }
+
+    @Test
+    void residentKeysAreReopenedWhenChangedAndBounded() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        Fixture other = CircomFixtures.build("bn128", "poseidon");
+        Path copy = Files.copy(fx.zkey(), tmp.resolve("copy.zkey"));
+        try (ResidentFiles files = new ResidentFiles(1, 1)) {
+            Loader.KeyLease first = files.provingKey(copy);
+            first.close();
+            try (Loader.KeyLease again = files.provingKey(copy)) {
+                assertTrue(again.key() == first.key(), "the same key, kept open");
+            }
+            Files.setLastModifiedTime(copy, FileTime.fromMillis(Files.getLastModifiedTime(copy).toMillis() + 5_000));
+            Loader.KeyLease reopened = files.provingKey(copy);
+            assertTrue(reopened.key() != first.key(), "a changed file is opened again");
+            try (Loader.KeyLease second = files.provingKey(other.zkey())) {
+                assertEquals(2, files.keyCount(), "a key in use is kept past the bound");
+                assertNotNull(second.key().verificationKey());
+            }
+            assertEquals(1, files.keyCount());
+            assertNotNull(reopened.key().verificationKey(), "usable until its lease is closed");
+            reopened.close();
+            files.provingKey(other.zkey()).close();
+            assertEquals(1, files.keyCount());
+            assertTrue(files.describe().getFirst().contains("poseidon"), files.describe().toString());
+        }
+    }
+
+    @Test
+    void durationsReadAndPrintAlike() {
+        EngineCommand.DurationConverter c = new EngineCommand.DurationConverter();
+        for (String d : List.of("0", "250ms", "1500ms", "45s", "30m", "1h30m", "2h")) {
+            assertEquals(d, EngineCommand.format(c.convert(d)));
+        }
+        assertEquals(Duration.ofDays(1), c.convert("1d"));
+        assertEquals(Duration.ofSeconds(90), c.convert("1m30s"));
+        assertThrows(IllegalArgumentException.class, () -> c.convert("30 minutes"));
+        List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5));
+        assertEquals(List.of("engine", "run", "--idle-timeout", "5m"), cmd.subList(cmd.size() - 4, cmd.size()));
+    }
+
+    /** A request through the Java client, from {@code cwd}. */
+    private CliRun client(Path cwd, String... args) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OptionalInt code = EngineClient.send(home, cwd, List.of(args), out, err);
+        if (code.isEmpty()) {
+            fail("the engine did not serve " + List.of(args));
+        }
+        return new CliRun(code.getAsInt(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A run of the bash launcher from {@code cwd}. It is a copy of ./proofline in a folder of its own:
+     * served by the engine it is the same script; were it to miss the engine, it would find no jar and
+     * no Maven to build one, and fail at once instead of building the project from within its tests.
+     */
+    private CliRun launcher(Path cwd, Map<String, String> env, String... args) throws Exception {
+        Path bin = tmp.resolve("bin");
+        Path script = bin.resolve("proofline");
+        if (!Files.exists(script)) {
+            Files.createDirectories(bin);
+            Files.copy(Node.repositoryRoot().resolve("proofline"), script);
+        }
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+        pb.environment().put("PROOFLINE_HOME", home.dir().toString());
+        pb.environment().remove("PROOFLINE_ENGINE");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread errReader = Thread.ofVirtual().start(() -> copy(p.getErrorStream(), err));
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the launcher finished");
+        errReader.join();
+        return new CliRun(p.exitValue(), out, err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream to) {
+        try (in) {
+            in.transferTo(to);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
