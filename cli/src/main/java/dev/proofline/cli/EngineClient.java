@@ -34,10 +34,12 @@ final class EngineClient {
     /**
      * For {@link Main#main}: runs {@code args} in the local engine when it serves them (their first
      * argument is one of {@link EngineServer#SERVED}), {@code PROOFLINE_ENGINE} is not {@code off}
-     * and an engine is running. Empty: run them in this process.
+     * and an engine is running. Empty: run them in this process. As the launcher, it leaves the engine
+     * alone under {@code PROOFLINE_REBUILD=1}, which asks for the jars just built.
      */
     static OptionalInt forward(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-        if (args.length == 0 || !EngineServer.SERVED.contains(args[0]) || "off".equals(env.get("PROOFLINE_ENGINE"))) {
+        if (args.length == 0 || !EngineServer.SERVED.contains(args[0]) || "off".equals(env.get("PROOFLINE_ENGINE"))
+                || "1".equals(env.get("PROOFLINE_REBUILD"))) {
             return OptionalInt.empty();
         }
         EngineHome home = EngineHome.fromEnvironment(env);

@@ -23,6 +23,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -266,10 +267,10 @@ final class EngineServer {
         long now = System.nanoTime();
         List<String> lines = new ArrayList<>();
         lines.add("engine     pid " + endpoint.pid() + ", 127.0.0.1:" + endpoint.port() + ", up "
-                + EngineCommand.format(Duration.ofNanos(now - startNanos)));
+                + elapsed(now - startNanos));
         int waiting = pending.get();
         lines.add("idle       " + (waiting > 0 ? "no, " + waiting + " request" + (waiting == 1 ? "" : "s") + " in hand"
-                : "for " + EngineCommand.format(Duration.ofNanos(now - lastActivity.get())))
+                : "for " + elapsed(now - lastActivity.get()))
                 + "; timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
         lines.add("requests   " + served.get() + " served");
         List<String> files = resident.describe();
@@ -278,6 +279,12 @@ final class EngineServer {
                 + (files.size() - resident.keyCount() == 1 ? "" : "s"));
         lines.addAll(files);
         return lines;
+    }
+
+    /** A time for people: in milliseconds below a second, else in whole seconds ({@code 2h5m12s}). */
+    private static String elapsed(long nanos) {
+        Duration d = Duration.ofNanos(nanos);
+        return EngineCommand.format(d.truncatedTo(d.toSeconds() < 1 ? ChronoUnit.MILLIS : ChronoUnit.SECONDS));
     }
 
     /** One connection: read and check the request, run it (or answer a control request), respond. */
