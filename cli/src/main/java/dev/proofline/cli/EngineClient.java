@@ -9,7 +9,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.net.ConnectException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -132,7 +131,7 @@ final class EngineClient {
         }
         Socket s = new Socket();
         try {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), endpoint.get().port()), CONNECT_TIMEOUT_MS);
+            s.connect(new InetSocketAddress(EngineServer.LOOPBACK, endpoint.get().port()), CONNECT_TIMEOUT_MS);
             return Optional.of(new Connection(s, endpoint.get()));
         } catch (IOException e) {
             try {

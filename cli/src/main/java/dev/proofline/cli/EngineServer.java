@@ -1,17 +1,15 @@
 package dev.proofline.cli;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -76,6 +74,9 @@ final class EngineServer {
     /** The first line of every request. */
     static final String HELLO = "proofline-engine 1";
 
+    /** The address the engine listens on: 127.0.0.1, which the bash launcher names (never ::1). */
+    static final InetAddress LOOPBACK = ipv4Loopback();
+
     /** Keys and witness generators kept open. */
     static final int RESIDENT_KEYS = 4;
     static final int RESIDENT_WASMS = 4;
@@ -113,7 +114,7 @@ final class EngineServer {
         this.log = log;
         this.lockChannel = lockChannel;
         this.lock = lock;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = new ServerSocket(0, 50, LOOPBACK);
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
@@ -147,11 +148,14 @@ final class EngineServer {
             ch.close();
             throw new AlreadyRunningException(home);
         }
-        EngineServer server;
+        EngineServer server = null;
         try {
             server = new EngineServer(home, idleTimeout, log, ch, lock);
             home.writeEndpoint(server.endpoint);
         } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                closeQuietly(server.listener);
+            }
             ch.close();
             throw e;
         }
@@ -313,7 +317,7 @@ final class EngineServer {
                 args.add(a);
             }
             socket.setSoTimeout(0);
-            Response response = new Response(socket);
+            EngineResponse response = new EngineResponse(socket.getOutputStream());
             if (args.equals(List.of("engine", "status"))) {
                 status().forEach(line -> response.line('o', line));
                 response.exit(0);
@@ -334,7 +338,7 @@ final class EngineServer {
     }
 
     /** Runs one command on the worker, after the requests before it; nothing is sent if the engine is stopping. */
-    private void run(Path cwd, List<String> args, Response response) {
+    private void run(Path cwd, List<String> args, EngineResponse response) {
         Future<Integer> done;
         pending.incrementAndGet();
         try {
@@ -355,7 +359,7 @@ final class EngineServer {
         response.exit(code);
     }
 
-    private int execute(Path cwd, List<String> args, Response response) {
+    private int execute(Path cwd, List<String> args, EngineResponse response) {
         long t0 = System.nanoTime();
         int code;
         PrintWriter out = new PrintWriter(response.writer('o'), true);
@@ -399,75 +403,19 @@ final class EngineServer {
         log.flush();
     }
 
+    private static InetAddress ipv4Loopback() {
+        try {
+            return InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+        } catch (UnknownHostException e) {
+            throw new AssertionError("four bytes are an IPv4 address", e);
+        }
+    }
+
     private static void closeQuietly(ServerSocket s) {
         try {
             s.close();
         } catch (IOException e) {
             // closing anyway
-        }
-    }
-
-    /**
-     * The response to one request: lines written whole, each flushed at once so that the client prints
-     * them as they come. A client that went away is not written to again (the command runs on).
-     */
-    private static final class Response {
-
-        private final Writer out;
-        private boolean broken;
-
-        Response(Socket socket) throws IOException {
-            this.out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
-        }
-
-        synchronized void line(char kind, String text) {
-            if (broken) {
-                return;
-            }
-            try {
-                out.write(kind);
-                out.write(' ');
-                out.write(text);
-                out.write('\n');
-                out.flush();
-            } catch (IOException e) {
-                broken = true;
-            }
-        }
-
-        void exit(int code) {
-            line('x', Integer.toString(code));
-        }
-
-        /** A writer whose whole lines go out as {@code kind} lines; on close, unended text as the upper case kind. */
-        Writer writer(char kind) {
-            return new Writer() {
-                private final StringBuilder pending = new StringBuilder();
-
-                @Override
-                public void write(char[] buf, int off, int len) {
-                    for (int i = off; i < off + len; i++) {
-                        if (buf[i] == '\n') {
-                            line(kind, pending.toString());
-                            pending.setLength(0);
-                        } else {
-                            pending.append(buf[i]);
-                        }
-                    }
-                }
-
-                @Override
-                public void flush() {
-                }
-
-                @Override
-                public void close() {
-                    if (!pending.isEmpty()) {
-                        line(Character.toUpperCase(kind), pending.toString());
-                        pending.setLength(0);
-                    }
-                }
-            };
         }
     }
 }

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -158,7 +157,7 @@ class EngineCommandTest {
         String wrong = "0".repeat(64);
         for (String hello : List.of(EngineServer.HELLO, "proofline-engine 2")) {
             String token = hello.equals(EngineServer.HELLO) ? wrong : server.endpoint().token();
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.endpoint().port())) {
+            try (Socket s = new Socket(EngineServer.LOOPBACK, server.endpoint().port())) {
                 s.getOutputStream().write(String.join("\n", hello, token, tmp.toString(), "5", "prove",
                         fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json", "").getBytes(StandardCharsets.UTF_8));
                 s.getOutputStream().flush();
@@ -169,6 +168,27 @@ class EngineCommandTest {
         assertEquals(0, server.served());
         assertFalse(Files.exists(tmp.resolve("p.json")));
         assertTrue(client(tmp, "verify", "--help").out().contains("Usage: proofline verify"), "the engine still serves");
+    }
+
+    @Test
+    void concurrentRequestsAreEachServed() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        List<Thread> clients = new ArrayList<>();
+        List<CliRun> runs = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < 4; i++) {
+            clients.add(Thread.ofPlatform().start(() -> {
+                try {
+                    runs.add(client(tmp, "verify", fx.vk().toString(), fx.publicJson().toString(), fx.proof().toString()));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }));
+        }
+        for (Thread t : clients) {
+            t.join();
+        }
+        assertEquals(4, runs.stream().filter(r -> r.equals(new CliRun(0, "OK\n", ""))).count(), runs.toString());
+        assertEquals(4, server.served());
     }
 
     @Test
@@ -224,7 +244,7 @@ class EngineCommandTest {
         EngineHome stale = new EngineHome(tmp.resolve("stale"));
         stale.createEngineDir();
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, EngineServer.LOOPBACK)) {
             port = s.getLocalPort();
         }
         Process gone = new ProcessBuilder("true").start();
