@@ -33,9 +33,10 @@ import picocli.CommandLine.Spec;
  * {@code proofline} command while it runs ({@link EngineServer}).
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
-        description = {"A warm local engine: while it runs, prove, verify, fullprove, zkey and wtns run in it, with"
-                + " their keys kept open, instead of in a new JVM each time. PROOFLINE_ENGINE=off runs them here"
-                + " all the same. Its state is in $PROOFLINE_HOME/engine (default ~/.proofline/engine)."},
+        description = {"A warm local engine: while it runs, prove, verify, fullprove, zkey and wtns run in it.",
+            "Proving keys and witness generators stay open between commands; PROOFLINE_ENGINE=off runs a command"
+                + " in its own JVM all the same. The engine's state is in $PROOFLINE_HOME/engine (default"
+                + " ~/.proofline/engine)."},
         subcommands = {EngineCommand.Start.class, EngineCommand.Stop.class, EngineCommand.Status.class,
             EngineCommand.Run.class})
 final class EngineCommand implements Runnable {
