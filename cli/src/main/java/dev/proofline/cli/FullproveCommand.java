@@ -81,7 +81,11 @@ final class FullproveCommand implements Callable<Integer> {
             out.flush();
             t2 = System.nanoTime();
             nPublic = key.publicCount();
-            proof = Prover.create().withListener(progress).prove(key, witness);
+            try {
+                proof = Prover.create().withListener(progress).prove(key, witness);
+            } catch (RuntimeException e) {
+                throw Loader.explain(zkey, e);
+            }
         }
         long t3 = System.nanoTime();
         SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(proof));

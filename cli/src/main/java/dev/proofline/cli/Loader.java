@@ -6,10 +6,13 @@ import dev.proofline.r1cs.wasm.CircomWasm;
 import java.nio.file.Path;
 
 /**
- * Opens what the proving commands read that is costly to open: proving keys (mapped, every point
- * checked on its curve) and circom witness generators (compiled to JVM classes). A one-off process
- * opens them afresh ({@link #ONE_OFF}); the local engine keeps them resident between requests
- * ({@link ResidentFiles}). Errors are those of {@link ZkeyFile#open(Path)} and
+ * Opens what the proving commands read that is costly to open: proving keys (mapped) and circom
+ * witness generators (compiled to JVM classes). A one-off process opens them afresh ({@link #ONE_OFF});
+ * the local engine keeps them resident between requests ({@link ResidentFiles}) and checks every point
+ * of a key on its curve once, when it loads it. A one-off process does not check the points first
+ * (that is 10-20% of a small proof's time): a bad point gives a proof that fails the verification
+ * every proof goes through, and only then is the key checked, so that the error names the bad point
+ * ({@link #explain}). Errors are those of {@link ZkeyFile#open(Path)} and
  * {@link CircomWasm#load(Path, Path)}, whichever loader opens the file.
  */
 interface Loader {
@@ -20,11 +23,24 @@ interface Loader {
     /** A witness generator, as {@link CircomWasm#load(Path, Path)} loads it (thread-safe, immutable). */
     CircomWasm witnessGenerator(Path wasm, Path cacheDir);
 
-    /** Opens each file when asked; closing a lease closes its key. */
+    /**
+     * What a proof that failed with a key reports: when a point of the key is not on its curve, or not
+     * canonical, that (an {@link IllegalArgumentException} naming the section and the point); otherwise
+     * {@code failure} itself (the witness does not satisfy the circuit, or a bug).
+     */
+    static RuntimeException explain(Path zkey, RuntimeException failure) {
+        try (ProvingKey checked = ZkeyFile.open(zkey)) {
+            return failure;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    /** Opens each file when asked (a key's points not checked: see {@link #explain}); closing a lease closes its key. */
     Loader ONE_OFF = new Loader() {
         @Override
         public KeyLease provingKey(Path zkey) {
-            ProvingKey key = ZkeyFile.open(zkey);
+            ProvingKey key = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE);
             return new KeyLease(key, key::close);
         }
 

@@ -87,7 +87,11 @@ final class ProveCommand implements Callable<Integer> {
                 starts.add(System.nanoTime());
                 progress.step(index, total, name);
             });
-            proof = prover.finish(prover.start(key, witness));
+            try {
+                proof = prover.finish(prover.start(key, witness));
+            } catch (RuntimeException e) {
+                throw Loader.explain(zkey, e);
+            }
         }
         long t2 = System.nanoTime();
         if (run == repeat) {

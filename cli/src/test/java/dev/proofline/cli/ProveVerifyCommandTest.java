@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.groth16.testing.CircomFixtures.Fixture;
+import dev.proofline.r1cs.io.BinFile;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -95,5 +98,32 @@ class ProveVerifyCommandTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("the witness has"), r.err());
         assertTrue(Files.notExists(tmp.resolve("p.json")), "no proof file is written");
+    }
+
+    /**
+     * A one-off {@code prove} does not check the key's points before proving; a point off its curve
+     * makes a proof that fails its verification, and the error then names the key's bad section, with
+     * exit code 2 and no proof written, as when every point is checked first.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128", "bls12381"})
+    void aKeyPointOffItsCurveIsNamedAfterTheProofFailsItsVerification(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        int n8 = curve.equals("bn128") ? 32 : 48;
+        long h;
+        try (Arena arena = Arena.ofConfined()) {
+            h = BinFile.open(fx.zkey(), "zkey", 2, Map.of(), arena).section(9).offset();
+        }
+        byte[] b = Files.readAllBytes(fx.zkey());
+        b[(int) (h + 2 * n8 + n8)] ^= 1;   // the y of H's second point, changed by one bit
+        Path bad = tmp.resolve("offcurve.zkey");
+        Files.write(bad, b);
+        Path proof = tmp.resolve("p.json");
+        CliRun r = CliRun.of("prove", bad.toString(), fx.wtns().toString(), proof.toString(),
+                tmp.resolve("q.json").toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("offcurve.zkey") && r.err().contains("section 9 (H)")
+                && r.err().contains("not on the curve"), r.err());
+        assertTrue(Files.notExists(proof), "no proof file is written");
     }
 }
