@@ -207,6 +207,7 @@ final class EngineCommand implements Runnable {
                 return Main.EXIT_INPUT;
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
+            server.startWarmUp(true);
             server.awaitStopped();
             return 0;
         }

@@ -106,6 +106,8 @@ final class EngineServer {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String stopReason = "";
+    /** The background warm-up, once started ({@link #startWarmUp}). */
+    private volatile EngineWarmUp warmUp;
 
     private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock)
             throws IOException {
@@ -166,6 +168,16 @@ final class EngineServer {
             Thread.ofVirtual().name("engine-idle").start(server::watchIdle);
         }
         return server;
+    }
+
+    /**
+     * Starts compiling the code of a proof in the background ({@link EngineWarmUp}), with the 8-lane
+     * kernels or not; its state is in the status.
+     */
+    void startWarmUp(boolean kernels) {
+        EngineWarmUp w = new EngineWarmUp(worker, this::log, kernels);
+        warmUp = w;
+        w.start();
     }
 
     EngineHome.Endpoint endpoint() {
@@ -277,6 +289,8 @@ final class EngineServer {
                 : "for " + elapsed(now - lastActivity.get()))
                 + "; timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
         lines.add("requests   " + served.get() + " served");
+        EngineWarmUp w = warmUp;
+        lines.add("warm-up    " + (w == null ? "none" : w.state()));
         List<String> files = resident.describe();
         lines.add("resident   " + resident.keyCount() + " key" + (resident.keyCount() == 1 ? "" : "s") + ", "
                 + (files.size() - resident.keyCount()) + " witness generator"

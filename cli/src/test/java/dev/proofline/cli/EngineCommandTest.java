@@ -138,6 +138,28 @@ class EngineCommandTest {
         assertEquals(status.out().lines().skip(2).toList(), viaClient.out().lines().skip(2).toList());
     }
 
+    /**
+     * The warm-up proves, exports and verifies a built-in circuit on each curve through the commands a
+     * request runs, on the worker, without counting as requests or keeping its key resident; the status
+     * says when it is done (the 8-lane kernels' compilation is left out here: a minute of CPU at most).
+     */
+    @Test
+    void theWarmUpProvesOnBothCurvesAndTheStatusSaysWhenItIsDone() throws Exception {
+        CliRun before = client(tmp, "engine", "status");
+        assertTrue(before.out().contains("warm-up    none"), before.out());
+        server.startWarmUp(false);
+        String state = "";
+        for (long end = System.nanoTime() + 180_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
+            state = client(tmp, "engine", "status").out();
+            if (!state.contains("warm-up    running")) {
+                break;
+            }
+        }
+        assertTrue(state.contains("warm-up    done in "), state);
+        assertTrue(state.contains("requests   0 served") && state.contains("resident   0 keys"), state);
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("warm-up done in "), log.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void stopThroughTheLauncherRemovesTheEndpoint() throws Exception {
         assertTrue(Files.exists(home.endpointFile()));

@@ -1,0 +1,127 @@
+package dev.proofline.cli;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import dev.proofline.groth16.setup.DevSetup;
+import dev.proofline.r1cs.R1cs;
+import dev.proofline.r1cs.circuits.Builtins;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import dev.proofline.r1cs.io.WtnsFile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * What the local engine does first, in the background, so that its first requests are served as fast
+ * as later ones: a JVM runs new code in its interpreter, then compiled quickly, and only after a while
+ * compiled well (a one-off proof of 2^14 constraints spends most of its seconds there). For each curve,
+ * a small built-in circuit (Merkle paths with SHA-256 leaves: bits and full field elements both, so
+ * both kinds of MSM terms) gets a development key in a temporary directory and is proved, its key
+ * exported and its proof verified a few times, through the very commands a request runs, on the
+ * engine's worker between requests. Then the 8-lane kernels of the NTT and of the G1 and G2 MSMs
+ * are compiled where the JVM has them (they replace the scalar ones only once compiled).
+ */
+final class EngineWarmUp {
+
+    /** Constraints of the warm-up circuit: small enough to take a second or two on each curve. */
+    static final int CONSTRAINTS = 1 << 12;
+    /** Proofs of it on each curve. */
+    static final int PROOFS = 4;
+
+    private final ExecutorService worker;
+    private final Consumer<String> log;
+    private final boolean kernels;
+    private volatile String state = "not started";
+
+    /** A warm-up whose commands run on {@code worker}; with {@code kernels}, the 8-lane kernels' too. */
+    EngineWarmUp(ExecutorService worker, Consumer<String> log, boolean kernels) {
+        this.worker = worker;
+        this.log = log;
+        this.kernels = kernels;
+    }
+
+    /** For {@code engine status}: running, done (and in how long) or failed (and why). */
+    String state() {
+        return state;
+    }
+
+    /** Starts the warm-up on a background thread. */
+    void start() {
+        state = "running";
+        Thread.ofPlatform().name("engine-warm-up").daemon(true).start(this::run);
+    }
+
+    private void run() {
+        long t0 = System.nanoTime();
+        Path dir = null;
+        try (ResidentFiles files = new ResidentFiles(1, 1)) {
+            dir = Files.createTempDirectory("proofline-warm-up");
+            for (PairingCurve curve : PairingCurve.values()) {
+                state = "running: proofs on " + curve.snarkjsName();
+                prove(curve, dir.resolve(curve.snarkjsName()), files);
+            }
+            for (PairingCurve curve : kernels ? PairingCurve.values() : new PairingCurve[0]) {
+                state = "running: 8-lane kernels on " + curve.snarkjsName();
+                Ntt.warmUp(curve.fr());
+                Msm.warmUp(curve.g1());
+                Msm.warmUp(curve.g2());
+            }
+            state = String.format(Locale.ROOT, "done in %.1f s", (System.nanoTime() - t0) / 1e9);
+        } catch (Exception e) {
+            state = "failed: " + e;
+        } finally {
+            delete(dir);
+        }
+        log.accept("warm-up " + state);
+    }
+
+    /** A development key and a witness of the circuit on that curve, then proofs through the commands. */
+    private void prove(PairingCurve curve, Path dir, Loader files) throws Exception {
+        Files.createDirectories(dir);
+        Circuit circuit = Builtins.circuit("builtin:merkle-post", curve, CONSTRAINTS, 8, true, 1);
+        R1cs r1cs = RecordingSystem.record(curve, circuit);
+        DevSetup.run(r1cs, dir.resolve("c.zkey"));
+        Files.write(dir.resolve("c.wtns"), WtnsFile.write(WitnessSystem.witness(curve, circuit)));
+        command(files, dir, "zkey", "export-vk", "c.zkey", "vk.json");
+        for (int i = 0; i < PROOFS; i++) {
+            command(files, dir, "prove", "c.zkey", "c.wtns", "proof.json", "public.json");
+            command(files, dir, "verify", "vk.json", "public.json", "proof.json");
+        }
+    }
+
+    /** Runs a command on the engine's worker (after the requests before it), its output discarded. */
+    private void command(Loader files, Path dir, String... args) throws Exception {
+        Future<Integer> done = worker.submit(() -> {
+            PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
+            return Main.run(new Invocation(false, files, new ClientPaths(dir)), none, none, args);
+        });
+        int code = done.get();
+        if (code != 0) {
+            throw new IllegalStateException("'" + String.join(" ", args) + "' exited " + code);
+        }
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a temporary directory left behind
+        }
+    }
+}
