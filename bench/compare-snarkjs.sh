@@ -19,6 +19,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+export PROOFLINE_ENGINE=off   # every Proofline run here is a process of its own, even while a local engine runs
 reps=${REPS:-3}
 curve=${CURVE:-bn128}
 circuit=${CIRCUIT:-bench}

@@ -68,6 +68,11 @@ final class EngineCommand implements Runnable {
                 description = "stop after this long without requests: 90s, 30m, 2h; 0 never (default: ${DEFAULT-VALUE})")
         Duration idleTimeout;
 
+        @Option(names = "--warm-up", paramLabel = "<curves>", defaultValue = "bn128,bls12381", split = ",",
+                description = "curves whose proofs are compiled in the background first: bn128, bls12381, or"
+                        + " none (default: ${DEFAULT-VALUE})")
+        List<String> warmUp;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
@@ -81,7 +86,8 @@ final class EngineCommand implements Runnable {
             }
             home.createEngineDir();
             List<String> original = spec.root().commandLine().getParseResult().originalArgs();
-            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout))
+            EngineWarmUp.curves(warmUp);   // a bad name fails here, not in the engine
+            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout, warmUp))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
                     .redirectErrorStream(true);
@@ -112,7 +118,7 @@ final class EngineCommand implements Runnable {
      * command line less {@code clientArgs} (its own arguments, the last ones), under {@code setsid}
      * where there is one, so that the engine outlives the terminal.
      */
-    static List<String> engineCommand(List<String> clientArgs, Duration idleTimeout) {
+    static List<String> engineCommand(List<String> clientArgs, Duration idleTimeout, List<String> warmUp) {
         List<String> cmd = new ArrayList<>();
         for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
             if (Files.isExecutable(Path.of(setsid))) {
@@ -131,7 +137,7 @@ final class EngineCommand implements Runnable {
             cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         }
-        cmd.addAll(List.of("engine", "run", "--idle-timeout", format(idleTimeout)));
+        cmd.addAll(List.of("engine", "run", "--idle-timeout", format(idleTimeout), "--warm-up", String.join(",", warmUp)));
         return cmd;
     }
 
@@ -197,6 +203,9 @@ final class EngineCommand implements Runnable {
                 converter = DurationConverter.class)
         Duration idleTimeout;
 
+        @Option(names = "--warm-up", paramLabel = "<curves>", defaultValue = "bn128,bls12381", split = ",")
+        List<String> warmUp;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             EngineServer server;
@@ -207,7 +216,7 @@ final class EngineCommand implements Runnable {
                 return Main.EXIT_INPUT;
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
-            server.startWarmUp(true);
+            server.startWarmUp(EngineWarmUp.curves(warmUp), true);
             server.awaitStopped();
             return 0;
         }

@@ -24,6 +24,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import dev.proofline.algebra.PairingCurve;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -171,11 +172,11 @@ final class EngineServer {
     }
 
     /**
-     * Starts compiling the code of a proof in the background ({@link EngineWarmUp}), with the 8-lane
-     * kernels or not; its state is in the status.
+     * Starts compiling the code of a proof on those curves in the background ({@link EngineWarmUp}),
+     * with the 8-lane kernels or not; its state is in the status.
      */
-    void startWarmUp(boolean kernels) {
-        EngineWarmUp w = new EngineWarmUp(worker, this::log, kernels);
+    void startWarmUp(List<PairingCurve> curves, boolean kernels) {
+        EngineWarmUp w = new EngineWarmUp(worker, this::log, curves, kernels);
         warmUp = w;
         w.start();
     }

@@ -15,7 +15,9 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -28,27 +30,46 @@ import java.util.stream.Stream;
  * compiled well (a one-off proof of 2^14 constraints spends most of its seconds there). For each curve,
  * a small built-in circuit (Merkle paths with SHA-256 leaves: bits and full field elements both, so
  * both kinds of MSM terms) gets a development key in a temporary directory and is proved, its key
- * exported and its proof verified a few times, through the very commands a request runs, on the
- * engine's worker between requests. Then the 8-lane kernels of the NTT and of the G1 and G2 MSMs
- * are compiled where the JVM has them (they replace the scalar ones only once compiled).
+ * exported and its proof verified a dozen times, through the very commands a request runs, on the
+ * engine's worker between requests. Before that, the 8-lane kernels of the NTT and of the G1 and G2
+ * MSMs are compiled where the JVM has them (they replace the scalar ones only once compiled, and the
+ * proofs then run the code that requests will run).
  */
 final class EngineWarmUp {
 
     /** Constraints of the warm-up circuit: small enough to take a second or two on each curve. */
     static final int CONSTRAINTS = 1 << 12;
     /** Proofs of it on each curve. */
-    static final int PROOFS = 4;
+    static final int PROOFS = 12;
 
     private final ExecutorService worker;
     private final Consumer<String> log;
+    private final List<PairingCurve> curves;
     private final boolean kernels;
     private volatile String state = "not started";
 
-    /** A warm-up whose commands run on {@code worker}; with {@code kernels}, the 8-lane kernels' too. */
-    EngineWarmUp(ExecutorService worker, Consumer<String> log, boolean kernels) {
+    /**
+     * A warm-up of proofs on those curves whose commands run on {@code worker}; with {@code kernels},
+     * of the 8-lane kernels too.
+     */
+    EngineWarmUp(ExecutorService worker, Consumer<String> log, List<PairingCurve> curves, boolean kernels) {
         this.worker = worker;
         this.log = log;
+        this.curves = List.copyOf(curves);
         this.kernels = kernels;
+    }
+
+    /** The curves named (snarkjs's names, or "none"). */
+    static List<PairingCurve> curves(List<String> names) {
+        List<PairingCurve> curves = new ArrayList<>();
+        for (String name : names) {
+            if (name.equals("none")) {
+                continue;
+            }
+            curves.add(PairingCurve.bySnarkjsName(name).orElseThrow(() -> new IllegalArgumentException(
+                    "--warm-up: unknown curve '" + name + "' (bn128, bls12381 or none)")));
+        }
+        return curves;
     }
 
     /** For {@code engine status}: running, done (and in how long) or failed (and why). */
@@ -67,15 +88,15 @@ final class EngineWarmUp {
         Path dir = null;
         try (ResidentFiles files = new ResidentFiles(1, 1)) {
             dir = Files.createTempDirectory("proofline-warm-up");
-            for (PairingCurve curve : PairingCurve.values()) {
-                state = "running: proofs on " + curve.snarkjsName();
-                prove(curve, dir.resolve(curve.snarkjsName()), files);
-            }
-            for (PairingCurve curve : kernels ? PairingCurve.values() : new PairingCurve[0]) {
+            for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
                 Ntt.warmUp(curve.fr());
                 Msm.warmUp(curve.g1());
                 Msm.warmUp(curve.g2());
+            }
+            for (PairingCurve curve : curves) {
+                state = "running: proofs on " + curve.snarkjsName();
+                prove(curve, dir.resolve(curve.snarkjsName()), files);
             }
             state = String.format(Locale.ROOT, "done in %.1f s", (System.nanoTime() - t0) / 1e9);
         } catch (Exception e) {

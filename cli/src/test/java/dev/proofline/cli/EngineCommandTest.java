@@ -147,7 +147,7 @@ class EngineCommandTest {
     void theWarmUpProvesOnBothCurvesAndTheStatusSaysWhenItIsDone() throws Exception {
         CliRun before = client(tmp, "engine", "status");
         assertTrue(before.out().contains("warm-up    none"), before.out());
-        server.startWarmUp(false);
+        server.startWarmUp(java.util.List.of(dev.proofline.algebra.PairingCurve.values()), false);
         String state = "";
         for (long end = System.nanoTime() + 180_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
             state = client(tmp, "engine", "status").out();
@@ -312,8 +312,14 @@ class EngineCommandTest {
         assertEquals(Duration.ofDays(1), c.convert("1d"));
         assertEquals(Duration.ofSeconds(90), c.convert("1m30s"));
         assertThrows(IllegalArgumentException.class, () -> c.convert("30 minutes"));
-        List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5));
-        assertEquals(List.of("engine", "run", "--idle-timeout", "5m"), cmd.subList(cmd.size() - 4, cmd.size()));
+        List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5),
+                List.of("bn128"));
+        assertEquals(List.of("engine", "run", "--idle-timeout", "5m", "--warm-up", "bn128"),
+                cmd.subList(cmd.size() - 6, cmd.size()));
+        assertEquals(List.of(dev.proofline.algebra.PairingCurve.BLS12_381),
+                EngineWarmUp.curves(List.of("bls12381")));
+        assertEquals(List.of(), EngineWarmUp.curves(List.of("none")));
+        assertThrows(IllegalArgumentException.class, () -> EngineWarmUp.curves(List.of("bn254x")));
     }
 
     /** A request through the Java client, from {@code cwd}. */
