@@ -104,17 +104,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# one timed run: prints "<seconds> <max RSS KiB>"
+# one timed run: prints "<seconds> <max RSS KiB>" (wall time from bash's clock, to the millisecond;
+# /usr/bin/time's own is in hundredths, too coarse for the small circuits)
 timed() {
-  /usr/bin/time -f "%e %M" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" \
+  local t0=$EPOCHREALTIME
+  /usr/bin/time -f "%M" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" \
     || { echo "failed: $*" >&2; cat "$out/stderr" >&2; exit 1; }
-  cat "$out/time"
+  local t1=$EPOCHREALTIME
+  awk -v a="${t0/,/.}" -v b="${t1/,/.}" -v kb="$(cat "$out/time")" 'BEGIN {printf "%.3f %d\n", b - a, kb}'
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "nan"}'; }
 verify() {  # vk public proof what
   $snarkjs groth16 verify "$1" "$2" "$3" >/dev/null || { echo "snarkjs rejected the proof of $4" >&2; exit 1; }
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == "" || b == "nan" || a == "nan") print "-"; else printf "%.2f", a / b}'; }
+
+if [ "${FIXTURES_ONLY:-0}" = 1 ]; then
+  for id in $circuits; do fixture "$id" >/dev/null; done
+  exit 0
+fi
 
 # the engine columns' engine lives in a state directory of its own (a user's engine is left alone);
 # started once, its background warm-up waited for
