@@ -154,9 +154,8 @@ final class EngineCommand implements Runnable {
         public Integer call() throws IOException, InterruptedException {
             EngineHome home = EngineHome.fromEnvironment();
             Optional<EngineHome.Endpoint> endpoint = home.readEndpoint();
-            OptionalInt code = control(spec, home, "stop");
+            OptionalInt code = controlRunning(spec, home, "stop");
             if (code.isEmpty()) {
-                spec.commandLine().getErr().println("proofline engine: no engine running");
                 return Main.EXIT_FAILURE;
             }
             long pid = endpoint.map(EngineHome.Endpoint::pid).orElse(ProcessHandle.current().pid());
@@ -183,9 +182,8 @@ final class EngineCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            OptionalInt code = control(spec, EngineHome.fromEnvironment(), "status");
+            OptionalInt code = controlRunning(spec, EngineHome.fromEnvironment(), "status");
             if (code.isEmpty()) {
-                spec.commandLine().getErr().println("proofline engine: no engine running");
                 return Main.EXIT_FAILURE;
             }
             return code.getAsInt();
@@ -220,6 +218,15 @@ final class EngineCommand implements Runnable {
             server.awaitStopped();
             return 0;
         }
+    }
+
+    /** As {@link #control}, saying so on stderr when no engine runs. */
+    private static OptionalInt controlRunning(CommandSpec spec, EngineHome home, String verb) throws IOException {
+        OptionalInt code = control(spec, home, verb);
+        if (code.isEmpty()) {
+            spec.commandLine().getErr().println("proofline engine: no engine running");
+        }
+        return code;
     }
 
     /** Sends {@code engine <verb>} to the running engine, its answer to the command's writers; empty: none runs. */
