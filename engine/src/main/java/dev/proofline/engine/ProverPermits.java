@@ -16,6 +16,11 @@ import java.util.function.Consumer;
  * free, otherwise queues it; a closed permit goes straight to the oldest queued callback (on the
  * closing thread), so each prover completion starts exactly one waiting synthesis. A second close of
  * the same permit does nothing but is counted ({@link #doubleReleases}): it is a bug in the caller.
+ *
+ * <p>Hand-offs run one after another, never one inside another: a permit closed by a callback (the
+ * dispatcher hands on a permit whose request has no partition left) is taken from the queue at once,
+ * but its callback runs after the current one returns, in the same loop on the same thread. So a
+ * chain of any length needs no stack, and a callback that throws stops no other hand-off.
  */
 public final class ProverPermits {
 
@@ -53,6 +58,8 @@ public final class ProverPermits {
     private final AtomicLong doubleReleases = new AtomicLong();
     private final AtomicLong nextId = new AtomicLong();
     private final java.util.List<Runnable> releaseListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The hand-offs still to run on this thread, while it runs one (absent otherwise). */
+    private final ThreadLocal<Deque<Runnable>> handOffs = new ThreadLocal<>();
 
     public ProverPermits(int max) {
         if (max < 1) {
@@ -157,9 +164,51 @@ public final class ProverPermits {
                 available++;
             }
         }
-        if (next != null) {
-            next.accept(newPermit());
+        handOff(() -> {
+            if (next != null) {
+                next.accept(newPermit());
+            }
+            releaseListeners.forEach(Runnable::run);
+        });
+    }
+
+    /**
+     * Runs {@code h} now, or after the hand-off this thread runs now (a close inside a callback): one
+     * loop per thread, so the depth of the stack never grows with the number of hand-offs. The first
+     * throw of a hand-off is rethrown once all have run.
+     */
+    private void handOff(Runnable h) {
+        Deque<Runnable> pending = handOffs.get();
+        if (pending != null) {
+            pending.addLast(h);
+            return;
         }
-        releaseListeners.forEach(Runnable::run);
+        pending = new ArrayDeque<>();
+        handOffs.set(pending);
+        Throwable first = null;
+        try {
+            for (Runnable next = h; next != null; next = pending.pollFirst()) {
+                try {
+                    next.run();
+                } catch (Throwable t) {
+                    if (first == null) {
+                        first = t;
+                    } else {
+                        first.addSuppressed(t);
+                    }
+                }
+            }
+        } finally {
+            handOffs.remove();
+        }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+        if (first != null) {
+            throw new IllegalStateException(first);
+        }
     }
 }

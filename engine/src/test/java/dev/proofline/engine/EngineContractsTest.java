@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,8 +16,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The engine's contracts under load: everything given back exactly once, whatever ends a partition. */
@@ -327,6 +330,59 @@ class EngineContractsTest {
             assertEquals(PartitionState.CANCELLED, waiting.state(0));
             assertEquals(PartitionState.PROVING, first.state(0), "ended while the first still proves");
             first.await(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void cancellingAHundredThousandWaitingPartitionsWhileAPermitIsHandedOnNeedsNoDeepStack() throws Exception {
+        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 30, 1000), new SimBackend(0, 0, x -> false))) {
+            // the one permit is held from outside the engine (as a cluster node's claim would), so every
+            // partition waits; it comes back while the job's partitions are being purged, its requests
+            // not yet withdrawn: the dispatcher hands it from request to request, none with a partition
+            ProverPermits.Permit held = e.permits().tryAcquire().orElseThrow();
+            int n = 100_000;
+            AtomicBoolean handedBack = new AtomicBoolean();
+            JobSpec spec = new JobSpec() {
+                @Override
+                public int partitions() {
+                    return n;
+                }
+
+                @Override
+                public long workingSetBytes(int p) {
+                    return 1;
+                }
+
+                @Override
+                public Object synthesize(int p) {
+                    return p;
+                }
+
+                @Override
+                public void release(int p) {
+                    if (handedBack.compareAndSet(false, true)) {
+                        held.close();
+                    }
+                }
+            };
+            Engine.Job job = e.submit(spec, Priority.NORMAL);
+            assertEquals(n, e.permits().waiting());
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread small = new Thread(null, () -> {
+                try {
+                    job.cancel();
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "small", 256 * 1024);
+            small.start();
+            small.join();
+            assertNull(thrown.get(), () -> "the cancel threw " + thrown.get());
+            assertTrue(handedBack.get());
+            assertEquals(1, e.permits().available(), "the permit is back");
+            assertEquals(0, e.permits().waiting());
+            assertEquals(0, e.permits().doubleReleases());
+            assertTrue(job.states().stream().allMatch(s -> s == PartitionState.CANCELLED));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ProverPermitsTest {
@@ -100,6 +102,37 @@ class ProverPermitsTest {
         assertTrue(worst.get() <= max, "at most " + max + " at once, saw " + worst.get());
         assertEquals(max, permits.available());
         assertEquals(jobs, permits.granted());
+        assertEquals(0, permits.doubleReleases());
+    }
+
+    @Test
+    void aCloseHandsOnThroughAHundredThousandWaitersOnASmallStack() throws Exception {
+        // each waiter hands its permit straight back, as the dispatcher does when every queued partition of
+        // the request's job was cancelled: the hand-offs run one after another, not one inside the other
+        ProverPermits permits = new ProverPermits(1);
+        ProverPermits.Permit held = permits.tryAcquire().orElseThrow();
+        int waiters = 100_000;
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < waiters; i++) {
+            permits.request(p -> {
+                ran.incrementAndGet();
+                p.close();
+            });
+        }
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread small = new Thread(null, () -> {
+            try {
+                held.close();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        }, "small", 256 * 1024);
+        small.start();
+        small.join();
+        assertNull(thrown.get(), () -> "the close threw " + thrown.get());
+        assertEquals(waiters, ran.get());
+        assertEquals(1, permits.available(), "the permit is back");
+        assertEquals(0, permits.waiting());
         assertEquals(0, permits.doubleReleases());
     }
 
