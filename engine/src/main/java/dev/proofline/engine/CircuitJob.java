@@ -8,15 +8,14 @@ import dev.proofline.r1cs.cs.WitnessSystem;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.pce.Pce;
 import dev.proofline.r1cs.wasm.CircomInput;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A job on a registered circuit: each partition's synthesis takes a reference to the circuit's key
- * (and PCE), computes the witness (read from {@code .wtns} bytes, run by the circom witness generator
- * on inputs, or computed by a Java circuit), then a, b, c by the PCE when the circuit has one
- * (otherwise the prover takes them from the key's coefficients). The references are let go when the
- * partition ends, however it ends.
+ * (and PCE) — taken by {@link #lease}, before the engine reserves the partition's bytes — computes the
+ * witness (read from {@code .wtns} bytes, run by the circom witness generator on inputs, or computed by
+ * a Java circuit), then a, b, c by the PCE when the circuit has one (otherwise the prover takes them
+ * from the key's coefficients). The references are let go when the partition ends, however it ends.
  *
  * <p>With heap buffers (the {@link CpuBackend}) a, b, c go into the pooled {@code long[]}s and
  * synthesis yields a {@link CpuBackend.Synthesized}; with {@link BufferPool.Memory#PINNED} buffers
@@ -61,7 +60,18 @@ public final class CircuitJob implements JobSpec {
     private final long witnessBytes;
     private final long extraBytes;
     private final boolean hasPce;
-    private final AutoCloseable[][] held;
+    /** Each partition's references, from its lease to its release. */
+    private final Leases[] held;
+
+    /** A partition's references to the circuit's key and, when it has one, its PCE (null otherwise). */
+    private record Leases(ResidentCache<ProvingKey>.Lease key, ResidentCache<Pce>.Lease pce) {
+        void close() {
+            key.close();
+            if (pce != null) {
+                pce.close();
+            }
+        }
+    }
 
     /**
      * A job of {@code partitions} on circuit {@code id}. The key is loaded here, if it is not resident,
@@ -80,7 +90,7 @@ public final class CircuitJob implements JobSpec {
             this.hasPce = circuits.hasPce(id);
             this.extraBytes = CpuBackend.extraBytes(key.value()) - (hasPce ? witnessBytes : 0);
         }
-        this.held = new AutoCloseable[partitions.size()][];
+        this.held = new Leases[partitions.size()];
     }
 
     public String circuitId() {
@@ -131,6 +141,41 @@ public final class CircuitJob implements JobSpec {
         return memory == BufferPool.Memory.PINNED ? (hasPce ? 2 : 1) * witnessBytes : extraBytes(p);
     }
 
+    /**
+     * References the circuit's key and, when it has one, its PCE for partition {@code p} (loading them if
+     * they are not resident), until {@link #release}: taken before the partition's bytes are reserved,
+     * so that its own reservation cannot evict them. A second call for the same partition takes nothing.
+     */
+    @Override
+    public void lease(int p) throws InterruptedException {
+        synchronized (held) {
+            if (held[p] != null) {
+                return;
+            }
+        }
+        var key = circuits.key(id);
+        ResidentCache<Pce>.Lease pce = null;
+        try {
+            if (hasPce) {
+                pce = circuits.pce(id);
+            }
+        } catch (Throwable e) {
+            key.close();
+            throw e;
+        }
+        synchronized (held) {
+            held[p] = new Leases(key, pce);
+        }
+    }
+
+    /** Partition p's references: those {@link #lease} took, or taken now for a caller that did not lease. */
+    private Leases leases(int p) throws InterruptedException {
+        lease(p);
+        synchronized (held) {
+            return held[p];
+        }
+    }
+
     @Override
     public Object synthesize(int p) throws Exception {
         return synthesize(p, null);
@@ -138,36 +183,26 @@ public final class CircuitJob implements JobSpec {
 
     @Override
     public Object synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
-        List<AutoCloseable> refs = new ArrayList<>();
-        try {
-            var keyLease = circuits.key(id);
-            refs.add(keyLease);
-            ProvingKey key = keyLease.value();
-            Witness w = witness(p, key);
-            if (buffers != null && buffers.size() >= 4 && buffers.get(0).memory() == BufferPool.Memory.PINNED) {
-                return synthesizeNative(key, w, buffers, refs);
-            }
-            boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
-            Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
-            if (!hasPce) {
-                return new CpuBackend.Synthesized(key, w, ws, -1);
-            }
-            Pce pce = pce(key, refs);
-            long[] mont = pooled && buffers.size() == 4 ? buffers.get(3).longs() : new long[w.size() * 4];
-            pce.evaluate(w, mont, ws.a(), ws.b(), ws.c());
-            return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
-        } finally {
-            synchronized (held) {
-                held[p] = refs.toArray(AutoCloseable[]::new);
-            }
+        Leases leases = leases(p);
+        ProvingKey key = leases.key().value();
+        Witness w = witness(p, key);
+        if (buffers != null && buffers.size() >= 4 && buffers.get(0).memory() == BufferPool.Memory.PINNED) {
+            return synthesizeNative(key, w, buffers, leases);
         }
+        boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
+        Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
+        if (!hasPce) {
+            return new CpuBackend.Synthesized(key, w, ws, -1);
+        }
+        Pce pce = pce(key, leases);
+        long[] mont = pooled && buffers.size() == 4 ? buffers.get(3).longs() : new long[w.size() * 4];
+        pce.evaluate(w, mont, ws.a(), ws.b(), ws.c());
+        return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
     }
 
-    /** A reference to the circuit's PCE (added to {@code refs}), checked against its key. */
-    private Pce pce(ProvingKey key, List<AutoCloseable> refs) throws InterruptedException {
-        var lease = circuits.pce(id);
-        refs.add(lease);
-        Pce pce = lease.value();
+    /** The circuit's PCE from the partition's references, checked against its key. */
+    private Pce pce(ProvingKey key, Leases leases) {
+        Pce pce = leases.pce().value();
         if (pce.r1cs().wireCount() != key.variableCount()) {
             throw new IllegalArgumentException("circuit '" + id + "': its constraint system has "
                     + pce.r1cs().wireCount() + " wires, its key " + key.variableCount() + " variables");
@@ -177,13 +212,13 @@ public final class CircuitJob implements JobSpec {
 
     /** a, b, c by the PCE straight into the pinned buffers (or left to the prover's prepare without one). */
     private NativeSynthesized synthesizeNative(ProvingKey key, Witness w, List<BufferPool.Buffer> buffers,
-            List<AutoCloseable> refs) throws InterruptedException {
+            Leases leases) {
         Prover.NativeWorkspace ws = new Prover.NativeWorkspace(buffers.get(0).segment(), buffers.get(1).segment(),
                 buffers.get(2).segment(), buffers.get(3).segment());
         if (!hasPce) {
             return new NativeSynthesized(key, w, ws, -1);
         }
-        Pce pce = pce(key, refs);
+        Pce pce = pce(key, leases);
         pce.evaluate(w, new long[w.size() * 4], ws.a(), ws.b(), ws.c());
         return new NativeSynthesized(key, w, ws, pce.r1cs().constraintCount());
     }
@@ -224,20 +259,14 @@ public final class CircuitJob implements JobSpec {
 
     @Override
     public void release(int p) {
-        AutoCloseable[] refs;
+        Leases leases;
         synchronized (held) {
-            refs = held[p];
+            leases = held[p];
             held[p] = null;
             inputs[p] = null;
         }
-        if (refs != null) {
-            for (AutoCloseable r : refs) {
-                try {
-                    r.close();
-                } catch (Exception ignored) {
-                    // a lease's close does not throw
-                }
-            }
+        if (leases != null) {
+            leases.close();
         }
     }
 }

@@ -7,9 +7,9 @@ import java.util.List;
  * backend. Implementations: {@link CircuitJob} (registered circom or Java circuits), the simulated
  * workload ({@link SimBackend.Job}).
  *
- * <p>Memory: before partition p's synthesis starts, the engine reserves the size classes of its
- * {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its pool; all of
- * it goes back right after the backend's {@code start}.
+ * <p>Memory: before partition p's synthesis starts, the engine calls {@link #lease}, reserves the size
+ * classes of its {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its
+ * pool; all of it goes back right after the backend's {@code start}.
  */
 public interface JobSpec {
 
@@ -40,6 +40,15 @@ public interface JobSpec {
     /** As {@link #extraBytes(int)}, for a pool of {@code memory} buffers (the engine asks this one). */
     default long extraBytes(int p, BufferPool.Memory memory) {
         return extraBytes(p);
+    }
+
+    /**
+     * Takes what partition {@code p} shares with other partitions and that is paid for outside its own
+     * bytes (its circuit's key and PCE), before the engine reserves those bytes: so that reserving them
+     * cannot evict what the partition is about to use, and a load waits with nothing else held.
+     * {@link #release} lets it go. By default nothing.
+     */
+    default void lease(int p) throws Exception {
     }
 
     /** Synthesizes partition {@code p}: what the backend's {@code start} takes. */

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The synthesis pool: reserves a partition's bytes (waiting for room, giving up if its job ends
+ * The synthesis pool: takes a partition's shared leases ({@link JobSpec#lease}: its key, first, so that
+ * its own reservation cannot evict it), reserves its bytes (waiting for room, giving up if its job ends
  * meanwhile), checks its buffers out of the pool, runs its job spec's synthesis, and puts it on the
  * prover queue.
  */
@@ -51,6 +52,7 @@ final class SynthesisStage {
                 return;
             }
             JobSpec spec = t.job.spec();
+            spec.lease(t.p);
             long[] sizes = spec.bufferSizes(t.p, pool.memory());
             long bytes = spec.extraBytes(t.p, pool.memory());
             for (long size : sizes) {

@@ -1,0 +1,79 @@
+package dev.proofline.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.setup.DevSetup;
+import dev.proofline.r1cs.circuits.MerklePost;
+import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One owner per partition, on real circuits: a partition's own reservation never evicts the key it is about to use. */
+class EngineOwnershipTest {
+
+    private static final PairingCurve CURVE = PairingCurve.BN254;
+
+    @TempDir
+    static Path dir;
+
+    /** A development key of a small Java circuit (a Merkle proof of storage), made once. */
+    static Path zkey;
+
+    @BeforeAll
+    static void key() throws Exception {
+        zkey = dir.resolve("merkle.zkey");
+        DevSetup.run(RecordingSystem.record(CURVE, instance(0)), zkey, new Random(5));
+    }
+
+    private static MerklePost instance(long seed) {
+        return MerklePost.instance(CURVE, 2, 4, seed);
+    }
+
+    @Test
+    void aPartitionNeverEvictsTheKeyItIsAboutToUse() throws Exception {
+        // registered by its key alone (no PCE: a, b, c from the key's coefficients), partitions as witnesses
+        Circuits.Circom circuit = new Circuits.Circom("merkle", zkey);
+        List<CircuitJob.Partition> parts = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            parts.add(new CircuitJob.Values(WitnessSystem.witness(CURVE, instance(p + 1))));
+        }
+        // the sizes: the key (its file), one partition (its buffers' classes and its extra bytes)
+        long keyBytes;
+        long partitionBytes = 0;
+        try (Engine sizing = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 32, 1000), new CpuBackend())) {
+            sizing.circuits().register(circuit);
+            CircuitJob job = new CircuitJob(sizing.circuits(), "merkle", parts);
+            keyBytes = sizing.budget().reserved(MemoryBudget.Kind.KEY);
+            for (long size : job.bufferSizes(0, BufferPool.Memory.HEAP)) {
+                partitionBytes += BufferPool.sizeClass(size);
+            }
+            partitionBytes += job.extraBytes(0, BufferPool.Memory.HEAP);
+        }
+        // room for the key and one partition: the next partition's reservation finds the last one's
+        // buffers idle in the pool and must make room by trimming them, not by unloading its own key
+        long budget = keyBytes + partitionBytes;
+        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, budget, 1000).withLoadTimeout(Duration.ofSeconds(5)),
+                new CpuBackend())) {
+            e.circuits().register(circuit);
+            e.circuits().preload("merkle");
+            // one job after the other: each finds the key idle, the last one's buffers idle in the pool
+            for (CircuitJob.Partition part : parts) {
+                List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "merkle", List.of(part)), Priority.NORMAL)
+                        .await(Duration.ofMinutes(2));
+                assertEquals(1, proofs.size());
+            }
+            assertEquals(0, e.circuits().keys().evictions(), "the key stayed resident");
+            assertEquals(1, e.circuits().keys().loads(), "loaded once");
+            assertTrue(e.budget().peak() <= budget);
+        }
+    }
+}
