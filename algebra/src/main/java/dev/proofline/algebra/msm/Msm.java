@@ -22,9 +22,11 @@ import java.util.function.Supplier;
  * as 4 little-endian 64-bit words each, canonical (not Montgomery: see {@link #canonicalScalars}).
  * Any 256-bit scalar is accepted and taken mod r, which is exact for points of the order-r subgroup
  * (the only points a proving key holds). Points are not checked to be on the curve. Points at
- * infinity, zero scalars, repeated points and a point next to its negation are all fine; when at least
- * an eighth of the terms have a point at infinity or a zero scalar, those terms are dropped first and
- * the others copied together.
+ * infinity, zero scalars, repeated points and a point next to its negation are all fine. The scalars
+ * are read first ({@link WidthGroups}): terms that add nothing are dropped, the terms whose scalar is 1
+ * are summed directly, and the others are grouped by the bit length of their scalars, each group with
+ * as many windows as it needs; the groups are copied together when there are several or when many
+ * terms were dropped.
  *
  * <p>The scalars are recoded into c-bit signed digits, so a window has 2^(c-1) buckets. Each
  * window's points go into buckets either in Jacobian coordinates (mixed additions) or in affine
