@@ -19,6 +19,10 @@ import java.util.Map;
  * reservation ({@link MemoryBudget.Kind#POOL}). So checking a buffer in grows the pool's reservation,
  * or frees the buffer when the budget has no room for it, and checking one out shrinks it. The pool is
  * an {@link MemoryBudget.Evictor}: under pressure it frees idle buffers.
+ *
+ * <p>A buffer is checked in once; a second checkin does nothing but is counted ({@link #doubleReleases}):
+ * it is a bug in the caller. {@link #close} frees the idle buffers and gives back the pool's
+ * reservation; a buffer checked in after it is freed, and checkouts are refused.
  */
 public final class BufferPool implements MemoryBudget.Evictor {
 
@@ -56,7 +60,7 @@ public final class BufferPool implements MemoryBudget.Evictor {
         }
     }
 
-    /** A buffer: its segment, which is at least as long as asked. Check it in exactly once. */
+    /** A buffer: its segment, which is at least as long as asked. Check it in exactly once (a second checkin is counted). */
     public static final class Buffer {
         private final Arena arena;
         private final Runnable release;
@@ -148,6 +152,8 @@ public final class BufferPool implements MemoryBudget.Evictor {
     private long freed;
     private long idleBytes;
     private long outBytes;
+    private long doubleReleases;
+    private boolean closed;
 
     /** A pool of off-heap buffers whose idle buffers are paid for from {@code budget}. */
     public BufferPool(MemoryBudget budget) {
@@ -190,6 +196,9 @@ public final class BufferPool implements MemoryBudget.Evictor {
         long cls = sizeClass(bytes);
         Buffer b;
         synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the buffer pool is closed");
+            }
             checkouts++;
             Deque<Buffer> q = idle.get(cls);
             b = q == null ? null : q.pollFirst();
@@ -218,16 +227,20 @@ public final class BufferPool implements MemoryBudget.Evictor {
         return b;
     }
 
-    /** Returns a buffer: kept for reuse when the budget has room for it idle, freed otherwise. */
+    /**
+     * Returns a buffer: kept for reuse when the budget has room for it idle, freed otherwise (and always
+     * once the pool is closed). A buffer already checked in is left alone; the checkin is counted.
+     */
     public void checkin(Buffer b) {
         synchronized (this) {
             if (!b.out) {
-                throw new IllegalStateException("buffer checked in twice (or never checked out)");
+                doubleReleases++;
+                return;
             }
             b.out = false;
             checkins++;
             outBytes -= b.sizeClass;
-            if (idleReservation.tryGrow(b.sizeClass)) {
+            if (!closed && idleReservation.tryGrow(b.sizeClass)) {
                 idle.computeIfAbsent(b.sizeClass, k -> new ArrayDeque<>()).addLast(b);
                 idleBytes += b.sizeClass;
                 return;
@@ -271,6 +284,11 @@ public final class BufferPool implements MemoryBudget.Evictor {
         return memory;
     }
 
+    /** Checkins of a buffer already checked in (each one a bug in the caller). */
+    public synchronized long doubleReleases() {
+        return doubleReleases;
+    }
+
     public synchronized Stats stats() {
         return new Stats(allocations, checkouts, reuses, checkins, freed, idleBytes, outBytes);
     }
@@ -284,8 +302,17 @@ public final class BufferPool implements MemoryBudget.Evictor {
         return n;
     }
 
-    /** Frees every idle buffer (checked-out ones are freed when checked in). */
+    /**
+     * Frees every idle buffer and gives back the pool's reservation; buffers still checked out are freed
+     * when they are checked in, and later checkouts are refused.
+     */
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         trim(Long.MAX_VALUE);
+        synchronized (this) {
+            idleReservation.close();
+        }
     }
 }

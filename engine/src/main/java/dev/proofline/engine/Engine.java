@@ -262,6 +262,16 @@ public final class Engine implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Releases of what was already released — permits, reservations, pooled buffers, key and PCE
+     * leases — since the start. Each is a bug in its caller: counted, and otherwise changing nothing.
+     * 0 in a healthy engine.
+     */
+    public long doubleReleases() {
+        return permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
+                + circuits.keys().doubleReleases() + circuits.pces().doubleReleases();
+    }
+
     /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
     public int scheduledCount() {
         return scheduler.size();
@@ -309,7 +319,7 @@ public final class Engine implements AutoCloseable {
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
                 circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),
-                assembler.cancels.get(), js);
+                assembler.cancels.get(), doubleReleases(), js);
     }
 
     /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */

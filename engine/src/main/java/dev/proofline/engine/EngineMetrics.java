@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  *       devices), {@code proofline.device.busy{device}} — the same per device;</li>
  *   <li>{@code proofline.partitions{outcome=done|failed|cancelled}} (counters);</li>
  *   <li>{@code proofline.keys.resident}, {@code proofline.pces.resident};</li>
+ *   <li>{@code proofline.double.releases} — releases of a permit, reservation, pooled buffer or lease
+ *       already released (counter; anything above 0 is a bug);</li>
  *   <li>{@code proofline.stage{stage=queue_wait|synthesis|prover_wait|prover|finalize|total}} — timers,
  *       recorded for every proved partition.</li>
  * </ul>
@@ -55,6 +57,7 @@ public final class EngineMetrics {
                 .register(r);
         Gauge.builder("proofline.keys.resident", e.circuits().keys(), c -> c.entries().size()).register(r);
         Gauge.builder("proofline.pces.resident", e.circuits().pces(), c -> c.entries().size()).register(r);
+        FunctionCounter.builder("proofline.double.releases", e, Engine::doubleReleases).register(r);
         for (String s : new String[] {"queue_wait", "synthesis", "prover_wait", "prover", "finalize", "total"}) {
             stages.put(s, Timer.builder("proofline.stage").tag("stage", s).register(r));
         }

@@ -29,6 +29,8 @@ import java.util.Map;
  * @param proofs partitions proved since the start
  * @param failed partitions failed since the start
  * @param cancelled partitions cancelled (or stopped by their job's end) since the start
+ * @param doubleReleases releases of a permit, reservation, pooled buffer or key/PCE lease already
+ *     released, since the start: each a bug, counted and otherwise ignored (0 in a healthy engine)
  * @param jobs the active jobs and the ended ones still retained, newest first
  */
 public record EngineStatus(long uptimeMs, String backend, List<String> devices, int jobsActive, long jobsSubmitted,
@@ -36,7 +38,8 @@ public record EngineStatus(long uptimeMs, String backend, List<String> devices, 
         long budgetTotal, long budgetReserved, long budgetPeak, Map<MemoryBudget.Kind, Long> budgetByKind,
         BufferPool.Stats pool, double proverBusyLastMinute, List<Device> deviceStatus,
         List<ResidentCache.EntryStatus> keys,
-        List<ResidentCache.EntryStatus> pces, long proofs, long failed, long cancelled, List<JobStatus> jobs) {
+        List<ResidentCache.EntryStatus> pces, long proofs, long failed, long cancelled, long doubleReleases,
+        List<JobStatus> jobs) {
 
     /**
      * One device of the backend in a snapshot; memory figures are -1 where the backend does not know

@@ -18,7 +18,9 @@ import java.util.concurrent.ExecutionException;
  * for the same load. Each lease counts as a reference; {@link Lease#close} drops it. Under budget
  * pressure the cache, as an {@link MemoryBudget.Evictor}, unloads idle entries (no reference),
  * least recently used first, and never one in use. {@link #preload} loads without keeping a
- * reference; {@link #evict} unloads one idle entry on request.
+ * reference; {@link #evict} unloads one idle entry on request. A lease is closed once; a second close
+ * does nothing but is counted ({@link #doubleReleases}). Once the cache is closed, an entry is unloaded
+ * as soon as its last reference goes.
  *
  * @param <V> the cached value, closed when it is unloaded if it is {@link AutoCloseable}
  */
@@ -47,7 +49,7 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         }
     }
 
-    /** A reference to a loaded entry; close it exactly once (a second close changes nothing). */
+    /** A reference to a loaded entry; close it exactly once (a second close changes nothing but is counted). */
     public final class Lease implements AutoCloseable {
         private final Entry entry;
         private boolean closed;
@@ -68,12 +70,12 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         public void close() {
             synchronized (ResidentCache.this) {
                 if (closed) {
+                    doubleReleases++;
                     return;
                 }
                 closed = true;
-                entry.refs--;
-                entry.lastUsed = System.nanoTime();
             }
+            drop(entry);
         }
     }
 
@@ -107,6 +109,8 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private long loads;
     private long evictions;
+    private long doubleReleases;
+    private boolean closed;
 
     /**
      * A cache paying for its entries from {@code budget} as {@code kind}; a load that finds no room within
@@ -138,18 +142,28 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         try {
             e.loading.get();
         } catch (ExecutionException ex) {
-            synchronized (this) {
-                e.refs--;
-            }
+            drop(e);
             Throwable cause = ex.getCause();
             throw cause instanceof LoadException le ? le : new LoadException(id + ": " + cause.getMessage(), cause);
         } catch (InterruptedException ex) {
-            synchronized (this) {
-                e.refs--;
-            }
+            drop(e);
             throw ex;
         }
         return new Lease(e);
+    }
+
+    /** Drops one reference to {@code e}; once the cache is closed, the last one unloads it. */
+    private void drop(Entry e) {
+        synchronized (this) {
+            e.refs--;
+            e.lastUsed = System.nanoTime();
+            if (!closed || e.refs > 0 || !e.loaded() || entries.get(e.id) != e) {
+                return;
+            }
+            entries.remove(e.id);
+            evictions++;
+        }
+        unload(e);
     }
 
     @SuppressWarnings("unchecked")
@@ -288,10 +302,16 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         return evictions;
     }
 
-    /** Unloads every idle entry (entries in use stay). */
+    /** Closes of a lease already closed (each one a bug in the caller). */
+    public synchronized long doubleReleases() {
+        return doubleReleases;
+    }
+
+    /** Unloads every idle entry; an entry in use (or loading) is unloaded when its last reference goes. */
     public void close() {
         List<String> ids;
         synchronized (this) {
+            closed = true;
             ids = new ArrayList<>(entries.keySet());
         }
         for (String id : ids) {

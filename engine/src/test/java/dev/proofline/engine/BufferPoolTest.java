@@ -45,9 +45,39 @@ class BufferPoolTest {
         assertEquals(1, s.reuses());
         assertEquals(2, s.checkins());
         assertEquals(0.5, s.reuseRatio());
-        assertThrows(IllegalStateException.class, () -> pool.checkin(b), "a second checkin is refused");
+        pool.checkin(b);
+        assertEquals(1, pool.doubleReleases(), "a second checkin is counted");
+        assertEquals(s, pool.stats(), "and changes nothing else");
         pool.close();
         assertEquals(0, budget.reserved());
+    }
+
+    @Test
+    void closingThePoolGivesBackItsReservationAndFreesWhatIsCheckedInLater() {
+        MemoryBudget budget = new MemoryBudget(16 * MB);
+        CountingAllocator alloc = new CountingAllocator();
+        BufferPool pool = new BufferPool(budget, BufferPool.Memory.PINNED, alloc);
+        Reservation partition = budget.tryAcquire(8 * MB, Kind.PARTITION).orElseThrow();
+        BufferPool.Buffer idle = pool.checkout(4 * MB);
+        BufferPool.Buffer out = pool.checkout(4 * MB);
+        pool.checkin(idle);
+        partition.release(4 * MB); // the idle buffer is the pool's now
+        assertEquals(2, budget.openReservations(), "the partition's and the pool's");
+        pool.close();
+        assertEquals(1, alloc.live(), "the idle buffer freed, the one checked out not");
+        assertEquals(1, budget.openReservations(), "the pool's reservation given back");
+        assertEquals(0, budget.reserved(Kind.POOL));
+        assertThrows(IllegalStateException.class, () -> pool.checkout(MB), "no checkout from a closed pool");
+        pool.checkin(out); // late: freed, not kept idle
+        assertEquals(0, alloc.live());
+        assertEquals(0, pool.idleCount());
+        assertEquals(0, budget.reserved(Kind.POOL), "nothing paid for by a closed pool");
+        partition.close();
+        assertEquals(0, budget.reserved());
+        assertEquals(0, budget.openReservations());
+        assertEquals(0, alloc.doubleFrees.get());
+        assertEquals(0, pool.doubleReleases());
+        assertEquals(0, budget.doubleReleases());
     }
 
     @Test

@@ -167,6 +167,7 @@ class EngineContractsTest {
             assertTrue(e.budget().peak() <= e.budget().total());
             EngineStatus st = e.status();
             assertEquals(partitions, st.proofs() + st.failed() + st.cancelled(), "each partition counted once");
+            assertEquals(0, st.doubleReleases(), "nothing released twice");
         }
         // close() returned: no prover, synthesis or finalizer thread is stuck
     }
@@ -310,6 +311,8 @@ class EngineContractsTest {
         assertEquals(e.permits().max(), e.permits().available());
         assertEquals(0, e.permits().waiting());
         assertEquals(0, e.budget().reserved(), "partition bytes and idle buffers all given back");
+        assertEquals(0, e.budget().openReservations(), "the pool's reservation too");
+        assertEquals(0, e.doubleReleases());
     }
 
     @Test

@@ -17,7 +17,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One owner per partition, on real circuits: a partition's own reservation never evicts the key it is about to use. */
+/**
+ * One owner per partition, on real circuits: a double release of a permit, buffer, key lease or
+ * reservation is counted and changes nothing else, and a partition's own reservation never evicts the
+ * key it is about to use.
+ */
 class EngineOwnershipTest {
 
     private static final PairingCurve CURVE = PairingCurve.BN254;
@@ -36,6 +40,36 @@ class EngineOwnershipTest {
 
     private static MerklePost instance(long seed) {
         return MerklePost.instance(CURVE, 2, 4, seed);
+    }
+
+    @Test
+    void aDoubleReleaseOfAPermitABufferOrAKeyLeaseIsCountedAndChangesNothingElse() throws Exception {
+        try (Engine e = new Engine(new Engine.Config(2, 1, 1, 1, 1L << 30, 1000), new CpuBackend())) {
+            e.circuits().register(new Circuits.Circom("merkle", zkey));
+            assertEquals(0, e.status().doubleReleases());
+            ProverPermits.Permit permit = e.permits().tryAcquire().orElseThrow();
+            permit.close();
+            permit.close();
+            assertEquals(1, e.status().doubleReleases(), "a permit closed twice");
+            assertEquals(2, e.permits().available());
+            MemoryBudget.Reservation r = e.budget().tryAcquire(BufferPool.MIN_CLASS, MemoryBudget.Kind.PARTITION)
+                    .orElseThrow();
+            BufferPool.Buffer b = e.pool().checkout(1);
+            e.pool().checkin(b);
+            r.close();
+            BufferPool.Stats pool = e.pool().stats();
+            e.pool().checkin(b);
+            assertEquals(2, e.status().doubleReleases(), "a buffer checked in twice");
+            assertEquals(pool, e.pool().stats());
+            var key = e.circuits().key("merkle");
+            key.close();
+            key.close();
+            assertEquals(3, e.status().doubleReleases(), "a key lease closed twice");
+            assertEquals(0, e.circuits().keys().references());
+            r.close();
+            assertEquals(4, e.status().doubleReleases(), "a reservation closed twice");
+            assertEquals(e.pool().stats().idleBytes() + e.budget().reserved(MemoryBudget.Kind.KEY), e.budget().reserved());
+        }
     }
 
     @Test

@@ -35,6 +35,7 @@ class EngineTest {
         assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
         assertEquals(1, e.budget().openReservations(), "only the pool's");
         assertEquals(0, e.budget().doubleReleases());
+        assertEquals(0, e.status().doubleReleases(), "nothing released twice");
     }
 
     @Test

@@ -81,6 +81,7 @@ class ResidentCacheTest {
                 f.get().close(); // a second close changes nothing
             }
             assertEquals(0, cache.references());
+            assertEquals(8, cache.doubleReleases(), "each second close counted");
             assertEquals(ResidentCache.Eviction.EVICTED, cache.evict("k"));
             assertTrue(first.closed);
             assertEquals(0, budget.reserved());
@@ -170,6 +171,24 @@ class ResidentCacheTest {
             assertEquals("k", lease.value().name);
         }
         assertEquals(1, loads.get());
+    }
+
+    @Test
+    void aClosedCacheUnloadsAnEntryInUseWhenItsLastReferenceGoes() throws Exception {
+        MemoryBudget budget = new MemoryBudget(30 * MB);
+        ResidentCache<Value> cache = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, Duration.ofSeconds(1));
+        AtomicInteger loads = new AtomicInteger();
+        cache.preload("idle", loader("idle", 5 * MB, loads));
+        ResidentCache<Value>.Lease used = cache.lease("used", loader("used", 5 * MB, loads));
+        cache.close();
+        assertEquals(List.of("used"), cache.entries().stream().map(ResidentCache.EntryStatus::id).toList(),
+                "the idle entry unloaded, the one in use kept");
+        assertFalse(used.value().closed);
+        used.close();
+        assertTrue(used.value().closed, "unloaded with its last reference");
+        assertTrue(cache.entries().isEmpty());
+        assertEquals(0, budget.reserved());
+        assertEquals(0, cache.doubleReleases());
     }
 
     @Test
