@@ -25,16 +25,17 @@ final class Assembler {
     }
 
     /**
-     * The partition leaves the prover stage: its vectors go back to the pool and its bytes to the
-     * budget (the reservation first, so the pool can keep the buffers idle on the freed bytes), its
-     * permit to one waiting synthesis.
+     * The partition leaves the prover stage: its vectors go back to the pool, their bytes moving from
+     * the partition's reservation to the pool's in one step; then the rest of its bytes go back to the
+     * budget, then its permit to one waiting synthesis. In that order, a live buffer is paid for by
+     * someone at every moment, so nobody can reserve and allocate on its bytes before it is idle.
      */
     void leaveProverStage(PartitionTask t) {
+        checkInBuffers(t);
         if (t.reservation != null) {
             t.reservation.close();
             t.reservation = null;
         }
-        checkInBuffers(t);
         if (t.permit != null) {
             t.permit.close();
             t.permit = null;
@@ -44,7 +45,7 @@ final class Assembler {
     private void checkInBuffers(PartitionTask t) {
         if (t.buffers != null) {
             for (BufferPool.Buffer b : t.buffers) {
-                pool.checkin(b);
+                pool.checkin(b, t.reservation);
             }
             t.buffers = null;
         }

@@ -16,9 +16,12 @@ import java.util.Map;
  *
  * <p>Budget: a buffer that is checked out is paid for by the partition that holds it (its own
  * reservation covers the bytes), not by the pool; an idle buffer is paid for by the pool's
- * reservation ({@link MemoryBudget.Kind#POOL}). So checking a buffer in grows the pool's reservation,
- * or frees the buffer when the budget has no room for it, and checking one out shrinks it. The pool is
- * an {@link MemoryBudget.Evictor}: under pressure it frees idle buffers.
+ * reservation ({@link MemoryBudget.Kind#POOL}). Every live buffer is paid for by one of them at every
+ * moment: checking a buffer in moves its bytes from the partition's reservation to the pool's in one
+ * step ({@link #checkin(Buffer, MemoryBudget.Reservation)}; without a payer it grows the pool's
+ * reservation, or frees the buffer when the budget has no room for it), checking one out shrinks the
+ * pool's, and a buffer is freed before its bytes are given back. The pool is an
+ * {@link MemoryBudget.Evictor}: under pressure it frees idle buffers.
  *
  * <p>A buffer is checked in once; a second checkin does nothing but is counted ({@link #doubleReleases}):
  * it is a bug in the caller. {@link #close} frees the idle buffers and gives back the pool's
@@ -232,6 +235,16 @@ public final class BufferPool implements MemoryBudget.Evictor {
      * once the pool is closed). A buffer already checked in is left alone; the checkin is counted.
      */
     public void checkin(Buffer b) {
+        checkin(b, null);
+    }
+
+    /**
+     * Returns a buffer that {@code payer} paid for: kept for reuse with its bytes moved from {@code payer}
+     * to the pool's reservation in one step (so that it is paid for all along and the payer can close
+     * after), or, when the pool is closed, freed (the payer still holds its bytes until it closes).
+     * Without a payer (null) or when the payer holds less, as {@link #checkin(Buffer)}.
+     */
+    public void checkin(Buffer b, MemoryBudget.Reservation payer) {
         synchronized (this) {
             if (!b.out) {
                 doubleReleases++;
@@ -240,7 +253,8 @@ public final class BufferPool implements MemoryBudget.Evictor {
             b.out = false;
             checkins++;
             outBytes -= b.sizeClass;
-            if (!closed && idleReservation.tryGrow(b.sizeClass)) {
+            if (!closed && (payer != null && payer.transferTo(idleReservation, b.sizeClass)
+                    || idleReservation.tryGrow(b.sizeClass))) {
                 idle.computeIfAbsent(b.sizeClass, k -> new ArrayDeque<>()).addLast(b);
                 idleBytes += b.sizeClass;
                 return;
@@ -250,7 +264,10 @@ public final class BufferPool implements MemoryBudget.Evictor {
         b.free();
     }
 
-    /** Frees idle buffers until {@code bytesWanted} are released (or none is left); returns the bytes. */
+    /**
+     * Frees idle buffers until {@code bytesWanted} are released (or none is left); returns the bytes. Each
+     * is freed before its bytes go back, so that nobody allocates on them while it still lives.
+     */
     public long trim(long bytesWanted) {
         long done = 0;
         while (done < bytesWanted) {
@@ -266,10 +283,14 @@ public final class BufferPool implements MemoryBudget.Evictor {
                     return done;
                 }
                 idleBytes -= victim.sizeClass;
-                idleReservation.release(victim.sizeClass);
                 freed++;
             }
             victim.free();
+            synchronized (this) {
+                if (!idleReservation.isClosed()) { // closed: its bytes went back with it
+                    idleReservation.release(victim.sizeClass);
+                }
+            }
             done += victim.sizeClass;
         }
         return done;

@@ -67,6 +67,7 @@ public final class MemoryBudget {
             } finally {
                 lock.unlock();
             }
+            released(part);
         }
 
         /** Grows the reservation by {@code more} bytes if they are free now; false otherwise. */
@@ -84,6 +85,38 @@ public final class MemoryBudget {
             }
         }
 
+        /**
+         * Moves {@code part} of these bytes to {@code to} (of the same budget) in one step, so that
+         * nothing is free in between: a partition hands its buffers' bytes to the pool that keeps them.
+         * False, moving nothing, when either is closed or this holds less than {@code part}.
+         */
+        public boolean transferTo(Reservation to, long part) {
+            if (to.budget() != MemoryBudget.this) {
+                throw new IllegalArgumentException("a reservation of another budget");
+            }
+            lock.lock();
+            try {
+                if (closed || to.closed || part < 0 || part > bytes) {
+                    return false;
+                }
+                bytes -= part;
+                to.bytes += part;
+                byKind.merge(kind, -part, Long::sum);
+                byKind.merge(to.kind, part, Long::sum);
+                if (part > 0) {
+                    // what holds them now may give them up on request (idle pool buffers): waiters ask again
+                    released.signalAll();
+                }
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private MemoryBudget budget() {
+            return MemoryBudget.this;
+        }
+
         public boolean isClosed() {
             lock.lock();
             try {
@@ -96,6 +129,7 @@ public final class MemoryBudget {
         /** Returns what is left; a second close does nothing but is counted as a double release. */
         @Override
         public void close() {
+            long given;
             lock.lock();
             try {
                 if (closed) {
@@ -103,12 +137,14 @@ public final class MemoryBudget {
                     return;
                 }
                 closed = true;
+                given = bytes;
                 give(kind, bytes);
                 bytes = 0;
                 open--;
             } finally {
                 lock.unlock();
             }
+            released(given);
         }
     }
 
@@ -117,6 +153,7 @@ public final class MemoryBudget {
     private final Condition released = lock.newCondition();
     private final Map<Kind, Long> byKind = new EnumMap<>(Kind.class);
     private final List<Evictor> evictors = new CopyOnWriteArrayList<>();
+    private final List<Runnable> releaseListeners = new CopyOnWriteArrayList<>();
     private long reserved;
     private long peak;
     private long open;
@@ -141,6 +178,22 @@ public final class MemoryBudget {
 
     public void addEvictor(Evictor e) {
         evictors.add(e);
+    }
+
+    /**
+     * Runs {@code listener} each time bytes are given back (a reservation released in part or closed),
+     * on the releasing thread once the budget's lock is let go: for whoever starts work when memory
+     * frees up, and for tests that check what the releasing thread does next cannot over-commit.
+     */
+    public void addReleaseListener(Runnable listener) {
+        releaseListeners.add(listener);
+    }
+
+    // without the lock
+    private void released(long bytes) {
+        if (bytes > 0) {
+            releaseListeners.forEach(Runnable::run);
+        }
     }
 
     public long total() {

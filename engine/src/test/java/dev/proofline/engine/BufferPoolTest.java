@@ -103,6 +103,32 @@ class BufferPoolTest {
     }
 
     @Test
+    void aLiveBufferIsPaidForAtEveryMomentOfItsCheckinAndItsTrim() {
+        MemoryBudget budget = new MemoryBudget(4 * MB);
+        CountingAllocator alloc = new CountingAllocator();
+        BufferPool pool = new BufferPool(budget, BufferPool.Memory.PINNED, alloc);
+        // after every release: what is allocated is covered by what is reserved
+        java.util.List<String> unpaid = new java.util.ArrayList<>();
+        budget.addReleaseListener(() -> {
+            if (alloc.liveBytes.get() > budget.reserved()) {
+                unpaid.add(alloc.liveBytes.get() + " bytes live, " + budget.reserved() + " reserved");
+            }
+        });
+        Reservation partition = budget.tryAcquire(4 * MB, Kind.PARTITION).orElseThrow();
+        BufferPool.Buffer b = pool.checkout(4 * MB);
+        pool.checkin(b, partition); // the whole budget is reserved: only a move keeps the buffer
+        assertEquals(1, pool.idleCount(), "kept idle on the partition's bytes");
+        assertEquals(4 * MB, budget.reserved(Kind.POOL));
+        assertEquals(0, budget.reserved(Kind.PARTITION));
+        assertEquals(0, partition.bytes());
+        partition.close();
+        assertEquals(4 * MB, pool.trim(4 * MB));
+        assertEquals(0, alloc.live());
+        assertEquals(0, budget.reserved());
+        assertEquals(java.util.List.of(), unpaid);
+    }
+
+    @Test
     void pinnedBuffersComeFromTheBackendsAllocatorAreReusedAndFreedThroughItOnce() {
         assertThrows(IllegalArgumentException.class, () -> new BufferPool(new MemoryBudget(MB), BufferPool.Memory.PINNED,
                 null), "pinned buffers need an allocator");

@@ -14,6 +14,8 @@ final class CountingAllocator implements BufferPool.Allocator {
     final AtomicInteger allocations = new AtomicInteger();
     final AtomicInteger frees = new AtomicInteger();
     final AtomicLong liveBytes = new AtomicLong();
+    /** The most bytes allocated and not yet freed at any moment. */
+    final AtomicLong peakLiveBytes = new AtomicLong();
     final AtomicInteger doubleFrees = new AtomicInteger();
     /** Allocations from the n-th on (0: none) fail, as a full device allocator would. */
     volatile int failFrom;
@@ -27,7 +29,7 @@ final class CountingAllocator implements BufferPool.Allocator {
         }
         Arena arena = Arena.ofShared();
         MemorySegment s = arena.allocate(bytes, 4096);
-        liveBytes.addAndGet(bytes);
+        peakLiveBytes.accumulateAndGet(liveBytes.addAndGet(bytes), Math::max);
         AtomicInteger freed = new AtomicInteger();
         return new BufferPool.Allocation(s, () -> {
             if (freed.getAndIncrement() > 0) {

@@ -388,4 +388,63 @@ class EngineContractsTest {
             assertTrue(job.states().stream().allMatch(s -> s == PartitionState.CANCELLED));
         }
     }
+
+    @Test
+    void buffersAreAlwaysPaidForSoTheirMemoryNeverExceedsTheBudget() throws Exception {
+        long mib = 1L << 20;
+        CountingAllocator allocator = new CountingAllocator();
+        ProverBackend backend = new ProverBackend() {
+            @Override
+            public String name() {
+                return "pinned-sim";
+            }
+
+            @Override
+            public BufferPool.Memory bufferMemory() {
+                return BufferPool.Memory.PINNED;
+            }
+
+            @Override
+            public BufferPool.Allocator bufferAllocator() {
+                return allocator;
+            }
+
+            @Override
+            public Object start(Object synthesized) {
+                return synthesized;
+            }
+
+            @Override
+            public Object finish(Object started) {
+                return "proof-" + started;
+            }
+        };
+        // room for one partition's buffer at a time, two permits: the second partition always waits for
+        // the first one's bytes, and takes them the moment they are given back
+        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, mib + mib / 2, 1000), backend)) {
+            // the prover thread pauses after each release, as on a loaded machine, so that a waiting
+            // partition runs in whatever gap the release leaves before the buffers are back in the pool
+            e.budget().addReleaseListener(() -> {
+                if (Thread.currentThread().getName().startsWith("prover")) {
+                    try {
+                        Thread.sleep(2);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            List<Object> proofs = e.submit(new SimBackend.Job(100, 0, mib, p -> false), Priority.NORMAL)
+                    .await(Duration.ofMinutes(1));
+            assertEquals(100, proofs.size());
+            assertTrue(allocator.peakLiveBytes.get() <= e.budget().total(), "buffers of " + allocator.peakLiveBytes.get()
+                    + " bytes allocated at once, on a budget of " + e.budget().total());
+            assertTrue(e.budget().peak() <= e.budget().total());
+            awaitDrained(e);
+            assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION));
+            assertEquals(e.pool().stats().idleBytes(), e.budget().reserved(), "only idle pool buffers reserved");
+            assertEquals(e.pool().stats().idleBytes(), allocator.liveBytes.get(), "and they are all that is allocated");
+            assertEquals(0, e.doubleReleases());
+        }
+        assertEquals(0, allocator.live(), "every buffer freed at close");
+    }
 }

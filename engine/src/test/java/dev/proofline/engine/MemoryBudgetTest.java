@@ -36,6 +36,27 @@ class MemoryBudgetTest {
     }
 
     @Test
+    void aTransferMovesBytesBetweenKindsWithNothingFreeInBetween() {
+        MemoryBudget b = new MemoryBudget(1000);
+        Reservation from = b.tryAcquire(600, Kind.PARTITION).orElseThrow();
+        Reservation to = b.tryAcquire(0, Kind.POOL).orElseThrow();
+        assertTrue(from.transferTo(to, 400));
+        assertEquals(600, b.reserved());
+        assertEquals(200, b.reserved(Kind.PARTITION));
+        assertEquals(400, b.reserved(Kind.POOL));
+        assertEquals(400, to.bytes());
+        assertFalse(from.transferTo(to, 201), "more than it holds");
+        from.close();
+        assertFalse(from.transferTo(to, 0), "closed");
+        assertEquals(400, b.reserved());
+        to.close();
+        assertEquals(0, b.reserved());
+        assertThrows(IllegalArgumentException.class,
+                () -> b.tryAcquire(1, Kind.PARTITION).orElseThrow().transferTo(new MemoryBudget(10).tryAcquire(1,
+                        Kind.POOL).orElseThrow(), 1));
+    }
+
+    @Test
     void tooLargeForTheBudgetIsAnErrorNotAWait() {
         MemoryBudget b = new MemoryBudget(1000);
         assertThrows(IllegalArgumentException.class, () -> b.acquire(1001, Kind.KEY));
