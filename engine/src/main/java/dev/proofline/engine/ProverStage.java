@@ -14,7 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * partition, runs the backend's {@code prepare} for its device outside the lock and {@code start}
  * inside it (one partition on a device at a time; a second worker of the device stages meanwhile),
  * then the partition leaves the prover stage (buffers, bytes and permit given back) and goes to the
- * finalizers. Keeps each device's busy time.
+ * finalizers. Keeps each device's busy time. Once closed, it takes nothing more: a partition that
+ * arrives later (a synthesis that outlived the engine's close) ends at once, giving back what it holds,
+ * and one left on the queue when the workers stop ends at close.
  */
 final class ProverStage {
 
@@ -43,6 +45,8 @@ final class ProverStage {
     private final long startNanos;
     final AtomicLong busyNanos = new AtomicLong();
     final AtomicLong runs = new AtomicLong();
+    /** Set by {@link #close}; with it, nothing more goes on the queue. */
+    private boolean closed;
 
     ProverStage(int workersPerDevice, ProverBackend backend, Timeline timeline, Assembler assembler,
             FinalizerStage finalizers, long startNanos) {
@@ -69,8 +73,15 @@ final class ProverStage {
         }
     }
 
+    /** Queues a synthesized partition; once the stage is closed, ends it instead (cancelled). */
     void enqueue(PartitionTask t) {
-        queue.add(t);
+        synchronized (queue) {
+            if (!closed) {
+                queue.add(t);
+                return;
+            }
+        }
+        assembler.end(t, PartitionState.CANCELLED, null, null);
     }
 
     int size() {
@@ -190,10 +201,16 @@ final class ProverStage {
         return devices[d].runs.get();
     }
 
-    /** Lets the workers finish what is queued, then ends them (at most a minute each). */
+    /**
+     * Lets the workers finish what is queued, then ends them (at most a minute each); ends what they left
+     * on the queue, and from now on every partition that arrives.
+     */
     void close() throws InterruptedException {
-        for (int i = 0; i < workers.size(); i++) {
-            queue.add(stop);
+        synchronized (queue) {
+            closed = true;
+            for (int i = 0; i < workers.size(); i++) {
+                queue.add(stop);
+            }
         }
         long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         for (Thread t : workers) {
@@ -205,6 +222,12 @@ final class ProverStage {
             if (t.isAlive()) {
                 t.interrupt();
                 t.join(TimeUnit.MINUTES.toMillis(1));
+            }
+        }
+        // a worker interrupted in start returned without taking the rest of the queue
+        for (PartitionTask t : queue) {
+            if (t != stop && queue.remove(t)) {
+                assembler.end(t, PartitionState.CANCELLED, null, null);
             }
         }
     }

@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SynthesisStage {
 
+    /** How long {@link #close} waits for running syntheses before it interrupts them, and after. */
+    private static final long CLOSE_PATIENCE_SECONDS = 2;
+
     private final ExecutorService threads;
     private final MemoryBudget budget;
     private final BufferPool pool;
@@ -91,9 +94,21 @@ final class SynthesisStage {
         }
     }
 
-    /** Finishes the syntheses already started or queued (their jobs have ended, so they stop early). */
+    /**
+     * Stops the syntheses (their jobs have ended at close): queued ones end at once, running ones are
+     * given a moment, then interrupted, then another moment. One that still runs after that (a witness
+     * generator deaf to interrupts) is not waited for: when it returns, the closed prover stage ends its
+     * partition, which gives back its permit, bytes, buffers and leases then.
+     */
     void close() throws InterruptedException {
         threads.shutdown();
-        threads.awaitTermination(1, TimeUnit.MINUTES);
+        if (threads.awaitTermination(CLOSE_PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+            return;
+        }
+        // each queued one ends its partition on this thread (its job is over); the running ones are interrupted
+        for (Runnable queued : threads.shutdownNow()) {
+            queued.run();
+        }
+        threads.awaitTermination(CLOSE_PATIENCE_SECONDS, TimeUnit.SECONDS);
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.MerklePost;
+import dev.proofline.r1cs.cs.Circuit;
+import dev.proofline.r1cs.cs.ConstraintSystem;
 import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.cs.WitnessSystem;
 import java.nio.file.Path;
@@ -13,14 +15,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One owner per partition, on real circuits: a double release of a permit, buffer, key lease or
- * reservation is counted and changes nothing else, and a partition's own reservation never evicts the
- * key it is about to use.
+ * One owner per partition, on real circuits: its permit, reservation, pooled buffers and key leases
+ * come back exactly once when the engine closes under a synthesis that outlives the close, and a
+ * partition's own reservation never evicts the key it is about to use.
  */
 class EngineOwnershipTest {
 
@@ -40,6 +44,69 @@ class EngineOwnershipTest {
 
     private static MerklePost instance(long seed) {
         return MerklePost.instance(CURVE, 2, 4, seed);
+    }
+
+    /** An instance whose witness waits for {@code go}, deaf to interrupts (as a long witness generator is). */
+    private record Stalled(Circuit inner, CountDownLatch started, CountDownLatch go) implements Circuit {
+        @Override
+        public void synthesize(ConstraintSystem cs) {
+            started.countDown();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    go.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            inner.synthesize(cs);
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier done, java.util.function.Supplier<String> what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(done.getAsBoolean(), what);
+    }
+
+    @Test
+    void closingUnderASynthesisThatOutlivesTheCloseStillGivesEverythingBack() throws Exception {
+        Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 32, 1000), new CpuBackend());
+        e.circuits().register(new Circuits.Java("merkle", zkey, CURVE, instance(0)));
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch go = new CountDownLatch(1);
+        List<CircuitJob.Partition> parts = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            parts.add(new CircuitJob.Instance(new Stalled(instance(p + 1), started, go)));
+        }
+        Engine.Job job = e.submit(new CircuitJob(e.circuits(), "merkle", parts), Priority.NORMAL);
+        assertTrue(started.await(60, TimeUnit.SECONDS), "two syntheses hold their permits, bytes, buffers and key");
+        try {
+            e.close(); // returns while both still synthesize
+        } finally {
+            go.countDown();
+        }
+        assertTrue(job.result().isCompletedExceptionally(), "the job failed at close");
+        awaitTrue(() -> job.states().stream().allMatch(PartitionState::isFinal), () -> "every partition ended: "
+                + job.states());
+        awaitTrue(() -> e.permits().available() == e.permits().max(), () -> "every permit back");
+        assertEquals(0, e.permits().waiting());
+        assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION), "no partition bytes");
+        assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
+        assertEquals(e.pool().stats().checkouts(), e.pool().stats().checkins());
+        assertEquals(0, e.circuits().keys().references(), "every key lease closed");
+        assertEquals(0, e.circuits().pces().references(), "every PCE lease closed");
+        assertEquals(0, e.budget().reserved(), "idle buffers, keys and PCEs freed by the close, late ones too");
+        assertEquals(0, e.budget().openReservations());
+        assertEquals(0, e.budget().doubleReleases());
+        assertEquals(0, e.permits().doubleReleases());
     }
 
     @Test
