@@ -193,7 +193,7 @@ public final class ProverPermits {
                 } catch (Throwable t) {
                     if (first == null) {
                         first = t;
-                    } else {
+                    } else if (t != first) {
                         first.addSuppressed(t);
                     }
                 }
