@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Side by side on a matrix of circom circuits: Proofline (a cold `proofline prove` process; warm in one
-# process with the key resident; through a running `proofline engine` when there is one), rapidsnark
-# and snarkjs, on the same zkey and witness, runs alternating, medians, peak RSS, one table.
+# Side by side on a matrix of circom circuits: Proofline (a cold `proofline prove` process, the same
+# command through a running local engine, and the engine's own time), rapidsnark and snarkjs, on the
+# same zkey and witness, runs alternating, medians, peak RSS, one table.
 #
 #   RAPIDSNARK=/path/to/prover bench/compare-rapidsnark.sh                 # the BN254 matrix
 #   RAPIDSNARK=... CIRCUITS="sha256-64 poseidon-7" REPS=5 bench/compare-rapidsnark.sh
