@@ -79,30 +79,60 @@ final class ResidentFiles implements Loader, AutoCloseable {
         this.maxWasms = maxWasms;
     }
 
+    /**
+     * The key at {@code zkey}, resident or opened now. Opening it (mapping, every point checked) happens
+     * outside this object's lock, so that {@code engine status} is answered meanwhile.
+     */
     @Override
-    public synchronized KeyLease provingKey(Path zkey) {
-        if (closed) {
-            throw new IllegalStateException("the resident files are closed");
-        }
+    public KeyLease provingKey(Path zkey) {
         String id = zkey.toAbsolutePath().toString();
         Stamp stamp = Stamp.of(zkey);
-        KeyEntry e = keys.get(id);
-        if (e != null && !e.stamp.equals(stamp)) {
-            drop(keys.remove(id));
-            e = null;
+        synchronized (this) {
+            checkOpen();
+            KeyEntry e = keys.get(id);
+            if (e != null && !e.stamp.equals(stamp)) {
+                drop(keys.remove(id));
+                e = null;
+            }
+            if (e != null) {
+                return lease(e);
+            }
         }
         if (stamp == null) {
             return Loader.ONE_OFF.provingKey(zkey);
         }
-        if (e == null) {
-            e = new KeyEntry(stamp, ZkeyFile.open(zkey));
+        ProvingKey key = ZkeyFile.open(zkey);
+        synchronized (this) {
+            if (closed) {
+                key.close();
+                checkOpen();
+            }
+            KeyEntry e = keys.get(id);
+            if (e != null && e.stamp.equals(stamp)) {   // opened meanwhile for another command
+                key.close();
+                return lease(e);
+            }
+            if (e != null) {
+                drop(keys.remove(id));
+            }
+            e = new KeyEntry(stamp, key);
             keys.put(id, e);
+            return lease(e);
         }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the resident files are closed");
+        }
+    }
+
+    /** A lease of a resident key (under this object's lock). */
+    private KeyLease lease(KeyEntry e) {
         e.leases++;
         e.uses++;
         evictKeys();
-        KeyEntry leased = e;
-        return new KeyLease(e.key, () -> release(leased));
+        return new KeyLease(e.key, () -> release(e));
     }
 
     private synchronized void release(KeyEntry e) {
@@ -134,22 +164,27 @@ final class ResidentFiles implements Loader, AutoCloseable {
         }
     }
 
+    /** The generator of {@code wasm}, resident or compiled now (outside this object's lock, as a key is opened). */
     @Override
-    public synchronized CircomWasm witnessGenerator(Path wasm, Path cacheDir) {
+    public CircomWasm witnessGenerator(Path wasm, Path cacheDir) {
         WasmId id = new WasmId(wasm.toAbsolutePath().toString(), cacheDir);
         Stamp stamp = Stamp.of(wasm);
-        WasmEntry e = wasms.get(id);
-        if (e != null && Objects.equals(e.stamp, stamp)) {
-            return e.wasm;
+        synchronized (this) {
+            WasmEntry e = wasms.get(id);
+            if (e != null && Objects.equals(e.stamp, stamp)) {
+                return e.wasm;
+            }
+            wasms.remove(id);
         }
-        wasms.remove(id);
         CircomWasm loaded = CircomWasm.load(wasm, cacheDir);
         if (stamp != null) {
-            wasms.put(id, new WasmEntry(stamp, loaded));
-            Iterator<WasmId> it = wasms.keySet().iterator();
-            while (wasms.size() > maxWasms) {
-                it.next();
-                it.remove();
+            synchronized (this) {
+                wasms.put(id, new WasmEntry(stamp, loaded));
+                Iterator<WasmId> it = wasms.keySet().iterator();
+                while (wasms.size() > maxWasms) {
+                    it.next();
+                    it.remove();
+                }
             }
         }
         return loaded;
