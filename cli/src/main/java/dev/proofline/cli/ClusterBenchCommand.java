@@ -114,9 +114,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                 }
             }
         } finally {
-            try (var s = Files.walk(keys)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            Dirs.deleteTree(keys);
         }
         return status;
     }

@@ -16,13 +16,11 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * What the local engine does first, in the background, so that its first requests are served as fast
@@ -137,10 +135,8 @@ final class EngineWarmUp {
         if (dir == null) {
             return;
         }
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            Dirs.deleteTree(dir);
         } catch (IOException e) {
             // a temporary directory left behind
         }
