@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes;",
             "`bench synth` times synthesis (enforce against PCE), `bench engine` an embedded engine."},
         subcommands = {SynthBenchCommand.class, EngineBenchCommand.class, DaemonBenchCommand.class,
-            ClusterBenchCommand.class})
+            ClusterBenchCommand.class, PermitSweepCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     enum Op { msm_g1, msm_g2, ntt }

@@ -233,11 +233,12 @@ final class ClientCommands {
                     uptime            %d s
                     jobs              %d active, %d submitted
                     partitions        %d proved, %d failed, %d cancelled
-                    permits           %d of %d in use
+                    permits           %d of %d in use (%s: %s)
                     prover busy       %.1f %% (last minute)
                     memory            %d of %d MiB reserved
                     """, s.getBackend(), s.getUptimeMs() / 1000, s.getJobsActive(), s.getJobsSubmitted(), s.getProofs(),
                     s.getFailed(), s.getCancelled(), s.getPermitsInUse(), s.getPermitsMax(),
+                    s.getPermitsMode(), s.getPermitsReason(),
                     100 * s.getProverBusyLastMinute(), s.getBudgetReservedBytes() >> 20, s.getBudgetTotalBytes() >> 20);
             for (String d : s.getDevicesList()) {
                 System.out.printf(Locale.ROOT, "device            %s%n", d);

@@ -70,8 +70,9 @@ final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--bytes", defaultValue = "67108864", description = "working set per partition")
     long bytes;
 
-    @Option(names = "--depth", defaultValue = "2", description = "maxProverQueueDepth")
-    int depth;
+    @Option(names = {"--permits", "--depth"}, defaultValue = "auto",
+            description = "prover-queue permits: auto (sized by the engine) or a number")
+    String permits;
 
     @Option(names = "--synthesis-threads", defaultValue = "4")
     int synthThreads;
@@ -102,7 +103,7 @@ final class EngineBenchCommand implements Callable<Integer> {
     }
 
     private void run(Engine.Dispatch mode) throws Exception {
-        Engine.Config cfg = new Engine.Config(depth, synthThreads, 1, 2, budget, 100_000, mode);
+        Engine.Config cfg = new Engine.Config(permitCount(permits), synthThreads, 1, 2, budget, 100_000, mode);
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
@@ -144,7 +145,11 @@ final class EngineBenchCommand implements Callable<Integer> {
             out.put("pool_reuse_ratio", round(ps.reuseRatio(), 3));
             out.put("peak_reserved_bytes", e.budget().peak());
             out.put("budget_bytes", e.budget().total());
-            out.put("permits_leaked", mode == Engine.Dispatch.REACTIVE ? e.permits().max() - e.permits().available() : 0);
+            out.put("permits_leaked", mode == Engine.Dispatch.REACTIVE ? e.permits().inUse() : 0);
+            out.put("permits", mode == Engine.Dispatch.REACTIVE ? e.permitSizing().mode() + " " + e.permits().max()
+                    : "none (poll)");
+            out.put("permits_reason", e.permitSizing().reason());
+            out.put("steady_throughput_vs_capacity", round(e.steadyThroughputPerMs() * 60_000 / slower, 3));
             out.put("synth_ms_avg", round(st.synthMsAvg(), 1));
             out.put("prover_ms_avg", round(st.proverMsAvg(), 1));
             if (json) {
@@ -166,6 +171,7 @@ final class EngineBenchCommand implements Callable<Integer> {
                   %d proofs in %.1f s: %.1f proofs/min (%.2f of the slower stage's %.1f/min)
                   prover busy %.3f (steady state %s); per partition: synthesis %.0f ms, prover %.0f ms
                   pool: %d checkouts, %d served by reuse (%.0f%%), %d allocations
+                  steady throughput %.3f of the slower stage's capacity; permits: %s (%s)
                   memory: peak %d MiB reserved of a %d MiB budget; permits leaked: %d
                 """, o.get("dispatch"), o.get("backend"), o.get("circuit"), o.get("proofs"), seconds,
                 o.get("proofs_per_min"), o.get("throughput_vs_capacity"), o.get("slower_stage_capacity_per_min"),
@@ -173,7 +179,24 @@ final class EngineBenchCommand implements Callable<Integer> {
                         : o.get("prover_busy_steady").toString(),
                 o.get("synth_ms_avg"), o.get("prover_ms_avg"), checkouts, o.get("pool_reuses"),
                 checkouts == 0 ? 0.0 : 100.0 * (long) o.get("pool_reuses") / checkouts, o.get("pool_allocations"),
+                o.get("steady_throughput_vs_capacity"), o.get("permits"), o.get("permits_reason"),
                 (long) o.get("peak_reserved_bytes") >> 20, (long) o.get("budget_bytes") >> 20, o.get("permits_leaked"));
+    }
+
+    /** {@code auto} or a number of permits, as {@link Engine.Config} takes it. */
+    static int permitCount(String permits) {
+        if (permits.equalsIgnoreCase("auto")) {
+            return Engine.Config.AUTO_PERMITS;
+        }
+        try {
+            int n = Integer.parseInt(permits);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("--permits: 'auto' or a number of at least 1, not '" + permits + "'");
     }
 
     private static double round(double x, int digits) {

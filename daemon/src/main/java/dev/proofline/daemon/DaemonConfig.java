@@ -37,7 +37,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     }
 
     /** The engine's knobs. */
-    public record EngineSection(String budget, Integer permits, @JsonProperty("synthesis_threads") Integer synthesisThreads,
+    public record EngineSection(String budget, String permits, @JsonProperty("synthesis_threads") Integer synthesisThreads,
             @JsonProperty("prover_workers_per_device") Integer proverWorkersPerDevice,
             @JsonProperty("finalizer_threads") Integer finalizerThreads, String backend, String dispatch,
             @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
@@ -149,7 +149,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null);
-        e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), 2), or(e.synthesisThreads(), 0),
+        e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
@@ -163,7 +163,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         if (!e.budget().equals("auto")) {
             c.bytes("engine", "budget", e.budget());
         }
-        c.atLeast("engine", "permits", e.permits(), 1);
+        if (!e.permits().equals("auto")) {
+            int n;
+            try {
+                n = Integer.parseInt(e.permits());
+            } catch (NumberFormatException x) {
+                throw c.error("engine", "permits", "'" + e.permits() + "' is neither \"auto\" nor a number");
+            }
+            c.atLeast("engine", "permits", n, 1);
+        }
         c.atLeast("engine", "synthesis_threads", e.synthesisThreads(), 0);
         c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 0);
         c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
@@ -299,7 +307,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
         Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));
         int workers = e.proverWorkersPerDevice() > 0 ? e.proverWorkersPerDevice() : gpu ? 2 : 1;
-        return new Engine.Config(e.permits(), synth, workers, fin, budget, e.timelineCapacity(),
+        int permits = e.permits().equals("auto") ? Engine.Config.AUTO_PERMITS : Integer.parseInt(e.permits());
+        return new Engine.Config(permits, synth, workers, fin, budget, e.timelineCapacity(),
                 dispatch, parseDuration(e.resultRetention()), parseDuration(e.loadTimeout()),
                 e.timelineLog() ? line -> System.err.println("timeline " + line) : null);
     }

@@ -471,7 +471,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             EngineStatus s = engine.status();
             GetStatusResponse.Builder b = GetStatusResponse.newBuilder().setUptimeMs(s.uptimeMs())
                     .setBackend(s.backend()).setJobsActive(s.jobsActive()).setJobsSubmitted(s.jobsSubmitted())
-                    .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse()).setBudgetTotalBytes(s.budgetTotal())
+                    .setPermitsMax(s.permitsMax()).setPermitsInUse(s.permitsInUse())
+                    .setPermitsMode(s.permitSizing().mode()).setPermitsReason(s.permitSizing().reason()).setBudgetTotalBytes(s.budgetTotal())
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
                     .addAllDevices(s.devices());

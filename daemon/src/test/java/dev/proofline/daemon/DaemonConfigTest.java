@@ -27,7 +27,7 @@ class DaemonConfigTest {
         assertEquals("127.0.0.1:8080", d.server().httpListen());
         assertTrue(DaemonConfig.isLoopback(d.server().grpcListen()));
         assertEquals("auto", d.engine().budget());
-        assertEquals(2, d.engine().permits());
+        assertEquals("auto", d.engine().permits());
         assertEquals(Duration.ofSeconds(30), DaemonConfig.parseDuration(d.shutdown().gracePeriod()));
         assertEquals(DaemonConfig.defaults(), d);
     }
@@ -43,7 +43,9 @@ class DaemonConfigTest {
     void badFilesNameTheKeyAndItsLine() throws Exception {
         assertEquals("d.toml:3: engine.permitz: unknown key", error("[engine]\nbudget = \"auto\"\npermitz = 3\n"));
         String wrongType = error("[engine]\n\npermits = \"three\"\n");
-        assertTrue(wrongType.startsWith("d.toml:3: engine.permits: wrong type"), wrongType);
+        assertEquals("d.toml:3: engine.permits: 'three' is neither \"auto\" nor a number", wrongType);
+        String wrongThreads = error("[engine]\n\nsynthesis_threads = \"three\"\n");
+        assertTrue(wrongThreads.startsWith("d.toml:3: engine.synthesis_threads: wrong type"), wrongThreads);
         assertEquals("d.toml:2: engine.permits: 0 is below the minimum of 1", error("[engine]\npermits = 0\n"));
         assertEquals("d.toml:4: engine.dispatch: 'fast' is not one of reactive, poll",
                 error("[engine]\npermits = 2\n\ndispatch = \"fast\"\n"));

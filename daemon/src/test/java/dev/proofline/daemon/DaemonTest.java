@@ -415,12 +415,17 @@ class DaemonTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(20);
+            // the shutdown starts on another thread: submissions go on until it has (a loaded machine may take a while)
             List<Status.Code> codes = new ArrayList<>();
-            try {
-                s.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul)).build());
-            } catch (StatusRuntimeException e) {
-                codes.add(e.getStatus().getCode());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (codes.isEmpty() && System.nanoTime() < until) {
+                try {
+                    s.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul))
+                            .build());
+                    Thread.sleep(10);
+                } catch (StatusRuntimeException e) {
+                    codes.add(e.getStatus().getCode());
+                }
             }
             assertEquals(List.of(Status.Code.UNAVAILABLE), codes, "refused while shutting down");
             stopping.get(90, TimeUnit.SECONDS);

@@ -98,6 +98,11 @@ public final class CircuitJob implements JobSpec {
     }
 
     @Override
+    public String label() {
+        return id;
+    }
+
+    @Override
     public int partitions() {
         return inputs.length;
     }

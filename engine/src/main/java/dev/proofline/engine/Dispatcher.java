@@ -25,9 +25,11 @@ final class Dispatcher {
     /** The one callback, so that a cancelled partition's request can be withdrawn. */
     private final Consumer<Permit> granted = this::granted;
     private final ScheduledExecutorService poller;
+    /** Under {@code permits = "auto"}: told when partitions start waiting for a permit; null otherwise. */
+    private final PermitSizer sizer;
 
     Dispatcher(Engine.Dispatch mode, ProverPermits permits, Scheduler scheduler, SynthesisStage synthesis,
-            Assembler assembler, IntSupplier proverQueue, int depth) {
+            Assembler assembler, IntSupplier proverQueue, int depth, PermitSizer sizer) {
         this.mode = mode;
         this.permits = permits;
         this.scheduler = scheduler;
@@ -35,6 +37,7 @@ final class Dispatcher {
         this.assembler = assembler;
         this.proverQueue = proverQueue;
         this.depth = depth;
+        this.sizer = sizer;
         if (mode == Engine.Dispatch.POLL) {
             poller = Executors.newSingleThreadScheduledExecutor(Engine.named("poll-dispatch", 0));
             poller.scheduleAtFixedRate(this::tick, 250, 250, TimeUnit.MILLISECONDS);
@@ -47,6 +50,9 @@ final class Dispatcher {
     void queued() {
         if (mode == Engine.Dispatch.REACTIVE) {
             permits.request(granted);
+            if (sizer != null) {
+                sizer.demandChanged();
+            }
         }
     }
 
@@ -68,6 +74,7 @@ final class Dispatcher {
             return;
         }
         t.permit = permit;
+        t.grantNanos = System.nanoTime();
         synthesis.submit(t);
     }
 

@@ -31,6 +31,9 @@ import java.util.function.Consumer;
  */
 public final class Engine implements AutoCloseable {
 
+    /** The most permits {@code auto} grows to; the memory budget bounds it first in practice. */
+    static final int MAX_AUTO_PERMITS = 1024;
+
     /** How partitions are released to synthesis. */
     public enum Dispatch {
         /** A permit per partition, taken before synthesis, returned when it leaves the prover stage. */
@@ -45,7 +48,8 @@ public final class Engine implements AutoCloseable {
     /**
      * Sizes of the stages and the engine's limits.
      *
-     * @param maxProverQueueDepth permits: partitions between the start of synthesis and the end of prover start
+     * @param maxProverQueueDepth permits: partitions between the start of synthesis and the end of prover start;
+     *     {@link #AUTO_PERMITS} (the default) lets the engine size them from what it measures ({@link PermitSizer})
      * @param proverWorkers prover workers per device of the backend (each bound to its device)
      * @param budgetBytes the memory budget shared by keys, PCEs, partitions and idle pool buffers
      * @param timelineCapacity events kept by the timeline's ring buffer
@@ -56,8 +60,11 @@ public final class Engine implements AutoCloseable {
     public record Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
             long budgetBytes, int timelineCapacity, Dispatch dispatch, Duration resultRetention, Duration loadTimeout,
             Consumer<String> timelineLog) {
+        /** {@code maxProverQueueDepth} for permits sized by the engine ({@code permits = "auto"}). */
+        public static final int AUTO_PERMITS = 0;
+
         public Config {
-            if (maxProverQueueDepth < 1 || synthesisThreads < 1 || proverWorkers < 1 || finalizerThreads < 1) {
+            if (maxProverQueueDepth < 0 || synthesisThreads < 1 || proverWorkers < 1 || finalizerThreads < 1) {
                 throw new IllegalArgumentException("queue depth and thread counts must be at least 1");
             }
             if (budgetBytes <= 0 || timelineCapacity < 1) {
@@ -78,12 +85,12 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * For a laptop: 2 permits, half the cores synthesizing and half finalizing, one prover worker (per device),
-         * a budget of three quarters of the heap limit, results kept 10 minutes.
+         * For a laptop: permits sized by the engine, half the cores synthesizing and half finalizing, one prover
+         * worker (per device), a budget of three quarters of the heap limit, results kept 10 minutes.
          */
         public static Config defaults() {
             int cpus = Runtime.getRuntime().availableProcessors();
-            return new Config(2, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2),
+            return new Config(AUTO_PERMITS, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2),
                     Runtime.getRuntime().maxMemory() / 4 * 3, 4096);
         }
 
@@ -95,6 +102,11 @@ public final class Engine implements AutoCloseable {
         public Config withLoadTimeout(Duration d) {
             return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
                     timelineCapacity, dispatch, resultRetention, d, timelineLog);
+        }
+
+        /** Whether the engine sizes its permits ({@code permits = "auto"}). */
+        public boolean autoPermits() {
+            return maxProverQueueDepth == AUTO_PERMITS;
         }
 
         public Config withTimelineLog(Consumer<String> log) {
@@ -111,6 +123,8 @@ public final class Engine implements AutoCloseable {
     private final Config config;
     private final ProverBackend backend;
     private final ProverPermits permits;
+    /** Sizes the permits under {@code auto} (reactive dispatch); null with a fixed number. */
+    private final PermitSizer sizer;
     private final MemoryBudget budget;
     private final Timeline timeline;
     private final BufferPool pool;
@@ -136,7 +150,9 @@ public final class Engine implements AutoCloseable {
     public Engine(Config config, ProverBackend backend) {
         this.config = config;
         this.backend = backend;
-        this.permits = new ProverPermits(config.maxProverQueueDepth());
+        boolean auto = config.autoPermits() && config.dispatch() == Dispatch.REACTIVE;
+        this.permits = new ProverPermits(auto ? PermitSizer.initial(backend.deviceCount(), MAX_AUTO_PERMITS)
+                : Math.max(1, config.maxProverQueueDepth()));
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
         this.circuits = new Circuits(budget, config.loadTimeout());
@@ -145,10 +161,15 @@ public final class Engine implements AutoCloseable {
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
         this.assembler = new Assembler(pool, timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), backend, timeline, assembler);
-        this.provers = new ProverStage(config.proverWorkers(), backend, timeline, assembler, finalizers, startNanos);
-        this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, assembler, provers);
+        this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
+                MAX_AUTO_PERMITS, scheduler::size, this::proverQueueCount);
+        this.provers = new ProverStage(config.proverWorkers(), backend, timeline, assembler, finalizers, startNanos,
+                sizer);
+        this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, assembler, provers,
+                sizer);
+        // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
         this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, assembler, provers::size,
-                config.maxProverQueueDepth());
+                config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
     }
 
     /** Daemon platform threads named prefix-0, prefix-1, ... (stackBytes 0: the default stack). */
@@ -176,6 +197,14 @@ public final class Engine implements AutoCloseable {
         return permits;
     }
 
+    /**
+     * How the permits are sized: under {@code auto}, the sizer's limit, the reason for it and what it
+     * measured (per circuit and per device); with a fixed number, that number.
+     */
+    public PermitSizing permitSizing() {
+        return sizer != null ? sizer.snapshot() : PermitSizing.fixed(permits.max());
+    }
+
     public MemoryBudget budget() {
         return budget;
     }
@@ -194,6 +223,40 @@ public final class Engine implements AutoCloseable {
      * of the window the prover workers spent in {@code start}, from the timeline's events.
      */
     public double steadyProverBusy() {
+        List<long[]> done = proverRuns();
+        if (done.size() < 10) {
+            return Double.NaN;
+        }
+        int k = done.size() / 10;
+        long from = done.get(k)[0];
+        long to = done.get(done.size() - 1 - k)[0];
+        if (to <= from) {
+            return Double.NaN;
+        }
+        long busy = 0;
+        for (long[] r : done) {
+            busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
+        }
+        return (double) busy / ((to - from) * (double) provers.deviceCount());
+    }
+
+    /**
+     * Proofs per millisecond in steady state: prover starts per millisecond over the same window as
+     * {@link #steadyProverBusy} (from the timeline's events); NaN with fewer than ten.
+     */
+    public double steadyThroughputPerMs() {
+        List<long[]> done = proverRuns();
+        if (done.size() < 10) {
+            return Double.NaN;
+        }
+        int k = done.size() / 10;
+        long from = done.get(k)[0];
+        long to = done.get(done.size() - 1 - k)[0];
+        return to <= from ? Double.NaN : (double) (done.size() - 1 - 2 * k) / (to - from);
+    }
+
+    /** The completed prover runs on the timeline, as (start, end) offsets in ms, by start. */
+    private List<long[]> proverRuns() {
         java.util.Map<String, long[]> runs = new java.util.HashMap<>();
         for (Timeline.Event e : timeline.snapshot()) {
             if (e.kind() == Timeline.Kind.PROVER_START || e.kind() == Timeline.Kind.PROVER_END) {
@@ -207,21 +270,8 @@ public final class Engine implements AutoCloseable {
                 done.add(r);
             }
         }
-        if (done.size() < 10) {
-            return Double.NaN;
-        }
         done.sort(java.util.Comparator.comparingLong(r -> r[0]));
-        int k = done.size() / 10;
-        long from = done.get(k)[0];
-        long to = done.get(done.size() - 1 - k)[0];
-        if (to <= from) {
-            return Double.NaN;
-        }
-        long busy = 0;
-        for (long[] r : done) {
-            busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
-        }
-        return (double) busy / ((to - from) * (double) provers.deviceCount());
+        return done;
     }
 
     /**
@@ -316,7 +366,7 @@ public final class Engine implements AutoCloseable {
         }
         return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
                 submitted.get(),
-                byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), budget.total(),
+                byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
                 circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),
                 assembler.cancels.get(), doubleReleases(), js);

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
  * An engine's Micrometer meters (names as Micrometer writes them; a Prometheus registry turns the
  * dots into underscores):
  * <ul>
- *   <li>{@code proofline.permits.max}, {@code proofline.permits.in.use} — prover-queue permits;</li>
+ *   <li>{@code proofline.permits.max}, {@code proofline.permits.in.use} — prover-queue permits (the
+ *       number moves under {@code permits = "auto"}); {@code proofline.permits.littles} — what auto's
+ *       estimate asks for;</li>
  *   <li>{@code proofline.partitions.scheduled}, {@code proofline.partitions.prover.queue} — waiting partitions;</li>
  *   <li>{@code proofline.budget.total.bytes}, {@code proofline.budget.reserved.bytes{kind}} — the memory budget;</li>
  *   <li>{@code proofline.pool.checkouts|reuses|allocations|checkins} (counters), {@code proofline.pool.idle.bytes};</li>
@@ -32,6 +34,10 @@ public final class EngineMetrics {
     EngineMetrics(Engine e, MeterRegistry r) {
         Gauge.builder("proofline.permits.max", e.permits(), ProverPermits::max).register(r);
         Gauge.builder("proofline.permits.in.use", e.permits(), ProverPermits::inUse).register(r);
+        Gauge.builder("proofline.permits.littles", e, x -> x.permitSizing().littles())
+                .description("permits = auto: the permits Little's law asks for (slower stage's capacity × a"
+                        + " partition's work while it holds its permit); NaN before the first measurements")
+                .register(r);
         Gauge.builder("proofline.partitions.scheduled", e, Engine::scheduledCount).register(r);
         Gauge.builder("proofline.partitions.prover.queue", e, Engine::proverQueueCount).register(r);
         Gauge.builder("proofline.budget.total.bytes", e.budget(), MemoryBudget::total).baseUnit("bytes").register(r);

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param proverQueue partitions synthesized and waiting for a prover worker
  * @param permitsMax prover-queue permits
  * @param permitsInUse permits held by partitions
+ * @param permitSizing how the permits are sized ({@code auto} or {@code fixed}), why they are that many
+ *     now, and what the engine measured (per circuit and per device)
  * @param budgetTotal the memory budget
  * @param budgetReserved bytes reserved now
  * @param budgetPeak the most bytes ever reserved at once
@@ -35,6 +37,7 @@ import java.util.Map;
  */
 public record EngineStatus(long uptimeMs, String backend, List<String> devices, int jobsActive, long jobsSubmitted,
         Map<PartitionState, Integer> partitions, int scheduled, int proverQueue, int permitsMax, int permitsInUse,
+        PermitSizing permitSizing,
         long budgetTotal, long budgetReserved, long budgetPeak, Map<MemoryBudget.Kind, Long> budgetByKind,
         BufferPool.Stats pool, double proverBusyLastMinute, List<Device> deviceStatus,
         List<ResidentCache.EntryStatus> keys,

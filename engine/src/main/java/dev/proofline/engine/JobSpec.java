@@ -16,6 +16,11 @@ public interface JobSpec {
     /** Number of partitions (independent proofs). */
     int partitions();
 
+    /** What the engine's measurements are kept under (per circuit, in the status): by default the kind of job. */
+    default String label() {
+        return getClass().getSimpleName();
+    }
+
     /** Bytes partition {@code p} needs while it is synthesized and proved: by default one pooled buffer of this size. */
     long workingSetBytes(int p);
 

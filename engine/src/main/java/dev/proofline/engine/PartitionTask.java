@@ -25,6 +25,12 @@ final class PartitionTask implements Comparable<PartitionTask> {
     int device = -1;
     /** Set by the first {@link Assembler#end}. */
     boolean ended;
+    /** When its permit was granted, its synthesis thread took it and let it go, it joined and left the prover queue. */
+    long grantNanos;
+    long runStart;
+    long runEnd;
+    long enqueuedNanos;
+    long dequeuedNanos;
     long synthStart;
     long synthEnd;
     long proverStart;

@@ -51,9 +51,11 @@ public final class ProverPermits {
         }
     }
 
-    private final int max;
+    /** How many permits may be out at once: fixed, or moved by the engine's {@link PermitSizer}. */
+    private int limit;
+    /** Permits handed out and not yet closed. */
+    private int open;
     private final Deque<Consumer<Permit>> waiting = new ArrayDeque<>();
-    private int available;
     private final AtomicLong granted = new AtomicLong();
     private final AtomicLong doubleReleases = new AtomicLong();
     private final AtomicLong nextId = new AtomicLong();
@@ -65,20 +67,52 @@ public final class ProverPermits {
         if (max < 1) {
             throw new IllegalArgumentException("at least one permit: " + max);
         }
-        this.max = max;
-        this.available = max;
+        this.limit = max;
     }
 
-    public int max() {
-        return max;
+    /** The number of permits: how many may be out at once (it moves under {@code permits = "auto"}). */
+    public synchronized int max() {
+        return limit;
     }
 
+    /** Permits that could be handed out now; 0 while more are out than a lowered limit allows. */
     public synchronized int available() {
-        return available;
+        return Math.max(0, limit - open);
     }
 
+    /** Permits held by their owners. */
     public synchronized int inUse() {
-        return max - available;
+        return open;
+    }
+
+    /**
+     * Sets how many permits may be out at once. Raised, it hands the new permits to waiting callbacks at
+     * once (in request order, on this thread) and tells the release listeners; lowered, it takes back
+     * nothing: permits out beyond the new limit are simply not handed on when they close.
+     */
+    public void resize(int newLimit) {
+        if (newLimit < 1) {
+            throw new IllegalArgumentException("at least one permit: " + newLimit);
+        }
+        java.util.List<Consumer<Permit>> start = new java.util.ArrayList<>();
+        boolean raised;
+        synchronized (this) {
+            raised = newLimit > limit;
+            limit = newLimit;
+            while (open < limit && !waiting.isEmpty()) {
+                open++;
+                start.add(waiting.pollFirst());
+            }
+        }
+        if (!raised) {
+            return;
+        }
+        handOff(() -> {
+            for (Consumer<Permit> c : start) {
+                c.accept(newPermit());
+            }
+            releaseListeners.forEach(Runnable::run);
+        });
     }
 
     /** Callbacks waiting for a permit. */
@@ -99,10 +133,10 @@ public final class ProverPermits {
     /** A permit now, or empty. */
     public Optional<Permit> tryAcquire() {
         synchronized (this) {
-            if (available == 0) {
+            if (open >= limit) {
                 return Optional.empty();
             }
-            available--;
+            open++;
         }
         return Optional.of(newPermit());
     }
@@ -128,11 +162,11 @@ public final class ProverPermits {
      */
     public void request(Consumer<Permit> onGranted) {
         synchronized (this) {
-            if (available == 0) {
+            if (open >= limit) {
                 waiting.addLast(onGranted);
                 return;
             }
-            available--;
+            open++;
         }
         onGranted.accept(newPermit());
     }
@@ -159,9 +193,10 @@ public final class ProverPermits {
     private void release() {
         Consumer<Permit> next;
         synchronized (this) {
-            next = waiting.pollFirst();
+            // handed straight on while the limit allows; past a lowered limit, it just goes
+            next = open <= limit ? waiting.pollFirst() : null;
             if (next == null) {
-                available++;
+                open--;
             }
         }
         handOff(() -> {

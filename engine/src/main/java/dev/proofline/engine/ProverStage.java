@@ -47,9 +47,11 @@ final class ProverStage {
     final AtomicLong runs = new AtomicLong();
     /** Set by {@link #close}; with it, nothing more goes on the queue. */
     private boolean closed;
+    /** Under {@code permits = "auto"}: told what each device does and what each partition took; null otherwise. */
+    private final PermitSizer sizer;
 
     ProverStage(int workersPerDevice, ProverBackend backend, Timeline timeline, Assembler assembler,
-            FinalizerStage finalizers, long startNanos) {
+            FinalizerStage finalizers, long startNanos, PermitSizer sizer) {
         int n = backend.deviceCount();
         if (n < 1) {
             throw new IllegalArgumentException("backend " + backend.name() + " has " + n + " devices");
@@ -63,6 +65,7 @@ final class ProverStage {
         this.assembler = assembler;
         this.finalizers = finalizers;
         this.startNanos = startNanos;
+        this.sizer = sizer;
         // the first worker of every device before the second of any, so partitions spread from the start
         for (int k = 0; k < workersPerDevice; k++) {
             for (int d = 0; d < n; d++) {
@@ -77,6 +80,7 @@ final class ProverStage {
     void enqueue(PartitionTask t) {
         synchronized (queue) {
             if (!closed) {
+                t.enqueuedNanos = System.nanoTime();
                 queue.add(t);
                 return;
             }
@@ -104,35 +108,62 @@ final class ProverStage {
             if (t == stop) {
                 return;
             }
-            if (t.job.isOver()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
-                continue;
+            t.dequeuedNanos = System.nanoTime();
+            if (sizer != null) {
+                sizer.proverTook();
             }
-            Object started;
+            boolean goOn;
             try {
-                t.job.state(t.p, PartitionState.PROVING);
-                t.device = device;
-                // host-side staging outside the device lock, so a second worker can overlap it with the
-                // device work of the first
-                Object prepared = backend.prepare(t.payload, device);
-                dev.lock.lockInterruptibly();
-                try {
-                    started = onDevice(t, dev, device, prepared);
-                } finally {
-                    dev.lock.unlock();
+                goOn = prove(t, dev, device);
+            } finally {
+                if (sizer != null) {
+                    sizer.proverDone();
                 }
-                t.payload = null;
-            } catch (InterruptedException e) {
-                assembler.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
-                return;
-            } catch (Throwable e) {
-                assembler.end(t, PartitionState.FAILED, null, e);
-                continue;
             }
-            assembler.leaveProverStage(t);
-            t.job.state(t.p, PartitionState.FINALIZING);
-            finalizers.submit(t, started);
+            if (!goOn) {
+                return;
+            }
         }
+    }
+
+    /** One partition on {@code device}, to the finalizers or to its end; false when the worker is to stop. */
+    private boolean prove(PartitionTask t, Device dev, int device) {
+        if (t.job.isOver()) {
+            assembler.end(t, PartitionState.CANCELLED, null, null);
+            return true;
+        }
+        Object started;
+        try {
+            t.job.state(t.p, PartitionState.PROVING);
+            t.device = device;
+            // host-side staging outside the device lock, so a second worker can overlap it with the
+            // device work of the first
+            Object prepared = backend.prepare(t.payload, device);
+            dev.lock.lockInterruptibly();
+            try {
+                started = onDevice(t, dev, device, prepared);
+            } finally {
+                dev.lock.unlock();
+            }
+            t.payload = null;
+        } catch (InterruptedException e) {
+            assembler.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
+            return false;
+        } catch (Throwable e) {
+            assembler.end(t, PartitionState.FAILED, null, e);
+            return true;
+        }
+        long reserved = t.reservation != null ? t.reservation.bytes() : 0;
+        assembler.leaveProverStage(t);
+        if (sizer != null) {
+            long held = System.nanoTime() - t.grantNanos;
+            long waited = (t.runStart - t.grantNanos) + (t.dequeuedNanos - t.enqueuedNanos);
+            sizer.measured(t.job.spec().label(), device, t.runEnd - t.runStart, t.proverEnd - t.proverStart,
+                    held - waited, reserved);
+        }
+        t.job.state(t.p, PartitionState.FINALIZING);
+        finalizers.submit(t, started);
+        return true;
     }
 
     /** The backend's start, with the device's lock held; its time is that device's busy time. */

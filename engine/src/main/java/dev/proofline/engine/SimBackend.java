@@ -54,6 +54,11 @@ public final class SimBackend implements ProverBackend {
         }
 
         @Override
+        public String label() {
+            return "sim";
+        }
+
+        @Override
         public Object synthesize(int p) throws Exception {
             Thread.sleep(synthMillis);
             if (failSynthesis.test(p)) {

@@ -28,9 +28,11 @@ final class SynthesisStage {
     private final ProverStage provers;
     final AtomicLong nanos = new AtomicLong();
     final AtomicLong runs = new AtomicLong();
+    /** Under {@code permits = "auto"}: told when a thread takes and lets go a partition; null otherwise. */
+    private final PermitSizer sizer;
 
     SynthesisStage(int threads, MemoryBudget budget, BufferPool pool, Timeline timeline, Assembler assembler,
-            ProverStage provers) {
+            ProverStage provers, PermitSizer sizer) {
         // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
         this.threads = Executors.newFixedThreadPool(threads, Engine.named("synthesis", 64L << 20));
         this.budget = budget;
@@ -38,17 +40,38 @@ final class SynthesisStage {
         this.timeline = timeline;
         this.assembler = assembler;
         this.provers = provers;
+        this.sizer = sizer;
     }
 
     void submit(PartitionTask t) {
+        if (sizer != null) {
+            sizer.synthesisQueued();
+        }
         try {
             threads.execute(() -> run(t));
         } catch (RejectedExecutionException e) {
+            if (sizer != null) {
+                sizer.synthesisDropped();
+            }
             assembler.end(t, PartitionState.CANCELLED, null, null); // closing
         }
     }
 
     private void run(PartitionTask t) {
+        t.runStart = System.nanoTime();
+        if (sizer != null) {
+            sizer.synthesisStarted();
+        }
+        try {
+            synthesize(t);
+        } finally {
+            if (sizer != null) {
+                sizer.synthesisEnded();
+            }
+        }
+    }
+
+    private void synthesize(PartitionTask t) {
         try {
             if (t.job.isOver()) {
                 assembler.end(t, PartitionState.CANCELLED, null, null);
@@ -88,6 +111,7 @@ final class SynthesisStage {
             t.record(timeline, Timeline.Kind.SYNTH_END);
             t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
             t.record(timeline, Timeline.Kind.PROVER_QUEUE);
+            t.runEnd = System.nanoTime(); // before the hand-off, which publishes it to the prover's thread
             provers.enqueue(t);
         } catch (Throwable e) {
             assembler.end(t, PartitionState.FAILED, null, e);

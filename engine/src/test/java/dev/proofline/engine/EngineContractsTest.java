@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The engine's contracts under load: everything given back exactly once, whatever ends a partition. */
 class EngineContractsTest {
@@ -100,10 +102,13 @@ class EngineContractsTest {
         }
     }
 
-    @Test
-    void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind() throws Exception {
+    /** With 3 fixed permits, and with permits sized by the engine while the work runs. */
+    @ParameterizedTest(name = "permits {0} (0: auto)")
+    @ValueSource(ints = {3, Engine.Config.AUTO_PERMITS})
+    void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind(int permits)
+            throws Exception {
         Random rnd = new Random(2026);
-        Engine.Config cfg = new Engine.Config(3, 3, 2, 2, 1L << 28, 1 << 16);
+        Engine.Config cfg = new Engine.Config(permits, 3, 2, 2, 1L << 28, 1 << 16);
         int jobs = 1200;
         List<Engine.Job> submitted = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
@@ -313,6 +318,47 @@ class EngineContractsTest {
         assertEquals(0, e.budget().reserved(), "partition bytes and idle buffers all given back");
         assertEquals(0, e.budget().openReservations(), "the pool's reservation too");
         assertEquals(0, e.doubleReleases());
+    }
+
+    @Test
+    void closingMidRunUnderAutoPermitsGivesBackEveryPermitByteBufferAndRelease() throws Exception {
+        Random rnd = new Random(7);
+        Engine e = new Engine(new Engine.Config(Engine.Config.AUTO_PERMITS, 3, 2, 2, 1L << 28, 1 << 16),
+                new ChaosBackend());
+        List<Engine.Job> jobs = new ArrayList<>();
+        List<Counted> specs = new ArrayList<>();
+        for (int j = 0; j < 600; j++) {
+            Counted spec = new Counted(1 + rnd.nextInt(6), rnd.nextInt(1 << 20));
+            specs.add(spec);
+            jobs.add(e.submit(spec, Priority.values()[rnd.nextInt(4)]));
+        }
+        // until the sizer has measured partitions and the pipeline is full
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (e.status().proofs() < 50 && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertTrue(e.status().proofs() >= 50, "the engine proved while it ran");
+        e.close();
+        int closedEarly = 0;
+        for (int j = 0; j < jobs.size(); j++) {
+            Engine.Job job = jobs.get(j);
+            assertTrue(job.result().isDone(), job.id() + " ended");
+            for (int p = 0; p < job.partitions(); p++) {
+                assertTrue(job.state(p).isFinal(), job.id() + "/" + p + " is " + job.state(p));
+                assertEquals(1, specs.get(j).released.get(p), job.id() + "/" + p + " released once");
+            }
+            if (job.result().isCompletedExceptionally()) {
+                closedEarly++;
+            }
+        }
+        assertTrue(closedEarly > 0, "jobs still running at close ended");
+        assertEquals(0, e.permits().inUse(), "every permit back");
+        assertEquals(0, e.permits().waiting(), "no permit request left behind");
+        assertEquals(0, e.budget().reserved(), "partition bytes and idle buffers all given back");
+        assertEquals(0, e.budget().openReservations(), "the pool's reservation too");
+        assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
+        assertEquals(0, e.doubleReleases(), "nothing released twice");
+        assertEquals("auto", e.permitSizing().mode());
     }
 
     @Test

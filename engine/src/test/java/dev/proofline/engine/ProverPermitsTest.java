@@ -154,4 +154,37 @@ class ProverPermitsTest {
         t.join();
         assertEquals(1, permits.available());
     }
+
+    @Test
+    void raisingTheLimitStartsWaitersInRequestOrderAndLoweringItStopsHandingOn() {
+        ProverPermits permits = new ProverPermits(1);
+        List<ProverPermits.Permit> held = new ArrayList<>();
+        List<Integer> started = new ArrayList<>();
+        AtomicInteger told = new AtomicInteger();
+        permits.addReleaseListener(told::incrementAndGet);
+        for (int i = 0; i < 5; i++) {
+            final int n = i;
+            permits.request(p -> {
+                started.add(n);
+                held.add(p);
+            });
+        }
+        assertEquals(List.of(0), started);
+        permits.resize(3);
+        assertEquals(List.of(0, 1, 2), started, "two more permits: the next two waiters start");
+        assertEquals(1, told.get(), "listeners hear of new permits");
+        assertEquals(0, permits.available());
+        permits.resize(1);
+        assertEquals(3, permits.inUse(), "lowering takes nothing back");
+        held.get(0).close();
+        held.get(1).close();
+        assertEquals(List.of(0, 1, 2), started, "out beyond the new limit: not handed on");
+        assertEquals(1, permits.inUse());
+        held.get(2).close();
+        assertEquals(List.of(0, 1, 2, 3), started, "within the limit again: handed on");
+        held.get(3).close();
+        held.get(4).close();
+        assertEquals(1, permits.available(), "all back at quiescence, at the new limit");
+        assertEquals(0, permits.doubleReleases());
+    }
 }

@@ -1,0 +1,345 @@
+package dev.proofline.engine;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Sizes the prover-queue permits under {@code permits = "auto"}: how many partitions may be between the
+ * start of their synthesis and the end of their prover start, from what the stages measure.
+ *
+ * <p>The number a steady pipeline needs follows from Little's law: partitions in flight = throughput ×
+ * the time a partition holds its permit while it is being worked on. Throughput is the slower stage's
+ * capacity, X = min(synthesis threads / synthesis time, devices / prover time), so the permits that keep
+ * the slower stage fed without a partition ever waiting are X × (synthesis + prover start + hand-offs).
+ * The sizer starts at one permit per device plus one (one partition proving, one synthesizing), jumps to
+ * that estimate (from the fastest of them) once the first three partitions are measured, and from then on corrects it by what happens,
+ * one permit at a time, once per window of proofs (twice the permits, at least eight):
+ * <ul>
+ *   <li><b>grow</b> when, for more than 2% of the window, partitions waited for a permit with every
+ *       permit out while a device and a synthesis thread both sat idle with nothing queued for them, and
+ *       the budget has room for one more partition: a permit more would have started work at once.
+ *       Growth never comes while either stage is busy, so synthesis cannot run away from the prover;</li>
+ *   <li><b>shrink</b> when throughout the window at least one permit-holding partition waited (for a
+ *       synthesis thread or for the prover): that permit bought memory and no throughput. A limit at
+ *       which the pipeline starved is not returned to for 8 windows, so the size does not swing.</li>
+ * </ul>
+ *
+ * <p>Timings are kept per circuit (a job spec's {@link JobSpec#label}) and per device for the status;
+ * the sizing uses their average over the recent mix (one moving average over all partitions).
+ */
+final class PermitSizer {
+
+    /** Weight of the newest sample in the moving averages. */
+    private static final double ALPHA = 0.2;
+    /** Windows after a starvation during which the limit stays above the size that starved. */
+    private static final int HOLD_WINDOWS = 8;
+    /** Partitions measured before the first estimate (the very first carry the JIT and the pool's first allocations). */
+    private static final int ESTIMATE_AFTER = 3;
+    /** Share of a window spent starved (see {@link #changed}) that makes the sizer grow. */
+    private static final double STARVED = 0.02;
+    /** The fewest proofs in a window: fewer, and one late wake-up of a thread reads as starvation. */
+    private static final int MIN_WINDOW = 8;
+
+    private final ProverPermits permits;
+    private final LongSupplier clock;
+    private final MemoryBudget budget;
+    private final int synthesisThreads;
+    private final int devices;
+    private final int cap;
+    private final IntSupplier waitingForPermit;
+    private final IntSupplier waitingForProver;
+
+    private final Ewma synthesis = new Ewma();
+    private final Ewma prover = new Ewma();
+    private final Ewma service = new Ewma();
+    private final Ewma bytes = new Ewma();
+    private final Map<String, Ewma[]> perCircuit = new TreeMap<>();
+    private final Ewma[] perDevice;
+    private final Object resizeOrder = new Object();
+    /** The fastest synthesis, prover start and service so far (ms), for the first estimate. */
+    private final double[] first = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+
+    // the stages' occupancy, changed by their events
+    private int synthesizing;
+    private int waitingForThread;
+    private int proving;
+
+    // the window being measured
+    private long lastTick;
+    private long windowStart;
+    private long starvedNanos;
+    private boolean starvedNow;
+    private int surplusNow;
+    private int windowMinSurplus = Integer.MAX_VALUE;
+    private int windowProofs;
+    private boolean estimated;
+    /** The limit the sizer set last (the permits follow it right after the sizer's lock is let go). */
+    private int limit;
+    private int starvedAtLimit;
+    private int holdWindows;
+    private String reason;
+
+    /**
+     * Sizes {@code permits}, which the engine made with {@link #initial} permits. {@code waitingForPermit}:
+     * queued partitions (each has asked for a permit); {@code waitingForProver}: synthesized partitions
+     * on the prover queue.
+     */
+    PermitSizer(ProverPermits permits, MemoryBudget budget, int synthesisThreads, int devices, int cap,
+            IntSupplier waitingForPermit, IntSupplier waitingForProver) {
+        this(permits, budget, synthesisThreads, devices, cap, waitingForPermit, waitingForProver, System::nanoTime);
+    }
+
+    /** With a clock of its own (nanoseconds), for tests that play events in made-up time. */
+    PermitSizer(ProverPermits permits, MemoryBudget budget, int synthesisThreads, int devices, int cap,
+            IntSupplier waitingForPermit, IntSupplier waitingForProver, LongSupplier clock) {
+        this.clock = clock;
+        this.lastTick = clock.getAsLong();
+        this.windowStart = lastTick;
+        this.permits = permits;
+        this.budget = budget;
+        this.synthesisThreads = synthesisThreads;
+        this.devices = devices;
+        this.cap = cap;
+        this.waitingForPermit = waitingForPermit;
+        this.waitingForProver = waitingForProver;
+        this.limit = permits.max();
+        this.perDevice = new Ewma[devices];
+        for (int d = 0; d < devices; d++) {
+            perDevice[d] = new Ewma();
+        }
+        reason = "start: " + limit + " (" + (devices == 1 ? "one partition" : "one per device") + " proving, one"
+                + " synthesizing) until the first partitions are measured";
+        permits.addReleaseListener(this::demandChanged);
+    }
+
+    /** The permits an engine starts with under {@code auto}: one proving per device, one synthesizing. */
+    static int initial(int devices, int cap) {
+        return Math.min(cap, devices + 1);
+    }
+
+    // ---- events from the stages (occupancy) ----
+
+    /** A partition with a permit was handed to the synthesis pool. */
+    synchronized void synthesisQueued() {
+        tick();
+        waitingForThread++;
+        changed();
+    }
+
+    /** A partition handed to the synthesis pool never ran there (the pool was closing). */
+    synchronized void synthesisDropped() {
+        tick();
+        waitingForThread--;
+        changed();
+    }
+
+    /** A synthesis thread took a partition. */
+    synchronized void synthesisStarted() {
+        tick();
+        waitingForThread--;
+        synthesizing++;
+        changed();
+    }
+
+    /** A synthesis thread is done with a partition, however it went. */
+    synchronized void synthesisEnded() {
+        tick();
+        synthesizing--;
+        changed();
+    }
+
+    /** A prover worker took a partition off the prover queue. */
+    synchronized void proverTook() {
+        tick();
+        proving++;
+        changed();
+    }
+
+    /** A prover worker is done with a partition, however it went. */
+    synchronized void proverDone() {
+        tick();
+        proving--;
+        changed();
+    }
+
+    /** The queue of partitions waiting for a permit, or the permits out, changed. */
+    synchronized void demandChanged() {
+        tick();
+        changed();
+    }
+
+    /**
+     * A partition left the prover stage, proved: {@code synthesisNanos} its synthesis thread's time on it
+     * (lease, reservation, synthesis), {@code deviceNanos} its prover start, {@code serviceNanos} the time
+     * it held its permit less its waits for a synthesis thread and for a prover, {@code reservedBytes} its
+     * reservation. At the end of a window this may move the limit (outside the sizer's lock: the
+     * permits then start waiting partitions on this thread).
+     */
+    void measured(String label, int device, long synthesisNanos, long deviceNanos, long serviceNanos,
+            long reservedBytes) {
+        int resizeTo;
+        synchronized (this) {
+            tick();
+            synthesis.add(synthesisNanos / 1e6);
+            first[0] = Math.min(first[0], synthesisNanos / 1e6);
+            first[1] = Math.min(first[1], deviceNanos / 1e6);
+            first[2] = Math.min(first[2], serviceNanos / 1e6);
+            prover.add(deviceNanos / 1e6);
+            service.add(serviceNanos / 1e6);
+            bytes.add(reservedBytes);
+            perDevice[device].add(deviceNanos / 1e6);
+            Ewma[] c = circuit(label);
+            c[0].add(synthesisNanos / 1e6);
+            c[1].add(deviceNanos / 1e6);
+            windowProofs++;
+            resizeTo = decide();
+            changed();
+        }
+        if (resizeTo > 0) {
+            // in order: two windows closing on two threads must not leave the older limit in place
+            synchronized (resizeOrder) {
+                int latest;
+                synchronized (this) {
+                    latest = limit;
+                }
+                permits.resize(latest);
+            }
+        }
+    }
+
+    // ---- the sizing ----
+
+    /** Accounts the time since the last event under the state that held during it. */
+    private void tick() {
+        long now = clock.getAsLong();
+        long dt = now - lastTick;
+        if (dt > 0) {
+            if (starvedNow) {
+                starvedNanos += dt;
+            }
+            windowMinSurplus = Math.min(windowMinSurplus, surplusNow);
+        }
+        lastTick = now;
+    }
+
+    /** Re-evaluates the state after an event. */
+    private void changed() {
+        int proverQueue = waitingForProver.getAsInt();
+        // starved: partitions wait for a permit while both stages have a worker idle for want of work (a
+        // free device with nothing on its queue, a free synthesis thread with nothing handed to the pool),
+        // so one more permit would start work at once and feed the idle prover. A stage that is busy, or
+        // has work queued, never counts: more permits then only queue, and synthesis cannot run away.
+        starvedNow = estimated && waitingForPermit.getAsInt() > 0 && permits.available() == 0
+                && proving < devices && proverQueue == 0
+                && synthesizing + waitingForThread < synthesisThreads;
+        surplusNow = waitingForThread + proverQueue;
+    }
+
+    private double synthesisCapacity() {
+        return synthesisThreads / synthesis.value;
+    }
+
+    private double proverCapacity() {
+        return devices / prover.value;
+    }
+
+    /** Little's law: the permits that keep the slower stage fed with nobody waiting. */
+    private double littles() {
+        return Math.min(synthesisCapacity(), proverCapacity()) * service.value;
+    }
+
+    /**
+     * After a proof: at the first, the estimate; at the end of a window, a correction. Returns the new
+     * limit, or 0 to keep it.
+     */
+    private int decide() {
+        int before = limit;
+        if (!estimated) {
+            if (service.n < ESTIMATE_AFTER) {
+                return 0;
+            }
+            estimated = true;
+            // from the fastest of the first partitions: the first carry the JIT and the pool's first
+            // allocations, and an estimate too high would cost memory for nothing (starvation corrects one
+            // too low within a window)
+            double fastest = Math.min(synthesisThreads / first[0], devices / first[1]) * first[2];
+            int target = Math.max(1, Math.min(cap, (int) Math.ceil(fastest - 1e-9)));
+            if (target > limit && roomFor(target - limit)) {
+                limit = target;
+                reason = "estimated " + target + " from the first partitions: " + measured();
+            }
+            resetWindow();
+            return limit != before ? limit : 0;
+        }
+        if (windowProofs < Math.max(MIN_WINDOW, 2 * limit)) {
+            return 0;
+        }
+        long window = Math.max(1, lastTick - windowStart);
+        double starvedShare = (double) starvedNanos / window;
+        if (holdWindows > 0) {
+            holdWindows--;
+        }
+        if (starvedShare > STARVED && limit < cap && roomFor(1)) {
+            starvedAtLimit = limit;
+            holdWindows = HOLD_WINDOWS;
+            limit++;
+            reason = String.format(Locale.ROOT, "grew to %d: the prover and a synthesis thread were idle %.1f%% of"
+                    + " the last %d proofs while partitions waited for a permit; %s", limit, 100 * starvedShare,
+                    windowProofs, measured());
+        } else if (windowMinSurplus >= 1 && windowMinSurplus != Integer.MAX_VALUE && limit > 1
+                && !(holdWindows > 0 && limit - 1 <= starvedAtLimit)) {
+            limit--;
+            reason = String.format(Locale.ROOT, "shrank to %d: a partition with a permit waited throughout the last"
+                    + " %d proofs; %s", limit, windowProofs, measured());
+        }
+        resetWindow();
+        return limit != before ? limit : 0;
+    }
+
+    private void resetWindow() {
+        windowStart = lastTick;
+        starvedNanos = 0;
+        windowMinSurplus = Integer.MAX_VALUE;
+        windowProofs = 0;
+    }
+
+    /** Whether the budget has room for {@code more} partitions of the usual size beside what it holds now. */
+    private boolean roomFor(int more) {
+        return budget.total() - budget.reserved() >= more * bytes.value;
+    }
+
+    private String measured() {
+        return String.format(Locale.ROOT, "synthesis %.1f ms on %d thread%s, prover %.1f ms on %d device%s, a permit"
+                + " held %.1f ms of work: Little's law %.2f", synthesis.value, synthesisThreads,
+                synthesisThreads == 1 ? "" : "s", prover.value, devices, devices == 1 ? "" : "s", service.value,
+                littles());
+    }
+
+    private Ewma[] circuit(String label) {
+        return perCircuit.computeIfAbsent(label, k -> new Ewma[] {new Ewma(), new Ewma()});
+    }
+
+    synchronized PermitSizing snapshot() {
+        Map<String, PermitSizing.CircuitTimes> circuits = new TreeMap<>();
+        perCircuit.forEach((k, v) -> circuits.put(k, new PermitSizing.CircuitTimes(v[0].value, v[1].value)));
+        java.util.List<Double> dev = new java.util.ArrayList<>();
+        for (Ewma d : perDevice) {
+            dev.add(d.value);
+        }
+        return new PermitSizing("auto", limit, reason, synthesis.value, prover.value, service.value,
+                estimated ? littles() : Double.NaN, circuits, dev);
+    }
+
+    /** An exponentially weighted moving average; the first sample is taken as it is. */
+    private static final class Ewma {
+        double value = Double.NaN;
+        long n;
+
+        void add(double x) {
+            value = n++ == 0 ? x : value + ALPHA * (x - value);
+        }
+    }
+}
