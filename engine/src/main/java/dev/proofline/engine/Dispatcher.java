@@ -73,7 +73,7 @@ final class Dispatcher {
             permit.close(); // every queued partition was cancelled: hand the permit on
             return;
         }
-        t.permit = permit;
+        t.lease.holdPermit(permit);
         t.grantNanos = System.nanoTime();
         synthesis.submit(t);
     }

@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  * the partition's buffers, bytes and permit are given back) → finalizers (backend finish) → the job's
  * result (proofs in partition order).
  *
- * <p>Ownership: a partition owns its permit from dispatch until it leaves the prover stage, and its
- * reservation and buffers until then too; each is given back exactly once on every path (success,
+ * <p>Ownership: a partition's {@link PartitionLease} owns its permit from dispatch until it leaves the
+ * prover stage, its reservation and buffers until then too, and its key and PCE leases until it ends;
+ * each is given back exactly once on every path (success,
  * failure, cancellation, deadline, engine close), and {@link JobSpec#release} is called exactly once
  * when the partition ends. One prover completion starts exactly one waiting synthesis; nothing polls.
  * Circuits are registered with {@link #circuits()}; {@link #status()} and {@link #bindMetrics} show
@@ -131,7 +132,9 @@ public final class Engine implements AutoCloseable {
     private final Circuits circuits;
     private final long startNanos = System.nanoTime();
     // the stages, in the order a partition meets them
-    private final Scheduler scheduler = new Scheduler();
+    /** Second closes of a partition's lease (each a bug, like any double release). */
+    private final AtomicLong leaseDoubleCloses = new AtomicLong();
+    private final Scheduler scheduler = new Scheduler(leaseDoubleCloses);
     private final Dispatcher dispatcher;
     private final SynthesisStage synthesis;
     private final ProverStage provers;
@@ -159,7 +162,7 @@ public final class Engine implements AutoCloseable {
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
-        this.assembler = new Assembler(pool, timeline, () -> metrics);
+        this.assembler = new Assembler(timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), backend, timeline, assembler);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
                 MAX_AUTO_PERMITS, scheduler::size, this::proverQueueCount);
@@ -318,7 +321,7 @@ public final class Engine implements AutoCloseable {
      * 0 in a healthy engine.
      */
     public long doubleReleases() {
-        return permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
+        return leaseDoubleCloses.get() + permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
                 + circuits.keys().doubleReleases() + circuits.pces().doubleReleases();
     }
 

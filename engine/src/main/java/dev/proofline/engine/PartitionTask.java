@@ -1,13 +1,10 @@
 package dev.proofline.engine;
 
-import dev.proofline.engine.MemoryBudget.Reservation;
-import dev.proofline.engine.ProverPermits.Permit;
-import java.util.List;
 
 /**
- * One partition moving through the stages, with what it holds: its permit (from dispatch until it
- * leaves the prover stage), its reservation and pooled buffers (from synthesis until then), and what
- * the stages hand on. A task is handled by one stage at a time, so its fields need no lock.
+ * One partition moving through the stages: its {@link PartitionLease} (the one owner of its permit,
+ * reservation, pooled buffers and key/PCE leases), what the stages hand on, and when each stage had it.
+ * A task is handled by one stage at a time, so its fields need no lock.
  */
 final class PartitionTask implements Comparable<PartitionTask> {
 
@@ -16,9 +13,8 @@ final class PartitionTask implements Comparable<PartitionTask> {
     /** Submission order, the tie-break between partitions of one priority. */
     final long order;
     final long queuedNanos = System.nanoTime();
-    Permit permit;
-    Reservation reservation;
-    List<BufferPool.Buffer> buffers;
+    /** Everything the partition holds. */
+    final PartitionLease lease;
     /** What synthesis produced, until the backend's start took it. */
     Object payload;
     /** The device its prover worker serves (0 .. devices - 1), once a worker took it; -1 before. */
@@ -36,10 +32,11 @@ final class PartitionTask implements Comparable<PartitionTask> {
     long proverStart;
     long proverEnd;
 
-    PartitionTask(Engine.Job job, int p, long order) {
+    PartitionTask(Engine.Job job, int p, long order, java.util.concurrent.atomic.AtomicLong doubleCloses) {
         this.job = job;
         this.p = p;
         this.order = order;
+        this.lease = job == null ? null : new PartitionLease(() -> job.spec().release(p), doubleCloses);
     }
 
     Engine.Timings timings() {

@@ -35,7 +35,7 @@ final class ProverStage {
 
     private final LinkedBlockingQueue<PartitionTask> queue = new LinkedBlockingQueue<>();
     /** Put on the queue once per worker at close: the worker ends when it takes it. */
-    private final PartitionTask stop = new PartitionTask(null, -1, -1);
+    private final PartitionTask stop = new PartitionTask(null, -1, -1, null);
     private final List<Thread> workers = new ArrayList<>();
     private final Device[] devices;
     private final ProverBackend backend;
@@ -153,8 +153,8 @@ final class ProverStage {
             assembler.end(t, PartitionState.FAILED, null, e);
             return true;
         }
-        long reserved = t.reservation != null ? t.reservation.bytes() : 0;
-        assembler.leaveProverStage(t);
+        long reserved = t.lease.reservedBytes();
+        t.lease.leaveProverStage();
         if (sizer != null) {
             long held = System.nanoTime() - t.grantNanos;
             long waited = (t.runStart - t.grantNanos) + (t.dequeuedNanos - t.enqueuedNanos);

@@ -10,10 +10,16 @@ final class Scheduler {
 
     private final PriorityBlockingQueue<PartitionTask> queue = new PriorityBlockingQueue<>();
     private final AtomicLong order = new AtomicLong();
+    /** Where the partitions' leases count a second close. */
+    private final AtomicLong doubleCloses;
+
+    Scheduler(AtomicLong doubleCloses) {
+        this.doubleCloses = doubleCloses;
+    }
 
     /** Queues partition {@code p} of {@code job}. */
     PartitionTask add(Engine.Job job, int p) {
-        PartitionTask t = new PartitionTask(job, p, order.getAndIncrement());
+        PartitionTask t = new PartitionTask(job, p, order.getAndIncrement(), doubleCloses);
         queue.add(t);
         return t;
     }

@@ -91,20 +91,18 @@ final class SynthesisStage {
                 assembler.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
-            t.reservation = r.get();
+            t.lease.holdReservation(r.get());
             if (t.job.isOver()) {
                 assembler.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
-            List<BufferPool.Buffer> got = new ArrayList<>(sizes.length);
-            t.buffers = got;
             for (long size : sizes) {
-                got.add(pool.checkout(size));
+                t.lease.holdBuffer(pool, pool.checkout(size));
             }
             t.job.state(t.p, PartitionState.SYNTHESIZING);
             t.record(timeline, Timeline.Kind.SYNTH_START);
             t.synthStart = System.nanoTime();
-            t.payload = spec.synthesize(t.p, List.copyOf(got));
+            t.payload = spec.synthesize(t.p, t.lease.buffers());
             t.synthEnd = System.nanoTime();
             nanos.addAndGet(t.synthEnd - t.synthStart);
             runs.incrementAndGet();
