@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds the CUDA side of the module; run by Maven (see pom.xml), also by hand from the module folder.
 #
-#   build-kernels.sh kernels <classes dir> <gencode flags...>
-#       nvcc compiles src/main/cuda/kernels.cu into <classes dir>/dev/proofline/cuda/kernels.fatbin.
-#       Without nvcc on the PATH (or in $NVCC) it says so and succeeds: the kernels are not built.
+#   build-kernels.sh kernels <classes dir> <auto|always|never> <gencode flags...>
+#       nvcc compiles src/main/cuda/kernels.cu into <classes dir>/dev/proofline/cuda/kernels.fatbin:
+#       always; or, with auto, only where a GPU driver is present (/dev/nvidia0...), since on a machine
+#       without one the kernels can never run and nvcc takes minutes. PROOFLINE_CUDA_KERNELS overrides
+#       the mode. Without nvcc on the PATH (or in $NVCC) it says so and succeeds. When it does not
+#       build them it removes a fatbin left by an earlier build, so that the jar never carries stale
+#       kernels, and says in one line how to build them.
 #   build-kernels.sh host-test <out dir> <gencode flags...>
 #       Compiles the host test program src/test/cuda/host_test.cpp twice (128-bit products; the
 #       device's separate high product, computed portably) with g++, or with nvcc when there is no
@@ -33,12 +37,21 @@ up_to_date() {
 
 case "${1:-}" in
 kernels)
-    out_dir="$2/dev/proofline/cuda"; shift 2
+    out_dir="$2/dev/proofline/cuda"; mode="${PROOFLINE_CUDA_KERNELS:-$3}"; shift 3
     out="$out_dir/kernels.fatbin"
     stamp="$here/target/kernels.fatbin.flags"
-    if ! command -v "$nvcc" >/dev/null 2>&1; then
-        echo "[cuda] nvcc is not on the PATH: the CUDA kernels are not built (the module builds without them)"
+    case "$mode" in auto|always|never) ;; *) echo "[cuda] kernels mode '$mode': auto, always or never" >&2; exit 2 ;; esac
+    skip() {
+        rm -f "$out" "$stamp"
+        echo "[cuda] $1: the CUDA kernels are not built (the module builds without them; -Dcuda.kernels=always or PROOFLINE_CUDA_KERNELS=always builds them)"
         exit 0
+    }
+    [ "$mode" != never ] || skip "cuda.kernels=never"
+    if [ "$mode" = auto ] && ! ls /dev/nvidia[0-9]* >/dev/null 2>&1 && [ ! -e /proc/driver/nvidia/version ]; then
+        skip "no GPU driver on this machine"
+    fi
+    if ! command -v "$nvcc" >/dev/null 2>&1; then
+        skip "nvcc is not on the PATH"
     fi
     if up_to_date "$out" "$src" "$here/build-kernels.sh" && [ "$(cat "$stamp" 2>/dev/null)" = "$*" ]; then
         echo "[cuda] kernels.fatbin is up to date"

@@ -8,7 +8,7 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 out=build/gpu
 rm -rf "$out"
 mkdir -p "$out/lib"
-./mvnw -q -B -DskipTests -pl cuda,engine -am package dependency:copy-dependencies \
+./mvnw -q -B -DskipTests -Dcuda.kernels=always -pl cuda,engine -am package dependency:copy-dependencies \
   -DincludeScope=runtime -DoutputDirectory="$root/$out/deps" >/dev/null
 for m in algebra r1cs groth16 engine cuda; do
   cp "$m"/target/proofline-"$m"-*.jar "$out/lib/" 2>/dev/null || cp "$m"/target/*.jar "$out/lib/"
