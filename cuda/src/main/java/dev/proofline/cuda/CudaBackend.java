@@ -80,7 +80,8 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
         if (image.isEmpty()) {
             CudaDriver.Availability av = CudaDriver.load();
             why.accept(av instanceof CudaDriver.Unavailable(String reason) ? reason
-                    : "this build has no CUDA kernels (nvcc was not on the PATH when it was built)");
+                    : "this build has no CUDA kernels (built where there was no GPU driver or no nvcc; rebuild with"
+                            + " PROOFLINE_CUDA_KERNELS=always, or -Dcuda.kernels=always)");
             return Optional.empty();
         }
         return open(prover, ordinals, image.get(), why);

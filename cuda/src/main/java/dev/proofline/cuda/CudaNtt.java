@@ -69,7 +69,8 @@ public final class CudaNtt implements AutoCloseable {
      */
     public static CudaNtt load(Context context) {
         byte[] image = KernelImage.load().orElseThrow(() -> new IllegalStateException(
-                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)"));
+                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without a GPU driver"
+                        + " or without nvcc; -Dcuda.kernels=always builds them)"));
         Module m = context.loadModule(image);
         try {
             return new CudaNtt(context, m, true);

@@ -41,7 +41,7 @@ class GpuMsmTest {
             case CudaDriver.Available(CudaDriver d) -> {
                 Optional<byte[]> image = KernelImage.load();
                 if (image.isEmpty()) {
-                    unavailable = "nvcc was not on the PATH when the module was built: no kernels";
+                    unavailable = "the module was built without kernels (no GPU driver or no nvcc then)";
                 } else {
                     Device device = d.devices().getFirst();
                     System.out.println("GPU MSM tests on " + device);

@@ -38,7 +38,7 @@ class GpuNttTest {
             case CudaDriver.Available(CudaDriver d) -> {
                 Device device = d.devices().getFirst();
                 if (KernelImage.load().isEmpty()) {
-                    unavailable = "no " + KernelImage.RESOURCE + " (the module was built without nvcc)";
+                    unavailable = "no " + KernelImage.RESOURCE + " (the module was built without kernels: no GPU driver or no nvcc then)";
                 } else if (device.computeMajor() < 9) {
                     unavailable = device + " is compute " + device.computeCapability()
                             + "; the fatbin holds sm_90 code and compute_90 PTX";
