@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Makes the release: dist/proofline-<version>-linux-x64.tar.gz, which runs without a JDK. Inside,
+# proofline-<version>-linux-x64/:
+#   proofline                the launcher (the repository's own: it finds runtime/ and app/ beside it)
+#   runtime/                 a Java 25 runtime cut to the modules the jars use (jlink)
+#   app/                     proofline-cli.jar and its dependencies (app/lib/)
+#   proofline.example.toml   every daemon knob, documented
+#   systemd/proofline.service
+#   README.md BENCHMARKS.md docs/
+# The CUDA kernels are in it when the build makes them (a GPU driver here, or
+# PROOFLINE_CUDA_KERNELS=always). Arguments go to the Maven build (e.g. -o).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+if [ -z "${JAVA_HOME:-}" ] && [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then
+  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+: "${JAVA_HOME:?a JDK 25 is needed to make the release: set JAVA_HOME}"
+
+# the parent POM's version: the first <version> after its own artifactId
+version=$(sed -n '/<artifactId>proofline-parent<\/artifactId>/,/<version>/s|.*<version>\(.*\)</version>.*|\1|p' pom.xml | head -1)
+name="proofline-$version-linux-x64"
+./mvnw -q -B -DskipTests "$@" package
+
+stage="dist/$name"
+rm -rf "$stage" "dist/$name.tar.gz"
+mkdir -p "$stage/app" "$stage/systemd"
+cp cli/target/proofline-cli.jar "$stage/app/"
+cp -r cli/target/lib "$stage/app/lib"
+
+# the modules the jars need, as jdeps finds them, and those loaded by name at run time (JUL logging
+# through slf4j-jdk14; the EC ciphers a TLS handshake may pick)
+modules=$("$JAVA_HOME/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 -q \
+  --class-path "$stage/app/lib/*" "$stage/app/proofline-cli.jar" "$stage/app"/lib/*.jar)
+modules="$modules,java.logging"
+"$JAVA_HOME/bin/java" --list-modules | grep -q '^jdk\.crypto\.ec@' && modules="$modules,jdk.crypto.ec"
+"$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-6 --strip-debug --no-header-files \
+  --no-man-pages --output "$stage/runtime"
+
+cp proofline README.md BENCHMARKS.md proofline.example.toml "$stage/"
+cp -r docs "$stage/docs"
+cp scripts/proofline.service "$stage/systemd/"
+tar -C dist -czf "dist/$name.tar.gz" "$name"
+echo "dist/$name.tar.gz ($(du -h "dist/$name.tar.gz" | cut -f1); runtime modules: $modules)"
