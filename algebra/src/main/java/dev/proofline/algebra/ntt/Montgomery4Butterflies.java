@@ -68,6 +68,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 final long y0 = tw[ti], y1 = tw[ti + 1], y2 = tw[ti + 2], y3 = tw[ti + 3];
                 long r0 = 0, r1 = 0, r2 = 0, r3 = 0;
                 long A, C, m, lo, hi, s;
+                // generated (algebra/gen/gen_montgomery4.py): mul r = x * y
                 // round 0: r = (r + x*y0 + m*q) / 2^64
                 lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
                 r0 += lo; hi += lt(r0, lo); A = hi;
@@ -140,8 +141,10 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
                 s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
                 r3 = C + A;
+                // end generated
                 // r < 2q: subtract q once unless that borrows
                 long d, bw;
+                // generated (algebra/gen/gen_montgomery4.py): t = r reduced
                 d = r0 - q0; bw = lt(r0, q0); final long d0 = d;
                 d = r1 - q1 - bw; bw = ((~r1 & q1) | (~(r1 ^ q1) & d)) >>> 63; final long d1 = d;
                 d = r2 - q2 - bw; bw = ((~r2 & q2) | (~(r2 ^ q2) & d)) >>> 63; final long d2 = d;
@@ -151,10 +154,12 @@ final class Montgomery4Butterflies extends Butterflies {
                 t1 = (r1 & keep) | (d1 & ~keep);
                 t2 = (r2 & keep) | (d2 & ~keep);
                 t3 = (r3 & keep) | (d3 & ~keep);
+                // end generated
             }
             final long u0 = a[u], u1 = a[u + 1], u2 = a[u + 2], u3 = a[u + 3];
             long x, y, c, bw, d;
             // a[v] = u - t, adding q back when it borrows
+            // generated (algebra/gen/gen_montgomery4.py): a[v] = u - t
             x = u0; y = t0; d = x - y; bw = lt(x, y); final long e0 = d;
             x = u1; y = t1; d = x - y - bw; bw = ((~x & y) | (~(x ^ y) & d)) >>> 63; final long e1 = d;
             x = u2; y = t2; d = x - y - bw; bw = ((~x & y) | (~(x ^ y) & d)) >>> 63; final long e2 = d;
@@ -165,7 +170,9 @@ final class Montgomery4Butterflies extends Butterflies {
             y = q1 & mask; s = e1 + y + c; c = ((e1 & y) | ((e1 | y) & ~s)) >>> 63; a[v + 1] = s;
             y = q2 & mask; s = e2 + y + c; c = ((e2 & y) | ((e2 | y) & ~s)) >>> 63; a[v + 2] = s;
             y = q3 & mask; s = e3 + y + c; a[v + 3] = s;
+            // end generated
             // a[u] = u + t (< 2q < 2^256, no carry out), minus q unless that borrows
+            // generated (algebra/gen/gen_montgomery4.py): a[u] = u + t
             x = u0; y = t0; s = x + y; c = lt(s, x); final long s0 = s;
             x = u1; y = t1; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long s1 = s;
             x = u2; y = t2; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long s2 = s;
@@ -179,6 +186,7 @@ final class Montgomery4Butterflies extends Butterflies {
             a[u + 1] = (s1 & keep) | (f1 & ~keep);
             a[u + 2] = (s2 & keep) | (f2 & ~keep);
             a[u + 3] = (s3 & keep) | (f3 & ~keep);
+            // end generated
         }
     }
 
@@ -193,6 +201,7 @@ final class Montgomery4Butterflies extends Butterflies {
             final long v0 = a[v], v1 = a[v + 1], v2 = a[v + 2], v3 = a[v + 3];
             long x, y, c, bw, d, s;
             // a[u] = u + v (< 2q < 2^256, no carry out), minus q unless that borrows
+            // generated (algebra/gen/gen_montgomery4.py): a[u] = u + v
             x = u0; y = v0; s = x + y; c = lt(s, x); final long s0 = s;
             x = u1; y = v1; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long s1 = s;
             x = u2; y = v2; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long s2 = s;
@@ -206,10 +215,12 @@ final class Montgomery4Butterflies extends Butterflies {
             a[u + 1] = (s1 & keep) | (f1 & ~keep);
             a[u + 2] = (s2 & keep) | (f2 & ~keep);
             a[u + 3] = (s3 & keep) | (f3 & ~keep);
+            // end generated
             // e = u - v for j = 0; else v - u, to be multiplied by w^(n/2 - j) = -w^-j
             final boolean first = j == 0;
             final long m0 = first ? u0 : v0, m1 = first ? u1 : v1, m2 = first ? u2 : v2, m3 = first ? u3 : v3;
             final long n0 = first ? v0 : u0, n1 = first ? v1 : u1, n2 = first ? v2 : u2, n3 = first ? v3 : u3;
+            // generated (algebra/gen/gen_montgomery4.py): t = m - n
             x = m0; y = n0; d = x - y; bw = lt(x, y); final long e0 = d;
             x = m1; y = n1; d = x - y - bw; bw = ((~x & y) | (~(x ^ y) & d)) >>> 63; final long e1 = d;
             x = m2; y = n2; d = x - y - bw; bw = ((~x & y) | (~(x ^ y) & d)) >>> 63; final long e2 = d;
@@ -220,12 +231,14 @@ final class Montgomery4Butterflies extends Butterflies {
             y = q1 & mask; s = e1 + y + c; c = ((e1 & y) | ((e1 | y) & ~s)) >>> 63; t1 = s;
             y = q2 & mask; s = e2 + y + c; c = ((e2 & y) | ((e2 | y) & ~s)) >>> 63; t2 = s;
             y = q3 & mask; s = e3 + y + c; t3 = s;
+            // end generated
             if (!first) { // t = e * w_{2h}^(h - j)
                 final int ti = (half - j) << 2;
                 final long x0 = t0, x1 = t1, x2 = t2, x3 = t3;
                 final long y0 = tw[ti], y1 = tw[ti + 1], y2 = tw[ti + 2], y3 = tw[ti + 3];
                 long r0 = 0, r1 = 0, r2 = 0, r3 = 0;
                 long A, C, m, lo, hi;
+                // generated (algebra/gen/gen_montgomery4.py): mul r = x * y
                 // round 0: r = (r + x*y0 + m*q) / 2^64
                 lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
                 r0 += lo; hi += lt(r0, lo); A = hi;
@@ -298,7 +311,9 @@ final class Montgomery4Butterflies extends Butterflies {
                 lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
                 s = r3 + lo; hi += lt(s, lo); r2 = s + C; hi += lt(r2, s); C = hi;
                 r3 = C + A;
+                // end generated
                 t0 = r0; t1 = r1; t2 = r2; t3 = r3;
+                // generated (algebra/gen/gen_montgomery4.py): t = t reduced
                 d = t0 - q0; bw = lt(t0, q0); final long g0 = d;
                 d = t1 - q1 - bw; bw = ((~t1 & q1) | (~(t1 ^ q1) & d)) >>> 63; final long g1 = d;
                 d = t2 - q2 - bw; bw = ((~t2 & q2) | (~(t2 ^ q2) & d)) >>> 63; final long g2 = d;
@@ -308,6 +323,7 @@ final class Montgomery4Butterflies extends Butterflies {
                 t1 = (t1 & k) | (g1 & ~k);
                 t2 = (t2 & k) | (g2 & ~k);
                 t3 = (t3 & k) | (g3 & ~k);
+                // end generated
             }
             a[v] = t0;
             a[v + 1] = t1;

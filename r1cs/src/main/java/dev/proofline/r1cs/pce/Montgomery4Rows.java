@@ -63,6 +63,7 @@ final class Montgomery4Rows {
                     final long y0 = table[ti], y1 = table[ti + 1], y2 = table[ti + 2], y3 = table[ti + 3];
                     // T += x y, row by row of the schoolbook product, straight into the sum
                     long lo, hi, s, s2, carry;
+                    // generated (algebra/gen/gen_montgomery4.py): T += x * y
                     carry = 0;
                     lo = x0 * y0; hi = Math.unsignedMultiplyHigh(x0, y0);
                     s = T0 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T0 = s2; carry = hi;
@@ -109,6 +110,7 @@ final class Montgomery4Rows {
                     lo = x3 * y3; hi = Math.unsignedMultiplyHigh(x3, y3);
                     s = T6 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T6 = s2; carry = hi;
                     s = T7 + carry; carry = lt(s, T7); T7 = s;
+                    // end generated
                     if (++pending == group) {
                         reduceInto(sum, T0, T1, T2, T3, T4, T5, T6, T7);
                         T0 = 0; T1 = 0; T2 = 0; T3 = 0; T4 = 0; T5 = 0; T6 = 0; T7 = 0;
@@ -123,10 +125,12 @@ final class Montgomery4Rows {
                         continue;
                     }
                     long d, bw;
+                    // generated (algebra/gen/gen_montgomery4.py): t = q - a
                     d = q0 - a0; bw = lt(q0, a0); final long t0 = d;
                     d = q1 - a1 - bw; bw = ((~q1 & a1) | (~(q1 ^ a1) & d)) >>> 63; final long t1 = d;
                     d = q2 - a2 - bw; bw = ((~q2 & a2) | (~(q2 ^ a2) & d)) >>> 63; final long t2 = d;
                     final long t3 = q3 - a3 - bw;
+                    // end generated
                     addInto(sum, t0, t1, t2, t3);
                 }
             }
@@ -148,6 +152,7 @@ final class Montgomery4Rows {
     private void reduceInto(long[] sum, long T0, long T1, long T2, long T3, long T4, long T5, long T6, long T7) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3;
         long m, lo, hi, s, s2, carry, c1;
+        // generated (algebra/gen/gen_montgomery4.py): T = T R^-1
         m = T0 * qInv;
         carry = 0;
         lo = m * q0; hi = Math.unsignedMultiplyHigh(m, q0);
@@ -198,12 +203,15 @@ final class Montgomery4Rows {
         lo = m * q3; hi = Math.unsignedMultiplyHigh(m, q3);
         s = T6 + lo; hi += lt(s, lo); s2 = s + carry; hi += lt(s2, s); T6 = s2; carry = hi;
         s = T7 + carry; carry = lt(s, T7); T7 = s;
+        // end generated
         // T4..T7 < 2q
         long d, bw;
+        // generated (algebra/gen/gen_montgomery4.py): T4..T7 minus q
         d = T4 - q0; bw = lt(T4, q0); final long d0 = d;
         d = T5 - q1 - bw; bw = ((~T5 & q1) | (~(T5 ^ q1) & d)) >>> 63; final long d1 = d;
         d = T6 - q2 - bw; bw = ((~T6 & q2) | (~(T6 ^ q2) & d)) >>> 63; final long d2 = d;
         d = T7 - q3 - bw; bw = ((~T7 & q3) | (~(T7 ^ q3) & d)) >>> 63; final long d3 = d;
+        // end generated
         final long keep = -bw;
         addInto(sum, (T4 & keep) | (d0 & ~keep), (T5 & keep) | (d1 & ~keep), (T6 & keep) | (d2 & ~keep),
                 (T7 & keep) | (d3 & ~keep));
@@ -213,6 +221,7 @@ final class Montgomery4Rows {
     private void addInto(long[] sum, long t0, long t1, long t2, long t3) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3;
         long x, y, c, s;
+        // generated (algebra/gen/gen_montgomery4.py): sum = sum + t
         x = sum[0]; y = t0; s = x + y; c = lt(s, x); final long u0 = s;
         x = sum[1]; y = t1; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long u1 = s;
         x = sum[2]; y = t2; s = x + y + c; c = ((x & y) | ((x | y) & ~s)) >>> 63; final long u2 = s;
@@ -227,5 +236,6 @@ final class Montgomery4Rows {
         sum[1] = (u1 & keep) | (f1 & ~keep);
         sum[2] = (u2 & keep) | (f2 & ~keep);
         sum[3] = (u3 & keep) | (f3 & ~keep);
+        // end generated
     }
 }
