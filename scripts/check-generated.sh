@@ -18,7 +18,7 @@ python3 algebra/gen/gen_montgomery4.py
 python3 cuda/gen/gen_cuda_fields.py
 if ! git diff --exit-code --stat -- "${generated[@]}"; then
   echo "check-generated: regenerating changed the files above: edit the generator, not its output" >&2
-  git diff -- "${generated[@]}" | head -40 >&2
+  git --no-pager diff -- "${generated[@]}" >&2 || true
   exit 1
 fi
 echo "check-generated: every generated file is what its generator writes"

@@ -12,7 +12,8 @@ import dev.proofline.algebra.field.PrimeField;
  * carry word, valid because the top limb of q is below 2^63 - 1, then one conditional subtraction),
  * with the modulus in locals instead of constants, and one shortcut: m = r0 * (-q^-1) makes the low
  * word of r0 + m*q0 zero, so only its carry, r0 != 0, is computed (one multiplication less per
- * round).
+ * round). The unrolled steps between the {@code // generated} markers come from
+ * {@code algebra/gen/gen_montgomery4.py} (with the field classes' emitters): edit it, not them.
  */
 final class Montgomery4Butterflies extends Butterflies {
 

@@ -9,7 +9,8 @@ import dev.proofline.algebra.field.PrimeField;
  * products as keep the sum below q R (floor(R / q): 4 on BN254, 2 on BLS12-381), so the reduction
  * gives a value below 2q. That halves the multiplications of a term on BN254 (16 for the product,
  * 4 for its share of the reduction, against 32 for a Montgomery multiplication). Terms with
- * coefficient +-1 go straight into the reduced row sum.
+ * coefficient +-1 go straight into the reduced row sum. The unrolled steps between the
+ * {@code // generated} markers come from {@code algebra/gen/gen_montgomery4.py}: edit it, not them.
  */
 final class Montgomery4Rows {
 
