@@ -1,0 +1,117 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The modules depend one way (docs/architecture.md): each on layers below it only, in its POM and in
+ * its code. Read from the tree itself (this module is the top one, so the whole tree is beside it).
+ */
+class ModuleDirectionTest {
+
+    /** Each module's layer: a module may use only modules of a lower layer. Bench stands beside them. */
+    private static final Map<String, Integer> LAYERS = Map.of("algebra", 0, "r1cs", 1, "groth16", 2, "engine", 3,
+            "cuda", 4, "daemon", 5, "cli", 6);
+    /** Modules outside the layers and what they may use. */
+    private static final Map<String, List<String>> BESIDE = Map.of("bench", List.of("algebra"));
+
+    private static final Path ROOT = Path.of("..");
+    private static final Pattern MODULE = Pattern.compile("<module>([a-z0-9-]+)</module>");
+    private static final Pattern DEPENDENCY = Pattern.compile("<artifactId>proofline-([a-z0-9]+)</artifactId>");
+    private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.proofline\\.([a-z0-9]+)\\.");
+
+    private static List<String> modules() throws IOException {
+        List<String> ms = new ArrayList<>();
+        Matcher m = MODULE.matcher(Files.readString(ROOT.resolve("pom.xml")));
+        while (m.find()) {
+            ms.add(m.group(1));
+        }
+        return ms;
+    }
+
+    private static boolean allowed(String from, String to) {
+        if (from.equals(to)) {
+            return true;
+        }
+        if (BESIDE.containsKey(from)) {
+            return BESIDE.get(from).contains(to);
+        }
+        return LAYERS.containsKey(to) && LAYERS.get(to) < LAYERS.get(from);
+    }
+
+    @Test
+    void everyModuleHasAPlace() throws IOException {
+        List<String> unplaced = new ArrayList<>();
+        for (String m : modules()) {
+            boolean code = Files.isDirectory(ROOT.resolve(m).resolve("src/main/java"));
+            if (code && !LAYERS.containsKey(m) && !BESIDE.containsKey(m)) {
+                unplaced.add(m);
+            }
+        }
+        assertEquals(List.of(), unplaced, "modules with code but no layer here (add them, and to docs/architecture.md)");
+    }
+
+    @Test
+    void pomsDependOnLowerLayersOnly() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        for (String m : modules()) {
+            Path pom = ROOT.resolve(m).resolve("pom.xml");
+            if (!LAYERS.containsKey(m) && !BESIDE.containsKey(m)) {
+                continue;
+            }
+            // the dependencies, not what a dependencyManagement section lists or the parent
+            String text = Files.readString(pom).replaceAll("(?s)<dependencyManagement>.*?</dependencyManagement>", "")
+                    .replaceAll("(?s)<parent>.*?</parent>", "");
+            Matcher d = DEPENDENCY.matcher(text);
+            while (d.find()) {
+                String to = d.group(1);
+                if (!to.equals(m) && !allowed(m, to)) {
+                    wrong.add(m + " -> " + to);
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "POM dependencies against the layers");
+    }
+
+    @Test
+    void codeUsesLowerLayersOnly() throws IOException {
+        TreeSet<String> wrong = new TreeSet<>();
+        int files = 0;
+        for (String m : modules()) {
+            Path src = ROOT.resolve(m).resolve("src/main/java");
+            if (!Files.isDirectory(src)) {
+                continue;
+            }
+            List<Path> sources;
+            try (Stream<Path> s = Files.walk(src)) {
+                sources = s.filter(p -> p.toString().endsWith(".java")).toList();
+            }
+            for (Path f : sources) {
+                files++;
+                Matcher r = REFERENCE.matcher(Files.readString(f));
+                while (r.find()) {
+                    String to = r.group(1);
+                    if (LAYERS.containsKey(to) || BESIDE.containsKey(to)) {
+                        if (!allowed(m, to)) {
+                            wrong.add(m + " -> " + to + " (" + ROOT.resolve(m).relativize(f) + ")");
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(files > 100, files + " source files read");
+        assertEquals(List.of(), List.copyOf(wrong), "code references against the layers");
+    }
+}
