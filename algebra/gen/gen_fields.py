@@ -2,7 +2,8 @@
 """Generates the unrolled Montgomery arithmetic of Proofline's four prime fields.
 
 Run from the repository root:  python3 algebra/gen/gen_fields.py
-The output is committed; FieldConstantsTest re-derives every constant with BigInteger.
+The output is committed; PrimeFieldTest checks the arithmetic against BigInteger, and
+scripts/check-generated.sh that regenerating changes nothing.
 
 Multiplication is CIOS Montgomery multiplication with the "no final carry" shortcut,
 valid when the top limb of the modulus is below 2^63 - 1 (true for all four moduli here):
