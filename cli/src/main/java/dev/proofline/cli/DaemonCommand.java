@@ -37,12 +37,20 @@ final class DaemonCommand implements Callable<Integer> {
             description = "cluster mode: share the job queue in this PostgreSQL database (cluster.database)")
     String database;
 
+    @Option(names = "--store", paramLabel = "<dir|memory>",
+            description = "a single daemon's job queue: a directory for the durable store (store.directory), or"
+                    + " memory (jobs are lost with the process)")
+    String store;
+
     @Override
     public Integer call() throws Exception {
         DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
         cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure);
         if (database != null) {
             cfg = cfg.withDatabase(database);
+        }
+        if (store != null) {
+            cfg = cfg.withStore(store);
         }
         Daemon d = Daemon.start(cfg, System.err::println);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -19,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,7 +102,7 @@ final class ClusterNode implements AutoCloseable {
     /** Set when the node stops: a write still failing for an unreachable database is then given up. */
     private volatile boolean writerGaveUp;
     private volatile String databaseDown;
-    private volatile Connection listenConnection;
+    private volatile ClusterStore.Notices notices;
 
     /** A node of the engine's circuits (their keys' digests are taken now); it works from {@link #start}. */
     ClusterNode(ClusterStore store, Engine engine, Settings settings, Consumer<String> log) {
@@ -142,6 +140,16 @@ final class ClusterNode implements AutoCloseable {
         }
         this.nodeId = id;
         engine.permits().addReleaseListener(this::signal);
+        // a node that died (a crash, SIGKILL) and starts again under the same id left claims behind
+        // that its heartbeats would otherwise keep alive: they go back to the queue first
+        try {
+            int requeued = store.leave(nodeId);
+            if (requeued > 0) {
+                log.accept("requeued " + requeued + " partition(s) this node was proving when it stopped");
+            }
+        } catch (RuntimeException e) {
+            noteDown(e);
+        }
         heartbeat();
         refuseMismatches();
         heartbeats.scheduleWithFixedDelay(this::heartbeat, settings.heartbeatInterval().toMillis(),
@@ -530,19 +538,14 @@ final class ClusterNode implements AutoCloseable {
 
     private void listen() {
         while (!closed) {
-            try (Connection c = store.listenConnection()) {
-                listenConnection = c;
-                try (var s = c.createStatement()) {
-                    s.execute("LISTEN " + ClusterStore.WORK);
-                    s.execute("LISTEN " + ClusterStore.JOBS);
-                }
+            try (ClusterStore.Notices ns = store.listen()) {
+                notices = ns;
                 // notifications may have been lost while not listening
                 signal();
                 recheckWaiters();
-                org.postgresql.PGConnection pg = c.unwrap(org.postgresql.PGConnection.class);
                 while (!closed) {
-                    org.postgresql.PGNotification[] ns = pg.getNotifications((int) settings.fallbackPoll().toMillis());
-                    if (ns == null || ns.length == 0) {
+                    List<ClusterStore.Notice> got = ns.poll(settings.fallbackPoll());
+                    if (got.isEmpty()) {
                         // quiet for a while: the slow fallback for lost notifications
                         signal();
                         recheckWaiters();
@@ -550,9 +553,9 @@ final class ClusterNode implements AutoCloseable {
                         continue;
                     }
                     boolean work = false;
-                    for (org.postgresql.PGNotification n : ns) {
-                        String[] f = n.getParameter().split(" ");
-                        if (n.getName().equals(ClusterStore.WORK)) {
+                    for (ClusterStore.Notice n : got) {
+                        String[] f = n.payload().split(" ");
+                        if (n.channel().equals(ClusterStore.WORK)) {
                             work = true;
                             if (f.length == 3 && digests.containsKey(f[1]) && !digests.get(f[1]).equals(f[2])) {
                                 refuseMismatches();
@@ -565,11 +568,11 @@ final class ClusterNode implements AutoCloseable {
                         signal();
                     }
                 }
-            } catch (SQLException | RuntimeException e) {
+            } catch (Exception e) {
                 if (closed) {
                     return;
                 }
-                noteDown(new ClusterStore.UnavailableException("the cluster database is unavailable (listening): "
+                noteDown(new ClusterStore.UnavailableException("the job store is unavailable (listening): "
                         + e.getMessage(), e));
                 try {
                     Thread.sleep(1000);
@@ -577,7 +580,7 @@ final class ClusterNode implements AutoCloseable {
                     return;
                 }
             } finally {
-                listenConnection = null;
+                notices = null;
             }
         }
     }
@@ -623,11 +626,11 @@ final class ClusterNode implements AutoCloseable {
         } catch (RuntimeException e) {
             log.accept("cluster: leaving: " + e.getMessage() + " (its leases expire instead)");
         }
-        Connection c = listenConnection;
-        if (c != null) {
+        ClusterStore.Notices n = notices;
+        if (n != null) {
             try {
-                c.close();
-            } catch (SQLException ignored) {
+                n.close();
+            } catch (Exception ignored) {
                 // closing anyway
             }
         }

@@ -78,7 +78,8 @@ public final class Daemon implements AutoCloseable {
                     dev.proofline.algebra.msm.Msm.warmUp(c.g1());
                 }));
             }
-            this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log) : null;
+            this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log)
+                    : config.store().durable() ? openStore(config, engine, log) : null;
             if (cluster != null) {
                 bindClusterMetrics(cluster, registry);
             }
@@ -127,6 +128,25 @@ public final class Daemon implements AutoCloseable {
                 DaemonConfig.parseDuration(c.resultRetention()), DaemonConfig.parseDuration(c.fetchedRetention())), log);
     }
 
+    /**
+     * A single daemon's durable queue: a cluster of one node on an embedded file. Its node id is fixed,
+     * so that after a crash the next start takes back the partitions its previous life held.
+     */
+    private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
+        DaemonConfig.Store s = config.store();
+        SqliteStore store = SqliteStore.open(s.path(System.getenv()));
+        try {
+            log.accept("job store: " + store.describe());
+            // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
+            return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
+                    Duration.ofSeconds(2), Duration.ofSeconds(10), 3, DaemonConfig.parseDuration(s.resultRetention()),
+                    DaemonConfig.parseDuration(s.fetchedRetention())), log);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
     private static void bindClusterMetrics(ClusterNode c, io.micrometer.core.instrument.MeterRegistry r) {
         io.micrometer.core.instrument.Gauge.builder("proofline.cluster.holding", c, ClusterNode::holding)
                 .description("partitions this node has claimed and not yet written back").register(r);
@@ -140,12 +160,12 @@ public final class Daemon implements AutoCloseable {
                 ClusterNode::discarded).description("results made too late (lease lost) and discarded").register(r);
     }
 
-    /** Cluster mode: the database round trips this daemon made so far (0 on a single daemon). */
+    /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
     public long clusterRoundTrips() {
         return cluster == null ? 0 : cluster.store().roundTrips();
     }
 
-    /** Cluster mode: this daemon's part in the cluster, or null. */
+    /** This daemon's node of a durable queue (cluster mode, or a single daemon's store), or null. */
     ClusterNode cluster() {
         return cluster;
     }

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * {@link ConfigException} naming the file, the key and its line.
  */
 public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown,
-        Cluster cluster) {
+        Cluster cluster, Store store) {
 
     /** Listen addresses and access. */
     public record Server(@JsonProperty("grpc_listen") String grpcListen, @JsonProperty("http_listen") String httpListen,
@@ -58,7 +58,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /**
      * Cluster mode: a PostgreSQL database shared by several daemons ({@code database} empty: a single
-     * daemon, in memory).
+     * daemon, with its own {@link Store}).
      */
     public record Cluster(String database, @JsonProperty("node_id") String nodeId,
             @JsonProperty("pool_size") Integer poolSize, @JsonProperty("connect_timeout") String connectTimeout,
@@ -73,6 +73,30 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
     }
 
+    /**
+     * Where a single daemon keeps its job queue: {@code sqlite} (durable, in {@code directory}; empty:
+     * {@code daemon/} in the state directory, {@code $PROOFLINE_HOME} or {@code ~/.proofline}) or
+     * {@code memory} (lost with the process). Cluster mode keeps it in the cluster's database instead.
+     */
+    public record Store(String kind, String directory, @JsonProperty("result_retention") String resultRetention,
+            @JsonProperty("fetched_retention") String fetchedRetention) {
+
+        public boolean durable() {
+            return kind.equals("sqlite");
+        }
+
+        /** The store's directory: {@code directory}, or {@code daemon/} in the state directory {@code env} names. */
+        public Path path(java.util.Map<String, String> env) {
+            if (!directory.isEmpty()) {
+                return Path.of(directory).toAbsolutePath();
+            }
+            String home = env.get("PROOFLINE_HOME");
+            Path state = home != null && !home.isEmpty() ? Path.of(home)
+                    : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".proofline");
+            return state.resolve("daemon").toAbsolutePath();
+        }
+    }
+
     /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */
     public static final class ConfigException extends IllegalArgumentException {
         public ConfigException(String message) {
@@ -82,7 +106,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** Every default: loopback only, keys from ./keys, budget auto. */
     public static DaemonConfig defaults() {
-        return new DaemonConfig(null, null, null, null, null, null).resolved(null, "");
+        return new DaemonConfig(null, null, null, null, null, null, null).resolved(null, "");
     }
 
     /** Reads {@code file}; a missing file, bad TOML, an unknown key or a bad value is a {@link ConfigException}. */
@@ -122,7 +146,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw new ConfigException(name + ":" + line(e.getLocation()) + ": not valid TOML: "
                     + firstLine(e.getOriginalMessage()));
         }
-        return (raw == null ? new DaemonConfig(null, null, null, null, null, null) : raw).resolved(name, text);
+        return (raw == null ? new DaemonConfig(null, null, null, null, null, null, null) : raw).resolved(name, text);
     }
 
     private static String line(JsonLocation loc) {
@@ -215,7 +239,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw c.error("cluster", "heartbeat_interval", "must be at most half of lease_timeout ("
                     + u.leaseTimeout() + "), so a live node keeps its leases");
         }
-        return new DaemonConfig(s, k, e, l, d, u);
+        Store t = store != null ? store : new Store(null, null, null, null);
+        t = new Store(or(t.kind(), "sqlite"), or(t.directory(), ""), or(t.resultRetention(), "1h"),
+                or(t.fetchedRetention(), "1m"));
+        c.oneOf("store", "kind", t.kind(), "sqlite", "memory");
+        c.duration("store", "result_retention", t.resultRetention());
+        c.duration("store", "fetched_retention", t.fetchedRetention());
+        return new DaemonConfig(s, k, e, l, d, u, t);
     }
 
     private static <T> T or(T v, T def) {
@@ -228,7 +258,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
                 server.tlsCert(), server.tlsKey());
         Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
-        return new DaemonConfig(s, k, engine, limits, shutdown, cluster).resolved("command line", "");
+        return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store).resolved("command line", "");
     }
 
     /** This configuration in cluster mode on {@code database} (the {@code --database} flag), checked again. */
@@ -236,7 +266,17 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Cluster u = cluster;
         return new DaemonConfig(server, keys, engine, limits, shutdown, new Cluster(database, u.nodeId(), u.poolSize(),
                 u.connectTimeout(), u.leaseTimeout(), u.heartbeatInterval(), u.fallbackPoll(), u.maxAttempts(),
-                u.resultRetention(), u.fetchedRetention())).resolved("command line", "");
+                u.resultRetention(), u.fetchedRetention()), store).resolved("command line", "");
+    }
+
+    /**
+     * This configuration with the job queue in {@code store} (the {@code --store} flag): a directory for
+     * the durable store, or {@code memory}; checked again.
+     */
+    public DaemonConfig withStore(String where) {
+        Store t = where.equals("memory") ? new Store("memory", store.directory(), store.resultRetention(),
+                store.fetchedRetention()) : new Store("sqlite", where, store.resultRetention(), store.fetchedRetention());
+        return new DaemonConfig(server, keys, engine, limits, shutdown, cluster, t).resolved("command line", "");
     }
 
     /** Whether {@code listen} ("host:port") is a loopback address. */

@@ -64,7 +64,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     private final long maxRequestBytes;
     private final Duration maxAwait;
     private volatile boolean accepting = true;
-    /** Cluster mode: jobs live in the shared database; null on a single daemon. */
+    /** The durable queue the jobs live in (cluster mode, or a single daemon's store); null: in the engine's memory. */
     private final ClusterNode cluster;
 
     ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics) {
@@ -343,8 +343,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     private ClusterStore.JobView clusterJob(String id, boolean fetching) {
         ClusterStore.JobView v = cluster.store().job(id, fetching);
         if (v == null) {
-            throw Status.NOT_FOUND.withDescription("no job '" + id + "' in the cluster (unknown, or ended longer ago"
-                    + " than cluster.result_retention)").asRuntimeException();
+            throw Status.NOT_FOUND.withDescription("no job '" + id + "' (unknown, or ended longer ago than "
+                    + cluster.store().retentionKey() + ")").asRuntimeException();
         }
         return v;
     }
