@@ -35,7 +35,7 @@ class DaemonCommandTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.proofline.cli.Main",
                 "daemon", "--keys", tmp.resolve("keys").toString(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
-                "127.0.0.1:0").redirectErrorStream(true).start();
+                "127.0.0.1:0", "--store", tmp.resolve("store").toString()).redirectErrorStream(true).start();
         List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
         Thread reader = Thread.ofPlatform().start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

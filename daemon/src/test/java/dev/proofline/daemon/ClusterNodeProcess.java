@@ -4,7 +4,7 @@ import dev.proofline.engine.SimBackend;
 import java.nio.file.Path;
 
 /**
- * A cluster daemon in a process of its own, for the test that kills one with SIGKILL. Arguments: the
+ * A daemon in a process of its own, for the tests that kill one with SIGKILL. Arguments: the
  * config file, then {@code sim} (a prover that holds each partition for an hour, so that the process
  * dies holding its leases) or {@code cpu}. Prints {@code ready} when it serves.
  */

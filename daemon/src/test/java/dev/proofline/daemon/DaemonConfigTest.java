@@ -92,6 +92,23 @@ class DaemonConfigTest {
     }
 
     @Test
+    void aSingleDaemonsQueueIsDurableByDefaultInTheStateDirectory() {
+        DaemonConfig d = DaemonConfig.defaults();
+        assertTrue(d.store().durable());
+        assertEquals(java.nio.file.Path.of("/srv/pl/daemon"), d.store().path(java.util.Map.of("PROOFLINE_HOME", "/srv/pl",
+                "HOME", "/home/u")));
+        assertEquals(java.nio.file.Path.of("/home/u/.proofline/daemon"), d.store().path(java.util.Map.of("HOME", "/home/u")));
+        assertEquals(java.nio.file.Path.of("/var/lib/q"), DaemonConfig.parse("[store]\ndirectory = \"/var/lib/q\"\n",
+                "d.toml").store().path(java.util.Map.of()));
+        assertFalse(DaemonConfig.parse("[store]\nkind = \"memory\"\n", "d.toml").store().durable());
+        assertFalse(d.withStore("memory").store().durable());
+        assertEquals("/var/lib/q", d.withStore("/var/lib/q").store().directory());
+        assertEquals("d.toml:2: store.kind: 'disk' is not one of sqlite, memory", error("[store]\nkind = \"disk\"\n"));
+        assertEquals("d.toml:2: store.result_retention: '1 day' is not a duration (a whole number with ms, s, m or h)",
+                error("[store]\nresult_retention = \"1 day\"\n"));
+    }
+
+    @Test
     void gpusArePickedByOrdinal() {
         assertEquals(java.util.List.of(), DaemonConfig.defaults().engine().devices(), "every usable GPU by default");
         assertEquals(java.util.List.of(0, 2), DaemonConfig.parse("[engine]\ndevices = [0, 2]\n", "d.toml").engine()

@@ -63,6 +63,8 @@ class DaemonLoadTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 preload = ["mul-bn128"]

@@ -42,6 +42,8 @@ class DaemonTlsTest {
                 http_listen = "127.0.0.1:0"
                 tls_cert = "%s"
                 tls_key = "%s"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 """.formatted(cert, key, tmp.resolve("keys")), "tls.toml");

@@ -78,6 +78,8 @@ class DashboardBrowserTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 preload = ["poseidon-bn128", "poseidon-bls12381"]
@@ -256,6 +258,8 @@ class DashboardBrowserTest {
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
                 auth_token = "s3cret"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 """.formatted(tmp.resolve("none").toString().replace("\\", "\\\\")), "token.toml");

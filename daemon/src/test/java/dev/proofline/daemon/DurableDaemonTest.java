@@ -1,0 +1,155 @@
+package dev.proofline.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.daemon.v1.AwaitProofRequest;
+import dev.proofline.daemon.v1.AwaitProofResponse;
+import dev.proofline.daemon.v1.JobState;
+import dev.proofline.daemon.v1.Partition;
+import dev.proofline.daemon.v1.PartitionResult;
+import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.groth16.VerificationKey;
+import dev.proofline.groth16.Verifier;
+import dev.proofline.groth16.io.ProofBinary;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.groth16.testing.CircomFixtures;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A single daemon on its durable store, in a process of its own, killed with SIGKILL while it proves:
+ * after a restart on the same store every acknowledged job completes with a proof that verifies,
+ * AwaitProof answers for jobs submitted before the kill, and idempotency keys still name their jobs.
+ * {@code -Dproofline.durability.jobs=N} sets the number of jobs (50 by default).
+ */
+class DurableDaemonTest {
+
+    private static final int JOBS = Integer.getInteger("proofline.durability.jobs", 50);
+
+    @TempDir
+    Path tmp;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<ManagedChannel> channels = new ArrayList<>();
+    private final List<String> log = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (ManagedChannel c : channels) {
+            c.shutdownNow();
+        }
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Starts the daemon process and returns its gRPC address once it serves. */
+    private String start(Path config, String name) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), ClusterNodeProcess.class.getName(), config.toString(), "cpu")
+                .redirectErrorStream(true).start();
+        processes.add(p);
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("ready ")) {
+            log.add(name + ": " + line);
+        }
+        assertNotNull(line, name + " started: " + log);
+        Thread.ofPlatform().daemon().start(() -> out.lines().forEach(l -> log.add(name + ": " + l)));
+        return line.substring("ready ".length());
+    }
+
+    private ProvingEngineGrpc.ProvingEngineBlockingStub client(String target) {
+        ManagedChannel c = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+        channels.add(c);
+        return ProvingEngineGrpc.newBlockingStub(c);
+    }
+
+    @Test
+    void everyAcknowledgedJobCompletesAfterTheDaemonIsKilledAndRestarted() throws Exception {
+        CircomFixtures.Fixture mul = CircomFixtures.build("bn128", "multiplier");
+        Path keys = tmp.resolve("keys");
+        Files.createDirectories(keys.resolve("multiplier"));
+        Files.copy(mul.zkey(), keys.resolve("multiplier/circuit.zkey"));
+        VerificationKey vk;
+        try (var key = ZkeyFile.open(mul.zkey())) {
+            vk = key.verificationKey();
+        }
+        Path store = tmp.resolve("store");
+        Path config = Files.writeString(tmp.resolve("daemon.toml"), """
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                [keys]
+                directory = "%s"
+                [engine]
+                budget = "1GiB"
+                permits = 1
+                synthesis_threads = 1
+                finalizer_threads = 1
+                [store]
+                directory = "%s"
+                """.formatted(keys, store));
+        Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))).build();
+
+        var first = client(start(config, "first"));
+        List<String> ids = new ArrayList<>();
+        for (int j = 0; j < JOBS; j++) {
+            SubmitProofResponse r = first.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+                    .setIdempotencyKey("key-" + j).addPartitions(witness).build());
+            ids.add(r.getJobId()); // acknowledged: it must survive what follows
+        }
+        // killed as soon as the last job is acknowledged: the daemon is proving the first ones
+        Process daemon = processes.getFirst();
+        daemon.destroyForcibly(); // SIGKILL
+        assertTrue(daemon.waitFor(10, TimeUnit.SECONDS));
+
+        Map<String, Long> left;
+        try (SqliteStore s = SqliteStore.open(store)) {
+            left = s.partitionStates();
+        }
+        long unfinished = left.getOrDefault("QUEUED", 0L) + left.getOrDefault("CLAIMED", 0L);
+        assertTrue(unfinished > 0, "jobs were in flight when the daemon was killed: " + left);
+        log.add("test: killed with " + left);
+
+        long restart = System.nanoTime();
+        var second = client(start(config, "second"));
+        for (int j = 0; j < JOBS; j++) {
+            AwaitProofResponse r = second.withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(AwaitProofRequest
+                    .newBuilder().setJobId(ids.get(j)).setTimeoutMs(120_000).build());
+            assertEquals(JobState.DONE, r.getState(), ids.get(j) + ": " + r.getError() + "\n" + String.join("\n", log));
+            PartitionResult p = r.getPartitions(0);
+            assertTrue(Verifier.verify(vk, p.getPublicSignalsList().stream().map(BigInteger::new).toList(),
+                    ProofBinary.decode(PairingCurve.BN254, p.getProofBinary().toByteArray())), ids.get(j));
+        }
+        System.out.printf("durability: %d jobs acknowledged, killed with partitions %s, after the restart %d of %d"
+                + " done and verified in %.1f s%n", JOBS, left, JOBS, JOBS, (System.nanoTime() - restart) / 1e9);
+        SubmitProofResponse again = second.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+                .setIdempotencyKey("key-7").addPartitions(witness).build());
+        assertEquals(ids.get(7), again.getJobId(), "an idempotency key from before the kill names its job");
+        assertTrue(again.getExisting());
+        assertTrue(log.stream().anyMatch(l -> l.contains("requeued")) || left.getOrDefault("CLAIMED", 0L) == 0,
+                "a partition being proved at the kill was requeued at the restart: " + log);
+    }
+}
