@@ -31,8 +31,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code proofline bench daemon}: load on a running daemon, reporting throughput and the latency
  * distribution of its requests (HdrHistogram): {@code single} (one Prove at a time), {@code batch}
- * (jobs of several partitions, all submitted, then awaited) or {@code stress} (several clients
- * proving in a loop at once).
+ * (jobs of several partitions, all submitted, then awaited), {@code stress} (several clients
+ * proving in a loop at once) or {@code submit} (several clients submitting as fast as the daemon
+ * acknowledges, the latency being that of SubmitProof alone; then every job is awaited, and the
+ * throughput is of the proofs).
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = "Load a running daemon and report throughput and latency percentiles.")
@@ -41,7 +43,7 @@ final class DaemonBenchCommand implements Callable<Integer> {
     @Mixin
     ClientCommands.Target target;
 
-    @Option(names = "--mode", defaultValue = "single", description = "single, batch or stress")
+    @Option(names = "--mode", defaultValue = "single", description = "single, batch, stress or submit")
     String mode;
 
     @Option(names = "--circuit", required = true, description = "circuit id")
@@ -64,8 +66,8 @@ final class DaemonBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!List.of("single", "batch", "stress").contains(mode)) {
-            throw new IllegalArgumentException("unknown mode '" + mode + "' (single, batch or stress)");
+        if (!List.of("single", "batch", "stress", "submit").contains(mode)) {
+            throw new IllegalArgumentException("unknown mode '" + mode + "' (single, batch, stress or submit)");
         }
         SubmitProofRequest.Builder req = SubmitProofRequest.newBuilder().setCircuitId(circuit);
         Partition p = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(witness))).build();
@@ -82,17 +84,30 @@ final class DaemonBenchCommand implements Callable<Integer> {
         try {
             ProvingEngineGrpc.ProvingEngineBlockingStub stub = target.stub(ch);
             int threads = switch (mode) {
-                case "stress" -> clients;
+                case "stress", "submit" -> clients;
                 case "batch" -> Math.max(1, requests);
                 default -> 1;
             };
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             AtomicInteger next = new AtomicInteger();
             List<Future<?>> running = new ArrayList<>();
+            List<String> submitted = new java.util.concurrent.CopyOnWriteArrayList<>();
             for (int c = 0; c < threads; c++) {
                 running.add(pool.submit(() -> {
                     while (next.getAndIncrement() < requests) {
                         long s = System.nanoTime();
+                        if (mode.equals("submit")) {
+                            try {
+                                submitted.add(stub.withDeadlineAfter(1, TimeUnit.MINUTES).submitProof(request).getJobId());
+                                latency.recordValue((System.nanoTime() - s) / 1000);
+                            } catch (StatusRuntimeException e) {
+                                errors.incrementAndGet();
+                                if (firstErrors.size() < 3) {
+                                    firstErrors.add(e.getStatus().getCode() + ": " + e.getStatus().getDescription());
+                                }
+                            }
+                            continue;
+                        }
                         try {
                             AwaitProofResponse r = stub.withDeadlineAfter(30, TimeUnit.MINUTES).prove(request);
                             if (r.getState() == JobState.DONE) {
@@ -114,6 +129,15 @@ final class DaemonBenchCommand implements Callable<Integer> {
                 f.get();
             }
             pool.shutdown();
+            for (String id : submitted) {
+                AwaitProofResponse r = stub.withDeadlineAfter(30, TimeUnit.MINUTES).awaitProof(
+                        dev.proofline.daemon.v1.AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(600_000).build());
+                if (r.getState() == JobState.DONE) {
+                    proofs.addAndGet(r.getPartitionsCount());
+                } else {
+                    errors.incrementAndGet();
+                }
+            }
         } finally {
             ch.shutdownNow();
         }
@@ -124,7 +148,7 @@ final class DaemonBenchCommand implements Callable<Integer> {
         out.put("circuit", circuit);
         out.put("requests", requests);
         out.put("partitions_per_request", partitions);
-        out.put("clients", mode.equals("stress") ? clients : mode.equals("batch") ? requests : 1);
+        out.put("clients", mode.equals("stress") || mode.equals("submit") ? clients : mode.equals("batch") ? requests : 1);
         out.put("proofs", proofs.get());
         out.put("errors", errors.get());
         out.put("seconds", Math.round(seconds * 1000) / 1000.0);
@@ -139,9 +163,10 @@ final class DaemonBenchCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, """
                     %s: %d requests of %d partition(s) on %s, %s client(s)
                       %d proofs in %.1f s: %.1f proofs/min; %d errors
-                      latency per request (ms): p50 %.0f, p90 %.0f, p99 %.0f, max %.0f
+                      latency per %s (ms): p50 %.1f, p90 %.1f, p99 %.1f, max %.1f
                     """, mode, requests, partitions, circuit, out.get("clients"), proofs.get(), seconds,
-                    out.get("proofs_per_min"), errors.get(), out.get("latency_ms_p50"), out.get("latency_ms_p90"),
+                    out.get("proofs_per_min"), errors.get(), mode.equals("submit") ? "submission" : "request",
+                    out.get("latency_ms_p50"), out.get("latency_ms_p90"),
                     out.get("latency_ms_p99"), out.get("latency_ms_max"));
         }
         for (String e : firstErrors) {
