@@ -39,9 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * One daemon's part in a cluster: it claims partitions from the shared queue ({@link ClusterStore})
- * for its own engine, proves them there and stores the results, holding each claim under a lease
- * that its heartbeats extend.
+ * One daemon's part in a durable queue ({@link ClusterStore}): the database a cluster shares, or a
+ * single daemon's own file (a cluster of one). It claims partitions from the queue for its own
+ * engine, proves them there and stores the results, holding each claim under a lease that its
+ * heartbeats extend.
  *
  * <p>Claims follow the engine's reactive contract: the node claims only as many partitions as its
  * engine has free prover-queue permits (permits not taken by partitions already waiting), and none
@@ -156,7 +157,7 @@ final class ClusterNode implements AutoCloseable {
                 settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         this.listener = Thread.ofPlatform().name("cluster-listen").daemon().start(this::listen);
         this.claimer = Thread.ofPlatform().name("cluster-claim").daemon().start(this::claimLoop);
-        log.accept("cluster node " + nodeId + ": " + digests.size() + " circuit(s), lease "
+        log.accept("queue node " + nodeId + " on " + store.describe() + ": " + digests.size() + " circuit(s), lease "
                 + settings.leaseTimeout().toMillis() + " ms, heartbeat every " + settings.heartbeatInterval().toMillis()
                 + " ms");
     }
@@ -483,19 +484,19 @@ final class ClusterNode implements AutoCloseable {
 
     private void noteDown(RuntimeException e) {
         if (!(e instanceof ClusterStore.UnavailableException)) {
-            log.accept("cluster: " + e.getMessage());
+            log.accept("job store: " + e.getMessage());
             return;
         }
         if (databaseDown == null) {
             databaseDown = e.getMessage();
-            log.accept("cluster: " + e.getMessage() + "; proving goes on, results are written when it returns");
+            log.accept("job store: " + e.getMessage() + "; proving goes on, results are written when it returns");
         }
     }
 
     private void up() {
         if (databaseDown != null) {
             databaseDown = null;
-            log.accept("cluster: the database is reachable again");
+            log.accept("job store: reachable again");
             signal();
         }
     }

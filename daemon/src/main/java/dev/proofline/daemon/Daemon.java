@@ -136,7 +136,6 @@ public final class Daemon implements AutoCloseable {
         DaemonConfig.Store s = config.store();
         SqliteStore store = SqliteStore.open(s.path(System.getenv()));
         try {
-            log.accept("job store: " + store.describe());
             // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
             return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
                     Duration.ofSeconds(2), Duration.ofSeconds(10), 3, DaemonConfig.parseDuration(s.resultRetention()),

@@ -338,9 +338,18 @@ final class SqliteStore implements ClusterStore {
 
     // ------------------------------------------------------------------ submit
 
+    /** SQLite's largest value (its default SQLITE_MAX_LENGTH): a partition's witness or input must be smaller. */
+    static final int MAX_PAYLOAD = 1_000_000_000;
+
     @Override
     public Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
             String node, List<NewPartition> parts) {
+        for (int p = 0; p < parts.size(); p++) {
+            if (parts.get(p).payload().length >= MAX_PAYLOAD) {
+                throw new IllegalArgumentException("partition " + p + ": " + parts.get(p).payload().length
+                        + " bytes; the job store keeps at most " + (MAX_PAYLOAD - 1) + " bytes per partition");
+            }
+        }
         return with("submitting a job", t -> {
             if (idempotencyKey != null) {
                 try (PreparedStatement s = t.prepare("SELECT job_id FROM jobs WHERE idempotency_key = ?")) {

@@ -14,6 +14,8 @@ import dev.proofline.daemon.v1.PartitionResult;
 import dev.proofline.daemon.v1.ProvingEngineGrpc;
 import dev.proofline.daemon.v1.SubmitProofRequest;
 import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -86,18 +88,21 @@ class DurableDaemonTest {
         return ProvingEngineGrpc.newBlockingStub(c);
     }
 
-    @Test
-    void everyAcknowledgedJobCompletesAfterTheDaemonIsKilledAndRestarted() throws Exception {
-        CircomFixtures.Fixture mul = CircomFixtures.build("bn128", "multiplier");
+    private CircomFixtures.Fixture mul;
+    private VerificationKey vk;
+
+    /** The keys directory with the multiplier circuit, and the config of a daemon on {@code store}. */
+    private Path config(Path store) throws Exception {
+        mul = CircomFixtures.build("bn128", "multiplier");
         Path keys = tmp.resolve("keys");
-        Files.createDirectories(keys.resolve("multiplier"));
-        Files.copy(mul.zkey(), keys.resolve("multiplier/circuit.zkey"));
-        VerificationKey vk;
+        if (!Files.exists(keys)) {
+            Files.createDirectories(keys.resolve("multiplier"));
+            Files.copy(mul.zkey(), keys.resolve("multiplier/circuit.zkey"));
+        }
         try (var key = ZkeyFile.open(mul.zkey())) {
             vk = key.verificationKey();
         }
-        Path store = tmp.resolve("store");
-        Path config = Files.writeString(tmp.resolve("daemon.toml"), """
+        return Files.writeString(tmp.resolve("daemon.toml"), """
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
@@ -111,6 +116,19 @@ class DurableDaemonTest {
                 [store]
                 directory = "%s"
                 """.formatted(keys, store));
+    }
+
+    private void assertVerifies(AwaitProofResponse r) {
+        assertEquals(JobState.DONE, r.getState(), r.getJobId() + ": " + r.getError() + "\n" + String.join("\n", log));
+        PartitionResult p = r.getPartitions(0);
+        assertTrue(Verifier.verify(vk, p.getPublicSignalsList().stream().map(BigInteger::new).toList(),
+                ProofBinary.decode(PairingCurve.BN254, p.getProofBinary().toByteArray())), r.getJobId());
+    }
+
+    @Test
+    void everyAcknowledgedJobCompletesAfterTheDaemonIsKilledAndRestarted() throws Exception {
+        Path store = tmp.resolve("store");
+        Path config = config(store);
         Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))).build();
 
         var first = client(start(config, "first"));
@@ -136,12 +154,8 @@ class DurableDaemonTest {
         long restart = System.nanoTime();
         var second = client(start(config, "second"));
         for (int j = 0; j < JOBS; j++) {
-            AwaitProofResponse r = second.withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(AwaitProofRequest
-                    .newBuilder().setJobId(ids.get(j)).setTimeoutMs(120_000).build());
-            assertEquals(JobState.DONE, r.getState(), ids.get(j) + ": " + r.getError() + "\n" + String.join("\n", log));
-            PartitionResult p = r.getPartitions(0);
-            assertTrue(Verifier.verify(vk, p.getPublicSignalsList().stream().map(BigInteger::new).toList(),
-                    ProofBinary.decode(PairingCurve.BN254, p.getProofBinary().toByteArray())), ids.get(j));
+            assertVerifies(second.withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(AwaitProofRequest.newBuilder()
+                    .setJobId(ids.get(j)).setTimeoutMs(120_000).build()));
         }
         System.out.printf("durability: %d jobs acknowledged, killed with partitions %s, after the restart %d of %d"
                 + " done and verified in %.1f s%n", JOBS, left, JOBS, JOBS, (System.nanoTime() - restart) / 1e9);
@@ -151,5 +165,30 @@ class DurableDaemonTest {
         assertTrue(again.getExisting());
         assertTrue(log.stream().anyMatch(l -> l.contains("requeued")) || left.getOrDefault("CLAIMED", 0L) == 0,
                 "a partition being proved at the kill was requeued at the restart: " + log);
+    }
+
+    @Test
+    void aGracefulStopLeavesUnfinishedJobsQueuedForTheNextStart() throws Exception {
+        Path store = tmp.resolve("graceful");
+        DaemonConfig cfg = DaemonConfig.read(config(store));
+        // a prover that holds each partition for an hour: the job is being proved when the daemon stops
+        Daemon slow = Daemon.start(cfg, new SimBackend(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
+        String id;
+        try {
+            id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))))
+                    .build()).getJobId();
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (slow.cluster().holding() == 0 && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, slow.cluster().holding(), "the partition is being proved: " + log);
+        } finally {
+            slow.shutdown(java.time.Duration.ZERO);
+        }
+        try (Daemon d = Daemon.start(cfg, new CpuBackend(), line -> log.add("again: " + line))) {
+            assertVerifies(client(d.grpcAddress()).withDeadlineAfter(2, TimeUnit.MINUTES).awaitProof(
+                    AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(60_000).build()));
+        }
     }
 }
