@@ -42,11 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
  * A single daemon on its durable store, in a process of its own, killed with SIGKILL while it proves:
  * after a restart on the same store every acknowledged job completes with a proof that verifies,
  * AwaitProof answers for jobs submitted before the kill, and idempotency keys still name their jobs.
- * {@code -Dproofline.durability.jobs=N} sets the number of jobs (50 by default).
+ * {@code -Dproofline.durability.jobs=N} sets the number of jobs (50 by default),
+ * {@code -Dproofline.durability.circuit=C} the circuit of {@code interop/groth16/circuits} (BN254;
+ * {@code multiplier} by default).
  */
 class DurableDaemonTest {
 
     private static final int JOBS = Integer.getInteger("proofline.durability.jobs", 50);
+    private static final String CIRCUIT = System.getProperty("proofline.durability.circuit", "multiplier");
 
     @TempDir
     Path tmp;
@@ -88,18 +91,18 @@ class DurableDaemonTest {
         return ProvingEngineGrpc.newBlockingStub(c);
     }
 
-    private CircomFixtures.Fixture mul;
+    private CircomFixtures.Fixture fixture;
     private VerificationKey vk;
 
-    /** The keys directory with the multiplier circuit, and the config of a daemon on {@code store}. */
+    /** The keys directory with the circuit, and the config of a daemon on {@code store}. */
     private Path config(Path store) throws Exception {
-        mul = CircomFixtures.build("bn128", "multiplier");
+        fixture = CircomFixtures.build("bn128", CIRCUIT);
         Path keys = tmp.resolve("keys");
         if (!Files.exists(keys)) {
-            Files.createDirectories(keys.resolve("multiplier"));
-            Files.copy(mul.zkey(), keys.resolve("multiplier/circuit.zkey"));
+            Files.createDirectories(keys.resolve(CIRCUIT));
+            Files.copy(fixture.zkey(), keys.resolve(CIRCUIT + "/circuit.zkey"));
         }
-        try (var key = ZkeyFile.open(mul.zkey())) {
+        try (var key = ZkeyFile.open(fixture.zkey())) {
             vk = key.verificationKey();
         }
         return Files.writeString(tmp.resolve("daemon.toml"), """
@@ -129,15 +132,22 @@ class DurableDaemonTest {
     void everyAcknowledgedJobCompletesAfterTheDaemonIsKilledAndRestarted() throws Exception {
         Path store = tmp.resolve("store");
         Path config = config(store);
-        Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))).build();
+        Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))).build();
 
         var first = client(start(config, "first"));
-        List<String> ids = new ArrayList<>();
+        // 8 clients submit at once, so that most jobs are still queued when the last is acknowledged
+        List<java.util.concurrent.Future<String>> acks = new ArrayList<>();
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(8);
         for (int j = 0; j < JOBS; j++) {
-            SubmitProofResponse r = first.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
-                    .setIdempotencyKey("key-" + j).addPartitions(witness).build());
-            ids.add(r.getJobId()); // acknowledged: it must survive what follows
+            SubmitProofRequest req = SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
+                    .setIdempotencyKey("key-" + j).addPartitions(witness).build();
+            acks.add(clients.submit(() -> first.submitProof(req).getJobId()));
         }
+        List<String> ids = new ArrayList<>();
+        for (var a : acks) {
+            ids.add(a.get()); // acknowledged: it must survive what follows
+        }
+        clients.shutdown();
         // killed as soon as the last job is acknowledged: the daemon is proving the first ones
         Process daemon = processes.getFirst();
         daemon.destroyForcibly(); // SIGKILL
@@ -157,9 +167,9 @@ class DurableDaemonTest {
             assertVerifies(second.withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(AwaitProofRequest.newBuilder()
                     .setJobId(ids.get(j)).setTimeoutMs(120_000).build()));
         }
-        System.out.printf("durability: %d jobs acknowledged, killed with partitions %s, after the restart %d of %d"
-                + " done and verified in %.1f s%n", JOBS, left, JOBS, JOBS, (System.nanoTime() - restart) / 1e9);
-        SubmitProofResponse again = second.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+        System.out.printf("durability: %d %s jobs acknowledged, killed with partitions %s, after the restart %d of %d"
+                + " done and verified in %.1f s%n", JOBS, CIRCUIT, left, JOBS, JOBS, (System.nanoTime() - restart) / 1e9);
+        SubmitProofResponse again = second.submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
                 .setIdempotencyKey("key-7").addPartitions(witness).build());
         assertEquals(ids.get(7), again.getJobId(), "an idempotency key from before the kill names its job");
         assertTrue(again.getExisting());
@@ -175,8 +185,8 @@ class DurableDaemonTest {
         Daemon slow = Daemon.start(cfg, new SimBackend(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
         String id;
         try {
-            id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
-                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))))
+            id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
+                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
                     .build()).getJobId();
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (slow.cluster().holding() == 0 && System.nanoTime() < giveUp) {
