@@ -364,10 +364,10 @@ public final class Daemon implements AutoCloseable {
             // claims in flight finish within the grace period; the rest go back to the queue for other nodes
             cluster.shutdown(grace);
         }
-        while (engine.status().jobsActive() > 0 && System.nanoTime() < deadline) {
+        while (unfinished(engine) > 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        int left = engine.status().jobsActive();
+        long left = unfinished(engine);
         if (left > 0) {
             log.accept("grace period of " + grace.toMillis() + " ms over: cancelling " + left + " job(s)");
         }
@@ -386,6 +386,14 @@ public final class Daemon implements AutoCloseable {
         http.stop(0);
         ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
         log.accept("proofline daemon stopped");
+    }
+
+    /**
+     * Jobs whose result is not complete yet. Not {@code jobsActive}: a job whose partitions have all
+     * ended may still be assembling its result, and closing the engine then would fail it.
+     */
+    private static long unfinished(Engine e) {
+        return e.status().jobs().stream().filter(j -> j.state().equals("running")).count();
     }
 
     /** Waits until the gRPC server has stopped. */
