@@ -629,11 +629,7 @@ final class ClusterNode implements AutoCloseable {
         }
         ClusterStore.Notices n = notices;
         if (n != null) {
-            try {
-                n.close();
-            } catch (Exception ignored) {
-                // closing anyway
-            }
+            n.close(); // wakes the listener from its poll (PostgreSQL); it then sees closed
         }
         listener.interrupt();
         waiters.values().forEach(l -> l.forEach(f -> f.completeExceptionally(

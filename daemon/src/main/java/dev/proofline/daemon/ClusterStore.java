@@ -74,7 +74,7 @@ interface ClusterStore extends AutoCloseable {
         List<Notice> poll(Duration timeout) throws Exception;
 
         @Override
-        void close() throws Exception;
+        void close();
     }
 
     /** Opens the cluster's PostgreSQL store (see {@link PostgresStore#open}). */

@@ -165,8 +165,12 @@ final class PostgresStore implements ClusterStore {
                 }
 
                 @Override
-                public void close() throws SQLException {
-                    c.close();
+                public void close() {
+                    try {
+                        c.close();
+                    } catch (SQLException ignored) {
+                        // the connection is dropped either way
+                    }
                 }
             };
         } catch (SQLException | RuntimeException e) {

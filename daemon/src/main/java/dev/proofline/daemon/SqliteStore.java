@@ -2,14 +2,8 @@ package dev.proofline.daemon;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
+import dev.proofline.daemon.SqliteFile.Sync;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,23 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-import org.flywaydb.core.Flyway;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 
 /**
  * A single daemon's durable job queue ({@link ClusterStore}, whose model, states and contract it
- * keeps): one SQLite file, {@code queue.db} in the store directory, used by one process at a time
- * (it holds the directory's {@code lock} for its life). Every call is one transaction on one
- * connection; announcements go to this process's listeners after the transaction committed.
+ * keeps) in one SQLite file ({@link SqliteFile}, used by one process at a time). Every call is one
+ * transaction; its announcements go to this process's listeners once it committed.
  *
  * <p>A partition's witness (or input JSON) is in the file until the partition ends, so that jobs
  * acknowledged before a crash are proved after the restart; proofs stay until the retention of
@@ -44,32 +27,12 @@ import org.sqlite.SQLiteException;
  */
 final class SqliteStore implements ClusterStore {
 
-    static {
-        // Flyway's progress messages are not the daemon's
-        java.util.logging.Logger.getLogger("org.flywaydb").setLevel(java.util.logging.Level.WARNING);
-    }
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path directory;
-    private final FileChannel lockFile;
-    private final FileLock lock;
-    private final Connection connection;
-    private final LongSupplier clock;
-    /** One transaction at a time on the one connection (SQLite has one writer anyway). */
-    private final ReentrantLock busy = new ReentrantLock();
-    /** The connection's safety level now (guarded by {@link #busy}). */
-    private Sync sync = Sync.FULL;
-    private final AtomicLong calls = new AtomicLong();
-    private final List<LinkedBlockingQueue<Notice>> listeners = new CopyOnWriteArrayList<>();
-    private volatile boolean closed;
+    private final SqliteFile file;
 
-    private SqliteStore(Path directory, FileChannel lockFile, FileLock lock, Connection connection, LongSupplier clock) {
-        this.directory = directory;
-        this.lockFile = lockFile;
-        this.lock = lock;
-        this.connection = connection;
-        this.clock = clock;
+    private SqliteStore(SqliteFile file) {
+        this.file = file;
     }
 
     /** Opens (or creates) the store in {@code directory}, on the system clock. */
@@ -78,85 +41,17 @@ final class SqliteStore implements ClusterStore {
     }
 
     /**
-     * Opens (or creates) the store in {@code directory} (made owner-only: witnesses are in it),
-     * creating or migrating its schema; {@code clock}: milliseconds since the epoch. Another process
-     * with the store open is a {@link DaemonConfig.ConfigException}.
+     * Opens (or creates) the store in {@code directory} (made owner-only: witnesses are in it);
+     * {@code clock}: milliseconds since the epoch. Another process with the store open is a
+     * {@link DaemonConfig.ConfigException}.
      */
     static SqliteStore open(Path directory, LongSupplier clock) {
-        FileChannel lockFile = null;
-        try {
-            Files.createDirectories(directory);
-            Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
-            lockFile = FileChannel.open(directory.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = lockFile.tryLock();
-            } catch (java.nio.channels.OverlappingFileLockException e) {
-                lock = null; // held by this process already
-            }
-            if (lock == null) {
-                throw new DaemonConfig.ConfigException("store.directory: " + directory
-                        + " is in use by another daemon (each daemon needs a store directory of its own)");
-            }
-            Connection c = connect(directory.resolve("queue.db"));
-            SqliteStore s = new SqliteStore(directory, lockFile, lock, c, clock);
-            lockFile = null; // the store owns it now
-            return s;
-        } catch (IOException e) {
-            throw new DaemonConfig.ConfigException("store.directory: " + directory + ": " + e.getMessage());
-        } catch (SQLException | RuntimeException e) {
-            if (e instanceof DaemonConfig.ConfigException ce) {
-                throw ce;
-            }
-            throw new IllegalStateException("opening the job store in " + directory + ": " + e.getMessage(), e);
-        } finally {
-            if (lockFile != null) {
-                try {
-                    lockFile.close();
-                } catch (IOException ignored) {
-                    // failing anyway
-                }
-            }
-        }
-    }
-
-    /**
-     * How a transaction's commit reaches the disk. WAL mode: a commit appends to the log (no rewrite
-     * of the database pages), and readers do not block the writer. {@code FULL}: the commit fsyncs
-     * the log before it returns, so a job is on the disk itself when SubmitProof acknowledges it, and
-     * a proof, a failure or a cancel once a client may have seen it. {@code NORMAL}: the log is synced
-     * at checkpoints and by the next FULL commit (which covers every earlier one); such a commit
-     * survives the process dying (kill -9: the OS still writes its pages) but may be lost with the
-     * machine's power, which is harmless for what it is used for: claims (a lost one is queued
-     * again), heartbeats, fetch marks and the upkeep, all redone by the next start or upkeep. The
-     * file is never corrupted either way. Measured: a FULL commit about 3 ms here, a NORMAL one
-     * under 0.1 ms (docs/reliability.md).
-     */
-    private enum Sync {
-        FULL, NORMAL
-    }
-
-    private static Connection connect(Path file) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-        config.enforceForeignKeys(true);
-        // someone inspecting the file with the sqlite3 shell holds its lock for a moment at most
-        config.setBusyTimeout(5000);
-        SQLiteDataSource ds = new SQLiteDataSource(config);
-        ds.setUrl("jdbc:sqlite:" + file);
-        Flyway.configure().dataSource(ds).locations("classpath:dev/proofline/daemon/sqlite")
-                .table("proofline_schema_history").load().migrate();
-        // transactions are begun and committed by hand (with), so that the safety level can be set
-        // between them: SQLite refuses to change it inside one
-        Connection c = ds.getConnection();
-        c.setAutoCommit(true);
-        return c;
+        return new SqliteStore(SqliteFile.open(directory, clock));
     }
 
     @Override
     public String describe() {
-        return "SQLite " + directory.resolve("queue.db");
+        return "SQLite " + file.path();
     }
 
     @Override
@@ -166,138 +61,25 @@ final class SqliteStore implements ClusterStore {
 
     @Override
     public long roundTrips() {
-        return calls.get();
+        return file.calls();
+    }
+
+    @Override
+    public Notices listen() {
+        return file.listen();
     }
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        busy.lock();
-        try {
-            closed = true;
-            connection.close();
-        } catch (SQLException ignored) {
-            // the file is consistent after every commit
-        } finally {
-            busy.unlock();
-            try {
-                lock.release();
-                lockFile.close();
-            } catch (IOException ignored) {
-                // the OS releases the lock with the process
-            }
-        }
+        file.close();
     }
 
-    // ------------------------------------------------------------------ plumbing
-
-    private interface Work<T> {
-        T run(Transaction t) throws SQLException;
-    }
-
-    /** One transaction: its statements and the announcements made once it committed. */
-    private final class Transaction {
-        final long now = clock.getAsLong();
-        final List<Notice> notices = new ArrayList<>();
-
-        PreparedStatement prepare(String sql) throws SQLException {
-            calls.incrementAndGet();
-            return connection.prepareStatement(sql);
-        }
-
-        void work(String job, String circuit, String digest) {
-            notices.add(new Notice(WORK, job + " " + circuit + " " + digest));
-        }
-
-        void ended(String job, String state) {
-            notices.add(new Notice(JOBS, job + " " + state));
-        }
-
-        long next(String counter) throws SQLException {
-            try (PreparedStatement s = prepare("UPDATE counters SET value = value + 1 WHERE name = ? RETURNING value")) {
-                s.setString(1, counter);
-                try (ResultSet r = s.executeQuery()) {
-                    r.next();
-                    return r.getLong(1);
-                }
-            }
-        }
-
-        int update(String sql, Object... args) throws SQLException {
-            try (PreparedStatement s = prepare(sql)) {
-                bind(s, args);
-                return s.executeUpdate();
-            }
-        }
+    private <T> T with(String what, Sync level, SqliteFile.Work<T> work) {
+        return file.with(what, level, work);
     }
 
     private static void bind(PreparedStatement s, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            s.setObject(i + 1, args[i]);
-        }
-    }
-
-    private void execute(String sql) throws SQLException {
-        try (var s = connection.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    /**
-     * Runs {@code work} as one transaction committed as {@code level} says, then announces what it
-     * did. A disk that is full or failing is an {@link UnavailableException} (the caller's request:
-     * UNAVAILABLE; a result: retried).
-     */
-    private <T> T with(String what, Sync level, Work<T> work) {
-        Transaction t = new Transaction();
-        T value;
-        busy.lock();
-        try {
-            if (closed) {
-                throw new UnavailableException("the job store is closed (" + what + ")", null);
-            }
-            if (sync != level) {
-                execute("PRAGMA synchronous = " + level.name());
-                sync = level;
-            }
-            execute("BEGIN IMMEDIATE");
-            try {
-                value = work.run(t);
-                execute("COMMIT");
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    execute("ROLLBACK");
-                } catch (SQLException ignored) {
-                    // no transaction left to roll back (SQLite ended it with the error)
-                }
-                throw e;
-            }
-        } catch (SQLException e) {
-            if (isStorageProblem(e)) {
-                throw new UnavailableException("the job store cannot be written (" + what + "): " + e.getMessage(), e);
-            }
-            throw new IllegalStateException(what + ": " + e.getMessage(), e);
-        } finally {
-            busy.unlock();
-        }
-        for (Notice n : t.notices) {
-            for (LinkedBlockingQueue<Notice> q : listeners) {
-                q.offer(n);
-            }
-        }
-        return value;
-    }
-
-    private static boolean isStorageProblem(SQLException e) {
-        if (!(e instanceof SQLiteException s)) {
-            return false;
-        }
-        SQLiteErrorCode code = s.getResultCode();
-        String name = code == null ? "" : code.name();
-        return name.startsWith("SQLITE_FULL") || name.startsWith("SQLITE_IOERR") || name.startsWith("SQLITE_BUSY")
-                || name.startsWith("SQLITE_CANTOPEN") || name.startsWith("SQLITE_READONLY");
+        SqliteFile.bind(s, args);
     }
 
     private static String json(List<?> values) {
@@ -335,31 +117,6 @@ final class SqliteStore implements ClusterStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored timings are not JSON: " + e.getMessage(), e);
         }
-    }
-
-    // ------------------------------------------------------------------ announcements
-
-    @Override
-    public Notices listen() {
-        LinkedBlockingQueue<Notice> queue = new LinkedBlockingQueue<>();
-        listeners.add(queue);
-        return new Notices() {
-            @Override
-            public List<Notice> poll(Duration timeout) throws InterruptedException {
-                List<Notice> out = new ArrayList<>();
-                Notice first = queue.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    out.add(first);
-                    queue.drainTo(out);
-                }
-                return out;
-            }
-
-            @Override
-            public void close() {
-                listeners.remove(queue);
-            }
-        };
     }
 
     // ------------------------------------------------------------------ submit
@@ -537,7 +294,7 @@ final class SqliteStore implements ClusterStore {
     }
 
     /** Runs a requeueing statement (RETURNING job_id, circuit_id, key_digest), announcing each row. */
-    private static int requeued(Transaction t, PreparedStatement s) throws SQLException {
+    private static int requeued(SqliteFile.Transaction t, PreparedStatement s) throws SQLException {
         int n = 0;
         try (ResultSet r = s.executeQuery()) {
             while (r.next()) {
@@ -627,7 +384,7 @@ final class SqliteStore implements ClusterStore {
     }
 
     /** The unfinished partitions of an ended job: cancelled, their witnesses dropped. */
-    private static void endPartitions(Transaction t, String job) throws SQLException {
+    private static void endPartitions(SqliteFile.Transaction t, String job) throws SQLException {
         t.update("UPDATE partitions SET state = 'CANCELLED', lease_owner = NULL, lease_expires = NULL, payload = NULL"
                 + " WHERE job_id = ? AND state IN ('QUEUED', 'CLAIMED')", job);
     }
