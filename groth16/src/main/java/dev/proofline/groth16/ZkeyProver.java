@@ -1,0 +1,89 @@
+package dev.proofline.groth16;
+
+import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The common case of proving in one object: a snarkjs {@code .zkey} opened once (memory-mapped,
+ * checked), then any number of proofs of witnesses ({@code .wtns} files, or {@link Witness}es), each
+ * verified before it is returned, with its public signals. Thread-safe: proofs may run on several
+ * threads at once. Closing it unmaps the key; no proof may run then.
+ *
+ * <pre>{@code
+ * try (ZkeyProver prover = ZkeyProver.open(Path.of("circuit.zkey"))) {
+ *     ProofWithSignals p = prover.prove(Path.of("witness.wtns"));
+ *     p.write(Path.of("proof.json"), Path.of("public.json"));
+ * }
+ * }</pre>
+ */
+public final class ZkeyProver implements AutoCloseable {
+
+    private final ProvingKey key;
+    private final Prover prover;
+    private final VerificationKey vk;
+
+    private ZkeyProver(ProvingKey key, Prover prover) {
+        this.key = key;
+        this.prover = prover;
+        this.vk = key.verificationKey();
+    }
+
+    /**
+     * Opens {@code zkey}, checking it whole ({@link ZkeyFile#open(Path)}: every point on its curve, a few
+     * seconds for a key of a million points); an unreadable or malformed key is a
+     * {@link dev.proofline.r1cs.io.FormatException}.
+     */
+    public static ZkeyProver open(Path zkey) {
+        return open(zkey, Prover.create());
+    }
+
+    /** As {@link #open(Path)}, proving with {@code prover} (its randomness, listener, accelerator). */
+    public static ZkeyProver open(Path zkey, Prover prover) {
+        return new ZkeyProver(ZkeyFile.open(zkey), prover);
+    }
+
+    /** A proof of the witness in {@code wtns} (circom's or snarkjs's witness file). */
+    public ProofWithSignals prove(Path wtns) {
+        return prove(WtnsFile.read(wtns));
+    }
+
+    /**
+     * A proof of {@code witness}, verified. A witness for another curve or circuit size is an
+     * {@link IllegalArgumentException}; one that does not satisfy the circuit a
+     * {@link Prover.ProofRejectedException}.
+     */
+    public ProofWithSignals prove(Witness witness) {
+        Proof proof = prover.prove(key, witness);
+        return ProofWithSignals.ofDecimal(proof, witness.publicSignals(key.publicCount()));
+    }
+
+    /** Checks a proof against this key's verification key. */
+    public Verifier.Result verify(ProofWithSignals proof) {
+        return proof.verify(vk);
+    }
+
+    /** The key's verification key (snarkjs's {@code zkey export verificationkey}). */
+    public VerificationKey verificationKey() {
+        return vk;
+    }
+
+    /** Writes verification_key.json as snarkjs writes it. */
+    public void writeVerificationKey(Path file) throws IOException {
+        SnarkjsJson.write(file, SnarkjsJson.verificationKeyJson(vk));
+    }
+
+    /** The proving key, for the lower-level API ({@link Prover}); owned by this object. */
+    public ProvingKey key() {
+        return key;
+    }
+
+    /** Unmaps the key. */
+    @Override
+    public void close() {
+        key.close();
+    }
+}

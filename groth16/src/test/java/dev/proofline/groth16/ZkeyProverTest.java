@@ -1,0 +1,86 @@
+package dev.proofline.groth16;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.groth16.testing.CircomFixtures;
+import dev.proofline.groth16.testing.CircomFixtures.Fixture;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The common case, on snarkjs's files: a .zkey and a .wtns give a proof whose files snarkjs accepts and
+ * whose signals are the numbers the verifier takes; a proof read back from snarkjs's files is the same.
+ */
+class ZkeyProverTest {
+
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @ValueSource(strings = {CircomFixtures.BN128, CircomFixtures.BLS12381})
+    void aWitnessFileIsProvedIntoFilesSnarkjsVerifiesAndSignalsOurVerifierTakes(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        try (ZkeyProver prover = ZkeyProver.open(fx.zkey())) {
+            ProofWithSignals proof = prover.prove(fx.wtns());
+            assertEquals(SnarkjsJson.readPublic(fx.publicJson()), proof.publicSignals(), "snarkjs's public signals");
+            assertTrue(prover.verify(proof).valid());
+            assertTrue(Verifier.check(SnarkjsJson.readVerificationKey(fx.vk()), proof.publicSignals(), proof.proof())
+                    .valid(), "snarkjs's verification key, the signals as they are");
+
+            Path proofJson = tmp.resolve("proof.json");
+            Path publicJson = tmp.resolve("public.json");
+            Path vkJson = tmp.resolve("verification_key.json");
+            proof.write(proofJson, publicJson);
+            prover.writeVerificationKey(vkJson);
+            assertEquals(Files.readString(fx.publicJson()), Files.readString(publicJson));
+            assertEquals(Files.readString(fx.vk()), Files.readString(vkJson), "zkey export verificationkey's file");
+            assertTrue(CircomFixtures.snarkjsVerifies(vkJson, publicJson, proofJson), "snarkjs rejects it");
+            assertEquals(proof, ProofWithSignals.read(proofJson, publicJson, prover.key().curve()), "read back");
+
+            // the same witness given as values
+            Witness w = WtnsFile.read(fx.wtns());
+            assertEquals(proof.publicSignals(), prover.prove(w).publicSignals());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {CircomFixtures.BN128})
+    void snarkjsProofsAreReadAndOtherSignalsAreRejectedWithAReason(String curve) {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        ProofWithSignals snarkjs = ProofWithSignals.read(fx.proof(), fx.publicJson(), PairingCurve.BN254);
+        VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
+        assertTrue(snarkjs.verify(vk).valid());
+
+        List<BigInteger> other = new ArrayList<>(snarkjs.publicSignals());
+        other.set(0, other.get(0).add(BigInteger.ONE));
+        Verifier.Result rejected = new ProofWithSignals(snarkjs.proof(), other).verify(vk);
+        assertFalse(rejected.valid());
+        assertEquals("the pairing check failed", rejected.reason());
+        assertEquals(snarkjs.publicSignals().stream().map(BigInteger::toString).toList(), snarkjs.publicSignalsDecimal());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {CircomFixtures.BN128})
+    void aWitnessOfAnotherCircuitIsRefusedBeforeAnyProof(String curve) {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Fixture other = CircomFixtures.build(curve, "nopublic");
+        try (ZkeyProver prover = ZkeyProver.open(fx.zkey())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> prover.prove(other.wtns()));
+            assertTrue(e.getMessage().contains("values"), e.getMessage());
+        }
+    }
+}
