@@ -9,6 +9,7 @@ import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.io.R1csFile;
 import dev.proofline.r1cs.pce.Pce;
 import dev.proofline.r1cs.wasm.CircomWasm;
+import dev.proofline.r1cs.wasm.WasmRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,8 +46,19 @@ public final class Circuits implements AutoCloseable {
      * instead of the key's coefficient section).
      */
     public record Circom(String id, Path zkey, Path wasm, Path r1cs) implements Registered {
+        /** A circom circuit with its key only: partitions are witnesses, a, b, c come from the key. */
         public Circom(String id, Path zkey) {
             this(id, zkey, null, null);
+        }
+
+        /** This circuit with its witness generator: partitions may be circom inputs. */
+        public Circom withWasm(Path wasm) {
+            return new Circom(id, zkey, wasm, r1cs);
+        }
+
+        /** This circuit with its constraint system: a, b, c come from its PCE. */
+        public Circom withR1cs(Path r1cs) {
+            return new Circom(id, zkey, wasm, r1cs);
         }
     }
 
@@ -80,13 +92,17 @@ public final class Circuits implements AutoCloseable {
         this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
     }
 
-    /** Registers {@code c}; its id must be new and well formed, its files must exist. */
+    /**
+     * Registers {@code c}; its id must be new and well formed, its files must exist, and a circom circuit
+     * with a witness generator needs its runtime on the class path ({@link WasmRuntime}).
+     */
     public Registered register(Registered c) {
         checkId(c.id());
         requireFile(c.id(), "zkey", c.zkey());
         if (c instanceof Circom cc) {
             if (cc.wasm() != null) {
                 requireFile(c.id(), "wasm", cc.wasm());
+                WasmRuntime.require("circuit '" + c.id() + "' (its circuit.wasm)");
             }
             if (cc.r1cs() != null) {
                 requireFile(c.id(), "r1cs", cc.r1cs());
