@@ -16,7 +16,10 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ProofJob {
 
-    /** The job failed: {@link #getCause()} is why (a partition's error, or a passed deadline's {@link TimeoutException}). */
+    /**
+     * The job failed: {@link #getCause()} is why (a partition's error, or a passed deadline's
+     * {@link TimeoutException}).
+     */
     public static final class FailedException extends RuntimeException {
         FailedException(String jobId, Throwable cause) {
             super(jobId + " failed: " + cause.getMessage(), cause);
@@ -49,7 +52,10 @@ public final class ProofJob {
         }
     }
 
-    /** The proofs when they are all made; completed exceptionally as the job fails (a {@link FailedException}) or is cancelled. */
+    /**
+     * The proofs when they are all made; completed exceptionally when the job fails (with a
+     * {@link FailedException}) or is cancelled (with a {@link CancellationException}).
+     */
     public CompletableFuture<List<ProofWithSignals>> result() {
         return job.result().handle((done, failure) -> {
             if (failure == null) {

@@ -47,8 +47,8 @@ class CircuitProverTest {
             ProofJob.FailedException failed = assertThrows(ProofJob.FailedException.class,
                     () -> bad.await(Duration.ofMinutes(2)));
             assertInstanceOf(IllegalArgumentException.class, failed.getCause());
-            assertTrue(failed.getMessage().startsWith(bad.id() + " failed: ") && failed.getMessage().contains("partition 0 of mul"),
-                    failed.getMessage());
+            assertTrue(failed.getMessage().startsWith(bad.id() + " failed: ")
+                    && failed.getMessage().contains("partition 0 of mul"), failed.getMessage());
             ExecutionException viaResult = assertThrows(ExecutionException.class, () -> bad.result().get());
             assertInstanceOf(ProofJob.FailedException.class, viaResult.getCause());
 

@@ -70,7 +70,8 @@ class ZkeyProverTest {
         Verifier.Result rejected = new ProofWithSignals(snarkjs.proof(), other).verify(vk);
         assertFalse(rejected.valid());
         assertEquals("the pairing check failed", rejected.reason());
-        assertEquals(snarkjs.publicSignals().stream().map(BigInteger::toString).toList(), snarkjs.publicSignalsDecimal());
+        assertEquals(snarkjs.publicSignals().stream().map(BigInteger::toString).toList(),
+                snarkjs.publicSignalsDecimal());
     }
 
     @ParameterizedTest

@@ -43,10 +43,10 @@ public final class WasmRuntime {
     public static void require(String user) {
         List<String> missing = missing();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException(user + " needs the runtime of circom's witness generators, which is not on"
-                    + " the class path: missing " + String.join(", ", missing) + ". They are dependencies of"
-                    + " dev.proofline:proofline-r1cs: remove the exclusion that dropped them (or add them to a class path"
-                    + " made by hand), or give the circuit's partitions as witnesses (.wtns) instead of inputs.");
+            throw new IllegalStateException(user + " needs the runtime of circom's witness generators, which is"
+                    + " not on the class path: missing " + String.join(", ", missing) + ". They are dependencies of"
+                    + " dev.proofline:proofline-r1cs: remove the exclusion that dropped them (or add them to a class"
+                    + " path made by hand), or give the circuit's partitions as witnesses (.wtns) instead of inputs.");
         }
     }
 
