@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.dataformat.toml.TomlFactory;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.proofline.engine.Engine;
+import dev.proofline.r1cs.io.InputLimits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -113,6 +115,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     public static DaemonConfig read(Path file) {
         String text;
         try {
+            if (Files.isDirectory(file)) {
+                throw new ConfigException(file + ": is a directory, expected a config file");
+            }
+            if (Files.size(file) > InputLimits.MAX_CONFIG_BYTES) {
+                throw new ConfigException(file + ": " + Files.size(file) + " bytes, a config file has at most "
+                        + InputLimits.MAX_CONFIG_BYTES);
+            }
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(file + ": no such config file");
@@ -124,7 +133,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** Parses TOML text ({@code name} for messages). */
     public static DaemonConfig parse(String text, String name) {
-        TomlMapper mapper = TomlMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        if (text.length() > InputLimits.MAX_CONFIG_BYTES) {
+            throw new ConfigException(name + ": " + text.length() + " characters, a config file has at most "
+                    + InputLimits.MAX_CONFIG_BYTES);
+        }
+        TomlMapper mapper = TomlMapper.builder(TomlFactory.builder()
+                        .streamReadConstraints(InputLimits.configConstraints()).build())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
         DaemonConfig raw;
         try {

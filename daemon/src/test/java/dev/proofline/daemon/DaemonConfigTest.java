@@ -70,6 +70,20 @@ class DaemonConfigTest {
     }
 
     @Test
+    void oversizeDeepAndDirectoryConfigsAreRejected() throws Exception {
+        Path big = tmp.resolve("big.toml");
+        Files.writeString(big, "# " + "x".repeat(2 << 20) + "\n");
+        assertEquals(big + ": " + Files.size(big) + " bytes, a config file has at most 1048576",
+                assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.read(big)).getMessage());
+        String deep = error("[engine]\ndevices = " + "[".repeat(10_000) + "]".repeat(10_000) + "\n");
+        assertTrue(deep.startsWith("d.toml:") && deep.contains("nesting depth"), deep);
+        String deepTables = error("[" + "a.".repeat(5_000) + "b]\n");
+        assertTrue(deepTables.startsWith("d.toml:") && deepTables.contains("nesting depth"), deepTables);
+        assertEquals(tmp + ": is a directory, expected a config file",
+                assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.read(tmp)).getMessage());
+    }
+
+    @Test
     void theClusterSectionIsCheckedToo() {
         DaemonConfig d = DaemonConfig.defaults();
         assertFalse(d.cluster().enabled(), "a single daemon by default");

@@ -1,8 +1,12 @@
 package dev.proofline.groth16.io;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsJsonCodec;
@@ -10,11 +14,12 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.io.InputFiles;
+import dev.proofline.r1cs.io.InputLimits;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +33,23 @@ import java.util.Map;
  */
 public final class SnarkjsJson {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The mapper for the limits last configured (building one costs more than reading a proof). */
+    private static volatile Mapper mapper;
+
+    private record Mapper(InputLimits.Json limits, ObjectMapper json) {
+        static ObjectMapper forCurrentLimits() {
+            InputLimits.Json limits = InputLimits.snarkjsJson();
+            Mapper m = mapper;
+            if (m == null || !m.limits().equals(limits)) {
+                m = new Mapper(limits, JsonMapper.builder(JsonFactory.builder()
+                                .streamReadConstraints(limits.constraints()).build())
+                        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                        .build());
+                mapper = m;
+            }
+            return m.json();
+        }
+    }
 
     private SnarkjsJson() {
     }
@@ -53,7 +74,16 @@ public final class SnarkjsJson {
      * Points must be on their curve and in the subgroup of order r.
      */
     public static Proof readProof(Path file, PairingCurve expected) {
-        JsonNode root = object(file);
+        return readProof(file, object(file, read(file)), expected);
+    }
+
+    /** As {@link #readProof(Path, PairingCurve)}, from the bytes of a proof.json ({@code name} names it in errors). */
+    public static Proof readProof(byte[] json, String name, PairingCurve expected) {
+        Path file = Path.of(name);
+        return readProof(file, object(file, json), expected);
+    }
+
+    private static Proof readProof(Path file, JsonNode root, PairingCurve expected) {
         requireGroth16(file, root);
         PairingCurve curve = curve(file, root, expected);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
@@ -72,16 +102,26 @@ public final class SnarkjsJson {
 
     /** Reads the public signals: an array of decimal strings (numbers are accepted too). */
     public static List<BigInteger> readPublic(Path file) {
-        JsonNode root = tree(file);
+        return readPublic(file, tree(file, read(file)));
+    }
+
+    /** As {@link #readPublic(Path)}, from the bytes of a public.json ({@code name} names it in errors). */
+    public static List<BigInteger> readPublic(byte[] json, String name) {
+        Path file = Path.of(name);
+        return readPublic(file, tree(file, json));
+    }
+
+    private static List<BigInteger> readPublic(Path file, JsonNode root) {
         if (!root.isArray()) {
             throw new FormatException(file, null, "expected a JSON array of decimal strings");
         }
         List<BigInteger> out = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {
             JsonNode n = root.get(i);
-            String s = n.isTextual() ? n.asText() : n.isIntegralNumber() ? n.bigIntegerValue().toString() : null;
+            String s = n.isTextual() ? digits(file, "signal #" + i, n.asText())
+                    : n.isIntegralNumber() ? n.bigIntegerValue().toString() : null;
             if (s == null || !s.matches("[0-9]+")) {
-                throw new FormatException(file, "signal #" + i, "is " + n + ", expected a non-negative decimal string");
+                throw new FormatException(file, "signal #" + i, "is " + shown(n) + ", expected a non-negative decimal string");
             }
             out.add(new BigInteger(s));
         }
@@ -128,7 +168,16 @@ public final class SnarkjsJson {
     }
 
     public static VerificationKey readVerificationKey(Path file) {
-        JsonNode root = object(file);
+        return readVerificationKey(file, object(file, read(file)));
+    }
+
+    /** As {@link #readVerificationKey(Path)}, from the bytes of a verification_key.json ({@code name} names it in errors). */
+    public static VerificationKey readVerificationKey(byte[] json, String name) {
+        Path file = Path.of(name);
+        return readVerificationKey(file, object(file, json));
+    }
+
+    private static VerificationKey readVerificationKey(Path file, JsonNode root) {
         requireGroth16(file, root);
         PairingCurve curve = curve(file, root, null);
         SnarkjsJsonCodec g1 = SnarkjsJsonCodec.of(curve.g1Group());
@@ -150,7 +199,7 @@ public final class SnarkjsJson {
         JsonNode np = root.get("nPublic");
         int nPublic = icNode.size() - 1;
         if (np != null && (!np.canConvertToInt() || np.asInt() != nPublic)) {
-            throw new FormatException(file, "nPublic", "is " + np + " but IC holds " + icNode.size()
+            throw new FormatException(file, "nPublic", "is " + shown(np) + " but IC holds " + icNode.size()
                     + " points (nPublic + 1)");
         }
         return new VerificationKey(curve, nPublic, alpha, beta, gamma, delta, ic);
@@ -163,28 +212,46 @@ public final class SnarkjsJson {
         Files.writeString(file, json, StandardCharsets.UTF_8);
     }
 
-    private static JsonNode tree(Path file) {
-        String text;
+    private static byte[] read(Path file) {
+        return InputFiles.readBounded(file, InputLimits.snarkjsJson().maxBytes(), InputLimits.JSON_BYTES);
+    }
+
+    private static JsonNode tree(Path file, byte[] bytes) {
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file, null, "no such file");
-        } catch (IOException e) {
-            throw new FormatException(file, null, "cannot read: " + e.getMessage(), e);
-        }
-        try {
-            JsonNode n = MAPPER.readTree(text);
+            JsonNode n = Mapper.forCurrentLimits().readTree(bytes);
             if (n == null || n.isMissingNode()) {
                 throw new FormatException(file, null, "empty, expected JSON");
             }
             return n;
+        } catch (StreamConstraintsException e) {
+            throw new FormatException(file, null, "over a limit: " + e.getOriginalMessage() + " (limits: docs/reliability.md)", e);
         } catch (JsonProcessingException e) {
             throw new FormatException(file, null, "not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new FormatException(file, null, "cannot read: " + e.getMessage(), e);
         }
     }
 
-    private static JsonNode object(Path file) {
-        JsonNode n = tree(file);
+    /** A value as an error message shows it: at most 80 characters of its JSON. */
+    private static String shown(JsonNode n) {
+        return shown(n.toString());
+    }
+
+    private static String shown(String s) {
+        return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    }
+
+    /** A decimal string's text, refused when longer than any number this project reads. */
+    private static String digits(Path file, String field, String s) {
+        if (s.length() > InputLimits.MAX_NUMBER_CHARS) {
+            throw new FormatException(file, field, "a string of " + s.length() + " characters where a number is expected,"
+                    + " at most " + InputLimits.MAX_NUMBER_CHARS + " are read");
+        }
+        return s;
+    }
+
+    private static JsonNode object(Path file, byte[] bytes) {
+        JsonNode n = tree(file, bytes);
         if (!n.isObject()) {
             throw new FormatException(file, null, "expected a JSON object");
         }
@@ -195,7 +262,7 @@ public final class SnarkjsJson {
     private static void requireGroth16(Path file, JsonNode root) {
         String protocol = optionalText(file, root, "protocol");
         if (protocol != null && !protocol.equals("groth16")) {
-            throw new FormatException(file, "protocol", "is \"" + protocol + "\", expected \"groth16\"");
+            throw new FormatException(file, "protocol", "is \"" + shown(protocol) + "\", expected \"groth16\"");
         }
     }
 
@@ -205,7 +272,7 @@ public final class SnarkjsJson {
             return null;
         }
         if (!n.isTextual()) {
-            throw new FormatException(file, field, "is " + n + ", expected a string");
+            throw new FormatException(file, field, "is " + shown(n) + ", expected a string");
         }
         return n.asText();
     }
@@ -219,7 +286,7 @@ public final class SnarkjsJson {
             return expected;
         }
         PairingCurve c = PairingCurve.bySnarkjsName(name).orElseThrow(() -> new FormatException(file, "curve",
-                "\"" + name + "\" is not supported (expected \"bn128\" or \"bls12381\")"));
+                "\"" + shown(name) + "\" is not supported (expected \"bn128\" or \"bls12381\")"));
         if (expected != null && c != expected) {
             throw new FormatException(file, "curve", "is " + c.snarkjsName() + ", expected " + expected.snarkjsName());
         }
@@ -256,16 +323,16 @@ public final class SnarkjsJson {
 
     private static List<String> strings(Path file, String field, JsonNode n) {
         if (!n.isArray()) {
-            throw new FormatException(file, field, "is " + n + ", expected an array of decimal strings");
+            throw new FormatException(file, field, "is " + shown(n) + ", expected an array of decimal strings");
         }
         List<String> out = new ArrayList<>();
         for (JsonNode e : n) {
             if (e.isTextual()) {
-                out.add(e.asText());
+                out.add(digits(file, field, e.asText()));
             } else if (e.isIntegralNumber()) {
                 out.add(e.bigIntegerValue().toString());
             } else {
-                throw new FormatException(file, field, "element " + e + " is not a decimal string");
+                throw new FormatException(file, field, "element " + shown(e) + " is not a decimal string");
             }
         }
         return out;

@@ -59,6 +59,20 @@ public final class ZkeyFile {
         }
     }
 
+    /**
+     * Reads a key from bytes ({@code name} names it in errors); the key holds {@code bytes}, which must
+     * not change while it is used.
+     */
+    public static ProvingKey read(byte[] bytes, String name, PointCheck check) {
+        Arena arena = Arena.ofConfined();
+        try {
+            return read(BinFile.parse(Path.of(name), MemorySegment.ofArray(bytes), "zkey", 1, SECTIONS), arena, check);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
     private static ProvingKey read(BinFile f, Arena arena, PointCheck check) {
         BinFile.Reader h1 = f.reader(1);
         int protocol = h1.u32("protocol");

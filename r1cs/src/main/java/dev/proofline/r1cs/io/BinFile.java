@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -55,11 +56,14 @@ public final class BinFile {
      * section types their names for error messages.
      */
     public static BinFile open(Path path, String magic, int maxVersion, Map<Integer, String> names, Arena arena) {
+        InputFiles.requireRegularFile(path);
         MemorySegment seg;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
         } catch (NoSuchFileException e) {
             throw new FormatException(path, null, "no such file");
+        } catch (AccessDeniedException e) {
+            throw new FormatException(path, null, "permission denied");
         } catch (IOException e) {
             throw new FormatException(path, null, "cannot read: " + e.getMessage(), e);
         }
@@ -83,14 +87,19 @@ public final class BinFile {
             throw new FormatException(path, "header", "unsupported ." + magic + " version "
                     + Integer.toUnsignedString(version) + " (supported: 1 to " + maxVersion + ")");
         }
+        // Only the declared sections are read, and that count is bounded: a table walked to the end
+        // of the file would turn a zero tail into millions of empty sections.
         long declared = Integer.toUnsignedLong(seg.get(U32, 8));
+        if (declared > InputLimits.MAX_SECTIONS) {
+            throw new FormatException(path, "header", "declares " + declared + " sections, at most "
+                    + InputLimits.MAX_SECTIONS + " are read");
+        }
         Map<Integer, List<Section>> sections = new HashMap<>();
         long pos = 12;
-        long count = 0;
-        while (pos < seg.byteSize()) {
+        for (long i = 0; i < declared; i++) {
             if (seg.byteSize() - pos < 12) {
-                throw new FormatException(path, "section table", "truncated: " + (seg.byteSize() - pos)
-                        + " bytes after the last section, a section header needs 12");
+                throw new FormatException(path, "section table", "truncated: declares " + declared
+                        + " sections, the file ends " + (seg.byteSize() - pos) + " bytes into the header of section #" + i);
             }
             int type = seg.get(U32, pos);
             long size = seg.get(U64, pos + 4);
@@ -102,11 +111,10 @@ public final class BinFile {
             }
             sections.computeIfAbsent(type, k -> new ArrayList<>()).add(new Section(type, start, seg.asSlice(start, size)));
             pos = start + size;
-            count++;
         }
-        if (count != declared) {
-            throw new FormatException(path, "header", (count < declared ? "truncated: " : "") + "declares " + declared
-                    + " sections, the file holds " + count);
+        if (pos != seg.byteSize()) {
+            throw new FormatException(path, "section table", (seg.byteSize() - pos) + " bytes after the last of the "
+                    + declared + " declared sections");
         }
         return new BinFile(path, magic, version, seg, sections, names);
     }

@@ -105,6 +105,12 @@ public final class R1csFile {
             throw f.error(4, "custom gates (PLONK) are not supported by Groth16");
         }
         BinFile.Reader r = f.reader(2);
+        // each constraint holds at least its three term counts: the count is checked against the
+        // section before anything is allocated for it
+        if (nConstraints > r.remaining() / 12) {
+            throw r.error("nConstraints " + nConstraints + " needs at least " + 12L * nConstraints
+                    + " bytes, the section has " + r.remaining());
+        }
         PrimeField fr = curve.fr();
         Builder[] m = {new Builder(nConstraints), new Builder(nConstraints), new Builder(nConstraints)};
         String[] names = {"A", "B", "C"};

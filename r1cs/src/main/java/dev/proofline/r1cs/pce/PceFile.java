@@ -4,6 +4,7 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.io.FormatException;
 import dev.proofline.r1cs.io.BinFile;
+import dev.proofline.r1cs.io.InputFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -94,79 +95,99 @@ public final class PceFile {
      * (digest) than expected.
      */
     public static Pce read(Path path, PairingCurve curve, byte[] digest) {
+        InputFiles.requireRegularFile(path);
         try (Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size < HEADER + 32) {
-                throw new FormatException(path, "header", "truncated: " + size + " bytes");
-            }
-            MemorySegment s = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            byte[] magic = s.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE);
-            if (!Arrays.equals(magic, MAGIC)) {
-                throw new FormatException(path, "header", "not a PCE file");
-            }
-            int version = s.get(BinFile.U32, 8);
-            if (version != VERSION) {
-                throw new FormatException(path, "header", "unsupported PCE version " + version + " (supported: 1)");
-            }
-            byte[] stored = s.asSlice(size - 32, 32).toArray(ValueLayout.JAVA_BYTE);
-            if (!MessageDigest.isEqual(stored, sha256(s.asSlice(0, size - 32)))) {
-                throw new FormatException(path, "checksum", "does not match the contents: the file is corrupt");
-            }
-            int cid = s.get(BinFile.U32, 12);
-            if (cid != curveId(curve)) {
-                throw new FormatException(path, "curve", "the file is for " + (cid == 1 ? "bn128" : cid == 2 ? "bls12381"
-                        : "curve #" + cid) + ", expected " + curve.snarkjsName());
-            }
-            byte[] d = s.asSlice(16, 32).toArray(ValueLayout.JAVA_BYTE);
-            if (digest != null && !MessageDigest.isEqual(d, digest)) {
-                throw new FormatException(path, "circuit digest", HexFormat.of().formatHex(d)
-                        + " is not the expected circuit's " + HexFormat.of().formatHex(digest));
-            }
-            long p = 48;
-            int[] h = new int[5];
-            for (int i = 0; i < 5; i++) {
-                h[i] = s.get(BinFile.U32, p);
-                p += 4;
-            }
-            long[] terms = new long[3];
-            for (int k = 0; k < 3; k++) {
-                terms[k] = s.get(BinFile.U64, p);
-                p += 8;
-            }
-            int wires = h[0];
-            int rows = h[4];
-            long need = p + 32;
-            for (long t : terms) {
-                if (t < 0 || t > Integer.MAX_VALUE / 4) {
-                    throw new FormatException(path, "sizes", "term count " + t + " out of range");
-                }
-                need += 4L * (rows + 1) + 36L * t;
-            }
-            if (rows < 0 || wires < 1 || need != size) {
-                throw new FormatException(path, "sizes", "the header's sizes need " + need + " bytes, the file has " + size);
-            }
-            R1cs.Matrix[] ms = new R1cs.Matrix[3];
-            String[] names = {"A", "B", "C"};
-            for (int k = 0; k < 3; k++) {
-                int t = (int) terms[k];
-                int[] rs = new int[rows + 1];
-                MemorySegment.copy(s, BinFile.U32, p, rs, 0, rows + 1);
-                p += 4L * (rows + 1);
-                int[] cols = new int[t];
-                MemorySegment.copy(s, BinFile.U32, p, cols, 0, t);
-                p += 4L * t;
-                long[] coefs = new long[t * 4];
-                MemorySegment.copy(s, BinFile.U64, p, coefs, 0, t * 4);
-                p += 32L * t;
-                check(path, names[k], rs, cols, coefs, t, wires, curve);
-                ms[k] = new R1cs.Matrix(rs, cols, coefs);
-            }
-            return new Pce(new R1cs(curve, wires, h[1], h[2], h[3], wires, ms[0], ms[1], ms[2]));
+            return read(path, ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena), curve, digest);
         } catch (NoSuchFileException e) {
             throw new FormatException(path, null, "no such file");
         } catch (IOException e) {
             throw new FormatException(path, null, "cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /** As {@link #read(Path, PairingCurve, byte[])}, from the bytes of a PCE file ({@code name} names it in errors). */
+    public static Pce read(byte[] bytes, String name, PairingCurve curve, byte[] digest) {
+        return read(Path.of(name), MemorySegment.ofArray(bytes), curve, digest);
+    }
+
+    private static Pce read(Path path, MemorySegment s, PairingCurve curve, byte[] digest) {
+        long size = s.byteSize();
+        if (size < HEADER + 32) {
+            throw new FormatException(path, "header", "truncated: " + size + " bytes");
+        }
+        byte[] magic = s.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new FormatException(path, "header", "not a PCE file");
+        }
+        int version = s.get(BinFile.U32, 8);
+        if (version != VERSION) {
+            throw new FormatException(path, "header", "unsupported PCE version " + version + " (supported: 1)");
+        }
+        // the sizes the header declares must add up to the file's length before anything else is
+        // read: the checksum would otherwise read a file of any length to the end
+        long p = 48;
+        int[] h = new int[5];
+        for (int i = 0; i < 5; i++) {
+            h[i] = s.get(BinFile.U32, p);
+            p += 4;
+        }
+        long[] terms = new long[3];
+        for (int k = 0; k < 3; k++) {
+            terms[k] = s.get(BinFile.U64, p);
+            p += 8;
+        }
+        int wires = h[0];
+        int rows = h[4];
+        if (rows < 0 || rows == Integer.MAX_VALUE || wires < 1) {
+            throw new FormatException(path, "sizes", "wires " + Integer.toUnsignedString(wires) + " and constraints "
+                    + Integer.toUnsignedString(rows) + " out of range");
+        }
+        if (h[1] < 0 || h[2] < 0 || h[3] < 0 || (long) h[1] + h[2] + h[3] >= wires) {
+            throw new FormatException(path, "sizes", "public outputs, public inputs and private inputs ("
+                    + Integer.toUnsignedString(h[1]) + ", " + Integer.toUnsignedString(h[2]) + ", "
+                    + Integer.toUnsignedString(h[3]) + ") do not fit in " + wires + " wires");
+        }
+        long need = p + 32;
+        for (long t : terms) {
+            if (t < 0 || t > Integer.MAX_VALUE / 4) {
+                throw new FormatException(path, "sizes", "term count " + Long.toUnsignedString(t) + " out of range");
+            }
+            need += 4L * (rows + 1) + 36L * t;
+        }
+        if (need != size) {
+            throw new FormatException(path, "sizes", "the header's sizes need " + need + " bytes, the file has " + size);
+        }
+        byte[] stored = s.asSlice(size - 32, 32).toArray(ValueLayout.JAVA_BYTE);
+        if (!MessageDigest.isEqual(stored, sha256(s.asSlice(0, size - 32)))) {
+            throw new FormatException(path, "checksum", "does not match the contents: the file is corrupt");
+        }
+        int cid = s.get(BinFile.U32, 12);
+        if (cid != curveId(curve)) {
+            throw new FormatException(path, "curve", "the file is for " + (cid == 1 ? "bn128" : cid == 2 ? "bls12381"
+                    : "curve #" + Integer.toUnsignedString(cid)) + ", expected " + curve.snarkjsName());
+        }
+        byte[] d = s.asSlice(16, 32).toArray(ValueLayout.JAVA_BYTE);
+        if (digest != null && !MessageDigest.isEqual(d, digest)) {
+            throw new FormatException(path, "circuit digest", HexFormat.of().formatHex(d)
+                    + " is not the expected circuit's " + HexFormat.of().formatHex(digest));
+        }
+        R1cs.Matrix[] ms = new R1cs.Matrix[3];
+        String[] names = {"A", "B", "C"};
+        for (int k = 0; k < 3; k++) {
+            int t = (int) terms[k];
+            int[] rs = new int[rows + 1];
+            MemorySegment.copy(s, BinFile.U32, p, rs, 0, rows + 1);
+            p += 4L * (rows + 1);
+            int[] cols = new int[t];
+            MemorySegment.copy(s, BinFile.U32, p, cols, 0, t);
+            p += 4L * t;
+            long[] coefs = new long[t * 4];
+            MemorySegment.copy(s, BinFile.U64, p, coefs, 0, t * 4);
+            p += 32L * t;
+            check(path, names[k], rs, cols, coefs, t, wires, curve);
+            ms[k] = new R1cs.Matrix(rs, cols, coefs);
+        }
+        return new Pce(new R1cs(curve, wires, h[1], h[2], h[3], wires, ms[0], ms[1], ms[2]));
     }
 
     private static void check(Path path, String name, int[] rs, int[] cols, long[] coefs, int terms, int wires,

@@ -1,19 +1,19 @@
 package dev.proofline.r1cs.wasm;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.io.InputFiles;
+import dev.proofline.r1cs.io.InputLimits;
 import dev.proofline.r1cs.wasm.WitnessException.Reason;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,12 +52,26 @@ import java.util.regex.Pattern;
  */
 public final class CircomInput {
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .build();
+    /** The mapper for the limits last configured: building one costs more than a small input's parse. */
+    private static volatile Mapper mapper;
+
+    private record Mapper(InputLimits.Json limits, ObjectMapper json) {
+        static ObjectMapper forCurrentLimits() {
+            InputLimits.Json limits = InputLimits.circomInput();
+            Mapper m = mapper;
+            if (m == null || !m.limits().equals(limits)) {
+                m = new Mapper(limits, JsonMapper.builder(JsonFactory.builder()
+                                .streamReadConstraints(limits.constraints()).build())
+                        .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                        .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+                        .build());
+                mapper = m;
+            }
+            return m.json();
+        }
+    }
 
     private static final BigInteger MAX_SAFE = BigInteger.ONE.shiftLeft(53);
     private static final Pattern DECIMAL = Pattern.compile("[+-]?[0-9]+");
@@ -73,14 +87,7 @@ public final class CircomInput {
 
     /** Reads an input.json file. */
     public static CircomInput read(Path file) {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file, null, "no such file");
-        } catch (IOException e) {
-            throw new FormatException(file, null, "cannot read: " + e.getMessage(), e);
-        }
+        byte[] bytes = InputFiles.readBounded(file, InputLimits.circomInput().maxBytes(), InputLimits.INPUT_JSON_BYTES);
         return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
     }
 
@@ -89,7 +96,10 @@ public final class CircomInput {
         String where = name == null ? "" : name + ": ";
         JsonNode root;
         try {
-            root = JSON.readTree(json);
+            root = Mapper.forCurrentLimits().readTree(json);
+        } catch (StreamConstraintsException e) {
+            throw new WitnessException(Reason.MALFORMED_INPUT, null, where + "over a limit: " + e.getOriginalMessage()
+                    + " (limits: docs/reliability.md)");
         } catch (JacksonException e) {
             throw new WitnessException(Reason.MALFORMED_INPUT, null,
                     where + "not valid JSON: " + e.getOriginalMessage());
@@ -214,6 +224,10 @@ public final class CircomInput {
     /** A string as JavaScript's BigInt(string) reads it, except that an empty string is rejected. */
     static BigInteger parseInteger(String raw, String signal, String index, String where) {
         String s = jsTrim(raw);
+        if (s.length() > InputLimits.MAX_NUMBER_CHARS) {
+            throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + signal + index + "': a string of "
+                    + s.length() + " characters, a number may have at most " + InputLimits.MAX_NUMBER_CHARS);
+        }
         try {
             if (DECIMAL.matcher(s).matches()) {
                 return new BigInteger(s.startsWith("+") ? s.substring(1) : s);
@@ -290,9 +304,20 @@ public final class CircomInput {
             v = n.bigIntegerValue();
         } else {
             BigDecimal d = n.decimalValue();
-            if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
-                return new Bad(d.toPlainString().length() > 80 ? "a number with a fraction is not an integer"
-                        : d.toString() + " is not an integer");
+            if (d.signum() == 0) {
+                return BigInteger.ZERO;
+            }
+            // 1e999999999 is a short text for a number of a billion digits: its size is checked
+            // before the integer is built
+            if (d.precision() - (long) d.scale() > InputLimits.MAX_NUMBER_CHARS) {
+                return new Bad("the number has " + (d.precision() - (long) d.scale()) + " digits, at most "
+                        + InputLimits.MAX_NUMBER_CHARS + " are read");
+            }
+            if (d.stripTrailingZeros().scale() > 0) {
+                // toString, not toPlainString: 1e-999999999 has a billion characters in plain notation
+                String shown = d.toString();
+                return new Bad(shown.length() > 80 ? "a number with a fraction is not an integer"
+                        : shown + " is not an integer");
             }
             v = d.toBigInteger();
         }
