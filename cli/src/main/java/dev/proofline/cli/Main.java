@@ -13,8 +13,22 @@ public final class Main {
 
     /** Runs the command, in a local engine when one is running and serves it ({@link EngineClient#forward}). */
     public static void main(String[] args) {
-        OptionalInt served = EngineClient.forward(args, System.getenv(), System.out, System.err);
-        System.exit(served.isPresent() ? served.getAsInt() : run(args));
+        int code;
+        try {
+            OptionalInt served = EngineClient.forward(args, System.getenv(), System.out, System.err);
+            code = served.isPresent() ? served.getAsInt() : run(args);
+        } catch (VirtualMachineError e) {
+            // picocli hands only exceptions to handle(): an error (out of memory, a stack overflow)
+            // would otherwise end the process with a stack trace
+            System.err.println("proofline: " + (e instanceof OutOfMemoryError
+                    ? "out of memory (" + e.getMessage() + "); PROOFLINE_JAVA_OPTS=-Xmx... gives the JVM more"
+                    : e.toString()));
+            if (System.getenv("PROOFLINE_DEBUG") != null) {
+                e.printStackTrace();
+            }
+            code = EXIT_FAILURE;
+        }
+        System.exit(code);
     }
 
     /** Exit code for input that cannot be read or does not fit together (and for bad usage). */
