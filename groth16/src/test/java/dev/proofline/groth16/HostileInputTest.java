@@ -175,7 +175,10 @@ class HostileInputTest {
         contains(rejected(FormatException.class, () -> SnarkjsJson.readPublic(signals)), "public.json", "not valid JSON");
         Path proof = text("proof.json", "{\"protocol\": \"groth16\"}{}");
         contains(rejected(FormatException.class, () -> SnarkjsJson.readProof(proof, PairingCurve.BN254)), "proof.json",
-                "not valid JSON");
+                "not valid JSON: more content after the JSON value");
+        Path input = text("input.json", "{\"a\": 1} {\"b\": 2}");
+        contains(rejected(WitnessException.class, () -> CircomInput.read(input)), "input.json",
+                "not valid JSON: more content after the JSON value");
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * snarkjs's JSON files for Groth16: proof.json, public.json and verification_key.json, written byte
@@ -32,6 +34,8 @@ import java.util.Map;
  * with z = 1) and read with every field checked.
  */
 public final class SnarkjsJson {
+
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
 
     /** The mapper for the limits last configured (building one costs more than reading a proof). */
     private static volatile Mapper mapper;
@@ -120,7 +124,7 @@ public final class SnarkjsJson {
             JsonNode n = root.get(i);
             String s = n.isTextual() ? digits(file, "signal #" + i, n.asText())
                     : n.isIntegralNumber() ? n.bigIntegerValue().toString() : null;
-            if (s == null || !s.matches("[0-9]+")) {
+            if (s == null || !DECIMAL.matcher(s).matches()) {
                 throw new FormatException(file, "signal #" + i, "is " + shown(n) + ", expected a non-negative decimal string");
             }
             out.add(new BigInteger(s));
@@ -224,7 +228,11 @@ public final class SnarkjsJson {
             }
             return n;
         } catch (StreamConstraintsException e) {
-            throw new FormatException(file, null, "over a limit: " + e.getOriginalMessage() + " (limits: docs/reliability.md)", e);
+            throw new FormatException(file, null, "over a limit: " + InputLimits.describe(e), e);
+        } catch (MismatchedInputException e) {
+            // FAIL_ON_TRAILING_TOKENS: its message names Jackson's classes
+            throw new FormatException(file, null, "not valid JSON: " + (e.getOriginalMessage().startsWith("Trailing token")
+                    ? "more content after the JSON value" : e.getOriginalMessage()), e);
         } catch (JsonProcessingException e) {
             throw new FormatException(file, null, "not valid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.proofline.r1cs.io;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.util.Locale;
 
 /**
@@ -35,9 +36,11 @@ public final class InputLimits {
     public static final String INPUT_JSON_VALUES = "proofline.limits.input-json-values";
 
     static final long DEFAULT_JSON_BYTES = 16L << 20;
-    static final long DEFAULT_JSON_VALUES = 1_000_000;
+    // a value read costs about 150 bytes of heap (the tree, then the integers): 200,000 keep a file
+    // at the limit near 30 MiB, and allow a verification key of 40,000 public signals
+    static final long DEFAULT_JSON_VALUES = 200_000;
     static final long DEFAULT_INPUT_JSON_BYTES = 64L << 20;
-    static final long DEFAULT_INPUT_JSON_VALUES = 1_000_000;
+    static final long DEFAULT_INPUT_JSON_VALUES = 200_000;
 
     private InputLimits() {
     }
@@ -71,6 +74,12 @@ public final class InputLimits {
     /** Jackson's read constraints for the TOML configuration. */
     public static StreamReadConstraints configConstraints() {
         return new Json(MAX_CONFIG_BYTES, 100_000).constraints();
+    }
+
+    /** What a limit's exception says, without the name of the Jackson method that reports the limit. */
+    public static String describe(StreamConstraintsException e) {
+        return e.getOriginalMessage().replaceAll(", from `StreamReadConstraints\\.[A-Za-z]+\\(\\)`", "")
+                + " (limits: docs/reliability.md)";
     }
 
     /** A byte count, plain or with a k, m or g suffix (powers of 1024). */

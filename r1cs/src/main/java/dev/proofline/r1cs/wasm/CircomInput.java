@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.proofline.r1cs.io.InputFiles;
@@ -98,8 +99,11 @@ public final class CircomInput {
         try {
             root = Mapper.forCurrentLimits().readTree(json);
         } catch (StreamConstraintsException e) {
-            throw new WitnessException(Reason.MALFORMED_INPUT, null, where + "over a limit: " + e.getOriginalMessage()
-                    + " (limits: docs/reliability.md)");
+            throw new WitnessException(Reason.MALFORMED_INPUT, null, where + "over a limit: " + InputLimits.describe(e));
+        } catch (MismatchedInputException e) {
+            throw new WitnessException(Reason.MALFORMED_INPUT, null, where + "not valid JSON: "
+                    + (e.getOriginalMessage().startsWith("Trailing token") ? "more content after the JSON value"
+                            : e.getOriginalMessage()));
         } catch (JacksonException e) {
             throw new WitnessException(Reason.MALFORMED_INPUT, null,
                     where + "not valid JSON: " + e.getOriginalMessage());
