@@ -21,6 +21,7 @@ import com.dylibso.chicory.wasm.types.Import;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.io.InputFiles;
 import dev.proofline.r1cs.wasm.WitnessException.Reason;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -71,6 +72,8 @@ public final class CircomWasm {
             "writeBufferMessage", "showSharedRWMemory");
 
     private final Path name;
+    /** circom's symbol file beside the wasm, which names the inputs in errors; null when there is none. */
+    private final Path symbols;
     private final WasmModule module;
     private final Function<Instance, Machine> machines;
     private final Map<String, FunctionType> importTypes;
@@ -85,8 +88,9 @@ public final class CircomWasm {
     private final int inputCount;
     private final boolean sharedMemoryReadable;
 
-    private CircomWasm(Path name, byte[] bytes, Path cacheDir) {
+    private CircomWasm(Path name, byte[] bytes, Path cacheDir, Path symbols) {
         this.name = name;
+        this.symbols = symbols;
         if (bytes.length < 8 || bytes[0] != 0 || bytes[1] != 'a' || bytes[2] != 's' || bytes[3] != 'm') {
             throw new FormatException(name, null, "not a WebAssembly module (it does not start with \\0asm);"
                     + " expected circom's circuit.wasm");
@@ -164,6 +168,7 @@ public final class CircomWasm {
      * directory that nobody else can write: its classes are loaded as they are. Null: no cache.
      */
     public static CircomWasm load(Path wasm, Path cacheDir) {
+        InputFiles.requireRegularFile(wasm);
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(wasm);
@@ -172,12 +177,12 @@ public final class CircomWasm {
         } catch (IOException e) {
             throw new FormatException(wasm, null, "cannot read: " + e.getMessage(), e);
         }
-        return new CircomWasm(wasm, bytes, cacheDir);
+        return new CircomWasm(wasm, bytes, cacheDir, CircomSymbols.beside(wasm).orElse(null));
     }
 
     /** Loads a witness generator from bytes; {@code name} names it in errors. */
     public static CircomWasm load(byte[] wasm, String name) {
-        return new CircomWasm(Path.of(name), wasm.clone(), null);
+        return new CircomWasm(Path.of(name), wasm.clone(), null, null);
     }
 
     /** The curve whose scalar field the circuit is compiled for. */
@@ -467,7 +472,7 @@ public final class CircomWasm {
                 }
             }
             if (sized && given < inputCount) {
-                throw missing(given);
+                throw missing(given, notGiven(signalSize, input));
             }
 
             long count = 0;
@@ -490,7 +495,7 @@ public final class CircomWasm {
                 }
             }
             if (count < inputCount) {
-                throw missing(count);
+                throw missing(count, List.of());
             }
             return new Witness(curve, readWitness(inst));
         }
@@ -525,9 +530,39 @@ public final class CircomWasm {
             return new WitnessException(Reason.UNKNOWN_SIGNAL, signal, "circuit has no input signal '" + signal + "'");
         }
 
-        private WitnessException missing(long given) {
-            return new WitnessException(Reason.MISSING_INPUTS, null, "Not all inputs have been set. Only " + given
-                    + " out of " + inputCount + " input values are given");
+        /**
+         * The inputs of the circuit that {@code input} does not give, by the names in the symbol file
+         * (the generator answers a size only for the hash of an input's name); null without a symbol file.
+         */
+        private List<String> notGiven(ExportFunction signalSize, CircomInput input) {
+            if (symbols == null) {
+                return null;
+            }
+            List<String> out = new ArrayList<>();
+            for (String signal : CircomSymbols.mainSignals(symbols)) {
+                if (!input.signals().containsKey(signal)) {
+                    long h = fnv1a(signal);
+                    if ((int) signalSize.apply(h >>> 32, h & 0xFFFFFFFFL)[0] > 0) {
+                        out.add(signal);
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** {@code names}: the inputs not given, or null when unknown (no symbol file beside the wasm). */
+        private WitnessException missing(long given, List<String> names) {
+            String text = "Not all inputs have been set. Only " + given + " out of " + inputCount
+                    + " input values are given";
+            if (names == null) {
+                text += " (circom --sym writes the symbol file that names the missing ones)";
+            } else if (!names.isEmpty()) {
+                List<String> shown = names.subList(0, Math.min(10, names.size()));
+                text += "; not given: '" + String.join("', '", shown) + "'"
+                        + (names.size() > shown.size() ? " and " + (names.size() - shown.size()) + " more" : "");
+            }
+            return new WitnessException(Reason.MISSING_INPUTS, names == null || names.isEmpty() ? null : names.get(0),
+                    text);
         }
 
         private RuntimeException translate(RuntimeException ex, String signal) {

@@ -50,14 +50,14 @@ final class CircomBuild {
         Path wasm = dir.resolve(name + "_js/" + name + ".wasm");
         Path stamp = dir.resolve("source.sha256");
         try {
-            String hash = sha256(Files.readAllBytes(source), prime);
+            String hash = sha256(Files.readAllBytes(source), prime + " --sym");
             if (Files.isRegularFile(wasm) && Files.isRegularFile(stamp) && Files.readString(stamp).equals(hash)) {
                 return wasm;
             }
             Files.createDirectories(dir.getParent());
             Path tmp = Files.createTempDirectory(dir.getParent(), name + ".tmp");
             Path interop = Node.repositoryRoot().resolve("interop");
-            run(interop, List.of("node", "node_modules/circom2/cli.js", source.toString(), "--wasm", "--prime", prime,
+            run(interop, List.of("node", "node_modules/circom2/cli.js", source.toString(), "--wasm", "--sym", "--prime", prime,
                     "-l", "node_modules", "-o", tmp.toString()));
             Files.writeString(tmp.resolve("source.sha256"), hash);
             deleteTree(dir);

@@ -154,9 +154,23 @@ class CircomWasmTest {
 
         e = fails(wasm, "{\"secret\": [1, 2]}");
         assertEquals(Reason.MISSING_INPUTS, e.reason());
-        assertEquals("Not all inputs have been set. Only 2 out of 3 input values are given", e.getMessage());
+        assertEquals("nonce", e.signal());
+        assertEquals("Not all inputs have been set. Only 2 out of 3 input values are given; not given: 'nonce'",
+                e.getMessage());
         e = fails(wasm, "{}");
         assertEquals(Reason.MISSING_INPUTS, e.reason());
+        assertTrue(e.getMessage().endsWith("not given: 'secret', 'nonce'") || e.getMessage().endsWith(
+                "not given: 'nonce', 'secret'"), e.getMessage());
+    }
+
+    @Test
+    void withoutASymbolFileTheMissingInputsAreCountedAndTheFileNamed() throws IOException {
+        Path alone = Files.createDirectories(tmp.resolve("poseidon_js")).resolve("poseidon.wasm");
+        Files.copy(CircomBuild.wasm(CircomBuild.interopCircuit("poseidon"), "bn128"), alone);
+        WitnessException e = fails(CircomWasm.load(alone), "{\"secret\": [1, 2]}");
+        assertEquals(Reason.MISSING_INPUTS, e.reason());
+        assertEquals("Not all inputs have been set. Only 2 out of 3 input values are given (circom --sym writes the"
+                + " symbol file that names the missing ones)", e.getMessage());
     }
 
     @Test
