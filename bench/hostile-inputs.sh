@@ -61,8 +61,8 @@ printf '{"a": 1e999999999, "b": 2}' > "$t/exponent-input.json"
 printf '{"a": %s}' "$deep" > "$t/deep-input.json"
 printf '{}' > "$t/huge-input.json"; truncate -s 1G "$t/huge-input.json"
 # within the limits: 999,990 values (the value limit is 1,000,000 JSON tokens), read, then refused
-{ printf '{"a": ['; yes '0,' | head -n 999989 | tr -d '\n'; printf '0]}'; } > "$t/many-input.json"
-{ printf '['; yes '"0",' | head -n 999989 | tr -d '\n'; printf '"0"]'; } > "$t/many-public.json"
+awk 'BEGIN { printf "{\"a\": ["; for (i = 1; i < 999990; i++) printf "0,"; printf "0]}" }' > "$t/many-input.json"
+awk 'BEGIN { printf "["; for (i = 1; i < 999990; i++) printf "\"0\","; printf "\"0\"]" }' > "$t/many-public.json"
 
 # ---- one case, REPS times (3 by default): prints "exit median_wall_s median_rss_kib stacktrace error-line"
 reps=${REPS:-3}
