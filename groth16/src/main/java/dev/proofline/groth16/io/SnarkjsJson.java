@@ -235,6 +235,8 @@ public final class SnarkjsJson {
                     ? "more content after the JSON value" : e.getOriginalMessage()), e);
         } catch (JsonProcessingException e) {
             throw new FormatException(file, null, "not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (NumberFormatException e) {
+            throw new FormatException(file, null, "a number cannot be read: its exponent is out of range", e);
         } catch (IOException e) {
             throw new FormatException(file, null, "cannot read: " + e.getMessage(), e);
         }

@@ -101,6 +101,12 @@ public final class R1csFile {
         if (h.remaining() != 0) {
             throw f.error(1, h.remaining() + " bytes after nConstraints, the header should end there");
         }
+        // nWires is what every later stage allocates by (a key has points per wire): where the
+        // wire-to-label map is present, its one u64 per wire must be there
+        if (f.has(3) && f.section(3).data().byteSize() != 8L * nWires) {
+            throw f.error(3, "is " + f.section(3).data().byteSize() + " bytes, expected " + 8L * nWires
+                    + " (a label for each of nWires " + nWires + ")");
+        }
         if (f.has(4) || f.has(5)) {
             throw f.error(4, "custom gates (PLONK) are not supported by Groth16");
         }

@@ -107,6 +107,10 @@ public final class CircomInput {
         } catch (JacksonException e) {
             throw new WitnessException(Reason.MALFORMED_INPUT, null,
                     where + "not valid JSON: " + e.getOriginalMessage());
+        } catch (NumberFormatException e) {
+            // Jackson reads 2e1222222222 as a BigDecimal, whose exponent must fit in an int
+            throw new WitnessException(Reason.MALFORMED_INPUT, null, where
+                    + "a number cannot be read: its exponent is out of range");
         }
         if (root == null || !root.isObject()) {
             throw new WitnessException(Reason.MALFORMED_INPUT, null, where
@@ -166,8 +170,8 @@ public final class CircomInput {
             boolean objects = !leaves.isEmpty() && leaves.getFirst() instanceof Map;
             for (Object leaf : leaves) {
                 if ((leaf instanceof Map) != objects) {
-                    throw new WitnessException(Reason.BAD_VALUE, prefix, where + "input '" + prefix
-                            + "' mixes objects and values in one array");
+                    throw new WitnessException(Reason.BAD_VALUE, prefix, where + "input '"
+                            + WitnessException.shown(prefix) + "' mixes objects and values in one array");
                 }
             }
             if (objects) {
@@ -222,14 +226,16 @@ public final class CircomInput {
         }
         String problem = v instanceof Bad bad ? bad.problem() : v == null ? "null is not a number" : "a "
                 + v.getClass().getSimpleName() + " is not a number";
-        throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + signal + index + "': " + problem);
+        throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + WitnessException.shown(signal + index)
+                + "': " + problem);
     }
 
     /** A string as JavaScript's BigInt(string) reads it, except that an empty string is rejected. */
     static BigInteger parseInteger(String raw, String signal, String index, String where) {
         String s = jsTrim(raw);
         if (s.length() > InputLimits.MAX_NUMBER_CHARS) {
-            throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + signal + index + "': a string of "
+            throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '"
+                    + WitnessException.shown(signal + index) + "': a string of "
                     + s.length() + " characters, a number may have at most " + InputLimits.MAX_NUMBER_CHARS);
         }
         try {
@@ -246,7 +252,8 @@ public final class CircomInput {
             // cannot happen after the patterns matched; reported below
         }
         String shown = raw.length() > 80 ? raw.substring(0, 77) + "..." : raw;
-        throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + signal + index + "': \""
+        throw new WitnessException(Reason.BAD_VALUE, signal, where + "input '" + WitnessException.shown(signal + index)
+                + "': \""
                 + shown + "\" is not an integer (decimal, or hexadecimal with 0x)");
     }
 

@@ -465,7 +465,8 @@ public final class CircomWasm {
                         throw unknown(signal);
                     }
                     if (n != size) {
-                        throw new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + signal + "' has "
+                        throw new WitnessException(Reason.WRONG_COUNT, signal, "input signal '"
+                                + WitnessException.shown(signal) + "' has "
                                 + size + (size == 1 ? " value" : " values") + ", the input gives " + n);
                     }
                     given += size;
@@ -527,7 +528,8 @@ public final class CircomWasm {
         }
 
         private WitnessException unknown(String signal) {
-            return new WitnessException(Reason.UNKNOWN_SIGNAL, signal, "circuit has no input signal '" + signal + "'");
+            return new WitnessException(Reason.UNKNOWN_SIGNAL, signal, "circuit has no input signal '"
+                    + WitnessException.shown(signal) + "'");
         }
 
         /**
@@ -571,7 +573,7 @@ public final class CircomWasm {
                     String text = trap.getMessage().strip().replace("\n", "; ");
                     return switch (trap.code) {
                         case 1 -> unknown(signal);
-                        case 2, 6 -> new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + signal
+                        case 2, 6 -> new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + WitnessException.shown(signal)
                                 + "' has fewer values than the input gives (circom: " + text + ")");
                         default -> new WitnessException(Reason.CIRCUIT_ERROR, signal, trap.code,
                                 "the circuit rejected the input: " + text);

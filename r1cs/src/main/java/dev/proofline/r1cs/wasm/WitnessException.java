@@ -58,4 +58,9 @@ public class WitnessException extends IllegalArgumentException {
     public int circomCode() {
         return circomCode;
     }
+
+    /** A signal name as messages show it: at most 80 characters (a JSON key may have thousands). */
+    static String shown(String signal) {
+        return signal == null || signal.length() <= 80 ? signal : signal.substring(0, 77) + "...";
+    }
 }
