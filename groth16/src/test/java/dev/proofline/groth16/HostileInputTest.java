@@ -54,6 +54,10 @@ class HostileInputTest {
         long allocated = threads.getCurrentThreadAllocatedBytes() - bytes;
         assertTrue(millis < 10_000, "took " + millis + " ms: " + e.getMessage());
         assertTrue(allocated < 64L << 20, "allocated " + allocated + " bytes: " + e.getMessage());
+        // the figures of docs/reliability.md ("in-process")
+        String shown = e.getMessage().replaceFirst("^/[^:]*/", "");
+        System.out.printf("rejected in %d ms, %.1f MiB allocated: %s%n", millis, allocated / 1048576.0,
+                shown.length() > 110 ? shown.substring(0, 107) + "..." : shown);
         return e.getMessage();
     }
 

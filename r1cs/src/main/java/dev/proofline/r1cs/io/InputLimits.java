@@ -36,11 +36,13 @@ public final class InputLimits {
     public static final String INPUT_JSON_VALUES = "proofline.limits.input-json-values";
 
     static final long DEFAULT_JSON_BYTES = 16L << 20;
-    // a value read costs about 150 bytes of heap (the tree, then the integers): 200,000 keep a file
-    // at the limit near 30 MiB, and allow a verification key of 40,000 public signals
-    static final long DEFAULT_JSON_VALUES = 200_000;
+    // a file at the value limit is read whole before anything can refuse it (the public signals
+    // before the key's count, an input before the circuit's): 200,000 values cost the command line
+    // about 75 MiB of peak RSS, 100,000 keep it within the 64 MiB of docs/reliability.md and allow a
+    // verification key of 20,000 public signals
+    static final long DEFAULT_JSON_VALUES = 100_000;
     static final long DEFAULT_INPUT_JSON_BYTES = 64L << 20;
-    static final long DEFAULT_INPUT_JSON_VALUES = 200_000;
+    static final long DEFAULT_INPUT_JSON_VALUES = 100_000;
 
     private InputLimits() {
     }
