@@ -15,13 +15,15 @@ import java.util.function.LongSupplier;
  * capacity, X = min(synthesis threads / synthesis time, devices / prover time), so the permits that keep
  * the slower stage fed without a partition ever waiting are X × (synthesis + prover start + hand-offs).
  * The sizer starts at one permit per device plus one (one partition proving, one synthesizing), jumps to
- * that estimate (from the fastest of them) once the first three partitions are measured, and from then on corrects it by what happens,
- * one permit at a time, once per window of proofs (twice the permits, at least eight):
+ * 98% of that estimate, rounded up, from the fastest of the first three partitions, and from then on
+ * corrects it by what happens, one permit at a time, once per window of proofs (twice the permits, at
+ * least eight):
  * <ul>
- *   <li><b>grow</b> when, for more than 2% of the window, partitions waited for a permit with every
- *       permit out while a device and a synthesis thread both sat idle with nothing queued for them, and
- *       the budget has room for one more partition: a permit more would have started work at once.
- *       Growth never comes while either stage is busy, so synthesis cannot run away from the prover;</li>
+ *   <li><b>grow</b> when, for more than 3% of the window (a prover busy under 97% of it), partitions
+ *       waited for a permit with every permit out while a device and a synthesis thread both sat idle
+ *       with nothing queued for them, and the budget has room for one more partition: a permit more
+ *       would have started work at once. Growth never comes while either stage is busy, so synthesis
+ *       cannot run away from the prover;</li>
  *   <li><b>shrink</b> when throughout the window at least one permit-holding partition waited (for a
  *       synthesis thread or for the prover): that permit bought memory and no throughput. A limit at
  *       which the pipeline starved is not returned to for 8 windows, so the size does not swing.</li>
@@ -39,7 +41,9 @@ final class PermitSizer {
     /** Partitions measured before the first estimate (the very first carry the JIT and the pool's first allocations). */
     private static final int ESTIMATE_AFTER = 3;
     /** Share of a window spent starved (see {@link #changed}) that makes the sizer grow. */
-    private static final double STARVED = 0.02;
+    private static final double STARVED = 0.03;
+    /** The share of Little's law the first estimate covers (see {@link #decide}). */
+    private static final double ESTIMATE_SHARE = 0.98;
     /** The fewest proofs in a window: fewer, and one late wake-up of a thread reads as starvation. */
     private static final int MIN_WINDOW = 8;
 
@@ -265,8 +269,10 @@ final class PermitSizer {
             // from the fastest of the first partitions: the first carry the JIT and the pool's first
             // allocations, and an estimate too high would cost memory for nothing (starvation corrects one
             // too low within a window)
+            // and 98% of it: a fraction of a permit more than a whole number is a prover idle that share
+            // of the time at most (under 2%), not worth a partition's memory; starvation grows it if it is
             double fastest = Math.min(synthesisThreads / first[0], devices / first[1]) * first[2];
-            int target = Math.max(1, Math.min(cap, (int) Math.ceil(fastest - 1e-9)));
+            int target = Math.max(1, Math.min(cap, (int) Math.ceil(fastest * ESTIMATE_SHARE)));
             if (target > limit && roomFor(target - limit)) {
                 limit = target;
                 reason = "estimated " + target + " from the first partitions: " + measured();

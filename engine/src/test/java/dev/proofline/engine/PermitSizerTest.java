@@ -57,9 +57,9 @@ class PermitSizerTest {
         proofs(s, 1, 20);
         assertEquals(2, permits.max(), "no estimate before three partitions");
         proofs(s, 1, 20);
-        // min(4 threads / 40 ms, 1 device / 20 ms) = 0.05 per ms, × 61 ms = 3.05: 4 permits
-        assertEquals(4, permits.max());
-        assertTrue(s.snapshot().reason().startsWith("estimated 4"), s.snapshot().reason());
+        // min(4 threads / 40 ms, 1 device / 20 ms) = 0.05 per ms, × 61 ms = 3.05; 98% of it, 2.99: 3 permits
+        assertEquals(3, permits.max());
+        assertTrue(s.snapshot().reason().startsWith("estimated 3"), s.snapshot().reason());
         // per circuit, a moving average (weight 0.2 on the newest): 250, then 208, then 174.4
         assertEquals(174.4, s.snapshot().circuits().get("c").synthesisMs(), 1e-9, "kept per circuit");
     }
