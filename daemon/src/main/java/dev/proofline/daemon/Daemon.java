@@ -1,7 +1,5 @@
 package dev.proofline.daemon;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.ProverBackend;
@@ -16,8 +14,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,7 +36,7 @@ public final class Daemon implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final ProvingService service;
     private final Server grpc;
-    private final HttpServer http;
+    private final StatusHttpServer http;
     private final Consumer<String> log;
     private final List<String> circuits;
     /** Cluster mode only: this daemon's part in the cluster. */
@@ -96,11 +92,28 @@ public final class Daemon implements AutoCloseable {
                         new java.io.File(config.server().tlsKey()));
             }
             this.grpc = b.build().start();
-            this.http = HttpServer.create(address(config.server().httpListen()), 64);
-            http.createContext("/", this::serveHttp);
-            http.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4, r -> Thread.ofPlatform()
-                    .name("http").daemon().unstarted(r)));
-            http.start();
+            this.http = StatusHttpServer.start(address(config.server().httpListen()),
+                    StatusHttpServer.Limits.of(config.http()), new HttpRoutes(token, new HttpRoutes.Sources() {
+                        @Override
+                        public String statusJson() {
+                            return service.statusJson();
+                        }
+
+                        @Override
+                        public String timelineJson(int limit) {
+                            return StatusJson.timeline(engine.timeline().last(limit));
+                        }
+
+                        @Override
+                        public String metrics() {
+                            return registry.scrape();
+                        }
+
+                        @Override
+                        public boolean shuttingDown() {
+                            return closed;
+                        }
+                    }));
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
@@ -246,84 +259,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     public String httpAddress() {
-        return DaemonConfig.host(config.server().httpListen()) + ":" + http.getAddress().getPort();
-    }
-
-    // ------------------------------------------------------------------ HTTP
-
-    private void serveHttp(HttpExchange x) throws IOException {
-        try (x) {
-            if (!config.server().authToken().isEmpty() && !authorized(x)) {
-                send(x, 401, "text/plain", "unauthorized: send Authorization: Bearer <token>\n");
-                return;
-            }
-            if (!x.getRequestMethod().equals("GET")) {
-                send(x, 405, "text/plain", "GET only\n");
-                return;
-            }
-            String path = x.getRequestURI().getPath();
-            switch (path) {
-                case "/status" -> send(x, 200, "application/json", service.statusJson());
-                case "/timeline" -> send(x, 200, "application/json", StatusJson.timeline(engine.timeline().last(
-                        queryInt(x, "limit", 2000))));
-                case "/metrics" -> send(x, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-                case "/healthz" -> send(x, closed ? 503 : 200, "text/plain", closed ? "shutting down\n" : "ok\n");
-                default -> serveStatic(x, path);
-            }
-        } catch (RuntimeException e) {
-            send(x, 500, "text/plain", "error: " + e.getMessage() + "\n");
-        }
-    }
-
-    private static int queryInt(HttpExchange x, String name, int def) {
-        String q = x.getRequestURI().getQuery();
-        if (q != null) {
-            for (String p : q.split("&")) {
-                if (p.startsWith(name + "=")) {
-                    try {
-                        return Math.max(0, Math.min(100_000, Integer.parseInt(p.substring(name.length() + 1))));
-                    } catch (NumberFormatException e) {
-                        return def;
-                    }
-                }
-            }
-        }
-        return def;
-    }
-
-    private boolean authorized(HttpExchange x) {
-        String h = x.getRequestHeaders().getFirst("Authorization");
-        String q = x.getRequestURI().getQuery();
-        String token = config.server().authToken();
-        return h != null && constantTimeEquals(h, "Bearer " + token)
-                || q != null && List.of(q.split("&")).stream().anyMatch(p -> constantTimeEquals(p, "token=" + token));
-    }
-
-    private void serveStatic(HttpExchange x, String path) throws IOException {
-        String name = path.equals("/") ? "index.html" : path.substring(1);
-        if (!name.matches("[a-z0-9_-]+\\.(html|js|css)")) {
-            send(x, 404, "text/plain", "not found\n");
-            return;
-        }
-        try (InputStream in = Daemon.class.getResourceAsStream("web/" + name)) {
-            if (in == null) {
-                send(x, 404, "text/plain", "not found\n");
-                return;
-            }
-            String type = name.endsWith(".html") ? "text/html; charset=utf-8"
-                    : name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
-            send(x, 200, type, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
-    }
-
-    private static void send(HttpExchange x, int code, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", type);
-        x.getResponseHeaders().set("Cache-Control", "no-store");
-        x.sendResponseHeaders(code, b.length);
-        try (OutputStream o = x.getResponseBody()) {
-            o.write(b);
-        }
+        return DaemonConfig.host(config.server().httpListen()) + ":" + http.port();
     }
 
     static boolean constantTimeEquals(String a, String b) {
@@ -383,8 +319,7 @@ public final class Daemon implements AutoCloseable {
         if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
             grpc.shutdownNow();
         }
-        http.stop(0);
-        ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
+        http.close();
         log.accept("proofline daemon stopped");
     }
 

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * {@link ConfigException} naming the file, the key and its line.
  */
 public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown,
-        Cluster cluster, Store store) {
+        Cluster cluster, Store store, Http http) {
 
     /** Listen addresses and access. */
     public record Server(@JsonProperty("grpc_listen") String grpcListen, @JsonProperty("http_listen") String httpListen,
@@ -52,6 +52,19 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("max_request_bytes") String maxRequestBytes,
             @JsonProperty("max_partitions") Integer maxPartitions,
             @JsonProperty("max_await") String maxAwait) {
+    }
+
+    /**
+     * The HTTP side's bounds: how long a client may take to send a request once it started one, how long
+     * an idle connection stays open, how many connections and requests in progress it holds, how large a
+     * request's headers and body may be.
+     */
+    public record Http(@JsonProperty("header_timeout") String headerTimeout,
+            @JsonProperty("idle_timeout") String idleTimeout,
+            @JsonProperty("max_connections") Integer maxConnections,
+            @JsonProperty("max_concurrent_requests") Integer maxConcurrentRequests,
+            @JsonProperty("max_header_bytes") String maxHeaderBytes,
+            @JsonProperty("max_body_bytes") String maxBodyBytes) {
     }
 
     /** What SIGTERM does. */
@@ -108,7 +121,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** Every default: loopback only, keys from ./keys, budget auto. */
     public static DaemonConfig defaults() {
-        return new DaemonConfig(null, null, null, null, null, null, null).resolved(null, "");
+        return new DaemonConfig(null, null, null, null, null, null, null, null).resolved(null, "");
     }
 
     /** Reads {@code file}; a missing file, bad TOML, an unknown key or a bad value is a {@link ConfigException}. */
@@ -161,7 +174,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw new ConfigException(name + ":" + line(e.getLocation()) + ": not valid TOML: "
                     + firstLine(e.getOriginalMessage()));
         }
-        return (raw == null ? new DaemonConfig(null, null, null, null, null, null, null) : raw).resolved(name, text);
+        return (raw == null ? new DaemonConfig(null, null, null, null, null, null, null, null) : raw).resolved(name, text);
     }
 
     private static String line(JsonLocation loc) {
@@ -260,7 +273,20 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.oneOf("store", "kind", t.kind(), "sqlite", "memory");
         c.duration("store", "result_retention", t.resultRetention());
         c.duration("store", "fetched_retention", t.fetchedRetention());
-        return new DaemonConfig(s, k, e, l, d, u, t);
+        Http h = http != null ? http : new Http(null, null, null, null, null, null);
+        h = new Http(or(h.headerTimeout(), "10s"), or(h.idleTimeout(), "60s"), or(h.maxConnections(), 4096),
+                or(h.maxConcurrentRequests(), 16), or(h.maxHeaderBytes(), "16KiB"), or(h.maxBodyBytes(), "64KiB"));
+        c.duration("http", "header_timeout", h.headerTimeout());
+        c.duration("http", "idle_timeout", h.idleTimeout());
+        c.atLeast("http", "max_connections", h.maxConnections(), 1);
+        c.atLeast("http", "max_concurrent_requests", h.maxConcurrentRequests(), 1);
+        c.bytes("http", "max_header_bytes", h.maxHeaderBytes());
+        c.bytes("http", "max_body_bytes", h.maxBodyBytes());
+        if (parseBytes(h.maxHeaderBytes()) > Integer.MAX_VALUE || parseBytes(h.maxBodyBytes()) > Integer.MAX_VALUE) {
+            throw c.error("http", parseBytes(h.maxHeaderBytes()) > Integer.MAX_VALUE ? "max_header_bytes"
+                    : "max_body_bytes", "at most 2GiB");
+        }
+        return new DaemonConfig(s, k, e, l, d, u, t, h);
     }
 
     private static <T> T or(T v, T def) {
@@ -273,7 +299,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
                 server.tlsCert(), server.tlsKey());
         Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
-        return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store).resolved("command line", "");
+        return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
     }
 
     /** This configuration in cluster mode on {@code database} (the {@code --database} flag), checked again. */
@@ -281,7 +307,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Cluster u = cluster;
         return new DaemonConfig(server, keys, engine, limits, shutdown, new Cluster(database, u.nodeId(), u.poolSize(),
                 u.connectTimeout(), u.leaseTimeout(), u.heartbeatInterval(), u.fallbackPoll(), u.maxAttempts(),
-                u.resultRetention(), u.fetchedRetention()), store).resolved("command line", "");
+                u.resultRetention(), u.fetchedRetention()), store, http).resolved("command line", "");
     }
 
     /**
@@ -291,7 +317,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     public DaemonConfig withStore(String where) {
         Store t = where.equals("memory") ? new Store("memory", store.directory(), store.resultRetention(),
                 store.fetchedRetention()) : new Store("sqlite", where, store.resultRetention(), store.fetchedRetention());
-        return new DaemonConfig(server, keys, engine, limits, shutdown, cluster, t).resolved("command line", "");
+        return new DaemonConfig(server, keys, engine, limits, shutdown, cluster, t, http).resolved("command line", "");
     }
 
     /** Whether {@code listen} ("host:port") is a loopback address. */

@@ -40,6 +40,20 @@ class DaemonConfigTest {
     }
 
     @Test
+    void theHttpBoundsHaveDefaultsAndAreChecked() {
+        DaemonConfig.Http h = DaemonConfig.parse("", "d.toml").http();
+        assertEquals(new DaemonConfig.Http("10s", "60s", 4096, 16, "16KiB", "64KiB"), h);
+        DaemonConfig.Http set = DaemonConfig.parse("[http]\nheader_timeout = \"2s\"\nmax_connections = 100\n", "d.toml")
+                .http();
+        assertEquals("2s", set.headerTimeout());
+        assertEquals(100, set.maxConnections());
+        assertEquals("d.toml:2: http.max_connections: 0 is below the minimum of 1",
+                error("[http]\nmax_connections = 0\n"));
+        assertEquals("d.toml:2: http.idle_timeout: 'soon' is not a duration (a whole number with ms, s, m or h)",
+                error("[http]\nidle_timeout = \"soon\"\n"));
+    }
+
+    @Test
     void badFilesNameTheKeyAndItsLine() throws Exception {
         assertEquals("d.toml:3: engine.permitz: unknown key", error("[engine]\nbudget = \"auto\"\npermitz = 3\n"));
         String wrongType = error("[engine]\n\npermits = \"three\"\n");

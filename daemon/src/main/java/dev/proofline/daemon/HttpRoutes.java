@@ -1,0 +1,127 @@
+package dev.proofline.daemon;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * What the HTTP side answers: the bearer token first (when one is configured), then {@code GET /status},
+ * {@code /timeline?limit=N}, {@code /metrics}, {@code /healthz} and the dashboard's files. No I/O on a
+ * connection: {@link StatusHttpServer} hands it a request's method, target and authorization header and
+ * writes back the {@link Answer}.
+ */
+final class HttpRoutes {
+
+    /** A response: status code, content type and body. */
+    record Answer(int status, String contentType, byte[] body) {
+        static Answer text(int status, String body) {
+            return new Answer(status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Where the answers come from. */
+    interface Sources {
+        String statusJson();
+
+        String timelineJson(int limit);
+
+        String metrics();
+
+        boolean shuttingDown();
+    }
+
+    private final String token;
+    private final Sources sources;
+
+    /** {@code token} empty: no authentication. */
+    HttpRoutes(String token, Sources sources) {
+        this.token = token;
+        this.sources = sources;
+    }
+
+    /** Whether the request is a health check, which is cheap enough to answer on the network thread. */
+    static boolean isHealthCheck(String target) {
+        return path(target).equals("/healthz");
+    }
+
+    /** The answer to {@code method target} with the given Authorization header (null if absent). */
+    Answer answer(String method, String target, String authorization) {
+        URI uri;
+        try {
+            uri = new URI(target);
+        } catch (URISyntaxException e) {
+            return Answer.text(400, "bad request target\n");
+        }
+        if (!token.isEmpty() && !authorized(authorization, uri.getRawQuery())) {
+            return Answer.text(401, "unauthorized: send Authorization: Bearer <token>\n");
+        }
+        if (!method.equals("GET")) {
+            return Answer.text(405, "GET only\n");
+        }
+        String path = uri.getPath() == null ? "" : uri.getPath();
+        try {
+            return switch (path) {
+                case "/status" -> json(sources.statusJson());
+                case "/timeline" -> json(sources.timelineJson(queryInt(uri.getRawQuery(), "limit", 2000)));
+                case "/metrics" -> new Answer(200, "text/plain; version=0.0.4; charset=utf-8",
+                        sources.metrics().getBytes(StandardCharsets.UTF_8));
+                case "/healthz" -> sources.shuttingDown() ? Answer.text(503, "shutting down\n") : Answer.text(200, "ok\n");
+                default -> staticFile(path);
+            };
+        } catch (RuntimeException e) {
+            // the message names the problem, not where it happened: no stack trace goes to a client
+            return Answer.text(500, "error: " + e.getMessage() + "\n");
+        }
+    }
+
+    private static String path(String target) {
+        int q = target.indexOf('?');
+        return q < 0 ? target : target.substring(0, q);
+    }
+
+    private static Answer json(String body) {
+        return new Answer(200, "application/json", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private boolean authorized(String header, String query) {
+        return header != null && Daemon.constantTimeEquals(header, "Bearer " + token)
+                || query != null && List.of(query.split("&")).stream()
+                        .anyMatch(p -> Daemon.constantTimeEquals(p, "token=" + token));
+    }
+
+    private static int queryInt(String query, String name, int def) {
+        if (query != null) {
+            for (String p : query.split("&")) {
+                if (p.startsWith(name + "=")) {
+                    try {
+                        return Math.max(0, Math.min(100_000, Integer.parseInt(p.substring(name.length() + 1))));
+                    } catch (NumberFormatException e) {
+                        return def;
+                    }
+                }
+            }
+        }
+        return def;
+    }
+
+    private static Answer staticFile(String path) {
+        String name = path.equals("/") ? "index.html" : path.substring(1);
+        if (!name.matches("[a-z0-9_-]+\\.(html|js|css)")) {
+            return Answer.text(404, "not found\n");
+        }
+        try (InputStream in = Daemon.class.getResourceAsStream("web/" + name)) {
+            if (in == null) {
+                return Answer.text(404, "not found\n");
+            }
+            String type = name.endsWith(".html") ? "text/html; charset=utf-8"
+                    : name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
+            return new Answer(200, type, in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
