@@ -215,6 +215,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 parts.add(partition(circuit, key.value(), ps.get(p), p));
             }
         }
+        checkSatisfied(id, parts);
         if (cluster != null) {
             return submitToCluster(req, id, ps);
         }
@@ -224,6 +225,23 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()));
         return SubmitProofResponse.newBuilder().setJobId(job.id()).setQueuePosition(engine.queuePosition(job))
                 .setExisting(job.spec() != spec).build();
+    }
+
+    /**
+     * Witnesses against the circuit's constraints, when it has a constraint system (an r1cs or a built-in
+     * circuit): a witness that does not satisfy them is INVALID_ARGUMENT now, not a failed job later.
+     */
+    private void checkSatisfied(String id, List<CircuitJob.Partition> parts) throws InterruptedException {
+        if (!engine.circuits().hasPce(id) || parts.stream().noneMatch(p -> p instanceof CircuitJob.Values)) {
+            return;
+        }
+        try (ResidentCache<dev.proofline.r1cs.pce.Pce>.Lease pce = engine.circuits().pce(id)) {
+            for (int p = 0; p < parts.size(); p++) {
+                if (parts.get(p) instanceof CircuitJob.Values(dev.proofline.r1cs.Witness w)) {
+                    SatisfactionCheck.check("partition " + p + " of circuit '" + id + "'", pce.value(), w);
+                }
+            }
+        }
     }
 
     /** Cluster mode: the checked job goes into the shared queue, durable once this returns. */
@@ -305,7 +323,15 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         any.whenComplete((v, x) -> {
             try {
                 if (f.isDone() && f.isCompletedExceptionally()) {
-                    out.onError(status(failure(f)));
+                    Throwable why = failure(f);
+                    if (why instanceof Prover.ProofRejectedException && job.spec() instanceof CircuitJob cj) {
+                        // the proof's own verification caught a witness that does not satisfy the circuit
+                        // (a circuit with only a key cannot be checked at submission)
+                        out.onError(Status.INVALID_ARGUMENT.withDescription(job.id() + ": a witness does not satisfy"
+                                + " circuit '" + cj.circuitId() + "' (its proof fails verification)").asRuntimeException());
+                        return;
+                    }
+                    out.onError(status(why));
                     return;
                 }
                 out.onNext(response(job));
@@ -351,7 +377,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
         switch (v.state()) {
-            case "FAILED" -> out.onError(Status.INTERNAL.withDescription(v.error()).asRuntimeException());
+            case "FAILED" -> out.onError(Status.INTERNAL.withDescription(ClientMessages.redact(String.valueOf(v.error())))
+                    .asRuntimeException());
             case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
             case "DEADLINE_EXCEEDED" -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
                     + " did not finish within its deadline").asRuntimeException());
@@ -580,15 +607,21 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             case CancellationException e -> Status.CANCELLED.withDescription("the job was cancelled");
             case TimeoutException e -> Status.DEADLINE_EXCEEDED;
             case Prover.ProofRejectedException e -> Status.INVALID_ARGUMENT;
-            case ResidentCache.LoadException e -> Status.RESOURCE_EXHAUSTED;
+            // no room in the budget (no cause), or the file could not be loaded: a server-side problem
+            case ResidentCache.LoadException e when e.getCause() == null || e.getCause() instanceof OutOfMemoryError ->
+                    Status.RESOURCE_EXHAUSTED;
+            case ResidentCache.LoadException e -> Status.FAILED_PRECONDITION.withDescription("circuit "
+                    + e.getMessage() + " (its files in the keys directory cannot be loaded)");
             case ClusterStore.UnavailableException e -> Status.UNAVAILABLE;
             case IllegalArgumentException e -> Status.INVALID_ARGUMENT;
             case InterruptedException e -> Status.UNAVAILABLE;
             default -> Status.INTERNAL;
         };
         if (s.getDescription() == null) {
-            s = s.withDescription(t.getMessage() != null ? t.getMessage() : t.toString());
+            s = s.withDescription(t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName());
         }
+        // a client learns the problem, never where the server keeps its files
+        s = s.withDescription(ClientMessages.redact(s.getDescription()));
         if (s.getCode() == Status.Code.INTERNAL) {
             s = s.withCause(t);
         }

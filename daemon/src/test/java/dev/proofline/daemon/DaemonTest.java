@@ -77,6 +77,10 @@ class DaemonTest {
         copy(bls, dir.resolve("poseidon-bls12381"), true);
         copy(mul, dir.resolve("multiplier"), false);
         Files.createDirectories(dir.resolve("no key here"));
+        // a key cut in half: registered (its folder looks right), refused when it is loaded
+        Path corrupt = Files.createDirectories(dir.resolve("corrupt"));
+        byte[] key = Files.readAllBytes(mul.zkey());
+        Files.write(corrupt.resolve("circuit.zkey"), java.util.Arrays.copyOf(key, key.length / 2));
         // a built-in Java circuit: its size in builtin.toml, a development key for that shape
         Path merkle = Files.createDirectories(dir.resolve("merkle"));
         Files.writeString(merkle.resolve("builtin.toml"), """
@@ -152,7 +156,7 @@ class DaemonTest {
     void circuitsComeFromTheKeysDirectory() {
         List<String> ids = stub.listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsList().stream()
                 .map(c -> c.getId() + (c.getHasWasm() ? "+wasm" : "") + (c.getHasR1Cs() ? "+r1cs" : "")).toList();
-        assertEquals(List.of("merkle+r1cs", "multiplier", "poseidon-bls12381+wasm+r1cs", "poseidon-bn128+wasm+r1cs"), ids);
+        assertEquals(List.of("corrupt", "merkle+r1cs", "multiplier", "poseidon-bls12381+wasm+r1cs", "poseidon-bn128+wasm+r1cs"), ids);
         assertTrue(log.stream().anyMatch(l -> l.contains("no key here") && l.contains("skipped")), log.toString());
         assertTrue(log.stream().anyMatch(l -> l.contains("preloaded poseidon-bn128")), log.toString());
     }
@@ -244,6 +248,51 @@ class DaemonTest {
         AwaitProofResponse r = stub.awaitProof(AwaitProofRequest.newBuilder().setJobId(good.getJobId())
                 .setTimeoutMs(120_000).build());
         assertEquals(JobState.DONE, r.getState(), "the good job completes");
+    }
+
+    /** The witness file {@code fx} with one bit of its last value flipped: the right size, a wrong value. */
+    private static Partition tampered(CircomFixtures.Fixture fx) throws Exception {
+        byte[] w = Files.readAllBytes(fx.wtns());
+        w[w.length - 32] ^= 1; // the low byte of the last (internal) signal
+        return Partition.newBuilder().setWtns(ByteString.copyFrom(w)).build();
+    }
+
+    @Test
+    void aWitnessThatDoesNotSatisfyTheCircuitIsRefusedAtSubmitWithoutAServerPath() {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.submitProof(
+                SubmitProofRequest.newBuilder().setCircuitId("poseidon-bn128").addPartitions(wtns(bn))
+                        .addPartitions(tampered(bn)).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        String d = e.getStatus().getDescription();
+        assertTrue(d.contains("partition 1 of circuit 'poseidon-bn128': the witness does not satisfy the circuit"), d);
+        assertFalse(d.contains(tmp.toString()), d);
+    }
+
+    @Test
+    void aKeyOnlyCircuitRefusesABadWitnessAtAwaitNamingTheCircuitNotAPath() throws Exception {
+        // a snarkjs key holds A and B but not C: the proof's own verification is the check
+        SubmitProofResponse sub = stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
+                .addPartitions(tampered(mul)).build());
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.awaitProof(
+                AwaitProofRequest.newBuilder().setJobId(sub.getJobId()).setTimeoutMs(120_000).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        String d = e.getStatus().getDescription();
+        assertTrue(d.contains("circuit 'multiplier'") && d.contains("does not satisfy"), d);
+        assertFalse(d.contains("/"), d);
+    }
+
+    @Test
+    void aCorruptKeyIsAFailedPreconditionNamingTheCircuitNotAPath() {
+        for (ThrowingCall call : List.<ThrowingCall>of(
+                () -> stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId("corrupt")
+                        .addPartitions(wtns(mul)).build()),
+                () -> stub.preloadKey(KeyRequest.newBuilder().setCircuitId("corrupt").build()))) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call::run);
+            assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode(), e.getStatus().getDescription());
+            String d = e.getStatus().getDescription();
+            assertTrue(d.startsWith("circuit corrupt"), d);
+            assertFalse(d.contains(tmp.toString()) || d.contains("/"), d);
+        }
     }
 
     @Test
