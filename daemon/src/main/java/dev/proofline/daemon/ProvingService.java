@@ -40,7 +40,6 @@ import dev.proofline.r1cs.wasm.CircomInput;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +112,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     public StreamObserver<SubmitProofChunk> submitProofStream(StreamObserver<SubmitProofResponse> out) {
         return new StreamObserver<>() {
             private SubmitProofRequest header;
-            private final List<ByteArrayOutputStream> parts = new ArrayList<>();
+            /** Each streamed partition's chunks, as received: joined without a copy when the stream ends. */
+            private final List<List<ByteString>> parts = new ArrayList<>();
             private long total;
             private boolean failed;
 
@@ -131,7 +131,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                         int n = header.getStreamedPartitions();
                         checkPartitionCount(n + header.getPartitionsCount());
                         for (int i = 0; i < n; i++) {
-                            parts.add(new ByteArrayOutputStream());
+                            parts.add(new ArrayList<>());
                         }
                         total = header.getSerializedSize();
                     } else {
@@ -148,7 +148,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                                     + config.limits().maxRequestBytes() + " (limits.max_request_bytes)")
                                     .asRuntimeException();
                         }
-                        c.getChunk().getData().writeTo(parts.get(p));
+                        parts.get(p).add(c.getChunk().getData());
                     }
                 } catch (Throwable t) {
                     failed = true;
@@ -172,10 +172,13 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     }
                     List<Partition> all = new ArrayList<>(header.getPartitionsList());
                     boolean json = header.getStreamedKind() == PartitionKind.INPUT_JSON;
-                    for (ByteArrayOutputStream b : parts) {
-                        all.add(json ? Partition.newBuilder().setInputJson(b.toString(java.nio.charset.StandardCharsets.UTF_8)).build()
-                                : Partition.newBuilder().setWtns(ByteString.copyFrom(b.toByteArray())).build());
+                    for (List<ByteString> chunks : parts) {
+                        // a rope over the chunks: no copy until the witness is read
+                        ByteString b = ByteString.copyFrom(chunks);
+                        all.add(json ? Partition.newBuilder().setInputJson(b.toStringUtf8()).build()
+                                : Partition.newBuilder().setWtns(b).build());
                     }
+                    parts.clear();
                     return submit(header, partitions(all));
                 });
             }
@@ -266,8 +269,10 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         switch (in.getInputCase()) {
             case WTNS -> {
                 // checked now, so that a bad witness is INVALID_ARGUMENT at submission
+                // read from a view of the message's bytes: a large witness is copied once, into its values
                 return new CircuitJob.Values(CircuitJob.checkWitness(name,
-                        WtnsFile.read(in.getWtns().toByteArray(), name), key));
+                        WtnsFile.read(java.lang.foreign.MemorySegment.ofBuffer(in.getWtns().asReadOnlyByteBuffer()),
+                                name), key));
             }
             case INPUT_JSON -> {
                 if (circuit instanceof Circuits.Java j && j.fromInput() != null) {

@@ -29,7 +29,15 @@ public final class WtnsFile {
 
     /** Reads a witness from bytes (a .wtns file received over the network); {@code name} names it in errors. */
     public static Witness read(byte[] bytes, String name) {
-        return read(BinFile.parse(Path.of(name), MemorySegment.ofArray(bytes), "wtns", 2, SECTIONS));
+        return read(MemorySegment.ofArray(bytes), name);
+    }
+
+    /**
+     * As {@link #read(byte[], String)} from a segment, e.g. a view of a received message's buffer, so that
+     * a large witness is not copied before its values are.
+     */
+    public static Witness read(MemorySegment bytes, String name) {
+        return read(BinFile.parse(Path.of(name), bytes, "wtns", 2, SECTIONS));
     }
 
     static Witness read(BinFile file) {
