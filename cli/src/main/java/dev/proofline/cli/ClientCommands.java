@@ -71,13 +71,36 @@ final class ClientCommands {
         /** A stub on {@code ch} that sends the bearer token, if there is one. */
         ProvingEngineGrpc.ProvingEngineBlockingStub stub(ManagedChannel ch) {
             ProvingEngineGrpc.ProvingEngineBlockingStub stub = ProvingEngineGrpc.newBlockingStub(ch);
+            Metadata m = bearer();
+            return m == null ? stub : stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+        }
+
+        /** An asynchronous stub on {@code ch} that sends the bearer token, if there is one. */
+        ProvingEngineGrpc.ProvingEngineStub asyncStub(ManagedChannel ch) {
+            ProvingEngineGrpc.ProvingEngineStub stub = ProvingEngineGrpc.newStub(ch);
+            Metadata m = bearer();
+            return m == null ? stub : stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+        }
+
+        /** The authorization header, or null without a token. */
+        private Metadata bearer() {
             String t = token != null ? token : System.getenv("PROOFLINE_TOKEN");
             if (t == null || t.isEmpty()) {
-                return stub;
+                return null;
             }
             Metadata m = new Metadata();
             m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + t);
-            return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+            return m;
+        }
+
+        /** A gRPC failure as an error that names the code and the problem (input errors: exit code 2). */
+        RuntimeException failure(StatusRuntimeException e) {
+            io.grpc.Status s = e.getStatus();
+            String msg = target + ": " + s.getCode() + (s.getDescription() != null ? ": " + s.getDescription() : "");
+            return switch (s.getCode()) {
+                case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED -> new IllegalArgumentException(msg);
+                default -> new IllegalStateException(msg);
+            };
         }
 
         /** Runs {@code call} with a stub; gRPC failures become errors that name the code and the problem. */
@@ -86,13 +109,7 @@ final class ClientCommands {
             try {
                 return call.apply(stub(ch).withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS));
             } catch (StatusRuntimeException e) {
-                io.grpc.Status s = e.getStatus();
-                String msg = target + ": " + s.getCode() + (s.getDescription() != null ? ": " + s.getDescription() : "");
-                switch (s.getCode()) {
-                    case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED ->
-                        throw new IllegalArgumentException(msg);
-                    default -> throw new IllegalStateException(msg);
-                }
+                throw failure(e);
             } finally {
                 ch.shutdownNow();
             }
@@ -118,11 +135,28 @@ final class ClientCommands {
         @Option(names = "--deadline", description = "fail the job after this long (e.g. 5m)")
         String deadline;
 
+        @Option(names = "--stream-above", defaultValue = "32MiB", paramLabel = "<size>",
+                description = "send the files through SubmitProofStream, in chunks read as they are sent, when"
+                        + " together they are larger than this (default: ${DEFAULT-VALUE}; the daemon refuses"
+                        + " single messages over its limits.max_message_bytes, 64MiB by default)")
+        String streamAbove;
+
+        @Option(names = "--chunk", defaultValue = "1MiB", paramLabel = "<size>",
+                description = "bytes per message of a streamed submission (default: ${DEFAULT-VALUE})")
+        String chunk;
+
         @Parameters(arity = "1..*", paramLabel = "<witness.wtns|input.json>")
         List<Path> files;
 
         @Override
         public Integer call() throws Exception {
+            long total = 0;
+            for (Path f : files) {
+                total += Files.size(f);
+            }
+            if (total > dev.proofline.daemon.DaemonConfig.parseBytes(streamAbove)) {
+                return stream();
+            }
             SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId(circuit)
                     .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)));
             if (key != null) {
@@ -137,11 +171,55 @@ final class ClientCommands {
                         : Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(f))));
             }
             SubmitProofResponse r = target.call(s -> s.submitProof(b.build()), 60_000);
+            return printed(r);
+        }
+
+        private int printed(SubmitProofResponse r) {
             System.out.println(r.getJobId());
             if (r.getExisting()) {
                 System.err.println("(an existing job: same idempotency key)");
             }
             return 0;
+        }
+
+        private int chunkBytes() {
+            long n = dev.proofline.daemon.DaemonConfig.parseBytes(chunk);
+            if (n < 1 || n > 64 << 20) {
+                throw new IllegalArgumentException("--chunk " + chunk + ": between 1 byte and 64MiB");
+            }
+            return (int) n;
+        }
+
+        /** The files through SubmitProofStream: all of one kind (the stream's partitions share one). */
+        private int stream() throws Exception {
+            boolean json = files.get(0).toString().endsWith(".json");
+            if (files.stream().anyMatch(f -> f.toString().endsWith(".json") != json)) {
+                throw new IllegalArgumentException("a streamed submission (over --stream-above) takes files of one"
+                        + " kind: all .wtns or all .json; submit the others as another job");
+            }
+            SubmitProofRequest.Builder h = SubmitProofRequest.newBuilder().setCircuitId(circuit)
+                    .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)))
+                    .setStreamedPartitions(files.size())
+                    .setStreamedKind(json ? dev.proofline.daemon.v1.PartitionKind.INPUT_JSON
+                            : dev.proofline.daemon.v1.PartitionKind.WTNS);
+            if (key != null) {
+                h.setIdempotencyKey(key);
+            }
+            if (deadline != null) {
+                h.setDeadlineMs(dev.proofline.daemon.DaemonConfig.parseDuration(deadline).toMillis());
+            }
+            ManagedChannel ch = target.channel();
+            try {
+                // no deadline on the whole upload: a large witness over a slow link takes what it takes
+                return printed(StreamedSubmission.send(target.asyncStub(ch), h.build(), files, chunkBytes()));
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof StatusRuntimeException s) {
+                    throw target.failure(s);
+                }
+                throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+            } finally {
+                ch.shutdownNow();
+            }
         }
     }
 
