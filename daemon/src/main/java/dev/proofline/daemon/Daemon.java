@@ -31,6 +31,19 @@ import java.util.function.Consumer;
  */
 public final class Daemon implements AutoCloseable {
 
+    /**
+     * The gRPC transport logs every connection that fails (junk bytes, an HTTP/1 request, a TLS hello on a
+     * plaintext port, a reset) at INFO with its stack trace; anyone who can reach the port could fill the
+     * log. Such a connection is dropped and says nothing; the transport's warnings still show. Held here
+     * because the logging framework keeps its loggers, and their levels, only while they are referenced.
+     */
+    private static final java.util.logging.Logger TRANSPORT_CONNECTIONS = java.util.logging.Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport.connections");
+
+    static {
+        TRANSPORT_CONNECTIONS.setLevel(java.util.logging.Level.WARNING);
+    }
+
     private final DaemonConfig config;
     private final Engine engine;
     private final PrometheusMeterRegistry registry;
