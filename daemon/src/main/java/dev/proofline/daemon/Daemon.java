@@ -40,8 +40,16 @@ public final class Daemon implements AutoCloseable {
     private static final java.util.logging.Logger TRANSPORT_CONNECTIONS = java.util.logging.Logger.getLogger(
             "io.grpc.netty.shaded.io.grpc.netty.NettyServerTransport.connections");
 
+    /**
+     * A message the server cannot take (over {@code limits.max_message_bytes}, or not a message) is logged
+     * as a warning with its stack trace, though the client already gets its status: those records go.
+     */
+    private static final java.util.logging.Logger SERVER_STREAM = java.util.logging.Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+
     static {
         TRANSPORT_CONNECTIONS.setLevel(java.util.logging.Level.WARNING);
+        SERVER_STREAM.setFilter(r -> !"deframeFailed".equals(r.getSourceMethodName()));
     }
 
     private final DaemonConfig config;

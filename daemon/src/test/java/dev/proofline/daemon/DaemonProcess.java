@@ -16,6 +16,7 @@ final class DaemonProcess implements AutoCloseable {
 
     private final Process process;
     private final String grpcAddress;
+    private final String httpAddress;
     final List<String> log = new CopyOnWriteArrayList<>();
 
     DaemonProcess(Path config, String... jvmOptions) throws IOException {
@@ -33,12 +34,18 @@ final class DaemonProcess implements AutoCloseable {
         if (line == null) {
             throw new IllegalStateException("the daemon process did not start: " + log);
         }
-        grpcAddress = line.substring("ready ".length());
+        String[] addresses = line.substring("ready ".length()).split(" ");
+        grpcAddress = addresses[0];
+        httpAddress = addresses[1];
         Thread.ofPlatform().daemon().start(() -> out.lines().forEach(log::add));
     }
 
     String grpcAddress() {
         return grpcAddress;
+    }
+
+    String httpAddress() {
+        return httpAddress;
     }
 
     /** Resets the process's peak RSS to its current RSS; returns that. */

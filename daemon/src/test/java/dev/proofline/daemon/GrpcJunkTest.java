@@ -25,7 +25,10 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Junk on the gRPC port: the connection is dropped, nothing with a stack trace is logged, the daemon serves on. */
+/**
+ * Junk on the gRPC port, and a message over the limit: the connection (or call) is refused, nothing with
+ * a stack trace is logged, the daemon serves on.
+ */
 class GrpcJunkTest {
 
     @TempDir
@@ -60,6 +63,8 @@ class GrpcJunkTest {
                 directory = "%s"
                 [engine]
                 budget = "256MiB"
+                [limits]
+                max_message_bytes = "1MiB"
                 """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             int port = Integer.parseInt(d.grpcAddress().substring(d.grpcAddress().lastIndexOf(':') + 1));
@@ -92,6 +97,13 @@ class GrpcJunkTest {
             }
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
             try {
+                // a message over the limit: the client gets its status, the log no stack trace
+                io.grpc.StatusRuntimeException big = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.grpc.StatusRuntimeException.class, () -> ProvingEngineGrpc.newBlockingStub(ch)
+                                .submitProof(dev.proofline.daemon.v1.SubmitProofRequest.newBuilder().setCircuitId("x")
+                                        .addPartitions(dev.proofline.daemon.v1.Partition.newBuilder().setWtns(
+                                                com.google.protobuf.ByteString.copyFrom(new byte[2 << 20]))).build()));
+                assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, big.getStatus().getCode());
                 assertEquals(0, ProvingEngineGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
                         .listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsCount(), "still serving");
             } finally {
