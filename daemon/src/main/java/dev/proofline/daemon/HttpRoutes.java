@@ -74,7 +74,7 @@ final class HttpRoutes {
             };
         } catch (RuntimeException e) {
             // the message names the problem, not where it happened: no stack trace goes to a client
-            return Answer.text(500, "error: " + e.getMessage() + "\n");
+            return Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
         }
     }
 

@@ -273,7 +273,8 @@ final class StatusHttpServer implements AutoCloseable {
                 try {
                     a = routes.answer(method, target, auth);
                 } catch (RuntimeException e) {
-                    a = HttpRoutes.Answer.text(500, "error: " + e.getMessage() + "\n");
+                    a = HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage()))
+                            + "\n");
                 }
                 return write(ctx, a, keepAlive, requests);
             }, answering);
