@@ -239,9 +239,10 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             return;
         }
         try (ResidentCache<dev.proofline.r1cs.pce.Pce>.Lease pce = engine.circuits().pce(id)) {
+            SatisfactionCheck check = new SatisfactionCheck(pce.value());
             for (int p = 0; p < parts.size(); p++) {
                 if (parts.get(p) instanceof CircuitJob.Values(dev.proofline.r1cs.Witness w)) {
-                    SatisfactionCheck.check("partition " + p + " of circuit '" + id + "'", pce.value(), w);
+                    check.check("partition " + p + " of circuit '" + id + "'", w);
                 }
             }
         }

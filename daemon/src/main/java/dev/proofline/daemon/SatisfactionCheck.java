@@ -14,22 +14,31 @@ import java.math.BigInteger;
  */
 final class SatisfactionCheck {
 
-    private SatisfactionCheck() {
+    private final Pce pce;
+    /** a, b, c of one witness, reused for each partition of a request. */
+    private final long[] a;
+    private final long[] b;
+    private final long[] c;
+
+    /** A check on {@code pce}'s constraints; its vectors (3 × 32 bytes per constraint) serve every call. */
+    SatisfactionCheck(Pce pce) {
+        this.pce = pce;
+        int words = pce.r1cs().constraintCount() * 4;
+        this.a = new long[words];
+        this.b = new long[words];
+        this.c = new long[words];
     }
 
     /**
-     * Nothing when {@code w} satisfies the constraints of {@code pce}; otherwise an
-     * {@link IllegalArgumentException} that starts with {@code name} and names the first failing constraint.
+     * Nothing when {@code w} satisfies the constraints; otherwise an {@link IllegalArgumentException} that
+     * starts with {@code name} and names the first failing constraint.
      */
-    static void check(String name, Pce pce, Witness w) {
+    void check(String name, Witness w) {
         if (w.size() > 0 && !w.value(0).equals(BigInteger.ONE)) {
             throw new IllegalArgumentException(name + ": the witness's first value (the constant 1) is not 1");
         }
-        Pce.Evaluation e = pce.evaluate(w);
+        pce.evaluate(w, a, b, c);
         PrimeField fr = pce.r1cs().curve().fr();
-        long[] a = e.a();
-        long[] b = e.b();
-        long[] c = e.c();
         long[] ab = new long[4];
         int rows = pce.r1cs().constraintCount();
         for (int r = 0; r < rows; r++) {
