@@ -63,7 +63,7 @@ class LargeRequestMemoryTest {
         // costs (a warm JVM keeps its grown heap, so a second large request would show less)
         long[] rise = new long[2];
         for (int mode = 0; mode < 2; mode++) {
-            try (DaemonProcess d = new DaemonProcess(cfg)) {
+            try (DaemonProcess d = new DaemonProcess(cfg, jvmOptions())) {
                 ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext()
                         .maxInboundMessageSize(128 << 20).build();
                 try {
@@ -86,6 +86,12 @@ class LargeRequestMemoryTest {
         }
         System.out.printf("one %d MB request: the daemon's peak RSS +%d MiB in one message, +%d MiB streamed%n",
                 large.length / 1_000_000, rise[0] >> 20, rise[1] >> 20);
+    }
+
+    /** The daemon's JVM options: {@code -Dproofline.memory.jvm="-XX:MaxRAMPercentage=75"} runs it as the launcher does. */
+    private static String[] jvmOptions() {
+        String o = System.getProperty("proofline.memory.jvm", "").strip();
+        return o.isEmpty() ? new String[0] : o.split("\\s+");
     }
 
     /** A .wtns file of about {@code bytes} bytes: valid, and far larger than the multiplier's witness. */
