@@ -59,7 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Soak and faults: a daemon (in a process of its own, so that its RSS is its own) under mixed valid and
  * hostile traffic from several clients at once — bad and tampered witnesses, oversize messages and
  * streams, junk on the gRPC port, cancels, job deadlines and client deadlines, hundreds of half-open and
- * trickling HTTP connections. Every valid job must complete and verify, every hostile request get its
+ * trickling HTTP connections, a circuit with a corrupt key. Every valid job must complete and verify, every hostile request get its
  * status code, {@code /healthz} answer throughout, and afterwards the engine's counters (permits, bytes
  * reserved for partitions, pooled buffers out, key and PCE leases) must be back to zero. Reports the
  * daemon's peak RSS against its budget.
@@ -105,6 +105,10 @@ class DaemonSoakTest {
             circuits.add(new Circuit(c[0], fx, SnarkjsJson.readVerificationKey(fx.vk()),
                     c[1].equals("bn128") ? PairingCurve.BN254 : PairingCurve.BLS12_381, Files.readAllBytes(fx.wtns())));
         }
+        // a key cut in half: its circuit is registered, and refused when its key is loaded
+        byte[] key = Files.readAllBytes(circuits.get(0).fx().zkey());
+        Files.write(Files.createDirectories(keys.resolve("corrupt")).resolve("circuit.zkey"),
+                java.util.Arrays.copyOf(key, key.length / 2));
         Path cfg = Files.writeString(tmp.resolve("soak.toml"), """
                 [server]
                 grpc_listen = "127.0.0.1:0"
@@ -230,7 +234,7 @@ class DaemonSoakTest {
         Circuit poseidon = circuits.get(1);
         int port = Integer.parseInt(d.grpcAddress().substring(d.grpcAddress().lastIndexOf(':') + 1));
         for (int i = 0; System.nanoTime() < end; i++) {
-            int kind = i % 10;
+            int kind = i % 11;
             try {
                 switch (kind) {
                     case 0 -> {
@@ -259,6 +263,8 @@ class DaemonSoakTest {
                     case 7 -> junk(port, random);
                     case 8 -> expect("an unknown circuit", Status.Code.NOT_FOUND, () -> stub.submitProof(
                             request("nope", mul.wtns())));
+                    case 9 -> expect("a corrupt key", Status.Code.FAILED_PRECONDITION, () -> stub.submitProof(
+                            request("corrupt", mul.wtns())));
                     default -> {
                         SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId(mul.id());
                         for (int p = 0; p < 9; p++) {
