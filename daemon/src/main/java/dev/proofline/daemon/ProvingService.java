@@ -613,7 +613,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             case CancellationException e -> Status.CANCELLED.withDescription("the job was cancelled");
             case TimeoutException e -> Status.DEADLINE_EXCEEDED;
             case Prover.ProofRejectedException e -> Status.INVALID_ARGUMENT;
-            // no room in the budget (no cause), or the file could not be loaded: a server-side problem
+            // a key or PCE that finds no room in the budget (no cause) is the client's to retry later; one
+            // whose files cannot be loaded is the server's problem
             case ResidentCache.LoadException e when e.getCause() == null || e.getCause() instanceof OutOfMemoryError ->
                     Status.RESOURCE_EXHAUSTED;
             case ResidentCache.LoadException e -> Status.FAILED_PRECONDITION.withDescription("circuit "
