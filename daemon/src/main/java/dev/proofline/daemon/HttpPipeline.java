@@ -1,0 +1,278 @@
+package dev.proofline.daemon;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.timeout.WriteTimeoutHandler;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The handlers of one HTTP connection, and what connections share: the count of open ones and the
+ * permits of requests being answered. {@link StatusHttpServer} installs them on each accepted
+ * connection; a test can install them on an embedded channel, with an executor that answers at once.
+ */
+final class HttpPipeline {
+
+    /** The longest request line; a path and a query are short here. */
+    private static final int MAX_REQUEST_LINE = 8192;
+
+    private final StatusHttpServer.Limits limits;
+    private final HttpRoutes routes;
+    /** Answers the routes other than health checks. */
+    private final Executor answering;
+    private final Semaphore requests;
+    private final AtomicInteger connections = new AtomicInteger();
+    /** Exceptions the handlers raised that no client can cause (not I/O, decoding or timeouts). */
+    private final java.util.concurrent.atomic.AtomicLong handlerFaults = new java.util.concurrent.atomic.AtomicLong();
+    /** The first of them, for a test's message. */
+    private volatile Throwable firstFault;
+    private final ConnectionCount count = new ConnectionCount();
+
+    HttpPipeline(StatusHttpServer.Limits limits, HttpRoutes routes, Executor answering) {
+        this.limits = limits;
+        this.routes = routes;
+        this.answering = answering;
+        this.requests = new Semaphore(limits.maxConcurrentRequests());
+    }
+
+    /** Installs a connection's handlers on {@code ch}. */
+    void init(Channel ch) {
+        RequestDeadline deadline = new RequestDeadline(limits);
+        ch.pipeline().addLast(count)
+                .addLast(deadline)
+                .addLast(new WriteTimeoutHandler(limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                .addLast(new HttpServerCodec(new HttpDecoderConfig()
+                        .setMaxInitialLineLength(MAX_REQUEST_LINE)
+                        .setMaxHeaderSize(limits.maxHeaderBytes())
+                        .setMaxChunkSize(8192)))
+                .addLast(new HttpObjectAggregator(limits.maxBodyBytes(), true))
+                .addLast(new Exchange(deadline));
+    }
+
+    /** Connections open now. */
+    int openConnections() {
+        return connections.get();
+    }
+
+    /** Faults of the handlers themselves so far (0 unless there is a bug). */
+    long handlerFaults() {
+        return handlerFaults.get();
+    }
+
+    /** The first fault of the handlers, or null. */
+    Throwable firstFault() {
+        return firstFault;
+    }
+
+    /** Counts connections and closes those past the limit as soon as they open. */
+    @ChannelHandler.Sharable
+    private final class ConnectionCount extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            if (connections.incrementAndGet() > limits.maxConnections()) {
+                ctx.close();
+                return;
+            }
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            connections.decrementAndGet();
+            super.channelInactive(ctx);
+        }
+    }
+
+    /**
+     * One connection's clock: while no request is under way, the connection may stay idle for
+     * {@code idleTimeout}; once a request's first byte arrives, the whole request must arrive within
+     * {@code headerTimeout}. Either way a late connection is closed. A slow sender (one byte now and then)
+     * therefore cannot hold a connection longer than the header timeout, which an idle timeout alone would
+     * allow.
+     */
+    static final class RequestDeadline extends ChannelInboundHandlerAdapter {
+        private final StatusHttpServer.Limits limits;
+        private io.netty.util.concurrent.ScheduledFuture<?> timer;
+        private boolean requestStarted;
+        private ChannelHandlerContext ctx;
+
+        RequestDeadline(StatusHttpServer.Limits limits) {
+            this.limits = limits;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            arm(limits.idleTimeout());
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (!requestStarted) {
+                requestStarted = true;
+                arm(limits.headerTimeout());
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            cancel();
+            super.channelInactive(ctx);
+        }
+
+        /** A whole request arrived: it is being answered, no clock runs until its response is written. */
+        void requestReceived() {
+            requestStarted = false;
+            cancel();
+        }
+
+        /** A response went out on a connection that stays open: it may idle now. */
+        void responded() {
+            if (!requestStarted && ctx.channel().isActive()) {
+                arm(limits.idleTimeout());
+            }
+        }
+
+        private void arm(Duration d) {
+            cancel();
+            timer = ctx.executor().schedule(() -> {
+                ctx.close();
+            }, d.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        private void cancel() {
+            if (timer != null) {
+                timer.cancel(false);
+                timer = null;
+            }
+        }
+    }
+
+    /**
+     * Answers each whole request, in order per connection: a health check at once on the event loop
+     * (when nothing is ahead of it), the other routes on a virtual thread holding one of
+     * {@code maxConcurrentRequests} permits, released once the response is written (so that clients
+     * that read slowly cannot pile up responses either).
+     */
+    private final class Exchange extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final RequestDeadline deadline;
+        /** The last answer under way on this connection; the next one is written after it. */
+        private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
+        Exchange(RequestDeadline deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            deadline.requestReceived();
+            if (req.decoderResult().isFailure()) {
+                Throwable why = req.decoderResult().cause();
+                boolean tooLong = why instanceof TooLongFrameException;
+                HttpRoutes.Answer bad = HttpRoutes.Answer.text(tooLong ? 431 : 400, tooLong
+                        ? "request line or headers too large (http.max_header_bytes)\n" : "bad request\n");
+                tail = tail.thenCompose(v -> write(ctx, bad, false, null));
+                return;
+            }
+            String method = req.method().name();
+            String target = req.uri();
+            String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION);
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            if (HttpRoutes.isHealthCheck(target)) {
+                tail = tail.isDone() ? write(ctx, routes.answer(method, target, auth), keepAlive, null)
+                        : tail.thenCompose(v -> write(ctx, routes.answer(method, target, auth), keepAlive, null));
+                return;
+            }
+            if (!requests.tryAcquire()) {
+                HttpRoutes.Answer busy = HttpRoutes.Answer.text(503, "busy: too many requests in progress"
+                        + " (http.max_concurrent_requests)\n");
+                tail = tail.thenCompose(v -> write(ctx, busy, keepAlive, null));
+                return;
+            }
+            tail = tail.thenComposeAsync(v -> {
+                HttpRoutes.Answer a;
+                try {
+                    a = routes.answer(method, target, auth);
+                } catch (RuntimeException e) {
+                    a = HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage()))
+                            + "\n");
+                }
+                return write(ctx, a, keepAlive, requests);
+            }, answering);
+        }
+
+        /**
+         * Writes an answer; the future completes once it is written (or failed), so that the next answer
+         * on the connection goes after it.
+         */
+        private CompletableFuture<Void> write(ChannelHandlerContext ctx, HttpRoutes.Answer a, boolean keepAlive,
+                Semaphore permit) {
+            CompletableFuture<Void> written = new CompletableFuture<>();
+            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(a.status()), Unpooled.wrappedBuffer(a.body()));
+            r.headers().set(HttpHeaderNames.CONTENT_TYPE, a.contentType())
+                    .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, a.body().length);
+            if (a.status() == 503) {
+                r.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            }
+            boolean stayOpen = keepAlive && a.status() < 500 && a.status() != 400 && a.status() != 431;
+            if (!stayOpen) {
+                r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            }
+            ctx.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
+                if (permit != null) {
+                    permit.release();
+                }
+                if (!stayOpen || !f.isSuccess()) {
+                    f.channel().close();
+                } else {
+                    deadline.responded();
+                }
+                written.complete(null);
+            });
+            return written;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // a reset, a write timeout, a malformed stream: the connection goes, nothing is logged per client;
+            // anything else is a fault of these handlers, counted so that tests can see it
+            if (!(cause instanceof java.io.IOException || cause instanceof io.netty.handler.codec.DecoderException
+                    || cause instanceof io.netty.handler.codec.PrematureChannelClosureException
+                    || cause instanceof io.netty.handler.timeout.TimeoutException)) {
+                if (handlerFaults.incrementAndGet() == 1) {
+                    firstFault = cause;
+                }
+            }
+            ctx.close();
+        }
+    }
+}
