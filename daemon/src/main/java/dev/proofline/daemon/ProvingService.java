@@ -266,7 +266,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     /** A partition of a request as the engine takes it, checked against the circuit and its key. */
     static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, Partition in, int p) {
-        String name = "partition " + p;
+        String name = "partition " + p + " of circuit '" + circuit.id() + "'";
         switch (in.getInputCase()) {
             case WTNS -> {
                 // checked now, so that a bad witness is INVALID_ARGUMENT at submission
@@ -284,8 +284,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     }
                 }
                 if (!(circuit instanceof Circuits.Circom c) || c.wasm() == null) {
-                    throw invalid(name + ": circuit '" + circuit.id() + "' has no witness generator (circuit.wasm):"
-                            + " send witnesses (.wtns)");
+                    throw invalid(name + ": the circuit has no witness generator (circuit.wasm): send witnesses"
+                            + " (.wtns)");
                 }
                 return new CircuitJob.Inputs(CircomInput.parse(in.getInputJson(), name));
             }

@@ -224,9 +224,9 @@ class DaemonTest {
                 SubmitProofRequest.newBuilder().setCircuitId("nope").addPartitions(wtns(bn)).build()));
         assertCode(Status.Code.INVALID_ARGUMENT, "invalid circuit id", () -> stub.submitProof(
                 SubmitProofRequest.newBuilder().setCircuitId("../etc").addPartitions(wtns(bn)).build()));
-        assertCode(Status.Code.INVALID_ARGUMENT, "partition 0: the witness has", () -> stub.submitProof(
+        assertCode(Status.Code.INVALID_ARGUMENT, "partition 0 of circuit 'multiplier': the witness has", () -> stub.submitProof(
                 SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(bn)).build()));
-        assertCode(Status.Code.INVALID_ARGUMENT, "partition 1", () -> stub.submitProof(
+        assertCode(Status.Code.INVALID_ARGUMENT, "partition 1 of circuit 'multiplier'", () -> stub.submitProof(
                 SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(wtns(mul))
                         .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFromUtf8("not a witness"))).build()));
         assertCode(Status.Code.INVALID_ARGUMENT, "no witness generator", () -> stub.submitProof(
