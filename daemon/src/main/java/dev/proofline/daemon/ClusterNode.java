@@ -57,6 +57,13 @@ import java.util.function.Consumer;
  */
 final class ClusterNode implements AutoCloseable {
 
+    /**
+     * What a job's stored error says when a witness did not satisfy its circuit; the service answers such a
+     * failure with INVALID_ARGUMENT (the store keeps an error's text, not its kind).
+     */
+    static final String UNSATISFIED = "the witness does not satisfy the circuit";
+
+
     /** The cluster knobs (see {@code [cluster]} in {@code proofline.example.toml}). */
     record Settings(String nodeId, Duration leaseTimeout, Duration heartbeatInterval, Duration fallbackPoll,
             int maxAttempts, Duration resultRetention, Duration fetchedRetention) {
@@ -391,6 +398,11 @@ final class ClusterNode implements AutoCloseable {
                     ? failure.getCause() : failure;
             if (closed || cause instanceof ResidentCache.LoadException) {
                 giveBack(l, String.valueOf(cause.getMessage()));
+            } else if (cause instanceof dev.proofline.groth16.Prover.ProofRejectedException) {
+                // the proof's own verification caught a witness that does not satisfy the circuit (a
+                // circuit with only a key cannot be checked at submission): the client's fault, said so
+                finishFailed(l, "partition " + c.partition() + " of circuit '" + c.circuit() + "': " + UNSATISFIED
+                        + " (its proof fails verification)");
             } else {
                 finishFailed(l, cause.getMessage() != null ? cause.getMessage() : cause.toString());
             }

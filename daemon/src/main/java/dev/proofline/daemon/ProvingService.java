@@ -383,8 +383,9 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
         switch (v.state()) {
-            case "FAILED" -> out.onError(Status.INTERNAL.withDescription(ClientMessages.redact(String.valueOf(v.error())))
-                    .asRuntimeException());
+            case "FAILED" -> out.onError((String.valueOf(v.error()).contains(ClusterNode.UNSATISFIED)
+                    ? Status.INVALID_ARGUMENT : Status.INTERNAL)
+                    .withDescription(ClientMessages.redact(String.valueOf(v.error()))).asRuntimeException());
             case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
             case "DEADLINE_EXCEEDED" -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
                     + " did not finish within its deadline").asRuntimeException());
