@@ -30,6 +30,8 @@ class StreamedSubmitTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 [engine]

@@ -113,6 +113,8 @@ class DaemonSoakTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                directory = "%s"
                 [keys]
                 directory = "%s"
                 [engine]
@@ -123,7 +125,8 @@ class DaemonSoakTest {
                 max_partitions = 8
                 [http]
                 header_timeout = "3s"
-                """.formatted(keys.toString().replace("\\", "\\\\"), BUDGET >> 20));
+                """.formatted(tmp.resolve("store").toString().replace("\\", "\\\\"),
+                keys.toString().replace("\\", "\\\\"), BUDGET >> 20));
         try (DaemonProcess d = new DaemonProcess(cfg)) {
             long idleRss = d.rss();
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext()

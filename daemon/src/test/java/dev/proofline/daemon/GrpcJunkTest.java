@@ -59,6 +59,8 @@ class GrpcJunkTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 [engine]

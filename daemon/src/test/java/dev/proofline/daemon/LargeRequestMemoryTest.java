@@ -51,12 +51,14 @@ class LargeRequestMemoryTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                directory = "%s"
                 [keys]
                 directory = "%s"
                 preload = ["multiplier"]
                 [engine]
                 budget = "256MiB"
-                """.formatted(keys.getParent().toString()));
+                """.formatted(tmp.resolve("store"), keys.getParent().toString()));
         byte[] small = wtns(1_000_000);
         byte[] large = wtns(60_000_000);
         // each in a fresh daemon, warmed up by a small request: the rise of the peak is what the large one

@@ -55,6 +55,8 @@ class SubmitDecoderTest {
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"
+                [store]
+                kind = "memory"
                 [keys]
                 directory = "%s"
                 [engine]
