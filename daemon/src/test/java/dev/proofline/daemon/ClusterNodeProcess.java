@@ -6,7 +6,7 @@ import java.nio.file.Path;
 /**
  * A daemon in a process of its own, for the tests that kill one with SIGKILL. Arguments: the
  * config file, then {@code sim} (a prover that holds each partition for an hour, so that the process
- * dies holding its leases) or {@code cpu}. Prints {@code ready <grpc address> <http address>} when it serves.
+ * dies holding its leases) or {@code cpu}. Prints {@code http <address>}, then {@code ready <gRPC address>} when it serves.
  */
 public final class ClusterNodeProcess {
 
@@ -18,7 +18,8 @@ public final class ClusterNodeProcess {
         Daemon d = args[1].equals("sim")
                 ? Daemon.start(config, new SimBackend(3_600_000, 0, p -> false), System.err::println)
                 : Daemon.start(config, System.err::println);
-        System.out.println("ready " + d.grpcAddress() + " " + d.httpAddress());
+        System.out.println("http " + d.httpAddress());
+        System.out.println("ready " + d.grpcAddress());
         System.out.flush();
         d.awaitTermination();
     }

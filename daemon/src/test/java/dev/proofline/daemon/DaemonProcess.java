@@ -28,15 +28,18 @@ final class DaemonProcess implements AutoCloseable {
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream()));
         String line;
+        String http = null;
         while ((line = out.readLine()) != null && !line.startsWith("ready ")) {
+            if (line.startsWith("http ")) {
+                http = line.substring("http ".length());
+            }
             log.add(line);
         }
-        if (line == null) {
+        if (line == null || http == null) {
             throw new IllegalStateException("the daemon process did not start: " + log);
         }
-        String[] addresses = line.substring("ready ".length()).split(" ");
-        grpcAddress = addresses[0];
-        httpAddress = addresses[1];
+        grpcAddress = line.substring("ready ".length());
+        httpAddress = http;
         Thread.ofPlatform().daemon().start(() -> out.lines().forEach(log::add));
     }
 
