@@ -63,6 +63,10 @@ final class HttpRoutes {
             return Answer.text(405, "GET only\n");
         }
         String path = uri.getPath() == null ? "" : uri.getPath();
+        if (!path.startsWith("/")) {
+            // e.g. "//name": an authority and an empty path (found by HttpRequestFuzzTest; was a 500)
+            return Answer.text(404, "not found\n");
+        }
         try {
             return switch (path) {
                 case "/status" -> json(sources.statusJson());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class HttpDecoderTest {
 
-    private static final HttpRoutes ROUTES = new HttpRoutes("s3cret", new HttpRoutes.Sources() {
+    static final HttpRoutes ROUTES = new HttpRoutes("s3cret", new HttpRoutes.Sources() {
         @Override
         public String statusJson() {
             return "{\"jobs_active\":0}";
