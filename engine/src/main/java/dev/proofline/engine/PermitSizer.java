@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * capacity, X = min(synthesis threads / synthesis time, devices / prover time), so the permits that keep
  * the slower stage fed without a partition ever waiting are X × (synthesis + prover start + hand-offs).
  * The sizer starts at one permit per device plus one (one partition proving, one synthesizing), jumps to
- * 98% of that estimate, rounded up, from the fastest of the first three partitions, and from then on
+ * that estimate, rounded down, from the fastest of the first three partitions, and from then on
  * corrects it by what happens, one permit at a time, once per window of proofs (twice the permits, at
  * least eight):
  * <ul>
@@ -42,8 +42,6 @@ final class PermitSizer {
     private static final int ESTIMATE_AFTER = 3;
     /** Share of a window spent starved (see {@link #changed}) that makes the sizer grow. */
     private static final double STARVED = 0.03;
-    /** The share of Little's law the first estimate covers (see {@link #decide}). */
-    private static final double ESTIMATE_SHARE = 0.98;
     /** The fewest proofs in a window: fewer, and one late wake-up of a thread reads as starvation. */
     private static final int MIN_WINDOW = 8;
 
@@ -269,10 +267,10 @@ final class PermitSizer {
             // from the fastest of the first partitions: the first carry the JIT and the pool's first
             // allocations, and an estimate too high would cost memory for nothing (starvation corrects one
             // too low within a window)
-            // and 98% of it: a fraction of a permit more than a whole number is a prover idle that share
-            // of the time at most (under 2%), not worth a partition's memory; starvation grows it if it is
+            // and rounded down: a permit too many is memory held for nothing (and a peak that stays), one
+            // too few a window of starvation, after which the sizer grows by one
             double fastest = Math.min(synthesisThreads / first[0], devices / first[1]) * first[2];
-            int target = Math.max(1, Math.min(cap, (int) Math.ceil(fastest * ESTIMATE_SHARE)));
+            int target = Math.max(1, Math.min(cap, (int) Math.floor(fastest)));
             if (target > limit && roomFor(target - limit)) {
                 limit = target;
                 reason = "estimated " + target + " from the first partitions: " + measured();

@@ -57,11 +57,22 @@ class PermitSizerTest {
         proofs(s, 1, 20);
         assertEquals(2, permits.max(), "no estimate before three partitions");
         proofs(s, 1, 20);
-        // min(4 threads / 40 ms, 1 device / 20 ms) = 0.05 per ms, × 61 ms = 3.05; 98% of it, 2.99: 3 permits
+        // min(4 threads / 40 ms, 1 device / 20 ms) = 0.05 per ms, × 61 ms = 3.05, rounded down: 3 permits
         assertEquals(3, permits.max());
         assertTrue(s.snapshot().reason().startsWith("estimated 3"), s.snapshot().reason());
         // per circuit, a moving average (weight 0.2 on the newest): 250, then 208, then 174.4
         assertEquals(174.4, s.snapshot().circuits().get("c").synthesisMs(), 1e-9, "kept per circuit");
+    }
+
+    @Test
+    void anEstimateBelowTheStartingPermitsKeepsThem() {
+        ProverPermits permits = new ProverPermits(2);
+        PermitSizer s = sizer(permits, new MemoryBudget(1L << 30), 4);
+        for (int i = 0; i < 3; i++) {
+            clock.addAndGet(20 * MS);
+            s.measured("c", 0, 5 * MS, 20 * MS, 26 * MS, MIB); // 0.05 per ms × 26 ms = 1.3
+        }
+        assertEquals(2, permits.max(), "never below where it started by an estimate; only a surplus shrinks it");
     }
 
     @Test
