@@ -19,11 +19,11 @@ import java.util.function.LongSupplier;
  * corrects it by what happens, one permit at a time, once per window of proofs (twice the permits, at
  * least eight):
  * <ul>
- *   <li><b>grow</b> when, for more than 3% of the window (a prover busy under 97% of it), partitions
- *       waited for a permit with every permit out while a device and a synthesis thread both sat idle
- *       with nothing queued for them, and the budget has room for one more partition: a permit more
- *       would have started work at once. Growth never comes while either stage is busy, so synthesis
- *       cannot run away from the prover;</li>
+ *   <li><b>grow</b> when, in two windows in a row, for more than 3% of each (a prover busy under 97%
+ *       of it), partitions waited for a permit with every permit out while the slower stage (either,
+ *       when their capacities are within 10%) had a worker idle with nothing queued for it, and the
+ *       budget has room for one more partition: a permit more would have started work there. The
+ *       faster stage idling never counts, so synthesis cannot run away from a slower prover;</li>
  *   <li><b>shrink</b> when throughout the window at least one permit-holding partition waited (for a
  *       synthesis thread or for the prover): that permit bought memory and no throughput. A limit at
  *       which the pipeline starved is not returned to for 8 windows, so the size does not swing.</li>
@@ -82,6 +82,8 @@ final class PermitSizer {
     private int limit;
     private int starvedAtLimit;
     private int holdWindows;
+    /** Windows in a row in which the slower stage starved: growth takes two (one may be a hiccup). */
+    private int starvedWindows;
     private String reason;
 
     /**
@@ -230,13 +232,18 @@ final class PermitSizer {
     /** Re-evaluates the state after an event. */
     private void changed() {
         int proverQueue = waitingForProver.getAsInt();
-        // starved: partitions wait for a permit while both stages have a worker idle for want of work (a
-        // free device with nothing on its queue, a free synthesis thread with nothing handed to the pool),
-        // so one more permit would start work at once and feed the idle prover. A stage that is busy, or
-        // has work queued, never counts: more permits then only queue, and synthesis cannot run away.
-        starvedNow = estimated && waitingForPermit.getAsInt() > 0 && permits.available() == 0
-                && proving < devices && proverQueue == 0
-                && synthesizing + waitingForThread < synthesisThreads;
+        // starved: partitions wait for a permit while the slower stage (either, when their capacities are
+        // within 10%) has a worker idle for want of work: a free device with nothing on its queue, a free
+        // synthesis thread with nothing handed to the pool. One more permit would have started work there.
+        // The faster stage idling is its normal state and never counts (so synthesis cannot run away
+        // from a slower prover), nor does a stage with work queued.
+        boolean starved = false;
+        if (estimated && waitingForPermit.getAsInt() > 0 && permits.available() == 0) {
+            double slower = Math.min(synthesisCapacity(), proverCapacity());
+            starved = (proverCapacity() <= slower * 1.1 && proving < devices && proverQueue == 0)
+                    || (synthesisCapacity() <= slower * 1.1 && synthesizing + waitingForThread < synthesisThreads);
+        }
+        starvedNow = starved;
         surplusNow = waitingForThread + proverQueue;
     }
 
@@ -286,13 +293,15 @@ final class PermitSizer {
         if (holdWindows > 0) {
             holdWindows--;
         }
-        if (starvedShare > STARVED && limit < cap && roomFor(1)) {
+        starvedWindows = starvedShare > STARVED ? starvedWindows + 1 : 0;
+        if (starvedWindows >= 2 && limit < cap && roomFor(1)) {
+            starvedWindows = 0;
             starvedAtLimit = limit;
             holdWindows = HOLD_WINDOWS;
             limit++;
-            reason = String.format(Locale.ROOT, "grew to %d: the prover and a synthesis thread were idle %.1f%% of"
-                    + " the last %d proofs while partitions waited for a permit; %s", limit, 100 * starvedShare,
-                    windowProofs, measured());
+            reason = String.format(Locale.ROOT, "grew to %d: the %s was idle %.1f%% of the last %d proofs (and of"
+                    + " the window before) while partitions waited for a permit; %s", limit, slower(),
+                    100 * starvedShare, windowProofs, measured());
         } else if (windowMinSurplus >= 1 && windowMinSurplus != Integer.MAX_VALUE && limit > 1
                 && !(holdWindows > 0 && limit - 1 <= starvedAtLimit)) {
             limit--;
@@ -313,6 +322,13 @@ final class PermitSizer {
     /** Whether the budget has room for {@code more} partitions of the usual size beside what it holds now. */
     private boolean roomFor(int more) {
         return budget.total() - budget.reserved() >= more * bytes.value;
+    }
+
+    private String slower() {
+        double s = synthesisCapacity();
+        double p = proverCapacity();
+        return p <= s * 1.1 && s <= p * 1.1 ? "prover or synthesis (balanced)" : p < s ? "prover (the slower stage)"
+                : "synthesis (the slower stage)";
     }
 
     private String measured() {
