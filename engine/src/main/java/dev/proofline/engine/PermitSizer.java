@@ -20,10 +20,11 @@ import java.util.function.LongSupplier;
  * least eight):
  * <ul>
  *   <li><b>grow</b> when, in two windows in a row, for more than 3% of each (a prover busy under 97%
- *       of it), partitions waited for a permit with every permit out while the slower stage (either,
- *       when their capacities are within 10%) had a worker idle with nothing queued for it, and the
- *       budget has room for one more partition: a permit more would have started work there. The
- *       faster stage idling never counts, so synthesis cannot run away from a slower prover;</li>
+ *       of it), partitions waited for a permit with every permit out while a synthesis thread was free
+ *       and that cost throughput: synthesis is the slower stage (or within 10% of the prover), or the
+ *       prover, the slower stage, sat idle too with nothing queued; and the budget has room for one more
+ *       partition. A free thread beside a busy, slower prover never counts, so synthesis cannot run
+ *       away from the prover, nor does an idle prover while every thread is busy;</li>
  *   <li><b>shrink</b> when throughout the window at least one permit-holding partition waited (for a
  *       synthesis thread or for the prover): that permit bought memory and no throughput. A limit at
  *       which the pipeline starved is not returned to for 8 windows, so the size does not swing.</li>
@@ -232,16 +233,19 @@ final class PermitSizer {
     /** Re-evaluates the state after an event. */
     private void changed() {
         int proverQueue = waitingForProver.getAsInt();
-        // starved: partitions wait for a permit while the slower stage (either, when their capacities are
-        // within 10%) has a worker idle for want of work: a free device with nothing on its queue, a free
-        // synthesis thread with nothing handed to the pool. One more permit would have started work there.
-        // The faster stage idling is its normal state and never counts (so synthesis cannot run away
-        // from a slower prover), nor does a stage with work queued.
+        // starved: partitions wait for a permit, every permit is out, a synthesis thread is free with
+        // nothing handed to the pool (so a permit more would start a synthesis at once), and that idle
+        // thread costs throughput: synthesis is the slower stage (or the stages are within 10% of each
+        // other), or the prover, the slower stage, is idle too with nothing on its queue. A free thread
+        // of a faster synthesis beside a busy prover never counts (so synthesis cannot run away from a
+        // slower prover), nor does an idle prover while every thread is busy (more permits would only
+        // queue for a thread).
         boolean starved = false;
-        if (estimated && waitingForPermit.getAsInt() > 0 && permits.available() == 0) {
+        if (estimated && waitingForPermit.getAsInt() > 0 && permits.available() == 0
+                && synthesizing + waitingForThread < synthesisThreads) {
             double slower = Math.min(synthesisCapacity(), proverCapacity());
-            starved = (proverCapacity() <= slower * 1.1 && proving < devices && proverQueue == 0)
-                    || (synthesisCapacity() <= slower * 1.1 && synthesizing + waitingForThread < synthesisThreads);
+            starved = synthesisCapacity() <= slower * 1.1
+                    || (proverCapacity() <= slower * 1.1 && proving < devices && proverQueue == 0);
         }
         starvedNow = starved;
         surplusNow = waitingForThread + proverQueue;
@@ -299,9 +303,9 @@ final class PermitSizer {
             starvedAtLimit = limit;
             holdWindows = HOLD_WINDOWS;
             limit++;
-            reason = String.format(Locale.ROOT, "grew to %d: the %s was idle %.1f%% of the last %d proofs (and of"
-                    + " the window before) while partitions waited for a permit; %s", limit, slower(),
-                    100 * starvedShare, windowProofs, measured());
+            reason = String.format(Locale.ROOT, "grew to %d: a synthesis thread was free, the %s starved, %.1f%% of the"
+                    + " last %d proofs (and of the window before) while partitions waited for a permit; %s", limit,
+                    slower(), 100 * starvedShare, windowProofs, measured());
         } else if (windowMinSurplus >= 1 && windowMinSurplus != Integer.MAX_VALUE && limit > 1
                 && !(holdWindows > 0 && limit - 1 <= starvedAtLimit)) {
             limit--;
