@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  *       and that cost throughput: synthesis is the slower stage (or within 10% of the prover), or the
  *       prover, the slower stage, sat idle too with nothing queued; and the budget has room for one more
  *       partition. A free thread beside a busy, slower prover never counts, so synthesis cannot run
- *       away from the prover, nor does an idle prover while every thread is busy;</li>
+ *       away from the prover, nor does an idle prover while every thread is busy. Never past one permit
+ *       over Little's law: beyond it, starvation comes from the stages' variance, which more permits
+ *       only turn into queues;</li>
  *   <li><b>shrink</b> when throughout the window at least one permit-holding partition waited (for a
  *       synthesis thread or for the prover): that permit bought memory and no throughput. A limit at
  *       which the pipeline starved is not returned to for 8 windows, so the size does not swing.</li>
@@ -298,7 +300,11 @@ final class PermitSizer {
             holdWindows--;
         }
         starvedWindows = starvedShare > STARVED ? starvedWindows + 1 : 0;
-        if (starvedWindows >= 2 && limit < cap && roomFor(1)) {
+        // never past one permit over Little's law: beyond it the stages are both full on average, and what
+        // starvation is left comes from their variance (a balanced pair in lockstep), which more
+        // permits only turn into queues
+        int ceiling = Math.min(cap, (int) Math.ceil(littles()) + 1);
+        if (starvedWindows >= 2 && limit < ceiling && roomFor(1)) {
             starvedWindows = 0;
             starvedAtLimit = limit;
             holdWindows = HOLD_WINDOWS;

@@ -115,6 +115,20 @@ class PermitSizerTest {
     }
 
     @Test
+    void neverGrowsPastOnePermitOverLittlesLaw() {
+        ProverPermits permits = new ProverPermits(2);
+        PermitSizer s = sizer(permits, new MemoryBudget(1L << 30), 4);
+        proofs(s, 3, 20); // Little's law 3.05: estimated 3
+        waitingForPermit.set(10);
+        for (int w = 0; w < 20; w++) {
+            holdAll(permits); // starved, window after window
+            s.demandChanged();
+            proofs(s, Math.max(8, 2 * permits.max()), 25);
+        }
+        assertEquals(5, permits.max(), "ceil(3.05) + 1: beyond, starvation is the stages' variance");
+    }
+
+    @Test
     void neverGrowsPastTheMemoryBudget() {
         ProverPermits permits = new ProverPermits(2);
         MemoryBudget budget = new MemoryBudget(8 * MIB);
