@@ -134,7 +134,7 @@ public final class Daemon implements AutoCloseable {
                         public boolean shuttingDown() {
                             return closed;
                         }
-                    }));
+                    }, new JsonApi(service)));
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,14 +58,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     /**
      * The HTTP side's bounds: how long a client may take to send a request once it started one, how long
      * an idle connection stays open, how many connections and requests in progress it holds, how large a
-     * request's headers and body may be.
+     * request's headers and body may be (a job's submission, {@code POST /v1/jobs}, has a bound of its own).
      */
     public record Http(@JsonProperty("header_timeout") String headerTimeout,
             @JsonProperty("idle_timeout") String idleTimeout,
             @JsonProperty("max_connections") Integer maxConnections,
             @JsonProperty("max_concurrent_requests") Integer maxConcurrentRequests,
             @JsonProperty("max_header_bytes") String maxHeaderBytes,
-            @JsonProperty("max_body_bytes") String maxBodyBytes) {
+            @JsonProperty("max_body_bytes") String maxBodyBytes,
+            @JsonProperty("max_job_bytes") String maxJobBytes) {
     }
 
     /** What SIGTERM does. */
@@ -273,18 +275,22 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.oneOf("store", "kind", t.kind(), "sqlite", "memory");
         c.duration("store", "result_retention", t.resultRetention());
         c.duration("store", "fetched_retention", t.fetchedRetention());
-        Http h = http != null ? http : new Http(null, null, null, null, null, null);
+        Http h = http != null ? http : new Http(null, null, null, null, null, null, null);
         h = new Http(or(h.headerTimeout(), "10s"), or(h.idleTimeout(), "60s"), or(h.maxConnections(), 4096),
-                or(h.maxConcurrentRequests(), 16), or(h.maxHeaderBytes(), "16KiB"), or(h.maxBodyBytes(), "64KiB"));
+                or(h.maxConcurrentRequests(), 16), or(h.maxHeaderBytes(), "16KiB"), or(h.maxBodyBytes(), "64KiB"),
+                or(h.maxJobBytes(), "64MiB"));
         c.duration("http", "header_timeout", h.headerTimeout());
         c.duration("http", "idle_timeout", h.idleTimeout());
         c.atLeast("http", "max_connections", h.maxConnections(), 1);
         c.atLeast("http", "max_concurrent_requests", h.maxConcurrentRequests(), 1);
         c.bytes("http", "max_header_bytes", h.maxHeaderBytes());
         c.bytes("http", "max_body_bytes", h.maxBodyBytes());
-        if (parseBytes(h.maxHeaderBytes()) > Integer.MAX_VALUE || parseBytes(h.maxBodyBytes()) > Integer.MAX_VALUE) {
-            throw c.error("http", parseBytes(h.maxHeaderBytes()) > Integer.MAX_VALUE ? "max_header_bytes"
-                    : "max_body_bytes", "at most 2GiB");
+        c.bytes("http", "max_job_bytes", h.maxJobBytes());
+        for (var size : List.of(Map.entry("max_header_bytes", h.maxHeaderBytes()),
+                Map.entry("max_body_bytes", h.maxBodyBytes()), Map.entry("max_job_bytes", h.maxJobBytes()))) {
+            if (parseBytes(size.getValue()) > Integer.MAX_VALUE) {
+                throw c.error("http", size.getKey(), "at most 2GiB");
+            }
         }
         return new DaemonConfig(s, k, e, l, d, u, t, h);
     }

@@ -1,7 +1,9 @@
 package dev.proofline.daemon;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -14,12 +16,16 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.WriteTimeoutHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -66,7 +72,9 @@ final class HttpPipeline {
                         .setMaxInitialLineLength(MAX_REQUEST_LINE)
                         .setMaxHeaderSize(limits.maxHeaderBytes())
                         .setMaxChunkSize(8192)))
-                .addLast(new HttpObjectAggregator(limits.maxBodyBytes(), true))
+                .addLast(new BodyLimit())
+                // BodyLimit bounds each body by its route; the aggregator only by the larger of the two
+                .addLast(new HttpObjectAggregator(Math.max(limits.maxBodyBytes(), limits.maxJobBytes()), true))
                 .addLast(new Exchange(deadline));
     }
 
@@ -101,6 +109,81 @@ final class HttpPipeline {
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             connections.decrementAndGet();
             super.channelInactive(ctx);
+        }
+    }
+
+    /**
+     * Bounds each request's body by its route before it is aggregated: a job's submission by
+     * {@code maxJobBytes}, any other request by {@code maxBodyBytes}. A body past its bound, announced
+     * (Content-Length) or as it arrives (chunked), is answered 413 at once; the rest of it is read and
+     * dropped (nothing is kept) and the connection closes at its end, so that a client still sending reads
+     * the 413 rather than a reset. {@link RequestDeadline} still bounds how long that may take.
+     */
+    private final class BodyLimit extends ChannelInboundHandlerAdapter {
+        private long limit;
+        private long received;
+        private boolean job;
+        private boolean json;
+        private boolean rejected;
+        /** The 413, once written; the connection closes after it and the end of the body. */
+        private ChannelFuture answered;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (rejected) {
+                boolean last = msg instanceof LastHttpContent;
+                ReferenceCountUtil.release(msg);
+                if (last) {
+                    answered.addListener(ChannelFutureListener.CLOSE);
+                }
+                return;
+            }
+            if (msg instanceof HttpRequest r) {
+                job = HttpRoutes.takesJob(r.method().name(), r.uri());
+                limit = job ? limits.maxJobBytes() : limits.maxBodyBytes();
+                json = r.uri().startsWith(JsonApi.PREFIX);
+                received = 0;
+                if (!r.decoderResult().isFailure() && announced(r) > limit) {
+                    reject(ctx, msg);
+                    return;
+                }
+            }
+            if (msg instanceof HttpContent c) {
+                received += c.content().readableBytes();
+                if (received > limit) {
+                    reject(ctx, msg);
+                    return;
+                }
+            }
+            ctx.fireChannelRead(msg);
+        }
+
+        /** The Content-Length, or -1 when there is none or it is no number (left to the decoder's answer). */
+        private static long announced(HttpRequest r) {
+            try {
+                return HttpUtil.getContentLength(r, -1L);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        private void reject(ChannelHandlerContext ctx, Object msg) {
+            boolean last = msg instanceof LastHttpContent;
+            ReferenceCountUtil.release(msg);
+            rejected = true;
+            String why = "the request body exceeds " + limit + " bytes (http." + (job ? "max_job_bytes" : "max_body_bytes")
+                    + ")";
+            HttpRoutes.Answer a = json ? JsonApi.error(413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, why)
+                    : HttpRoutes.Answer.text(413, why + "\n");
+            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(413),
+                    Unpooled.wrappedBuffer(a.body()));
+            r.headers().set(HttpHeaderNames.CONTENT_TYPE, a.contentType())
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, a.body().length)
+                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            answered = ctx.writeAndFlush(r);
+            if (last) {
+                answered.addListener(ChannelFutureListener.CLOSE);
+            }
         }
     }
 
@@ -204,6 +287,8 @@ final class HttpPipeline {
             String method = req.method().name();
             String target = req.uri();
             String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION);
+            // copied now: the request is released when this returns, the answer comes later
+            byte[] body = ByteBufUtil.getBytes(req.content());
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             if (HttpRoutes.isHealthCheck(target)) {
                 tail = tail.isDone() ? write(ctx, routes.answer(method, target, auth), keepAlive, null)
@@ -211,15 +296,16 @@ final class HttpPipeline {
                 return;
             }
             if (!requests.tryAcquire()) {
-                HttpRoutes.Answer busy = HttpRoutes.Answer.text(503, "busy: too many requests in progress"
-                        + " (http.max_concurrent_requests)\n");
+                String why = "busy: too many requests in progress (http.max_concurrent_requests)";
+                HttpRoutes.Answer busy = target.startsWith(JsonApi.PREFIX)
+                        ? JsonApi.error(503, io.grpc.Status.Code.UNAVAILABLE, why) : HttpRoutes.Answer.text(503, why + "\n");
                 tail = tail.thenCompose(v -> write(ctx, busy, keepAlive, null));
                 return;
             }
             tail = tail.thenComposeAsync(v -> {
                 HttpRoutes.Answer a;
                 try {
-                    a = routes.answer(method, target, auth);
+                    a = routes.answer(method, target, auth, body);
                 } catch (RuntimeException e) {
                     a = HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage()))
                             + "\n");

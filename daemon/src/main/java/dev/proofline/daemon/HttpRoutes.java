@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * What the HTTP side answers: the bearer token first (when one is configured), then {@code GET /status},
- * {@code /timeline?limit=N}, {@code /metrics}, {@code /healthz} and the dashboard's files. No I/O on a
+ * {@code /timeline?limit=N}, {@code /metrics}, {@code /healthz}, the dashboard's files and the JSON API
+ * under {@code /v1/} ({@link JsonApi}). No I/O on a
  * connection: {@link StatusHttpServer} hands it a request's method, target and authorization header and
  * writes back the {@link Answer}.
  */
@@ -36,11 +37,24 @@ final class HttpRoutes {
 
     private final String token;
     private final Sources sources;
+    /** The JSON API under /v1/; null: none (its routes are 404). */
+    private final JsonApi api;
 
     /** {@code token} empty: no authentication. */
     HttpRoutes(String token, Sources sources) {
+        this(token, sources, null);
+    }
+
+    /** {@code token} empty: no authentication; {@code api} null: no JSON API. */
+    HttpRoutes(String token, Sources sources, JsonApi api) {
         this.token = token;
         this.sources = sources;
+        this.api = api;
+    }
+
+    /** Whether a request may carry a body up to {@code http.max_job_bytes} rather than {@code max_body_bytes}. */
+    static boolean takesJob(String method, String target) {
+        return JsonApi.takesJob(method, path(target));
     }
 
     /** Whether the request is a health check, which is cheap enough to answer on the network thread. */
@@ -50,14 +64,24 @@ final class HttpRoutes {
 
     /** The answer to {@code method target} with the given Authorization header (null if absent). */
     Answer answer(String method, String target, String authorization) {
+        return answer(method, target, authorization, new byte[0]);
+    }
+
+    /** The answer to {@code method target} with the given Authorization header (null if absent) and body. */
+    Answer answer(String method, String target, String authorization, byte[] body) {
         URI uri;
         try {
             uri = new URI(target);
         } catch (URISyntaxException e) {
             return Answer.text(400, "bad request target\n");
         }
+        boolean json = isJsonApi(uri.getPath());
         if (!token.isEmpty() && !authorized(authorization, uri.getRawQuery())) {
-            return Answer.text(401, "unauthorized: send Authorization: Bearer <token>\n");
+            String why = "unauthorized: send Authorization: Bearer <token>";
+            return json ? JsonApi.error(401, io.grpc.Status.Code.UNAUTHENTICATED, why) : Answer.text(401, why + "\n");
+        }
+        if (json) {
+            return api.answer(method, uri.getPath(), uri.getRawQuery(), body);
         }
         if (!method.equals("GET")) {
             return Answer.text(405, "GET only\n");
@@ -80,6 +104,10 @@ final class HttpRoutes {
             // the message names the problem, not where it happened: no stack trace goes to a client
             return Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
         }
+    }
+
+    private boolean isJsonApi(String path) {
+        return api != null && path != null && path.startsWith(JsonApi.PREFIX);
     }
 
     private static String path(String target) {

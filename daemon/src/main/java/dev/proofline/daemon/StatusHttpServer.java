@@ -23,18 +23,28 @@ import java.util.concurrent.TimeUnit;
  * its first byte, an idle connection is closed after {@code idleTimeout}, connections past
  * {@code maxConnections} are closed at once, requests past {@code maxConcurrentRequests} get 503, the
  * request line and headers are bounded by {@code maxHeaderBytes} (431) and a body by {@code maxBodyBytes}
- * (413). Health checks are answered on the event loop, so they answer while the other routes are busy.
+ * (413; a job's submission by {@code maxJobBytes}). Health checks are answered on the event loop, so they answer while the other routes are busy.
  * The handlers that do this are {@link HttpPipeline}'s; this class runs them on event loops and a port.
  */
 final class StatusHttpServer implements AutoCloseable {
 
-    /** The bounds, from the {@code [http]} section. */
+    /**
+     * The bounds, from the {@code [http]} section. {@code maxJobBytes} bounds the body of a job's submission
+     * ({@code POST /v1/jobs}, witnesses in base64), {@code maxBodyBytes} every other request's.
+     */
     record Limits(Duration headerTimeout, Duration idleTimeout, int maxConnections, int maxConcurrentRequests,
-            int maxHeaderBytes, int maxBodyBytes) {
+            int maxHeaderBytes, int maxBodyBytes, int maxJobBytes) {
+        /** Bounds where a job's submission is bounded like any other body. */
+        Limits(Duration headerTimeout, Duration idleTimeout, int maxConnections, int maxConcurrentRequests,
+                int maxHeaderBytes, int maxBodyBytes) {
+            this(headerTimeout, idleTimeout, maxConnections, maxConcurrentRequests, maxHeaderBytes, maxBodyBytes,
+                    maxBodyBytes);
+        }
+
         static Limits of(DaemonConfig.Http h) {
             return new Limits(DaemonConfig.parseDuration(h.headerTimeout()), DaemonConfig.parseDuration(h.idleTimeout()),
                     h.maxConnections(), h.maxConcurrentRequests(), (int) DaemonConfig.parseBytes(h.maxHeaderBytes()),
-                    (int) DaemonConfig.parseBytes(h.maxBodyBytes()));
+                    (int) DaemonConfig.parseBytes(h.maxBodyBytes()), (int) DaemonConfig.parseBytes(h.maxJobBytes()));
         }
     }
 

@@ -42,7 +42,7 @@ class DaemonConfigTest {
     @Test
     void theHttpBoundsHaveDefaultsAndAreChecked() {
         DaemonConfig.Http h = DaemonConfig.parse("", "d.toml").http();
-        assertEquals(new DaemonConfig.Http("10s", "60s", 4096, 16, "16KiB", "64KiB"), h);
+        assertEquals(new DaemonConfig.Http("10s", "60s", 4096, 16, "16KiB", "64KiB", "64MiB"), h);
         DaemonConfig.Http set = DaemonConfig.parse("[http]\nheader_timeout = \"2s\"\nmax_connections = 100\n", "d.toml")
                 .http();
         assertEquals("2s", set.headerTimeout());
