@@ -78,6 +78,11 @@ final class HttpPipeline {
                 .addLast(new Exchange(deadline));
     }
 
+    /** An exception of a route as a 500 whose message names the problem, never where it happened. */
+    private static HttpRoutes.Answer fault(Throwable e) {
+        return HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
+    }
+
     /** Connections open now. */
     int openConnections() {
         return connections.get();
@@ -303,14 +308,20 @@ final class HttpPipeline {
                 return;
             }
             tail = tail.thenComposeAsync(v -> {
-                HttpRoutes.Answer a;
+                CompletableFuture<HttpRoutes.Answer> later;
                 try {
-                    a = routes.answer(method, target, auth, body);
+                    later = routes.answerLater(method, target, auth, body);
                 } catch (RuntimeException e) {
-                    a = HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage()))
-                            + "\n");
+                    later = CompletableFuture.completedFuture(fault(e));
                 }
-                return write(ctx, a, keepAlive, requests);
+                if (later.isDone()) {
+                    return write(ctx, later.exceptionally(HttpPipeline::fault).join(), keepAlive, requests);
+                }
+                // a job's state that waits for the job: neither a thread nor a permit is held meanwhile, so
+                // that long polls cannot take the places of other requests
+                requests.release();
+                return later.exceptionally(HttpPipeline::fault)
+                        .thenComposeAsync(a -> write(ctx, a, keepAlive, null), answering);
             }, answering);
         }
 

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What the HTTP side answers: the bearer token first (when one is configured), then {@code GET /status},
@@ -69,6 +70,29 @@ final class HttpRoutes {
 
     /** The answer to {@code method target} with the given Authorization header (null if absent) and body. */
     Answer answer(String method, String target, String authorization, byte[] body) {
+        return answerLater(method, target, authorization, body).join();
+    }
+
+    /**
+     * As {@link #answer}, done on return except for a JSON API request that waits (a job's state with
+     * {@code wait_ms}), which completes later, without a thread held for it.
+     */
+    CompletableFuture<Answer> answerLater(String method, String target, String authorization,
+            byte[] body) {
+        URI uri;
+        try {
+            uri = new URI(target);
+        } catch (URISyntaxException e) {
+            return CompletableFuture.completedFuture(Answer.text(400, "bad request target\n"));
+        }
+        // the JSON API once authorized; everything else (and its 401) answers now
+        if (isJsonApi(uri.getPath()) && (token.isEmpty() || authorized(authorization, uri.getRawQuery()))) {
+            return api.answerLater(method, uri.getPath(), uri.getRawQuery(), body);
+        }
+        return CompletableFuture.completedFuture(answerNow(method, target, authorization));
+    }
+
+    private Answer answerNow(String method, String target, String authorization) {
         URI uri;
         try {
             uri = new URI(target);
@@ -79,9 +103,6 @@ final class HttpRoutes {
         if (!token.isEmpty() && !authorized(authorization, uri.getRawQuery())) {
             String why = "unauthorized: send Authorization: Bearer <token>";
             return json ? JsonApi.error(401, io.grpc.Status.Code.UNAUTHENTICATED, why) : Answer.text(401, why + "\n");
-        }
-        if (json) {
-            return api.answer(method, uri.getPath(), uri.getRawQuery(), body);
         }
         if (!method.equals("GET")) {
             return Answer.text(405, "GET only\n");

@@ -89,28 +89,47 @@ final class JsonApi {
 
     /** The answer to a request under {@code /v1/} (authorized already). */
     HttpRoutes.Answer answer(String method, String path, String rawQuery, byte[] body) {
+        return answerLater(method, path, rawQuery, body).join();
+    }
+
+    /**
+     * The answer to a request under {@code /v1/} (authorized already): done on return, except a
+     * {@code GET /v1/jobs/{id}?wait_ms=} on a running job, which completes when the job ends or the wait
+     * passes, without a thread waiting for it (as gRPC's AwaitProof).
+     */
+    CompletableFuture<HttpRoutes.Answer> answerLater(String method, String path, String rawQuery, byte[] body) {
         try {
             if (path.equals(JOBS)) {
-                return method.equals("POST") ? submit(body) : notAllowed(method, path);
+                return done(method.equals("POST") ? submit(body) : notAllowed(method, path));
             }
             if (path.startsWith(JOBS + "/") && path.length() > JOBS.length() + 1) {
                 String id = path.substring(JOBS.length() + 1);
                 return switch (method) {
                     case "GET" -> job(id, waitMs(rawQuery));
-                    case "DELETE" -> cancel(id);
-                    default -> notAllowed(method, path);
+                    case "DELETE" -> done(cancel(id));
+                    default -> done(notAllowed(method, path));
                 };
             }
-            return switch (path) {
+            return done(switch (path) {
                 case "/v1/circuits" -> method.equals("GET") ? circuits() : notAllowed(method, path);
                 case "/v1/openapi.json" -> method.equals("GET") ? openapi() : notAllowed(method, path);
                 default -> error(404, Status.Code.NOT_FOUND, "no route " + path);
-            };
-        } catch (StatusRuntimeException e) {
-            return error(e.getStatus());
+            });
         } catch (RuntimeException e) {
-            return error(ProvingService.status(e).getStatus());
+            return done(error(e));
         }
+    }
+
+    private static CompletableFuture<HttpRoutes.Answer> done(HttpRoutes.Answer a) {
+        return CompletableFuture.completedFuture(a);
+    }
+
+    /** A failure as its JSON answer: the status it carries, or the one the service would give it. */
+    private static HttpRoutes.Answer error(Throwable t) {
+        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return error(ProvingService.status(t).getStatus());
     }
 
     private static HttpRoutes.Answer error(Status s) {
@@ -132,9 +151,13 @@ final class JsonApi {
         return new HttpRoutes.Answer(r.getExisting() ? 200 : 201, "application/json", bytes(out));
     }
 
-    private HttpRoutes.Answer job(String id, long waitMs) {
-        AwaitProofResponse r = call(o -> service.awaitProof(AwaitProofRequest.newBuilder().setJobId(id)
-                .setTimeoutMs(waitMs).build(), o));
+    private CompletableFuture<HttpRoutes.Answer> job(String id, long waitMs) {
+        AwaitProofRequest req = AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(waitMs).build();
+        return JsonApi.<AwaitProofResponse>later(o -> service.awaitProof(req, o)).thenApply(JsonApi::job)
+                .exceptionally(JsonApi::error);
+    }
+
+    private static HttpRoutes.Answer job(AwaitProofResponse r) {
         ObjectNode out = JSON.createObjectNode().put("job_id", r.getJobId()).put("state", r.getState().name());
         if (!r.getError().isEmpty()) {
             out.put("error", r.getError());
@@ -323,6 +346,18 @@ final class JsonApi {
 
     /** Calls one of the service's methods and takes its one answer, or throws its status. */
     private static <T> T call(Consumer<StreamObserver<T>> rpc) {
+        try {
+            return later(rpc).get();
+        } catch (ExecutionException e) {
+            throw ProvingService.status(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Status.UNAVAILABLE.withDescription("interrupted: the daemon is shutting down").asRuntimeException();
+        }
+    }
+
+    /** Calls one of the service's methods: its one answer, or its status, when it comes. */
+    private static <T> CompletableFuture<T> later(Consumer<StreamObserver<T>> rpc) {
         CompletableFuture<T> f = new CompletableFuture<>();
         rpc.accept(new StreamObserver<>() {
             @Override
@@ -339,14 +374,7 @@ final class JsonApi {
             public void onCompleted() {
             }
         });
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            throw ProvingService.status(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw Status.UNAVAILABLE.withDescription("interrupted: the daemon is shutting down").asRuntimeException();
-        }
+        return f;
     }
 
     private static byte[] bytes(JsonNode n) {

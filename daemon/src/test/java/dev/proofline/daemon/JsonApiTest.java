@@ -85,6 +85,7 @@ class JsonApiTest {
                 [store]
                 kind = "memory"
                 [http]
+                max_concurrent_requests = 4
                 max_body_bytes = "1KiB"
                 max_job_bytes = "1MiB"
                 """.formatted(TOKEN, tmp.resolve("keys").toString().replace("\\", "\\\\")), "api.toml"), l -> { });
@@ -154,6 +155,34 @@ class JsonApiTest {
                 .get("job_id").asText();
         assertError(send("GET", "/v1/jobs/" + late + "?wait_ms=60000", null), 409, "DEADLINE_EXCEEDED", "deadline");
         assertError(send("DELETE", "/v1/jobs/no-such-job", null), 404, "NOT_FOUND", "no job 'no-such-job'");
+    }
+
+    @Test
+    void requestsWaitingForAJobHoldNoneOfTheConcurrentRequestPlaces() throws Exception {
+        ObjectNode many = JSON.createObjectNode().put("circuit", "multiplier").put("priority", "LOW");
+        String wtns = Base64.getEncoder().encodeToString(Files.readAllBytes(mul.wtns()));
+        for (int i = 0; i < 512; i++) {
+            many.withArray("partitions").addObject().put("wtns", wtns);
+        }
+        String id = JSON.readTree(send("POST", "/v1/jobs", many.toString()).body()).get("job_id").asText();
+        // twice http.max_concurrent_requests (4) wait for the job ...
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> waiting = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            waiting.add(http.sendAsync(authorized(HttpRequest.newBuilder(uri("/v1/jobs/" + id + "?wait_ms=120000")))
+                    .build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        Thread.sleep(500); // for them to arrive; were they late, the check below would pass without testing
+        // ... and other requests are still answered
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> r = send("GET", "/v1/circuits", null);
+            assertEquals(200, r.statusCode(), r.body());
+        }
+        assertTrue(waiting.stream().noneMatch(java.util.concurrent.CompletableFuture::isDone),
+                "the job ended before the check: it proves no waiting");
+        assertEquals("CANCELLED", JSON.readTree(send("DELETE", "/v1/jobs/" + id, null).body()).get("state").asText());
+        for (var w : waiting) {
+            assertError(w.get(1, java.util.concurrent.TimeUnit.MINUTES), 409, "CANCELLED", "the job was cancelled");
+        }
     }
 
     @Test
