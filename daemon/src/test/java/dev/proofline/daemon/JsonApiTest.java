@@ -99,7 +99,7 @@ class JsonApiTest {
     // ------------------------------------------------------------------ proving
 
     @Test
-    void aWitnessAndCircomInputsAreProvedAndTheProofsVerify() throws Exception {
+    void aWitnessAndCircomInputsAreProvedAndTheProofsVerifyHereAndInSnarkjs() throws Exception {
         ObjectNode job = submission();
         job.withArray("partitions").addObject().set("input", JSON.readTree(Files.readString(mul.input())));
         HttpResponse<String> submitted = send("POST", "/v1/jobs", job.toString());
@@ -123,6 +123,12 @@ class JsonApiTest {
             assertTrue(Verifier.verify(vk, signals, SnarkjsJson.readProof(proof, "proof.json", PairingCurve.BN254)),
                     "the proof of partition " + p.get("partition") + " verifies");
             assertEquals("groth16", p.get("proof").get("protocol").asText());
+            // and snarkjs takes the two as served, as its proof.json and public.json
+            Path proofFile = tmp.resolve("proof-" + p.get("partition") + ".json");
+            Path publicFile = tmp.resolve("public-" + p.get("partition") + ".json");
+            Files.writeString(proofFile, p.get("proof").toString());
+            Files.writeString(publicFile, p.get("public_signals").toString());
+            assertTrue(CircomFixtures.snarkjsVerifies(mul.vk(), publicFile, proofFile), "snarkjs rejects the proof");
             assertTrue(p.get("timings").get("total_ms").asDouble() >= p.get("timings").get("prover_ms").asDouble());
         }
     }
