@@ -64,7 +64,8 @@ final class JsonApi {
      * job that ended without proofs (the request itself was fine): 409. RESOURCE_EXHAUSTED is a limit
      * (partitions per job, room in the memory budget): 429, retry later or send less; a body past
      * {@code http.max_job_bytes} is 413 before it reaches the service. FAILED_PRECONDITION is a circuit
-     * whose files the server cannot load: the server's problem, 500.
+     * whose files the server cannot load: the server's problem, 500. (A method that a route does not take
+     * is answered 405 with UNIMPLEMENTED, by the route itself.)
      */
     static int httpStatus(Status.Code code) {
         return switch (code) {
@@ -113,7 +114,7 @@ final class JsonApi {
             return done(switch (path) {
                 case "/v1/circuits" -> method.equals("GET") ? circuits() : notAllowed(method, path);
                 case "/v1/openapi.json" -> method.equals("GET") ? openapi() : notAllowed(method, path);
-                default -> error(404, Status.Code.NOT_FOUND, "no route " + path);
+                default -> error(404, Status.Code.NOT_FOUND, "no route " + clip(path));
             });
         } catch (RuntimeException e) {
             return done(error(e));
@@ -138,7 +139,7 @@ final class JsonApi {
     }
 
     private static HttpRoutes.Answer notAllowed(String method, String path) {
-        return error(405, Status.Code.UNIMPLEMENTED, method + " is not a method of " + path);
+        return error(405, Status.Code.UNIMPLEMENTED, clip(method) + " is not a method of " + clip(path));
     }
 
     // ------------------------------------------------------------------ routes
