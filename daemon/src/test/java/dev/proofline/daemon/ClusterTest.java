@@ -34,6 +34,7 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -396,6 +397,52 @@ class ClusterTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void theJsonApiSubmitsOnOneNodeAndAnswersWithTheProofsOnAnother() throws Exception {
+        String db = newDatabase();
+        Daemon a = node(db, "a", keys, 2, "5s");
+        Daemon b = node(db, "b", keys, 2, "5s");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var body = json.createObjectNode().put("circuit", "multiplier").put("idempotency_key", "http-1");
+        for (int p = 0; p < 3; p++) {
+            body.withArray("partitions").addObject().put("wtns", java.util.Base64.getEncoder().encodeToString(wtns));
+        }
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.BiFunction<Daemon, String, java.net.http.HttpRequest.Builder> at = (d, path) ->
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + d.httpAddress() + path))
+                        .timeout(java.time.Duration.ofMinutes(2));
+        var submitted = http.send(at.apply(a, "/v1/jobs").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                body.toString())).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, submitted.statusCode(), submitted.body());
+        String id = json.readTree(submitted.body()).get("job_id").asText();
+        // the same key on the other node: the same job
+        var again = http.send(at.apply(b, "/v1/jobs").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                body.toString())).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(id, json.readTree(again.body()).get("job_id").asText());
+        com.fasterxml.jackson.databind.JsonNode done = null;
+        for (int i = 0; i < 12 && (done == null || !done.get("state").asText().equals("DONE")); i++) {
+            var r = http.send(at.apply(b, "/v1/jobs/" + id + "?wait_ms=10000").build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            done = json.readTree(r.body());
+        }
+        assertEquals("DONE", done.get("state").asText(), done.toString());
+        assertEquals(3, done.get("partitions").size());
+        for (var p : done.get("partitions")) {
+            assertTrue(Set.of("a", "b").contains(p.get("node").asText()), p.toString());
+            List<BigInteger> signals = new ArrayList<>();
+            p.get("public_signals").forEach(n -> signals.add(new BigInteger(n.asText())));
+            assertTrue(Verifier.verify(vk, signals, dev.proofline.groth16.io.SnarkjsJson.readProof(
+                    p.get("proof").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "proof.json",
+                    PairingCurve.BN254)), p.toString());
+        }
+        var unknown = http.send(at.apply(a, "/v1/jobs/job-999999").DELETE().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, unknown.statusCode(), unknown.body());
+        assertEquals("NOT_FOUND", json.readTree(unknown.body()).get("error").get("code").asText());
     }
 
     @Test
