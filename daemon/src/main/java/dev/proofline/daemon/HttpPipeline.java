@@ -48,6 +48,9 @@ final class HttpPipeline {
     /** Answers the routes other than health checks. */
     private final Executor answering;
     private final Semaphore requests;
+    /** Bytes of job submissions being gathered now, on all connections, against {@link #jobBudget}. */
+    private final java.util.concurrent.atomic.AtomicLong jobBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final long jobBudget;
     private final AtomicInteger connections = new AtomicInteger();
     /** Exceptions the handlers raised that no client can cause (not I/O, decoding or timeouts). */
     private final java.util.concurrent.atomic.AtomicLong handlerFaults = new java.util.concurrent.atomic.AtomicLong();
@@ -60,6 +63,7 @@ final class HttpPipeline {
         this.routes = routes;
         this.answering = answering;
         this.requests = new Semaphore(limits.maxConcurrentRequests());
+        this.jobBudget = (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
     }
 
     /** Installs a connection's handlers on {@code ch}. */
@@ -119,18 +123,24 @@ final class HttpPipeline {
 
     /**
      * Bounds each request's body by its route before it is aggregated: a job's submission by
-     * {@code maxJobBytes}, any other request by {@code maxBodyBytes}. A body past its bound, announced
-     * (Content-Length) or as it arrives (chunked), is answered 413 at once; the rest of it is read and
-     * dropped (nothing is kept) and the connection closes at its end, so that a client still sending reads
-     * the 413 rather than a reset. {@link RequestDeadline} still bounds how long that may take.
+     * {@code maxJobBytes}, any other request by {@code maxBodyBytes}; and the job submissions being
+     * gathered on all connections together by {@code maxConcurrentRequests × maxJobBytes} (each reserves
+     * its announced length, or a chunked body what has arrived, until it has been handed on whole or its
+     * connection closes). A body past its bound, announced (Content-Length) or as it arrives (chunked), is
+     * answered 413, and one past the shared budget 503, at once; the rest of it is read and dropped
+     * (nothing is kept) and the connection closes at its end, so that a client still sending reads the
+     * answer rather than a reset. {@link RequestDeadline} still bounds how long that may take.
      */
     private final class BodyLimit extends ChannelInboundHandlerAdapter {
         private long limit;
         private long received;
         private boolean job;
         private boolean json;
+        private boolean chunked;
         private boolean rejected;
-        /** The 413, once written; the connection closes after it and the end of the body. */
+        /** Bytes of {@link #jobBytes} this connection's request holds. */
+        private long reserved;
+        /** The rejection, once written; the connection closes after it and the end of the body. */
         private ChannelFuture answered;
 
         @Override
@@ -148,19 +158,65 @@ final class HttpPipeline {
                 limit = job ? limits.maxJobBytes() : limits.maxBodyBytes();
                 json = r.uri().startsWith(JsonApi.PREFIX);
                 received = 0;
-                if (!r.decoderResult().isFailure() && announced(r) > limit) {
-                    reject(ctx, msg);
+                long length = r.decoderResult().isFailure() ? -1 : announced(r);
+                chunked = length < 0;
+                if (length > limit) {
+                    reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLarge());
+                    return;
+                }
+                if (job && !chunked && !reserve(length)) {
+                    reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
                     return;
                 }
             }
             if (msg instanceof HttpContent c) {
-                received += c.content().readableBytes();
+                int n = c.content().readableBytes();
+                received += n;
                 if (received > limit) {
-                    reject(ctx, msg);
+                    reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLarge());
+                    return;
+                }
+                if (job && chunked && !reserve(n)) {
+                    reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
                     return;
                 }
             }
+            boolean last = msg instanceof LastHttpContent;
             ctx.fireChannelRead(msg);
+            if (last) {
+                // the whole request went on and was copied for its answer (under a request place) on the way
+                release();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            release();
+            super.channelInactive(ctx);
+        }
+
+        private boolean reserve(long n) {
+            if (jobBytes.addAndGet(n) > jobBudget) {
+                jobBytes.addAndGet(-n);
+                return false;
+            }
+            reserved += n;
+            return true;
+        }
+
+        private void release() {
+            jobBytes.addAndGet(-reserved);
+            reserved = 0;
+        }
+
+        private String tooLarge() {
+            return "the request body exceeds " + limit + " bytes (http." + (job ? "max_job_bytes" : "max_body_bytes")
+                    + ")";
+        }
+
+        private String busy() {
+            return "busy: job submissions being received exceed " + jobBudget
+                    + " bytes (http.max_concurrent_requests × http.max_job_bytes)";
         }
 
         /** The Content-Length, or -1 when there is none or it is no number (left to the decoder's answer). */
@@ -172,19 +228,20 @@ final class HttpPipeline {
             }
         }
 
-        private void reject(ChannelHandlerContext ctx, Object msg) {
+        private void reject(ChannelHandlerContext ctx, Object msg, int status, io.grpc.Status.Code code, String why) {
             boolean last = msg instanceof LastHttpContent;
             ReferenceCountUtil.release(msg);
+            release();
             rejected = true;
-            String why = "the request body exceeds " + limit + " bytes (http." + (job ? "max_job_bytes" : "max_body_bytes")
-                    + ")";
-            HttpRoutes.Answer a = json ? JsonApi.error(413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, why)
-                    : HttpRoutes.Answer.text(413, why + "\n");
-            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(413),
+            HttpRoutes.Answer a = json ? JsonApi.error(status, code, why) : HttpRoutes.Answer.text(status, why + "\n");
+            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                     Unpooled.wrappedBuffer(a.body()));
             r.headers().set(HttpHeaderNames.CONTENT_TYPE, a.contentType())
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, a.body().length)
                     .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            if (status == 503) {
+                r.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            }
             answered = ctx.writeAndFlush(r);
             if (last) {
                 answered.addListener(ChannelFutureListener.CLOSE);

@@ -176,6 +176,9 @@ class JsonApiTest {
         for (int i = 0; i < 8; i++) {
             waiting.add(http.sendAsync(authorized(HttpRequest.newBuilder(uri("/v1/jobs/" + id + "?wait_ms=120000")))
                     .build(), HttpResponse.BodyHandlers.ofString()));
+            // one after the other: each holds a place only until it starts waiting, but arrivals at the same
+            // instant could still find the places taken
+            Thread.sleep(100);
         }
         Thread.sleep(500); // for them to arrive; were they late, the check below would pass without testing
         // ... and other requests are still answered
@@ -183,8 +186,10 @@ class JsonApiTest {
             HttpResponse<String> r = send("GET", "/v1/circuits", null);
             assertEquals(200, r.statusCode(), r.body());
         }
-        assertTrue(waiting.stream().noneMatch(java.util.concurrent.CompletableFuture::isDone),
-                "the job ended before the check: it proves no waiting");
+        for (var w : waiting) {
+            assertFalse(w.isDone(), () -> "a request answered before the job ended: " + w.join().statusCode() + " "
+                    + w.join().body());
+        }
         assertEquals("CANCELLED", JSON.readTree(send("DELETE", "/v1/jobs/" + id, null).body()).get("state").asText());
         for (var w : waiting) {
             assertError(w.get(1, java.util.concurrent.TimeUnit.MINUTES), 409, "CANCELLED", "the job was cancelled");
@@ -280,6 +285,71 @@ class JsonApiTest {
                 "http.max_job_bytes");
         // and a 4 KiB body elsewhere is past max_body_bytes
         assertError(send("PUT", "/v1/circuits", job.toString()), 413, "RESOURCE_EXHAUSTED", "http.max_body_bytes");
+    }
+
+    @Test
+    void submissionsBeingReceivedShareABudgetOfConcurrentRequestsTimesTheJobLimit() throws Exception {
+        // 4 places × 1 MiB: four submissions announcing 1,000,000 bytes fit, a fifth does not
+        String host = daemon.httpAddress().substring(0, daemon.httpAddress().lastIndexOf(':'));
+        int port = Integer.parseInt(daemon.httpAddress().substring(daemon.httpAddress().lastIndexOf(':') + 1));
+        String head = "POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
+                + "\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n";
+        List<java.net.Socket> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                java.net.Socket s = new java.net.Socket(host, port);
+                held.add(s);
+                s.setSoTimeout(30_000);
+                s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                // 100 Continue: the body's bytes are reserved (they are before the request goes on)
+                assertTrue(statusLine(s).startsWith("HTTP/1.1 100"), "submission " + i + " may send its body");
+            }
+            try (java.net.Socket fifth = new java.net.Socket(host, port)) {
+                fifth.setSoTimeout(30_000);
+                fifth.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                String status = statusLine(fifth);
+                assertTrue(status.startsWith("HTTP/1.1 503"), status);
+                // the headers, then the body by its length (the server closes only once the body it refused ends)
+                int length = 0;
+                for (String h = statusLine(fifth); !h.isEmpty(); h = statusLine(fifth)) {
+                    if (h.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                        length = Integer.parseInt(h.substring("content-length:".length()).strip());
+                    }
+                }
+                String rest = new String(fifth.getInputStream().readNBytes(length), StandardCharsets.UTF_8);
+                assertTrue(rest.contains("\"UNAVAILABLE\"") && rest.contains("http.max_job_bytes"), rest);
+            }
+        } finally {
+            for (java.net.Socket s : held) {
+                s.close();
+            }
+        }
+        // their connections closed, their bytes are free again (the server sees the closes soon after): a
+        // submission of 1,000,000 bytes fits once more, as it would not if one of the four still held its share
+        String status = "";
+        for (int i = 0; i < 100 && !status.startsWith("HTTP/1.1 100"); i++) {
+            Thread.sleep(100);
+            try (java.net.Socket again = new java.net.Socket(host, port)) {
+                again.setSoTimeout(30_000);
+                again.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                status = statusLine(again);
+            }
+        }
+        assertTrue(status.startsWith("HTTP/1.1 100"), status);
+        assertEquals(201, send("POST", "/v1/jobs", submission().toString()).statusCode());
+    }
+
+    private static String statusLine(java.net.Socket s) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (int b; (b = s.getInputStream().read()) != -1 && b != '\n';) {
+            line.append((char) b);
+        }
+        String first = line.toString().strip();
+        if (first.startsWith("HTTP/1.1 100")) {
+            s.getInputStream().read(); // the blank line after an interim response
+            s.getInputStream().read();
+        }
+        return first;
     }
 
     @Test
