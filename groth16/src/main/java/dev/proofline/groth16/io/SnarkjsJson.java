@@ -1,13 +1,10 @@
 package dev.proofline.groth16.io;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsJsonCodec;
@@ -17,6 +14,7 @@ import dev.proofline.groth16.VerificationKey;
 import dev.proofline.r1cs.io.FormatException;
 import dev.proofline.r1cs.io.InputFiles;
 import dev.proofline.r1cs.io.InputLimits;
+import dev.proofline.r1cs.io.LimitedJsonMapper;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -37,23 +35,9 @@ public final class SnarkjsJson {
 
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
 
-    /** The mapper for the limits last configured (building one costs more than reading a proof). */
-    private static volatile Mapper mapper;
-
-    private record Mapper(InputLimits.Json limits, ObjectMapper json) {
-        static ObjectMapper forCurrentLimits() {
-            InputLimits.Json limits = InputLimits.snarkjsJson();
-            Mapper m = mapper;
-            if (m == null || !m.limits().equals(limits)) {
-                m = new Mapper(limits, JsonMapper.builder(JsonFactory.builder()
-                                .streamReadConstraints(limits.constraints()).build())
-                        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                        .build());
-                mapper = m;
-            }
-            return m.json();
-        }
-    }
+    /** The mapper for the limits configured now. */
+    private static final LimitedJsonMapper MAPPER = new LimitedJsonMapper(InputLimits::snarkjsJson,
+            b -> b.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS));
 
     private SnarkjsJson() {
     }
@@ -222,7 +206,7 @@ public final class SnarkjsJson {
 
     private static JsonNode tree(Path file, byte[] bytes) {
         try {
-            JsonNode n = Mapper.forCurrentLimits().readTree(bytes);
+            JsonNode n = MAPPER.current().readTree(bytes);
             if (n == null || n.isMissingNode()) {
                 throw new FormatException(file, null, "empty, expected JSON");
             }

@@ -1,16 +1,14 @@
 package dev.proofline.r1cs.wasm;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.proofline.r1cs.io.InputFiles;
 import dev.proofline.r1cs.io.InputLimits;
+import dev.proofline.r1cs.io.LimitedJsonMapper;
 import dev.proofline.r1cs.wasm.WitnessException.Reason;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -53,26 +51,12 @@ import java.util.regex.Pattern;
  */
 public final class CircomInput {
 
-    /** The mapper for the limits last configured: building one costs more than a small input's parse. */
-    private static volatile Mapper mapper;
-
-    private record Mapper(InputLimits.Json limits, ObjectMapper json) {
-        static ObjectMapper forCurrentLimits() {
-            InputLimits.Json limits = InputLimits.circomInput();
-            Mapper m = mapper;
-            if (m == null || !m.limits().equals(limits)) {
-                m = new Mapper(limits, JsonMapper.builder(JsonFactory.builder()
-                                .streamReadConstraints(limits.constraints()).build())
-                        .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-                        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                        .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-                        .build());
-                mapper = m;
-            }
-            return m.json();
-        }
-    }
+    /** The mapper for the limits configured now. */
+    private static final LimitedJsonMapper MAPPER = new LimitedJsonMapper(InputLimits::circomInput,
+            b -> b.enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .nodeFactory(JsonNodeFactory.withExactBigDecimals(true)));
 
     private static final BigInteger MAX_SAFE = BigInteger.ONE.shiftLeft(53);
     private static final Pattern DECIMAL = Pattern.compile("[+-]?[0-9]+");
@@ -97,7 +81,7 @@ public final class CircomInput {
         String where = name == null ? "" : name + ": ";
         JsonNode root;
         try {
-            root = Mapper.forCurrentLimits().readTree(json);
+            root = MAPPER.current().readTree(json);
         } catch (StreamConstraintsException e) {
             throw new WitnessException(Reason.MALFORMED_INPUT, null, where + "over a limit: " + InputLimits.describe(e));
         } catch (MismatchedInputException e) {
