@@ -3,7 +3,8 @@
 # proofline-<version>-linux-x64/:
 #   proofline                the launcher (the repository's own: it finds runtime/ and app/ beside it)
 #   runtime/                 a Java 25 runtime cut to the modules the jars use (jlink)
-#   app/                     proofline-cli.jar and its dependencies (app/lib/)
+#   app/                     proofline-cli.jar and its dependencies (app/lib/); proofline.aot, the
+#                            JVM's start-up cache for one-off commands (`proofline aot-training`)
 #   proofline.example.toml   every daemon knob, documented
 #   systemd/proofline.service
 #   README.md BENCHMARKS.md docs/
@@ -38,6 +39,9 @@ modules="$modules,java.logging"
   --no-man-pages --output "$stage/runtime"
 
 cp proofline README.md BENCHMARKS.md proofline.example.toml "$stage/"
+# the start-up cache of one-off commands, recorded by the release's own runtime from its own jars
+# (the JVM accepts it wherever the release is unpacked, as long as the files keep their times)
+PROOFLINE_ENGINE=off "$stage/proofline" aot-training
 cp -r docs "$stage/docs"
 cp scripts/proofline.service "$stage/systemd/"
 tar -C dist -czf "dist/$name.tar.gz" "$name"

@@ -107,16 +107,24 @@ final class EngineWarmUp {
 
     /** A development key and a witness of the circuit on that curve, then proofs through the commands. */
     private void prove(PairingCurve curve, Path dir, Loader files) throws Exception {
-        Files.createDirectories(dir);
-        Circuit circuit = Builtins.circuit("builtin:merkle-post", curve, CONSTRAINTS, 8, true, 1);
-        R1cs r1cs = RecordingSystem.record(curve, circuit);
-        DevSetup.run(r1cs, dir.resolve("c.zkey"));
-        Files.write(dir.resolve("c.wtns"), WtnsFile.write(WitnessSystem.witness(curve, circuit)));
+        writeCircuit(curve, dir);
         command(files, dir, "zkey", "export-vk", "c.zkey", "vk.json");
         for (int i = 0; i < PROOFS; i++) {
             command(files, dir, "prove", "c.zkey", "c.wtns", "proof.json", "public.json");
             command(files, dir, "verify", "vk.json", "public.json", "proof.json");
         }
+    }
+
+    /**
+     * Writes {@code dir}/c.zkey (a development key) and {@code dir}/c.wtns for the warm-up circuit on
+     * {@code curve}: Merkle paths with SHA-256 leaves, {@link #CONSTRAINTS} constraints.
+     */
+    static void writeCircuit(PairingCurve curve, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Circuit circuit = Builtins.circuit("builtin:merkle-post", curve, CONSTRAINTS, 8, true, 1);
+        R1cs r1cs = RecordingSystem.record(curve, circuit);
+        DevSetup.run(r1cs, dir.resolve("c.zkey"));
+        Files.write(dir.resolve("c.wtns"), WtnsFile.write(WitnessSystem.witness(curve, circuit)));
     }
 
     /** Runs a command on the engine's worker (after the requests before it), its output discarded. */

@@ -46,7 +46,7 @@ public final class Main {
      * this process's stdout and stderr); the local engine runs each request so.
      */
     static int run(Invocation invocation, PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(new ProoflineCommand(invocation));
+        CommandLine cl = ProoflineCommand.commandLine(invocation, args);
         if (invocation.paths() != null) {
             cl.registerConverter(Path.class, invocation.paths());
         }
