@@ -77,6 +77,33 @@ public final class Timeline {
         return out;
     }
 
+    /**
+     * Events after a cursor: {@code events} oldest first, {@code next} the number to ask from next time,
+     * {@code missed} how many events after the cursor are not in {@code events} (overwritten by the ring, or
+     * older than the newest {@code max} asked for).
+     */
+    public record Page(List<Event> events, long next, long missed) {
+    }
+
+    /**
+     * The events recorded from number {@code from} on (the first event ever recorded is number 0), oldest
+     * first: the newest {@code max} of them when there are more, and only those the ring still holds. A
+     * poller passes the previous page's {@code next} and so sees each event once.
+     *
+     * @throws IllegalArgumentException if {@code from} is negative or past {@link #recorded()}
+     */
+    public synchronized Page since(long from, int max) {
+        if (from < 0 || from > written) {
+            throw new IllegalArgumentException("event " + from + " is not in 0.." + written);
+        }
+        long first = Math.max(from, Math.max(written - ring.length, written - Math.max(0, max)));
+        List<Event> out = new ArrayList<>((int) (written - first));
+        for (long i = first; i < written; i++) {
+            out.add(ring[(int) (i % ring.length)]);
+        }
+        return new Page(out, written, first - from);
+    }
+
     /** The held events of one job, oldest first. */
     public List<Event> ofJob(String job) {
         List<Event> out = new ArrayList<>();
