@@ -26,7 +26,8 @@ import java.util.function.Consumer;
 /**
  * The proving daemon: an {@link Engine} with the circuits of a keys directory, served over gRPC
  * ({@code proofline.v1.ProvingEngine}) and HTTP ({@code /status}, {@code /timeline?limit=N} (the last
- * pipeline events), {@code /metrics}, {@code /healthz} and the dashboard at {@code /}). Listens on loopback by default; any other address needs a bearer
+ * pipeline events; {@code ?since=cursor}: those after a poller's cursor), {@code /metrics}, {@code /healthz}
+ * and the dashboard at {@code /}). Listens on loopback by default; any other address needs a bearer
  * token ({@code server.auth_token}) or an explicit {@code server.insecure = true}.
  */
 public final class Daemon implements AutoCloseable {
@@ -113,6 +114,7 @@ public final class Daemon implements AutoCloseable {
                         new java.io.File(config.server().tlsKey()));
             }
             this.grpc = b.build().start();
+            TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
             this.http = StatusHttpServer.start(address(config.server().httpListen()),
                     StatusHttpServer.Limits.of(config.http()), new HttpRoutes(token, new HttpRoutes.Sources() {
                         @Override
@@ -123,6 +125,11 @@ public final class Daemon implements AutoCloseable {
                         @Override
                         public String timelineJson(int limit) {
                             return StatusJson.timeline(engine.timeline().last(limit));
+                        }
+
+                        @Override
+                        public String timelineSinceJson(String cursor, int limit) {
+                            return timelineFeed.since(cursor, limit);
                         }
 
                         @Override

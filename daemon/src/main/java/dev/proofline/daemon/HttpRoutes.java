@@ -11,10 +11,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What the HTTP side answers: the bearer token first (when one is configured), then {@code GET /status},
- * {@code /timeline?limit=N}, {@code /metrics}, {@code /healthz}, the dashboard's files and the JSON API
- * under {@code /v1/} ({@link JsonApi}). No I/O on a
- * connection: {@link StatusHttpServer} hands it a request's method, target and authorization header and
- * writes back the {@link Answer}.
+ * {@code /timeline?limit=N} (or {@code ?since=cursor}), {@code /metrics}, {@code /healthz}, the dashboard's
+ * files and the JSON API under {@code /v1/} ({@link JsonApi}). No I/O on a connection:
+ * {@link StatusHttpServer} hands it a request's method, target and authorization header and writes back
+ * the {@link Answer}.
  */
 final class HttpRoutes {
 
@@ -30,6 +30,9 @@ final class HttpRoutes {
         String statusJson();
 
         String timelineJson(int limit);
+
+        /** {@code /timeline?since=}: see {@link TimelineFeed#since}. */
+        String timelineSinceJson(String cursor, int limit) throws TimelineFeed.BadCursor;
 
         String metrics();
 
@@ -115,7 +118,7 @@ final class HttpRoutes {
         try {
             return switch (path) {
                 case "/status" -> json(sources.statusJson());
-                case "/timeline" -> json(sources.timelineJson(queryInt(uri.getRawQuery(), "limit", 2000)));
+                case "/timeline" -> timeline(uri.getRawQuery());
                 case "/metrics" -> new Answer(200, "text/plain; version=0.0.4; charset=utf-8",
                         sources.metrics().getBytes(StandardCharsets.UTF_8));
                 case "/healthz" -> sources.shuttingDown() ? Answer.text(503, "shutting down\n") : Answer.text(200, "ok\n");
@@ -124,6 +127,20 @@ final class HttpRoutes {
         } catch (RuntimeException e) {
             // the message names the problem, not where it happened: no stack trace goes to a client
             return Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
+        }
+    }
+
+    /** {@code /timeline?limit=N}: the last events, as an array; with {@code since=cursor}, those after it. */
+    private Answer timeline(String query) {
+        int limit = queryInt(query, "limit", 2000);
+        String since = queryValue(query, "since");
+        if (since == null) {
+            return json(sources.timelineJson(limit));
+        }
+        try {
+            return json(sources.timelineSinceJson(since, limit));
+        } catch (TimelineFeed.BadCursor e) {
+            return JsonApi.error(400, io.grpc.Status.Code.INVALID_ARGUMENT, e.getMessage());
         }
     }
 
@@ -159,6 +176,18 @@ final class HttpRoutes {
             }
         }
         return def;
+    }
+
+    /** The value of {@code name=} in the query, as sent; null when absent. */
+    private static String queryValue(String query, String name) {
+        if (query != null) {
+            for (String p : query.split("&")) {
+                if (p.startsWith(name + "=")) {
+                    return p.substring(name.length() + 1);
+                }
+            }
+        }
+        return null;
     }
 
     private static Answer staticFile(String path) {

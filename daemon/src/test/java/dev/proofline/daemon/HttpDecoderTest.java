@@ -35,6 +35,11 @@ class HttpDecoderTest {
         }
 
         @Override
+        public String timelineSinceJson(String cursor, int limit) {
+            return new TimelineFeed(new dev.proofline.engine.Timeline(16, null)).since(cursor, limit);
+        }
+
+        @Override
         public String metrics() {
             return "proofline_up 1\n";
         }
@@ -52,7 +57,8 @@ class HttpDecoderTest {
             "POST /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\nContent-Length: 5\r\n\r\nhello",
             "GET /index.html HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "3\r\nabc\r\n0\r\n\r\n",
-            "GET /../etc/passwd?token=s3cret HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            "GET /../etc/passwd?token=s3cret HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /timeline?since=0123456789abcdef.7&limit=3&token=s3cret HTTP/1.1\r\nHost: x\r\n\r\n");
 
     /** A response head and its body: status, then Content-Length bytes. */
     private static final Pattern HEAD = Pattern.compile("HTTP/1\\.1 (\\d{3}) [^\r\n]*\r\n((?:[^\r\n]+\r\n)*)\r\n");

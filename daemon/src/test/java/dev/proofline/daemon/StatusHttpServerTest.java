@@ -47,6 +47,11 @@ class StatusHttpServerTest {
         }
 
         @Override
+        public String timelineSinceJson(String cursor, int limit) {
+            return new TimelineFeed(new dev.proofline.engine.Timeline(16, null)).since(cursor, limit);
+        }
+
+        @Override
         public String metrics() {
             return "proofline_up 1\n";
         }
