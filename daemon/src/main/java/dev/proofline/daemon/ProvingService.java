@@ -324,8 +324,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         CompletableFuture<List<Object>> f = job.result();
         CompletableFuture<Object> any = f.isDone() || timeout.isZero()
                 ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.anyOf(f, CompletableFuture.runAsync(() -> { },
-                        CompletableFuture.delayedExecutor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)));
+                : CompletableFuture.anyOf(f, after(timeout));
         any.whenComplete((v, x) -> {
             try {
                 if (f.isDone() && f.isCompletedExceptionally()) {
@@ -349,6 +348,17 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     }
 
     /**
+     * A future that completes when {@code timeout} has passed, on the JDK's own timer thread: a task of
+     * {@code CompletableFuture.delayedExecutor} would run on the common fork-join pool where it has more
+     * than one worker, the pool the proofs' NTTs and parallel loops keep busy, so a short wait could be
+     * answered only once the proofs ahead of it let go.
+     */
+    private static CompletableFuture<Object> after(Duration timeout) {
+        return new CompletableFuture<>().completeOnTimeout(null, timeout.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /**
      * Cluster mode: answers when the job ends (a notification from the database) or the timeout passes,
      * from the job's rows, without holding a thread.
      */
@@ -360,8 +370,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             answer(v, out);
             return;
         }
-        CompletableFuture.anyOf(ended, CompletableFuture.runAsync(() -> { },
-                CompletableFuture.delayedExecutor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)))
+        CompletableFuture.anyOf(ended, after(timeout))
                 .whenComplete((x, t) -> {
                     ended.cancel(false);
                     try {

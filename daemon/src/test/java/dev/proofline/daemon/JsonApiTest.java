@@ -2,6 +2,7 @@ package dev.proofline.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -193,6 +194,27 @@ class JsonApiTest {
         assertEquals("CANCELLED", JSON.readTree(send("DELETE", "/v1/jobs/" + id, null).body()).get("state").asText());
         for (var w : waiting) {
             assertError(w.get(1, java.util.concurrent.TimeUnit.MINUTES), 409, "CANCELLED", "the job was cancelled");
+        }
+    }
+
+    @Test
+    void aShortWaitIsAnsweredWhileTheJobIsStillProving() throws Exception {
+        ObjectNode many = JSON.createObjectNode().put("circuit", "multiplier").put("priority", "LOW");
+        String wtns = Base64.getEncoder().encodeToString(Files.readAllBytes(mul.wtns()));
+        for (int i = 0; i < 256; i++) {
+            many.withArray("partitions").addObject().put("wtns", wtns);
+        }
+        String id = JSON.readTree(send("POST", "/v1/jobs", many.toString()).body()).get("job_id").asText();
+        try {
+            Thread.sleep(200); // the prover busy with the job's first partitions
+            // the wait's timer must not queue behind the proofs' work (it did on the common fork-join pool,
+            // and the answer came only once the job had ended)
+            HttpResponse<String> r = send("GET", "/v1/jobs/" + id + "?wait_ms=1", null);
+            assertEquals(200, r.statusCode(), r.body());
+            JsonNode state = JSON.readTree(r.body());
+            assertNotEquals("DONE", state.get("state").asText(), r.body());
+        } finally {
+            send("DELETE", "/v1/jobs/" + id, null);
         }
     }
 
