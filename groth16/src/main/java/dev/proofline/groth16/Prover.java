@@ -1,6 +1,7 @@
 package dev.proofline.groth16;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.Parallel;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
@@ -649,13 +650,7 @@ public final class Prover {
         return coefs.get(BinFile.U32, (long) i * ProvingKey.COEFFICIENT_BYTES + 4);
     }
 
-    private interface Range {
-        void run(int lo, int hi);
-    }
-
-    private static void parallelChunks(int n, Range body) {
-        int chunk = 1 << 14;
-        int tasks = (n + chunk - 1) / chunk;
-        IntStream.range(0, tasks).parallel().forEach(t -> body.run(t * chunk, Math.min(n, (t + 1) * chunk)));
+    private static void parallelChunks(int n, Parallel.Range body) {
+        Parallel.chunks(n, 1 << 14, body);
     }
 }

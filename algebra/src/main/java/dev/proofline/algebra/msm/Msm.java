@@ -6,13 +6,8 @@ import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.proofline.algebra.Parallel;
 import java.util.function.Function;
-import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 
 /**
  * Multi-scalar multiplication sum_i k_i P_i on a {@link WeierstrassCurve} by Pippenger's bucket
@@ -235,7 +230,7 @@ public final class Msm {
         one[0] = 1; // Montgomery multiplication by the plain integer 1 divides by R
         int chunk = 1 << 14;
         int tasks = (count + chunk - 1) / chunk;
-        parallel(Runtime.getRuntime().availableProcessors(), tasks, () -> t -> {
+        Parallel.run(Runtime.getRuntime().availableProcessors(), tasks, () -> t -> {
             int lo = t * chunk;
             int hi = Math.min(count, lo + chunk);
             for (int i = lo; i < hi; i++) {
@@ -248,52 +243,10 @@ public final class Msm {
     // ------------------------------------------------------------------ planning
 
     /** Batch size of the batch-affine accumulation (larger batches gain little, see the class notes). */
-    static final int DEFAULT_BATCH = 1024;
+    static final int DEFAULT_BATCH = MsmPlanner.DEFAULT_BATCH;
 
-    /**
-     * How an MSM of n points is cut: window size c, number of windows, chunks of points per window,
-     * the last {@code splitWindows} windows cut into {@code splitChunks} chunks instead (so that the
-     * threads finish together), the buckets the top window can hit, and which kernel each kind of
-     * window uses. {@code cost} is the cost model's estimate of the time: the longest thread's share.
-     */
-    record Plan(int c, int windows, int chunks, int splitWindows, int splitChunks, int topUsed, boolean affine,
-            boolean topAffine, int batch, double cost) {
-
-        /** Whether window w is one of the last, cut into {@code splitChunks}. */
-        boolean isSplit(int w) {
-            return w >= windows - splitWindows;
-        }
-
-        /** The chunks of window w. */
-        int chunksOf(int w) {
-            return isSplit(w) ? splitChunks : chunks;
-        }
-
-        /** The same plan at that cost. */
-        Plan costing(double cost) {
-            return new Plan(c, windows, chunks, splitWindows, splitChunks, topUsed, affine, topAffine, batch, cost);
-        }
-
-        /**
-         * The tasks in the order the threads take them: {window, first point, end} for each, the windows
-         * not split first (the larger tasks), then the chunks of the split ones.
-         */
-        int[][] tasks(int n) {
-            List<int[]> t = new ArrayList<>();
-            for (int pass = 0; pass < 2; pass++) {
-                for (int w = 0; w < windows; w++) {
-                    if (isSplit(w) != (pass == 1)) {
-                        continue;
-                    }
-                    int k = chunksOf(w);
-                    int len = (n + k - 1) / k;
-                    for (int lo = 0; lo < n; lo += len) {
-                        t.add(new int[] {w, lo, Math.min(n, lo + len)});
-                    }
-                }
-            }
-            return t.toArray(new int[0][]);
-        }
+    private MsmPlanner planner() {
+        return new MsmPlanner(curve, windowBits, parallelism, accumulation, batchSize);
     }
 
     /** The window size used for n points: forced, or the cheapest by the cost model. */
@@ -301,91 +254,13 @@ public final class Msm {
         return plan(Math.max(1, n)).c();
     }
 
-    Plan plan(int n) {
+    MsmPlan plan(int n) {
         return plan(n, curve.order().bitLength());
     }
 
     /** The cheapest plan for n scalars below 2^bits. */
-    Plan plan(int n, int bits) {
-        CostModel model = new CostModel(curve);
-        if (windowBits != 0) {
-            return plan(n, windowBits, bits, model);
-        }
-        Plan best = null;
-        for (int c = 2; c <= SignedDigits.MAX_WINDOW_BITS; c++) {
-            Plan p = plan(n, c, bits, model);
-            if (best == null || p.cost() < best.cost()) {
-                best = p;
-            }
-        }
-        return best;
-    }
-
-    private Plan plan(int n, int c, int bits, CostModel model) {
-        int nw = SignedDigits.windows(bits, c);
-        int nb = 1 << (c - 1);
-        // the top window holds bits - c (nw - 1) < c bits of k (k < r), plus a carry
-        int topUsed = Math.min(nb, 1 << (bits - c * (nw - 1)));
-        int batch = batchSize != 0 ? batchSize : DEFAULT_BATCH;
-        // windows are the unit of parallel work; points are cut into chunks (each with its own buckets
-        // and reduction) when there are too few windows for the threads, or when the windows do not
-        // divide among them and the last ones are better shared out: whatever finishes first by the
-        // cost model, from one chunk a window to twice as many tasks as threads
-        int most = Math.max(1, Math.min((2 * parallelism + nw - 1) / nw, n / 1024));
-        Plan best = null;
-        for (int chunks = 1; chunks <= most; chunks++) {
-            int chunkLen = (n + chunks - 1) / chunks;
-            boolean affine = useAffine(model, chunkLen, nb, batch);
-            boolean topAffine = useAffine(model, chunkLen, topUsed, batch);
-            Plan p = withCost(new Plan(c, nw, chunks, 0, chunks, topUsed, affine, topAffine, batch, 0), n, nb, model);
-            best = best == null || p.cost() < best.cost() ? p : best;
-            int left = nw % parallelism;
-            if (chunks == 1 && nw > parallelism && left != 0) {
-                int split = Math.min(parallelism / gcd(left, parallelism), Math.max(1, n / 1024));
-                if (split > 1) {
-                    p = withCost(new Plan(c, nw, 1, left, split, topUsed, affine, topAffine, batch, 0), n, nb, model);
-                    best = p.cost() < best.cost() ? p : best;
-                }
-            }
-        }
-        return best;
-    }
-
-    /**
-     * The plan with its cost: the cost model's price of each task, handed to the threads in order, each
-     * taking the next when it is free; the cost is when the last one finishes.
-     */
-    private Plan withCost(Plan p, int n, int nb, CostModel model) {
-        double[] free = new double[parallelism];
-        for (int[] t : p.tasks(n)) {
-            boolean top = t[0] == p.windows() - 1;
-            double cost = model.window(t[2] - t[1], top ? p.topUsed() : nb, top ? p.topAffine() : p.affine(),
-                    p.batch());
-            int next = 0;
-            for (int i = 1; i < free.length; i++) {
-                if (free[i] < free[next]) {
-                    next = i;
-                }
-            }
-            free[next] += cost;
-        }
-        double end = 0;
-        for (double f : free) {
-            end = Math.max(end, f);
-        }
-        return p.costing(end);
-    }
-
-    private static int gcd(int a, int b) {
-        return b == 0 ? a : gcd(b, a % b);
-    }
-
-    private boolean useAffine(CostModel model, int n, int used, int batch) {
-        return switch (accumulation) {
-            case JACOBIAN -> false;
-            case BATCH_AFFINE -> true;
-            case AUTO -> model.affineIsCheaper(n, used, batch);
-        };
+    MsmPlan plan(int n, int bits) {
+        return planner().plan(n, bits);
     }
 
     // ------------------------------------------------------------------ the algorithm
@@ -440,7 +315,7 @@ public final class Msm {
         int tasks = Math.max(1, Math.min(parallelism, n / SUM_CHUNK));
         int jw = curve.jacobianWidth();
         long[] partial = new long[tasks * jw];
-        parallel(parallelism, tasks, () -> {
+        Parallel.run(parallelism, tasks, () -> {
             BatchAffineBuckets k = new BatchAffineBuckets(curve, SUM_WINDOW, DEFAULT_BATCH, adders);
             return t -> k.sum(points, 0, lo + (int) ((long) n * t / tasks), lo + (int) ((long) n * (t + 1) / tasks),
                     partial, t * jw);
@@ -466,7 +341,7 @@ public final class Msm {
         if (n == 0) {
             return result;
         }
-        final Plan plan = plan(n, bits);
+        final MsmPlan plan = plan(n, bits);
         final int c = plan.c();
         final int nw = plan.windows();
         final int threads = parallelism;
@@ -476,14 +351,14 @@ public final class Msm {
         final long[] r = SignedDigits.words(curve.order());
         final int recodeChunk = 1 << 13;
         int recodeTasks = (n + recodeChunk - 1) / recodeChunk;
-        parallel(threads, recodeTasks, () -> t -> SignedDigits.recode(scalars, scalarBase, t * recodeChunk,
+        Parallel.run(threads, recodeTasks, () -> t -> SignedDigits.recode(scalars, scalarBase, t * recodeChunk,
                 Math.min(n, (t + 1) * recodeChunk), r, c, digits));
 
         // 2. window sums, one task per (window, chunk of points)
         final int[][] tasks = plan.tasks(n);
         final long[] partial = new long[tasks.length * jw];
         final int nb = 1 << (c - 1);
-        parallel(threads, tasks.length, () -> {
+        Parallel.run(threads, tasks.length, () -> {
             BucketKernel[] kernels = new BucketKernel[2];
             return t -> {
                 int w = tasks[t][0];
@@ -513,59 +388,5 @@ public final class Msm {
             }
         }
         return result;
-    }
-
-    /**
-     * Runs tasks 0..tasks-1 on up to {@code threads} threads: the caller and runners forked into the
-     * common pool, pulling task numbers from a shared counter. Each runner builds its per-thread state
-     * once, on its first task.
-     */
-    static void parallel(int threads, int tasks, Supplier<IntConsumer> perThread) {
-        if (tasks <= 0) {
-            return;
-        }
-        AtomicInteger next = new AtomicInteger();
-        Runnable runner = () -> {
-            IntConsumer body = null;
-            try {
-                for (int t; (t = next.getAndIncrement()) < tasks; ) {
-                    if (body == null) {
-                        body = perThread.get();
-                    }
-                    body.accept(t);
-                }
-            } catch (RuntimeException | Error e) {
-                next.set(tasks); // the others stop after their current task
-                throw e;
-            }
-        };
-        int forks = Math.min(threads, tasks) - 1;
-        List<ForkJoinTask<?>> forked = new ArrayList<>(forks);
-        for (int i = 0; i < forks; i++) {
-            forked.add(ForkJoinTask.adapt(runner).fork());
-        }
-        Throwable failure = null;
-        try {
-            runner.run();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-        }
-        for (ForkJoinTask<?> f : forked) {
-            try {
-                f.join();
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else if (failure != e) {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failure instanceof Error e) {
-            throw e;
-        }
     }
 }

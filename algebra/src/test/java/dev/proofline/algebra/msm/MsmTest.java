@@ -369,7 +369,7 @@ class MsmTest {
         for (int threads : new int[] {2, 3, 5}) {
             for (int c : new int[] {9, 10, 11, 12}) {
                 Msm msm = Msm.on(curve).withParallelism(threads).withWindowBits(c);
-                Msm.Plan plan = msm.plan(n);
+                MsmPlan plan = msm.plan(n);
                 int[][] tasks = plan.tasks(n);
                 for (int w = 0; w < plan.windows(); w++) {
                     int w0 = w;
