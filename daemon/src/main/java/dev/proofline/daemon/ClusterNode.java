@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -69,14 +70,31 @@ final class ClusterNode implements AutoCloseable {
             int maxAttempts, Duration resultRetention, Duration fetchedRetention) {
     }
 
-    /** A claim being proved here. */
-    private static final class Local {
+    /**
+     * A claim being proved here, with one owner from the claim until it ends: its result stored, its job
+     * failed, the claim given back to the queue, or dropped (lease lost, job cancelled). Ending removes it
+     * from the claims this node holds, exactly once; a second end changes nothing and is counted
+     * ({@link #doubleReleases}), the engine's policy for its own leases: it is a bug, and the tests fail
+     * on it.
+     */
+    private final class Local implements AutoCloseable {
         final ClusterStore.Claim claim;
         volatile Engine.Job job;
         volatile boolean lost;
+        private final AtomicBoolean ended = new AtomicBoolean();
 
         Local(ClusterStore.Claim claim) {
             this.claim = claim;
+        }
+
+        /** Ends the claim here: what became of it has been written to the store, or need not be. */
+        @Override
+        public void close() {
+            if (ended.compareAndSet(false, true)) {
+                claims.remove(claim.token());
+            } else {
+                doubleEnds.incrementAndGet();
+            }
         }
     }
 
@@ -98,6 +116,7 @@ final class ClusterNode implements AutoCloseable {
     private final AtomicInteger intake = new AtomicInteger();
     private final AtomicLong proofs = new AtomicLong();
     private final AtomicLong discarded = new AtomicLong();
+    private final AtomicLong doubleEnds = new AtomicLong();
     private final ExecutorService intakeThreads;
     private final ExecutorService writer;
     private final ScheduledExecutorService heartbeats;
@@ -219,6 +238,11 @@ final class ClusterNode implements AutoCloseable {
 
     long discarded() {
         return discarded.get();
+    }
+
+    /** Claims ended a second time (each claim ends once: a second end is a bug, counted and otherwise ignored). */
+    long doubleReleases() {
+        return doubleEnds.get();
     }
 
     /** Partitions claimed here and not yet written back. */
@@ -347,7 +371,7 @@ final class ClusterNode implements AutoCloseable {
             CircuitJob spec = new CircuitJob(engine.circuits(), c.circuit(), List.of(part));
             partitionBytes.put(c.circuit(), spec.workingSetBytes(0));
             if (l.lost) {
-                claims.remove(c.token());
+                l.close();
                 return;
             }
             // named after the cluster's job and partition (and the claim, when it is not the first)
@@ -390,7 +414,7 @@ final class ClusterNode implements AutoCloseable {
     private void outcome(Local l, List<Object> results, Throwable failure) {
         ClusterStore.Claim c = l.claim;
         if (failure instanceof CancellationException || l.lost) {
-            claims.remove(c.token());
+            l.close();
             return;
         }
         if (failure != null) {
@@ -422,7 +446,7 @@ final class ClusterNode implements AutoCloseable {
             stored = retrying("storing the result of " + c.jobId() + "/" + c.partition(), () -> store.complete(c,
                     nodeId, String.valueOf(r), null, null, timings));
         }
-        claims.remove(c.token());
+        l.close();
         if (stored) {
             proofs.incrementAndGet();
         } else {
@@ -435,7 +459,7 @@ final class ClusterNode implements AutoCloseable {
     private void finishFailed(Local l, String error) {
         ClusterStore.Claim c = l.claim;
         retrying("failing " + c.jobId(), () -> store.fail(c, nodeId, error));
-        claims.remove(c.token());
+        l.close();
     }
 
     /** This node will not prove the claim (stopping, or no room for its key): back to the queue for another. */
@@ -450,7 +474,7 @@ final class ClusterNode implements AutoCloseable {
         } catch (RuntimeException e) {
             noteDown(e); // the lease expires; another node takes the partition then
         }
-        claims.remove(c.token());
+        l.close();
     }
 
     /** Stops proving a claim whose lease this node lost or whose job ended. */

@@ -198,6 +198,8 @@ public final class Daemon implements AutoCloseable {
                 ClusterNode::proofs).description("results this node stored").register(r);
         io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.results.discarded", c,
                 ClusterNode::discarded).description("results made too late (lease lost) and discarded").register(r);
+        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.double.releases", c,
+                ClusterNode::doubleReleases).description("claims ended twice (a bug; the tests fail on it)").register(r);
     }
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */

@@ -99,6 +99,11 @@ class ClusterTest {
         for (Daemon d : daemons) {
             d.shutdown(java.time.Duration.ofSeconds(5));
         }
+        for (Daemon d : daemons) {
+            if (d.cluster() != null) {
+                assertEquals(0, d.cluster().doubleReleases(), "claims ended twice on a node");
+            }
+        }
         daemons.clear();
     }
 
