@@ -17,6 +17,11 @@ public interface ProverBackend {
     /** Short name for status and logs ("cpu", "cuda", "sim"). */
     String name();
 
+    /** One line for a start-up log: what it proves on ("CUDA backend on 2 GPU(s): ..."). */
+    default String summary() {
+        return name() + " backend";
+    }
+
     /** The devices it proves on, one line each, for status pages ("2 CPU cores", "NVIDIA H200, 143 GB, ..."). */
     default List<String> devices() {
         return List.of(Runtime.getRuntime().availableProcessors() + " CPU cores");

@@ -1,0 +1,72 @@
+package dev.proofline.engine;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a backend is opened, from the engine's configuration (the daemon's {@code [engine]} section, or
+ * {@link #builder()} for an application): which devices to prove on, whether B in G2 runs on the device
+ * too, and which driver library to load. A backend reads what applies to it; the CPU backend reads
+ * nothing. A backend may let system properties override these (the CUDA backend's
+ * {@code proofline.cuda.*}, {@code docs/cuda.md}), so that one run can differ without a new file.
+ *
+ * @param devices the ordinals of the devices to prove on, distinct; empty: every usable one
+ * @param g2OnDevice the B in G2 MSM on the device as well, where the backend can do it (else on the CPU)
+ * @param driverLibrary the device driver's library, a path or a name for the dynamic loader; empty: the
+ *     backend's default
+ */
+public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String driverLibrary) {
+
+    public BackendSettings {
+        devices = List.copyOf(devices);
+        Objects.requireNonNull(driverLibrary, "driverLibrary");
+        if (devices.stream().anyMatch(d -> d < 0) || devices.stream().distinct().count() != devices.size()) {
+            throw new IllegalArgumentException("devices " + devices + ": expected distinct ordinals, 0 or more");
+        }
+    }
+
+    /** Every usable device, B in G2 on the CPU, the default driver. */
+    public static BackendSettings defaults() {
+        return new BackendSettings(List.of(), false, "");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds settings from the defaults, one knob at a time. */
+    public static final class Builder {
+        private List<Integer> devices = List.of();
+        private boolean g2OnDevice;
+        private String driverLibrary = "";
+
+        private Builder() {
+        }
+
+        /** The devices to prove on, by ordinal (none: every usable one). */
+        public Builder devices(List<Integer> ordinals) {
+            this.devices = List.copyOf(ordinals);
+            return this;
+        }
+
+        /** As {@link #devices(List)}. */
+        public Builder devices(Integer... ordinals) {
+            return devices(List.of(ordinals));
+        }
+
+        public Builder g2OnDevice(boolean on) {
+            this.g2OnDevice = on;
+            return this;
+        }
+
+        /** The driver library (empty: the backend's default). */
+        public Builder driverLibrary(String library) {
+            this.driverLibrary = Objects.requireNonNull(library, "library");
+            return this;
+        }
+
+        public BackendSettings build() {
+            return new BackendSettings(devices, g2OnDevice, driverLibrary);
+        }
+    }
+}

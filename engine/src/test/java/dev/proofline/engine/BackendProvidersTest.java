@@ -1,0 +1,108 @@
+package dev.proofline.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.proofline.groth16.Prover;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Backends found by name, and what {@code auto} takes: the first accelerator that opens, else the CPU. */
+class BackendProvidersTest {
+
+    /** An accelerator that opens {@code backend}, or is unavailable for {@code reason} when that is null. */
+    private record Accelerator(String name, ProverBackend backend, String reason) implements BackendProvider {
+        @Override
+        public String title() {
+            return name.toUpperCase(java.util.Locale.ROOT);
+        }
+
+        @Override
+        public boolean accelerator() {
+            return true;
+        }
+
+        @Override
+        public Availability availability(BackendSettings settings) {
+            return backend != null ? new Available("1 device", List.of(name + ":0")) : new Unavailable(reason);
+        }
+
+        @Override
+        public ProverBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
+            if (backend == null) {
+                throw new BackendUnavailableException(reason);
+            }
+            return backend;
+        }
+    }
+
+    private static final ProverBackend SIM = new SimBackend(0, 0, p -> false);
+
+    @Test
+    void theEnginesModuleRegistersTheCpuBackend() throws Exception {
+        BackendProviders installed = BackendProviders.installed();
+        BackendProvider cpu = installed.named("cpu").orElseThrow();
+        assertInstanceOf(CpuBackendProvider.class, cpu);
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(new BackendProvider.Available(cores + (cores == 1 ? " core" : " cores"), List.of()),
+                cpu.availability(BackendSettings.defaults()));
+        List<String> log = new ArrayList<>();
+        assertInstanceOf(CpuBackend.class, installed.open("cpu", BackendSettings.defaults(), Prover.create(), log::add));
+        assertEquals(List.of(), log, "nothing to say about the CPU");
+    }
+
+    @Test
+    void autoFallsBackToTheCpuWithOneLineSayingWhy() throws Exception {
+        BackendProviders providers = new BackendProviders(List.of(new CpuBackendProvider(),
+                new Accelerator("cuda", null, "libcuda.so.1 not found: no NVIDIA driver on this machine")));
+        List<String> log = new ArrayList<>();
+        ProverBackend b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
+        assertInstanceOf(CpuBackend.class, b);
+        assertEquals(List.of("CUDA backend unavailable (libcuda.so.1 not found: no NVIDIA driver on this machine):"
+                + " proving on the CPU"), log);
+    }
+
+    @Test
+    void autoTakesTheFirstAcceleratorThatOpensAndSaysSo() throws Exception {
+        BackendProviders providers = new BackendProviders(List.of(new Accelerator("zz", SIM, null),
+                new CpuBackendProvider(), new Accelerator("aa", null, "no device")));
+        List<String> log = new ArrayList<>();
+        assertSame(SIM, providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add));
+        assertEquals(List.of("sim backend"), log, "the opened backend's summary; aa, tried first, was unavailable");
+        assertEquals(List.of("aa", "cpu", "zz"), providers.all().stream().map(BackendProvider::name).toList());
+    }
+
+    @Test
+    void aNamedBackendThatCannotOpenOrIsNotInstalledSaysWhy() {
+        BackendProviders providers = new BackendProviders(List.of(new CpuBackendProvider(),
+                new Accelerator("cuda", null, "cuda:3 does not exist: the driver lists 2 devices")));
+        BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
+                () -> providers.open("cuda", BackendSettings.defaults(), Prover.create(), s -> { }));
+        assertEquals("cuda:3 does not exist: the driver lists 2 devices", e.getMessage());
+        e = assertThrows(BackendUnavailableException.class,
+                () -> new BackendProviders(List.of(new CpuBackendProvider())).open("cuda", BackendSettings.defaults(),
+                        Prover.create(), s -> { }));
+        assertEquals("no 'cuda' backend on the class path (there are: cpu)", e.getMessage());
+    }
+
+    @Test
+    void autoWithoutAcceleratorsTakesTheCpuQuietly() throws Exception {
+        List<String> log = new ArrayList<>();
+        assertInstanceOf(CpuBackend.class, new BackendProviders(List.of(new CpuBackendProvider()))
+                .open("auto", BackendSettings.defaults(), Prover.create(), log::add));
+        assertEquals(List.of(), log);
+    }
+
+    @Test
+    void settingsFromTheBuilderAndTheirChecks() {
+        assertEquals(new BackendSettings(List.of(0, 2), true, "/opt/libcuda.so.1"), BackendSettings.builder()
+                .devices(0, 2).g2OnDevice(true).driverLibrary("/opt/libcuda.so.1").build());
+        assertEquals(new BackendSettings(List.of(), false, ""), BackendSettings.builder().build());
+        assertEquals(BackendSettings.defaults(), BackendSettings.builder().build());
+        assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(1, 1).build());
+        assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(-1).build());
+    }
+}
