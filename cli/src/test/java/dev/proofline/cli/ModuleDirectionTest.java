@@ -24,6 +24,12 @@ class ModuleDirectionTest {
     /** Each module's layer: a module may use only modules of a lower layer. Bench stands beside them. */
     private static final Map<String, Integer> LAYERS = Map.of("algebra", 0, "r1cs", 1, "groth16", 2, "engine", 3,
             "cuda", 4, "daemon", 5, "cli", 6);
+    /**
+     * Plugins: modules nothing names in its code, found through {@code ServiceLoader} (they register a
+     * provider in {@code META-INF/services}); another module may only have them on its class path
+     * (Maven scope runtime or test).
+     */
+    private static final List<String> PLUGINS = List.of("cuda");
     /** Modules outside the layers and what they may use. */
     private static final Map<String, List<String>> BESIDE = Map.of("bench", List.of("algebra"));
 
@@ -31,6 +37,8 @@ class ModuleDirectionTest {
     private static final Pattern MODULE = Pattern.compile("<module>([a-z0-9-]+)</module>");
     private static final Pattern DEPENDENCY = Pattern.compile("<artifactId>proofline-([a-z0-9]+)</artifactId>");
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.proofline\\.([a-z0-9]+)\\.");
+    private static final Pattern DEPENDENCY_BLOCK = Pattern.compile("(?s)<dependency>(.*?)</dependency>");
+    private static final Pattern SCOPE = Pattern.compile("<scope>([a-z]+)</scope>");
 
     private static List<String> modules() throws IOException {
         List<String> ms = new ArrayList<>();
@@ -113,5 +121,59 @@ class ModuleDirectionTest {
         }
         assertTrue(files > 100, files + " source files read");
         assertEquals(List.of(), List.copyOf(wrong), "code references against the layers");
+    }
+
+    /** Every main source file of a module, with its module's name. */
+    private static List<Map.Entry<String, Path>> mainSources() throws IOException {
+        List<Map.Entry<String, Path>> out = new ArrayList<>();
+        for (String m : modules()) {
+            Path src = ROOT.resolve(m).resolve("src/main/java");
+            if (Files.isDirectory(src)) {
+                try (Stream<Path> s = Files.walk(src)) {
+                    s.filter(p -> p.toString().endsWith(".java")).forEach(p -> out.add(Map.entry(m, p)));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void pluginsAreLeavesThatNothingNames() throws IOException {
+        TreeSet<String> wrong = new TreeSet<>();
+        List<Map.Entry<String, Path>> sources = mainSources();
+        for (Map.Entry<String, Path> f : sources) {
+            Matcher r = REFERENCE.matcher(Files.readString(f.getValue()));
+            while (r.find()) {
+                if (PLUGINS.contains(r.group(1)) && !r.group(1).equals(f.getKey())) {
+                    wrong.add(f.getKey() + " names " + r.group(1) + " (" + ROOT.relativize(f.getValue()) + ")");
+                }
+            }
+        }
+        for (String m : modules()) {
+            Path pom = ROOT.resolve(m).resolve("pom.xml");
+            if (PLUGINS.contains(m) || !Files.exists(pom)) {
+                continue;
+            }
+            String text = Files.readString(pom).replaceAll("(?s)<dependencyManagement>.*?</dependencyManagement>", "");
+            Matcher d = DEPENDENCY_BLOCK.matcher(text);
+            while (d.find()) {
+                Matcher a = DEPENDENCY.matcher(d.group(1));
+                if (a.find() && PLUGINS.contains(a.group(1))) {
+                    Matcher scope = SCOPE.matcher(d.group(1));
+                    String sc = scope.find() ? scope.group(1) : "compile";
+                    if (!sc.equals("runtime") && !sc.equals("test")) {
+                        wrong.add(m + "/pom.xml depends on " + a.group(1) + " in scope " + sc);
+                    }
+                }
+            }
+        }
+        for (String plugin : PLUGINS) {
+            Path services = ROOT.resolve(plugin).resolve("src/main/resources/META-INF/services");
+            if (!Files.isDirectory(services)) {
+                wrong.add(plugin + " registers no provider in META-INF/services");
+            }
+        }
+        assertTrue(sources.size() > 100, sources.size() + " source files read");
+        assertEquals(List.of(), List.copyOf(wrong), "plugins are found through ServiceLoader, never named");
     }
 }

@@ -1,5 +1,6 @@
 package dev.proofline.cuda;
 
+import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.CpuBackend;
@@ -18,24 +19,28 @@ import java.util.function.Consumer;
  * proof) on the CPU, as in the system this engine is modelled on.
  *
  * <p>Every usable device the driver lists (compute capability 9.0 or newer), or those named (by
- * ordinal, e.g. {@code -Dproofline.cuda.devices=0,2}), serves the engine's one prover queue: the
- * engine keeps a lock and its prover workers per device, and each device keeps the points of the keys
- * it proved with resident. The engine's pool buffers are page-locked host memory from
- * {@code cuMemHostAlloc} (portable: any device copies from them by DMA); synthesis computes a, b, c
- * (PCE) and puts the witness's words straight into them, {@code prepare} completes a, b, c outside the
- * device lock, and {@code start} copies them to its device on a copy stream overlapped with the
- * NTTs and MSMs. Close the engine before the backend (its pool frees the pinned buffers through the
- * backend's context).
+ * ordinal in {@link BackendSettings#devices}, or {@code -Dproofline.cuda.devices=0,2}), serves the
+ * engine's one prover queue: the engine keeps a lock and its prover workers per device, and each
+ * device keeps the points of the keys it proved with resident. The engine's pool buffers are
+ * page-locked host memory from {@code cuMemHostAlloc} (portable: any device copies from them by DMA);
+ * synthesis computes a, b, c (PCE) and puts the witness's words straight into them, {@code prepare}
+ * completes a, b, c outside the device lock, and {@code start} copies them to its device on a copy
+ * stream overlapped with the NTTs and MSMs. Close the engine before the backend (its pool frees the
+ * pinned buffers through the backend's context).
  */
 public final class CudaBackend implements ProverBackend, AutoCloseable {
 
-    /** System property: the ordinals of the devices to prove on, comma separated (unset: every usable one). */
+    /**
+     * System property: the ordinals of the devices to prove on, comma separated; when set it overrides
+     * the configured devices ({@link BackendSettings#devices}).
+     */
     public static final String DEVICES_PROPERTY = "proofline.cuda.devices";
 
     /**
-     * {@code -Dproofline.cuda.g2=true}: B in G2 on the GPU too, with the G1 MSMs (the key's B2 points
-     * resident as well), instead of on the CPU in the prover's finish. Off by default until measured
-     * faster on a GPU ({@code GpuCheck} times both).
+     * System property, {@code -Dproofline.cuda.g2=true}: B in G2 on the GPU too, with the G1 MSMs (the
+     * key's B2 points resident as well), instead of on the CPU in the prover's finish; when set it
+     * overrides {@link BackendSettings#g2OnDevice}. Off by default until measured faster on a GPU
+     * ({@code GpuCheck} times both).
      */
     public static final String G2_PROPERTY = "proofline.cuda.g2";
 
@@ -56,44 +61,63 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
     }
 
     /**
-     * The backend on every usable CUDA device (or those {@value #DEVICES_PROPERTY} names) with
-     * {@code prover}'s settings (randomness, listener), or empty with the reason (no driver, no usable
-     * device, no kernels in this build) in {@code why}.
+     * The backend on every usable CUDA device with {@code prover}'s settings (randomness, listener), or
+     * empty with the reason (no driver, no usable device, no kernels in this build) in {@code why}; as
+     * {@link #open(Prover, BackendSettings, Consumer)} with the default settings.
      */
     public static Optional<CudaBackend> open(Prover prover, Consumer<String> why) {
-        List<Integer> ordinals;
+        return open(prover, BackendSettings.defaults(), why);
+    }
+
+    /**
+     * The backend on the devices {@code configured} names (none: every usable one), with B in G2 on the
+     * devices if it says so and its driver library, each overridden by its system property when that is
+     * set ({@link CudaPropertyOverrides}); or empty with the reason in {@code why}. A named device that
+     * is missing or unusable makes the backend unavailable.
+     */
+    public static Optional<CudaBackend> open(Prover prover, BackendSettings configured, Consumer<String> why) {
+        BackendSettings settings;
         try {
-            ordinals = parseDevices(System.getProperty(DEVICES_PROPERTY, ""));
+            settings = CudaPropertyOverrides.apply(configured, System::getProperty);
         } catch (IllegalArgumentException e) {
             why.accept(e.getMessage());
             return Optional.empty();
         }
-        return open(prover, ordinals, why);
-    }
-
-    /**
-     * As {@link #open(Prover, Consumer)} on the devices of the given ordinals (empty: every usable one);
-     * a named device that is missing or unusable makes the backend unavailable.
-     */
-    public static Optional<CudaBackend> open(Prover prover, List<Integer> ordinals, Consumer<String> why) {
         Optional<byte[]> image = KernelImage.load();
         if (image.isEmpty()) {
-            CudaDriver.Availability av = CudaDriver.load();
+            CudaDriver.Availability av = CudaDriver.load(settings.driverLibrary());
             why.accept(av instanceof CudaDriver.Unavailable(String reason) ? reason
                     : "this build has no CUDA kernels (built where there was no GPU driver or no nvcc; rebuild with"
                             + " PROOFLINE_CUDA_KERNELS=always, or -Dcuda.kernels=always)");
             return Optional.empty();
         }
-        return open(prover, ordinals, image.get(), why);
+        return open(prover, settings, image.get(), why);
     }
 
-    /** As {@link #open(Prover, List, Consumer)} with the kernels of {@code image} (the tests' fake driver). */
+    /**
+     * As {@link #open(Prover, BackendSettings, Consumer)} on the devices of the given ordinals, with the
+     * kernels of {@code image} (the tests' fake driver); the system properties still override.
+     */
     static Optional<CudaBackend> open(Prover prover, List<Integer> ordinals, byte[] image, Consumer<String> why) {
-        CudaDriver.Availability av = CudaDriver.load();
+        BackendSettings settings;
+        try {
+            settings = CudaPropertyOverrides.apply(BackendSettings.builder().devices(ordinals).build(),
+                    System::getProperty);
+        } catch (IllegalArgumentException e) {
+            why.accept(e.getMessage());
+            return Optional.empty();
+        }
+        return open(prover, settings, image, why);
+    }
+
+    /** The backend on what {@code settings} says as it stands (no overrides), with the kernels of {@code image}. */
+    static Optional<CudaBackend> open(Prover prover, BackendSettings settings, byte[] image, Consumer<String> why) {
+        CudaDriver.Availability av = CudaDriver.load(CudaPropertyOverrides.library(settings, name -> null));
         if (!(av instanceof CudaDriver.Available ok)) {
             why.accept(((CudaDriver.Unavailable) av).reason());
             return Optional.empty();
         }
+        List<Integer> ordinals = settings.devices();
         List<Device> all = ok.driver().devices();
         List<Device> chosen = new ArrayList<>();
         List<String> unusable = new ArrayList<>();
@@ -107,7 +131,7 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
             }
         } else {
             for (int o : ordinals) {
-                if (o < 0 || o >= all.size()) {
+                if (o >= all.size()) {
                     why.accept("cuda:" + o + " does not exist: the driver lists " + all.size() + " device"
                             + (all.size() == 1 ? "" : "s"));
                     return Optional.empty();
@@ -125,7 +149,7 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
             for (Device d : chosen) {
                 Context ctx = d.retainPrimaryContext();
                 try {
-                    GpuAccelerator acc = new GpuAccelerator(ctx, image, Boolean.getBoolean(G2_PROPERTY));
+                    GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice());
                     Prover p = prover.withAccelerator(acc);
                     gpus.add(new Gpu(ctx, acc, p, new CpuBackend(p)));
                 } catch (RuntimeException e) {
@@ -174,6 +198,12 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
     @Override
     public String name() {
         return "cuda";
+    }
+
+    /** "CUDA backend on 2 GPU(s): NVIDIA H200, NVIDIA H200". */
+    @Override
+    public String summary() {
+        return "CUDA backend on " + gpus.size() + " GPU(s): " + String.join(", ", gpus().stream().map(Device::name).toList());
     }
 
     @Override

@@ -1,8 +1,11 @@
 package dev.proofline.daemon;
 
-import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.BackendProviders;
+import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.BackendUnavailableException;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.ProverBackend;
+import dev.proofline.groth16.Prover;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
@@ -219,7 +222,7 @@ public final class Daemon implements AutoCloseable {
 
     /** Starts a daemon on the backend its configuration names ({@code auto}: a GPU if one is usable, else the CPU). */
     public static Daemon start(DaemonConfig config, Consumer<String> log) throws IOException, InterruptedException {
-        return new Daemon(config, backend(config.engine().backend(), config.engine().devices(), log), log);
+        return new Daemon(config, backend(config.engine().backend(), config.engine().backendSettings(), log), log);
     }
 
     /** Starts a daemon on the given backend (tests). */
@@ -229,30 +232,15 @@ public final class Daemon implements AutoCloseable {
     }
 
     /**
-     * The backend {@code name} names; {@code devices}: the GPUs' ordinals to prove on (empty: every usable
-     * one, or those the system property {@code proofline.cuda.devices} names).
+     * The backend {@code name} names, found through {@link BackendProviders} ({@code auto}: the first
+     * accelerator that opens, else the CPU, logging why), opened with {@code settings}.
      */
-    static ProverBackend backend(String name, List<Integer> devices, Consumer<String> log) {
-        return switch (name) {
-            case "cpu" -> new CpuBackend();
-            case "auto", "cuda" -> {
-                java.util.List<String> why = new java.util.ArrayList<>();
-                var gpu = devices.isEmpty()
-                        ? dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), why::add)
-                        : dev.proofline.cuda.CudaBackend.open(dev.proofline.groth16.Prover.create(), devices, why::add);
-                if (gpu.isPresent()) {
-                    log.accept("CUDA backend on " + gpu.get().gpus().size() + " GPU(s): " + String.join(", ",
-                            gpu.get().gpus().stream().map(dev.proofline.cuda.Device::name).toList()));
-                    yield gpu.get();
-                }
-                if (name.equals("cuda")) {
-                    throw new DaemonConfig.ConfigException("engine.backend = \"cuda\": " + String.join("; ", why));
-                }
-                log.accept("CUDA backend unavailable (" + String.join("; ", why) + "): proving on the CPU");
-                yield new CpuBackend();
-            }
-            default -> throw new DaemonConfig.ConfigException("engine.backend: unknown backend '" + name + "'");
-        };
+    static ProverBackend backend(String name, BackendSettings settings, Consumer<String> log) {
+        try {
+            return BackendProviders.installed().open(name, settings, Prover.create(), log);
+        } catch (BackendUnavailableException e) {
+            throw new DaemonConfig.ConfigException("engine.backend = \"" + name + "\": " + e.getMessage());
+        }
     }
 
     private static void checkExposure(DaemonConfig c, Consumer<String> log) {

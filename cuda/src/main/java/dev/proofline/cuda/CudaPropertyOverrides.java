@@ -1,0 +1,43 @@
+package dev.proofline.cuda;
+
+import dev.proofline.engine.BackendSettings;
+import java.util.function.Function;
+
+/**
+ * The CUDA backend's system properties, each overriding one of the configured {@link BackendSettings}
+ * when set (so that one run can differ from the configuration file without editing it):
+ * {@value CudaBackend#DEVICES_PROPERTY} the devices, {@value CudaBackend#G2_PROPERTY} B in G2 on the
+ * device, {@value CudaDriver#LIBRARY_PROPERTY} the driver library.
+ */
+final class CudaPropertyOverrides {
+
+    private CudaPropertyOverrides() {
+    }
+
+    /**
+     * {@code configured} with every property that {@code properties} sets (blank counts as unset).
+     *
+     * @throws IllegalArgumentException {@value CudaBackend#DEVICES_PROPERTY} is not a list of ordinals
+     */
+    static BackendSettings apply(BackendSettings configured, Function<String, String> properties) {
+        String devices = properties.apply(CudaBackend.DEVICES_PROPERTY);
+        String g2 = properties.apply(CudaBackend.G2_PROPERTY);
+        return new BackendSettings(
+                isSet(devices) ? CudaBackend.parseDevices(devices) : configured.devices(),
+                isSet(g2) ? Boolean.parseBoolean(g2.strip()) : configured.g2OnDevice(),
+                library(configured, properties));
+    }
+
+    /** The driver library to load: the property's, else the configured one, else {@value CudaDriver#DEFAULT_LIBRARY}. */
+    static String library(BackendSettings configured, Function<String, String> properties) {
+        String property = properties.apply(CudaDriver.LIBRARY_PROPERTY);
+        if (isSet(property)) {
+            return property.strip();
+        }
+        return configured.driverLibrary().isBlank() ? CudaDriver.DEFAULT_LIBRARY : configured.driverLibrary().strip();
+    }
+
+    private static boolean isSet(String value) {
+        return value != null && !value.isBlank();
+    }
+}

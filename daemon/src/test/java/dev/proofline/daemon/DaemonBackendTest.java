@@ -1,0 +1,83 @@
+package dev.proofline.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.CpuBackend;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemon's backend, from {@code [engine]}: found by name on the class path, the CUDA backend opened
+ * with the configured devices, B in G2 and driver library, and {@code auto} proving on the CPU with one
+ * line saying why when there is no GPU.
+ */
+class DaemonBackendTest {
+
+    /** The CUDA driver's system property, which overrides {@code engine.driver_library}. */
+    private static final String LIBRARY_PROPERTY = "proofline.cuda.library";
+
+    @TempDir
+    Path tmp;
+
+    private String libraryBefore;
+
+    @BeforeEach
+    void noLibraryProperty() {
+        libraryBefore = System.getProperty(LIBRARY_PROPERTY);
+        System.clearProperty(LIBRARY_PROPERTY);
+    }
+
+    @AfterEach
+    void restore() {
+        if (libraryBefore != null) {
+            System.setProperty(LIBRARY_PROPERTY, libraryBefore);
+        }
+    }
+
+    private BackendSettings withoutDriver() {
+        return DaemonConfig.parse("[engine]\ndriver_library = \"" + tmp.resolve("libcuda.so.1") + "\"\n", "d.toml")
+                .engine().backendSettings();
+    }
+
+    @Test
+    void autoProvesOnTheCpuAndSaysWhyInOneLine() {
+        List<String> log = new ArrayList<>();
+        assertInstanceOf(CpuBackend.class, Daemon.backend("auto", withoutDriver(), log::add));
+        assertEquals(List.of("CUDA backend unavailable (" + tmp.resolve("libcuda.so.1") + " not found): proving on the CPU"),
+                log);
+    }
+
+    @Test
+    void cudaRefusesToStartWithoutAGpu() {
+        DaemonConfig.ConfigException e = assertThrows(DaemonConfig.ConfigException.class,
+                () -> Daemon.backend("cuda", withoutDriver(), s -> { }));
+        assertEquals("engine.backend = \"cuda\": " + tmp.resolve("libcuda.so.1") + " not found", e.getMessage());
+    }
+
+    @Test
+    void cpuNeverTries() {
+        List<String> log = new ArrayList<>();
+        assertInstanceOf(CpuBackend.class, Daemon.backend("cpu", withoutDriver(), log::add));
+        assertEquals(List.of(), log);
+    }
+
+    @Test
+    void theBackendSettingsComeFromTheEngineSection() {
+        assertEquals(BackendSettings.defaults(), DaemonConfig.defaults().engine().backendSettings());
+        DaemonConfig c = DaemonConfig.parse("[engine]\ndevices = [1, 0]\ng2_on_device = true\n"
+                + "driver_library = \"/opt/nvidia/lib64/libcuda.so.1\"\n", "d.toml");
+        assertEquals(new BackendSettings(List.of(1, 0), true, "/opt/nvidia/lib64/libcuda.so.1"),
+                c.engine().backendSettings());
+        DaemonConfig.ConfigException e = assertThrows(DaemonConfig.ConfigException.class,
+                () -> DaemonConfig.parse("[engine]\ng2_on_device = \"yes\"\n", "d.toml"));
+        assertEquals("d.toml:2: engine.g2_on_device: wrong type", e.getMessage().replaceFirst(": wrong type.*", ": wrong type"));
+    }
+}
