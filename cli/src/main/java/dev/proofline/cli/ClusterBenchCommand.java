@@ -140,7 +140,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                         database = "%s"
                         node_id = "node-%d"
                         """.formatted(keys.toString().replace("\\", "\\\\"), permits, db, i + 1), "bench");
-                ProverBackend b = backend.equals("sim") ? new SimBackend(proverMs, finishMs, p -> false)
+                ProverBackend<?, ?> b = backend.equals("sim") ? new SimBackend(proverMs, finishMs, p -> false)
                         : new CpuBackend();
                 ds.add(Daemon.start(cfg, b, line -> { }));
             }

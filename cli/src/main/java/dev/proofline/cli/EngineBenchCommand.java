@@ -250,7 +250,7 @@ final class EngineBenchCommand implements Callable<Integer> {
             e.circuits().preload(circuit.id());
         }
 
-        JobSpec job(Engine e) throws InterruptedException {
+        JobSpec<?> job(Engine e) throws InterruptedException {
             return new CircuitJob(e.circuits(), circuit.id(), partitions);
         }
 

@@ -4,6 +4,7 @@ import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.ProofResult;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import java.util.function.Consumer;
  * stream overlapped with the NTTs and MSMs. Close the engine before the backend (its pool frees the
  * pinned buffers through the backend's context).
  */
-public final class CudaBackend implements ProverBackend, AutoCloseable {
+public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prover.Started>, AutoCloseable {
 
     /**
      * System property: the ordinals of the devices to prove on, comma separated; when set it overrides
@@ -43,6 +44,21 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
      * ({@code GpuCheck} times both).
      */
     public static final String G2_PROPERTY = "proofline.cuda.g2";
+
+    /**
+     * What {@code start} takes, decided once in {@code prepare}: a, b, c completed in the pool's pinned
+     * buffers, or a job's heap vectors (proved through {@code CudaNtt}'s and {@code CudaMsm}'s staging).
+     */
+    public sealed interface Staged permits Pinned, Heap {
+    }
+
+    /** a, b, c and the witness in pinned buffers, ready to be copied to a device. */
+    public record Pinned(Prover.Prepared prepared) implements Staged {
+    }
+
+    /** Heap vectors, copied through pinned staging buffers. */
+    public record Heap(CpuBackend.Synthesized synthesized) implements Staged {
+    }
 
     /** One device, its accelerator, and the prover (and CPU backend) that use it. */
     private record Gpu(Context context, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
@@ -273,36 +289,44 @@ public final class CudaBackend implements ProverBackend, AutoCloseable {
         return pinned;
     }
 
-    /** a, b, c completed in the pinned buffers (and the witness's words there), outside the device lock. */
+    /**
+     * A circuit job's payload staged for {@code device}: native vectors have a, b, c completed in the
+     * pinned buffers (and the witness's words there), outside the device lock; heap vectors go as they are.
+     */
     @Override
-    public Object prepare(Object synthesized, int device) {
-        if (synthesized instanceof CircuitJob.NativeSynthesized s) {
-            return gpus.get(device).prover().prepare(s.key(), s.witness(), s.workspace(), s.rows());
+    public Staged prepare(Object synthesized, int device) {
+        if (!(synthesized instanceof CircuitJob.Payload payload)) {
+            throw new IllegalArgumentException("the CUDA backend proves circuit jobs; this job's synthesis gave "
+                    + (synthesized == null ? "null" : synthesized.getClass().getName()));
         }
-        return synthesized;
+        return switch (payload) {
+            case CircuitJob.NativeSynthesized s ->
+                    new Pinned(gpus.get(device).prover().prepare(s.key(), s.witness(), s.workspace(), s.rows()));
+            case CpuBackend.Synthesized s -> new Heap(s);
+        };
     }
 
     @Override
-    public Object prepare(Object synthesized) {
+    public Staged prepare(Object synthesized) {
         return prepare(synthesized, 0);
     }
 
     @Override
-    public Object start(Object prepared, int device) {
+    public Prover.Started start(Staged staged, int device) {
         Gpu g = gpus.get(device);
-        if (prepared instanceof Prover.Prepared p) {
-            return g.prover().start(p);
-        }
-        return g.cpu().start(prepared); // heap vectors (a job of another kind): through staging copies
+        return switch (staged) {
+            case Pinned p -> g.prover().start(p.prepared());
+            case Heap h -> g.cpu().start(h.synthesized());
+        };
     }
 
     @Override
-    public Object start(Object prepared) {
-        return start(prepared, 0);
+    public Prover.Started start(Staged staged) {
+        return start(staged, 0);
     }
 
     @Override
-    public Object finish(Object started) {
+    public ProofResult finish(Prover.Started started) {
         return gpus.getFirst().cpu().finish(started);
     }
 

@@ -3,7 +3,6 @@ package dev.proofline.cuda;
 import dev.proofline.engine.BackendProvider;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
-import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +55,7 @@ public final class CudaBackendProvider implements BackendProvider {
     }
 
     @Override
-    public ProverBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
+    public CudaBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
         List<String> why = new ArrayList<>();
         return CudaBackend.open(prover, settings, why::add)
                 .orElseThrow(() -> new BackendUnavailableException(String.join("; ", why)));

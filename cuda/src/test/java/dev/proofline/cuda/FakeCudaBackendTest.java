@@ -277,6 +277,15 @@ class FakeCudaBackendTest {
     }
 
     @Test
+    void aPayloadThatIsNoCircuitJobsIsRefusedBeforeTheDevice() {
+        try (CudaBackend gpu = CudaBackend.open(Prover.create(), List.of(0), IMAGE, s -> { }).orElseThrow()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gpu.prepare(7, 0));
+            assertEquals("the CUDA backend proves circuit jobs; this job's synthesis gave java.lang.Integer",
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void pinnedBuffersFromTheAllocatorArePageLockedAndFreedOnce() {
         CudaBackend gpu = CudaBackend.open(Prover.create(), List.of(0), IMAGE, s -> { }).orElseThrow();
         try (gpu) {

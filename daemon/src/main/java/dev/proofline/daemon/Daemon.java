@@ -68,7 +68,7 @@ public final class Daemon implements AutoCloseable {
     private ClusterNode cluster;
     private volatile boolean closed;
 
-    private Daemon(DaemonConfig config, ProverBackend backend, Consumer<String> log) throws IOException,
+    private Daemon(DaemonConfig config, ProverBackend<?, ?> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         this.config = config;
         this.log = log;
@@ -226,7 +226,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon on the given backend (tests). */
-    public static Daemon start(DaemonConfig config, ProverBackend backend, Consumer<String> log) throws IOException,
+    public static Daemon start(DaemonConfig config, ProverBackend<?, ?> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         return new Daemon(config, backend, log);
     }
@@ -235,7 +235,7 @@ public final class Daemon implements AutoCloseable {
      * The backend {@code name} names, found through {@link BackendProviders} ({@code auto}: the first
      * accelerator that opens, else the CPU, logging why), opened with {@code settings}.
      */
-    static ProverBackend backend(String name, BackendSettings settings, Consumer<String> log) {
+    static ProverBackend<?, ?> backend(String name, BackendSettings settings, Consumer<String> log) {
         try {
             return BackendProviders.installed().open(name, settings, Prover.create(), log);
         } catch (BackendUnavailableException e) {

@@ -34,7 +34,7 @@ public interface BackendProvider {
      *
      * @throws BackendUnavailableException with the one-line reason when it cannot be used here
      */
-    ProverBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException;
+    ProverBackend<?, ?> open(BackendSettings settings, Prover prover) throws BackendUnavailableException;
 
     /** What {@link #availability} finds. */
     sealed interface Availability permits Available, Unavailable {

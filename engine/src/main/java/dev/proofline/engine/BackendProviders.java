@@ -48,7 +48,7 @@ public final class BackendProviders {
      *
      * @throws BackendUnavailableException the named backend is not installed or cannot be used here
      */
-    public ProverBackend open(String name, BackendSettings settings, Prover prover, Consumer<String> log)
+    public ProverBackend<?, ?> open(String name, BackendSettings settings, Prover prover, Consumer<String> log)
             throws BackendUnavailableException {
         if (!name.equals(AUTO)) {
             BackendProvider p = named(name).orElseThrow(() -> new BackendUnavailableException(
@@ -71,7 +71,7 @@ public final class BackendProviders {
         return open("cpu", settings, prover, log);
     }
 
-    private static ProverBackend opened(BackendProvider p, ProverBackend backend, Consumer<String> log) {
+    private static ProverBackend<?, ?> opened(BackendProvider p, ProverBackend<?, ?> backend, Consumer<String> log) {
         if (p.accelerator()) {
             log.accept(backend.summary());
         }

@@ -22,7 +22,7 @@ import java.util.List;
  * (a GPU backend) a, b, c go straight into the pooled native memory, a fourth buffer takes the
  * witness's words, and synthesis yields a {@link NativeSynthesized}.
  */
-public final class CircuitJob implements JobSpec {
+public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
 
     /** One partition's input. */
     public sealed interface Partition permits Wtns, Inputs, Values, Instance {
@@ -44,12 +44,17 @@ public final class CircuitJob implements JobSpec {
     public record Instance(Circuit circuit) implements Partition {
     }
 
+    /** What a partition's synthesis hands the backend: heap vectors, or native (pinned) ones. */
+    public sealed interface Payload permits CpuBackend.Synthesized, NativeSynthesized {
+    }
+
     /**
      * What synthesis hands a backend with pinned buffers: the key, the witness, the native vectors
      * (a, b, c, witness) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise:
      * the prover's {@code prepare} takes them from the key's coefficients).
      */
-    public record NativeSynthesized(ProvingKey key, Witness witness, Prover.NativeWorkspace workspace, int rows) {
+    public record NativeSynthesized(ProvingKey key, Witness witness, Prover.NativeWorkspace workspace, int rows)
+            implements Payload {
     }
 
     private final Circuits circuits;
@@ -182,12 +187,12 @@ public final class CircuitJob implements JobSpec {
     }
 
     @Override
-    public Object synthesize(int p) throws Exception {
+    public Payload synthesize(int p) throws Exception {
         return synthesize(p, null);
     }
 
     @Override
-    public Object synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
+    public Payload synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
         Leases leases = leases(p);
         ProvingKey key = leases.key().value();
         Witness w = witness(p, key);

@@ -32,7 +32,7 @@ public final class CircuitProver implements AutoCloseable {
         return start(Engine.Config.defaults(), new CpuBackend());
     }
 
-    public static CircuitProver start(Engine.Config config, ProverBackend backend) {
+    public static CircuitProver start(Engine.Config config, ProverBackend<?, ?> backend) {
         return new CircuitProver(new Engine(config, backend));
     }
 

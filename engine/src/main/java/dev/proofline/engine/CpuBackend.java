@@ -10,13 +10,14 @@ import dev.proofline.r1cs.Witness;
  * pooled heap buffers when it has them; {@code finish} is {@link Prover#finish}, which verifies the
  * proof before returning it, as a {@link ProofResult}.
  */
-public final class CpuBackend implements ProverBackend {
+public final class CpuBackend implements ProverBackend<CpuBackend.Synthesized, Prover.Started> {
 
     /**
      * What synthesis hands the prover: the key, the witness, the workspace (pooled, or null for fresh
      * vectors) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise).
      */
-    public record Synthesized(ProvingKey key, Witness witness, Prover.Workspace workspace, int rows) {
+    public record Synthesized(ProvingKey key, Witness witness, Prover.Workspace workspace, int rows)
+            implements CircuitJob.Payload {
     }
 
     private final Prover prover;
@@ -40,15 +41,13 @@ public final class CpuBackend implements ProverBackend {
     }
 
     @Override
-    public Object start(Object synthesized) {
-        Synthesized s = (Synthesized) synthesized;
+    public Prover.Started start(Synthesized s) {
         Prover.Workspace ws = s.workspace() != null ? s.workspace() : Prover.Workspace.allocate(s.key());
         return s.rows() < 0 ? prover.start(s.key(), s.witness(), ws) : prover.start(s.key(), s.witness(), ws, s.rows());
     }
 
     @Override
-    public Object finish(Object started) {
-        Prover.Started st = (Prover.Started) started;
+    public ProofResult finish(Prover.Started st) {
         return new ProofResult(prover.finish(st), st.witness().publicSignals(st.key().publicCount()));
     }
 

@@ -28,7 +28,7 @@ public final class CpuBackendProvider implements BackendProvider {
     }
 
     @Override
-    public ProverBackend open(BackendSettings settings, Prover prover) {
+    public CpuBackend open(BackendSettings settings, Prover prover) {
         return new CpuBackend(prover);
     }
 }

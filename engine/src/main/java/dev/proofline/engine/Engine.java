@@ -122,7 +122,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private final Config config;
-    private final ProverBackend backend;
+    private final ProverBackend<?, ?> backend;
     private final ProverPermits permits;
     /** Sizes the permits under {@code auto} (reactive dispatch); null with a fixed number. */
     private final PermitSizer sizer;
@@ -150,7 +150,7 @@ public final class Engine implements AutoCloseable {
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
-    public Engine(Config config, ProverBackend backend) {
+    public Engine(Config config, ProverBackend<?, ?> backend) {
         this.config = config;
         this.backend = backend;
         boolean auto = config.autoPermits() && config.dispatch() == Dispatch.REACTIVE;
@@ -163,7 +163,7 @@ public final class Engine implements AutoCloseable {
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
         this.assembler = new Assembler(timeline, () -> metrics);
-        this.finalizers = new FinalizerStage(config.finalizerThreads(), backend, timeline, assembler);
+        this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, assembler);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
                 MAX_AUTO_PERMITS, scheduler::size, this::proverQueueCount);
         this.provers = new ProverStage(config.proverWorkers(), backend, timeline, assembler, finalizers, startNanos,
@@ -187,7 +187,7 @@ public final class Engine implements AutoCloseable {
         return circuits;
     }
 
-    public ProverBackend backend() {
+    public ProverBackend<?, ?> backend() {
         return backend;
     }
 
@@ -404,7 +404,7 @@ public final class Engine implements AutoCloseable {
     /** A submitted job: its proofs in partition order, or its failure; cancellable. */
     public final class Job {
         private final String id;
-        private final JobSpec spec;
+        private final JobSpec<?> spec;
         private final Priority priority;
         private final Object[] results;
         private final PartitionState[] states;
@@ -414,7 +414,7 @@ public final class Engine implements AutoCloseable {
         private final java.time.Instant submittedAt = java.time.Instant.now();
         private int remaining;
 
-        private Job(String id, JobSpec spec, Priority priority) {
+        private Job(String id, JobSpec<?> spec, Priority priority) {
             this.id = id;
             this.spec = spec;
             this.priority = priority;
@@ -437,7 +437,7 @@ public final class Engine implements AutoCloseable {
             return priority;
         }
 
-        public JobSpec spec() {
+        public JobSpec<?> spec() {
             return spec;
         }
 
@@ -591,7 +591,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Submits a job; its partitions are queued by priority, then in submission order. */
-    public Job submit(JobSpec spec, Priority priority) {
+    public Job submit(JobSpec<?> spec, Priority priority) {
         return submit(spec, priority, null, null);
     }
 
@@ -601,7 +601,7 @@ public final class Engine implements AutoCloseable {
      * with a {@link java.util.concurrent.TimeoutException} when it passes; its partitions stop at their
      * next stage boundary and give back what they hold.
      */
-    public Job submit(JobSpec spec, Priority priority, String idempotencyKey, java.time.Duration deadline) {
+    public Job submit(JobSpec<?> spec, Priority priority, String idempotencyKey, java.time.Duration deadline) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
@@ -625,7 +625,7 @@ public final class Engine implements AutoCloseable {
      *
      * @throws IllegalArgumentException when a job with that id is still known
      */
-    public Job submitNamed(JobSpec spec, Priority priority, String id) {
+    public Job submitNamed(JobSpec<?> spec, Priority priority, String id) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
@@ -634,11 +634,11 @@ public final class Engine implements AutoCloseable {
         return job;
     }
 
-    private Job newJob(JobSpec spec, Priority priority, java.time.Duration deadline) {
+    private Job newJob(JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
         return newJob("job-" + jobIds.incrementAndGet(), spec, priority, deadline);
     }
 
-    private Job newJob(String id, JobSpec spec, Priority priority, java.time.Duration deadline) {
+    private Job newJob(String id, JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
         Job job = new Job(id, spec, priority);
         if (jobs.putIfAbsent(job.id, job) != null) {
             throw new IllegalArgumentException("a job named '" + id + "' is already known to the engine");

@@ -9,18 +9,16 @@ import java.util.concurrent.TimeUnit;
 final class FinalizerStage {
 
     private final ExecutorService threads;
-    private final ProverBackend backend;
     private final Timeline timeline;
     private final Assembler assembler;
 
-    FinalizerStage(int threads, ProverBackend backend, Timeline timeline, Assembler assembler) {
+    FinalizerStage(int threads, Timeline timeline, Assembler assembler) {
         this.threads = Executors.newFixedThreadPool(threads, Engine.named("finalizer", 0));
-        this.backend = backend;
         this.timeline = timeline;
         this.assembler = assembler;
     }
 
-    void submit(PartitionTask t, Object started) {
+    void submit(PartitionTask t, StartedPartition<?> started) {
         try {
             threads.execute(() -> run(t, started));
         } catch (RejectedExecutionException e) {
@@ -28,13 +26,13 @@ final class FinalizerStage {
         }
     }
 
-    private void run(PartitionTask t, Object started) {
+    private void run(PartitionTask t, StartedPartition<?> started) {
         try {
             if (t.job.isOver()) {
                 assembler.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
-            Object proof = backend.finish(started);
+            Object proof = started.finish();
             t.record(timeline, Timeline.Kind.FINALIZE_END);
             assembler.end(t, PartitionState.DONE, proof, null);
         } catch (Throwable e) {

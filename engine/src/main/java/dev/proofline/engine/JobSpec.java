@@ -10,8 +10,10 @@ import java.util.List;
  * <p>Memory: before partition p's synthesis starts, the engine calls {@link #lease}, reserves the size
  * classes of its {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its
  * pool; all of it goes back right after the backend's {@code start}.
+ *
+ * @param <T> what its synthesis yields for the backend's {@code prepare} ({@link CircuitJob.Payload})
  */
-public interface JobSpec {
+public interface JobSpec<T> {
 
     /** Number of partitions (independent proofs). */
     int partitions();
@@ -57,13 +59,13 @@ public interface JobSpec {
     }
 
     /** Synthesizes partition {@code p}: what the backend's {@code start} takes. */
-    Object synthesize(int p) throws Exception;
+    T synthesize(int p) throws Exception;
 
     /**
      * Synthesizes partition {@code p} with its pooled buffers (sizes as {@link #bufferSizes}, in that
      * order), valid until the backend's {@code start} returns. By default the buffers are unused.
      */
-    default Object synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
+    default T synthesize(int p, List<BufferPool.Buffer> buffers) throws Exception {
         return synthesize(p);
     }
 

@@ -11,8 +11,16 @@ import java.util.List;
  * prover queue. The engine runs {@code proverWorkers} workers per device, each bound to its device,
  * and keeps a lock per device: a partition's {@link #start(Object, int)} runs under the lock of the
  * device its worker serves, and that worker's {@link #prepare(Object, int)} ran for the same device.
+ *
+ * <p>What a partition carries from stage to stage is typed: {@code prepare} takes what the job's
+ * synthesis returned (any {@link JobSpec}'s, so an {@code Object}, which the backend checks once) and
+ * returns the backend's {@code P}, {@code start} turns a {@code P} into the backend's {@code S}, and
+ * {@code finish} takes exactly that {@code S}: the engine hands each back to the same backend.
+ *
+ * @param <P> what {@code start} takes: the partition, staged for the device
+ * @param <S> what {@code start} returns and {@code finish} takes: the device half's result
  */
-public interface ProverBackend {
+public interface ProverBackend<P, S> {
 
     /** Short name for status and logs ("cpu", "cuda", "sim"). */
     String name();
@@ -47,31 +55,33 @@ public interface ProverBackend {
 
     /**
      * Host-side work before the device region (e.g. staging copies), run by a prover worker outside
-     * the device lock, so that a second worker overlaps it with the first one's device work. By
-     * default nothing.
+     * the device lock, so that a second worker overlaps it with the first one's device work; it takes
+     * what the job's synthesis returned. By default nothing: the payload itself is what {@code start}
+     * takes (a backend without staging has the payload's type as {@code P}).
      */
-    default Object prepare(Object synthesized) throws Exception {
-        return synthesized;
+    @SuppressWarnings("unchecked") // by default P is the payload's own type; start's parameter checks it
+    default P prepare(Object synthesized) throws Exception {
+        return (P) synthesized;
     }
 
     /** As {@link #prepare(Object)}, for the partition's device (0 .. deviceCount - 1); by default the same. */
-    default Object prepare(Object synthesized, int device) throws Exception {
+    default P prepare(Object synthesized, int device) throws Exception {
         return prepare(synthesized);
     }
 
     /** Runs the device half on what {@link #prepare} returned, holding the device lock. */
-    Object start(Object synthesized) throws Exception;
+    S start(P prepared) throws Exception;
 
     /**
      * Runs the device half on device {@code device} (0 .. deviceCount - 1), holding that device's lock;
      * by default {@link #start(Object)}.
      */
-    default Object start(Object prepared, int device) throws Exception {
+    default S start(P prepared, int device) throws Exception {
         return start(prepared);
     }
 
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
-    Object finish(Object started) throws Exception;
+    Object finish(S started) throws Exception;
 
     /**
      * One device's memory, read when asked, for status pages; -1 where it is not known or does not

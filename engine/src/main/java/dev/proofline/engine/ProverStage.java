@@ -38,7 +38,7 @@ final class ProverStage {
     private final PartitionTask stop = new PartitionTask(null, -1, -1, null);
     private final List<Thread> workers = new ArrayList<>();
     private final Device[] devices;
-    private final ProverBackend backend;
+    private final ProverBackend<?, ?> backend;
     private final Timeline timeline;
     private final Assembler assembler;
     private final FinalizerStage finalizers;
@@ -50,7 +50,7 @@ final class ProverStage {
     /** Under {@code permits = "auto"}: told what each device does and what each partition took; null otherwise. */
     private final PermitSizer sizer;
 
-    ProverStage(int workersPerDevice, ProverBackend backend, Timeline timeline, Assembler assembler,
+    ProverStage(int workersPerDevice, ProverBackend<?, ?> backend, Timeline timeline, Assembler assembler,
             FinalizerStage finalizers, long startNanos, PermitSizer sizer) {
         int n = backend.deviceCount();
         if (n < 1) {
@@ -132,19 +132,11 @@ final class ProverStage {
             assembler.end(t, PartitionState.CANCELLED, null, null);
             return true;
         }
-        Object started;
+        StartedPartition<?> started;
         try {
             t.job.state(t.p, PartitionState.PROVING);
             t.device = device;
-            // host-side staging outside the device lock, so a second worker can overlap it with the
-            // device work of the first
-            Object prepared = backend.prepare(t.payload, device);
-            dev.lock.lockInterruptibly();
-            try {
-                started = onDevice(t, dev, device, prepared);
-            } finally {
-                dev.lock.unlock();
-            }
+            started = prepareAndStart(backend, t, dev, device);
             t.payload = null;
         } catch (InterruptedException e) {
             assembler.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
@@ -166,8 +158,25 @@ final class ProverStage {
         return true;
     }
 
+    /**
+     * The backend's prepare, then its start under the device's lock: host-side staging outside the
+     * lock, so a second worker can overlap it with the device work of the first. Typed by the backend's
+     * own states, so that its finish gets exactly what its start returned.
+     */
+    private <P, S> StartedPartition<S> prepareAndStart(ProverBackend<P, S> b, PartitionTask t, Device dev, int device)
+            throws Exception {
+        P prepared = b.prepare(t.payload, device);
+        dev.lock.lockInterruptibly();
+        try {
+            return new StartedPartition<>(b, onDevice(b, t, dev, device, prepared));
+        } finally {
+            dev.lock.unlock();
+        }
+    }
+
     /** The backend's start, with the device's lock held; its time is that device's busy time. */
-    private Object onDevice(PartitionTask t, Device dev, int device, Object prepared) throws Exception {
+    private <P, S> S onDevice(ProverBackend<P, S> b, PartitionTask t, Device dev, int device, P prepared)
+            throws Exception {
         String where = devices.length == 1 ? "" : "device " + device;
         timeline.record(t.job.id(), t.p, Timeline.Kind.PROVER_START, where);
         long p0 = System.nanoTime();
@@ -176,7 +185,7 @@ final class ProverStage {
             dev.running = p0;
         }
         try {
-            return backend.start(prepared, device);
+            return b.start(prepared, device);
         } finally {
             long p1 = System.nanoTime();
             t.proverEnd = p1;

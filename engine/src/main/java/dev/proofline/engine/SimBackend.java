@@ -6,9 +6,10 @@ import java.util.function.IntPredicate;
  * The simulated prover ({@code sim}): sleeps for configured durations instead of proving, so that
  * scheduling can be tested quickly and deterministically and dispatch modes compared on a GPU-like
  * workload without a GPU. Never chosen automatically. Its "proof" of partition p is the string
- * {@code "proof-" + payload}.
+ * {@code "proof-" + payload}. It proves the payload of any job (the simulated job's is the partition
+ * number), so its staged and started states are plain objects.
  */
-public final class SimBackend implements ProverBackend {
+public final class SimBackend implements ProverBackend<Object, Object> {
 
     private final long startMillis;
     private final long finishMillis;
@@ -47,7 +48,8 @@ public final class SimBackend implements ProverBackend {
     }
 
     /** A simulated job: synthesis sleeps {@code synthMillis} and yields the partition number. */
-    public record Job(int partitions, long synthMillis, long bytes, IntPredicate failSynthesis) implements JobSpec {
+    public record Job(int partitions, long synthMillis, long bytes, IntPredicate failSynthesis)
+            implements JobSpec<Integer> {
         @Override
         public long workingSetBytes(int p) {
             return bytes;
@@ -59,7 +61,7 @@ public final class SimBackend implements ProverBackend {
         }
 
         @Override
-        public Object synthesize(int p) throws Exception {
+        public Integer synthesize(int p) throws Exception {
             Thread.sleep(synthMillis);
             if (failSynthesis.test(p)) {
                 throw new IllegalStateException("simulated synthesis failure on partition " + p);

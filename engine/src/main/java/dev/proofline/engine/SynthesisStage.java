@@ -77,7 +77,7 @@ final class SynthesisStage {
                 assembler.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
-            JobSpec spec = t.job.spec();
+            JobSpec<?> spec = t.job.spec();
             spec.lease(t.p);
             long[] sizes = spec.bufferSizes(t.p, pool.memory());
             long bytes = spec.extraBytes(t.p, pool.memory());

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class BackendProvidersTest {
 
     /** An accelerator that opens {@code backend}, or is unavailable for {@code reason} when that is null. */
-    private record Accelerator(String name, ProverBackend backend, String reason) implements BackendProvider {
+    private record Accelerator(String name, ProverBackend<?, ?> backend, String reason) implements BackendProvider {
         @Override
         public String title() {
             return name.toUpperCase(java.util.Locale.ROOT);
@@ -31,7 +31,7 @@ class BackendProvidersTest {
         }
 
         @Override
-        public ProverBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
+        public ProverBackend<?, ?> open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
             if (backend == null) {
                 throw new BackendUnavailableException(reason);
             }
@@ -39,7 +39,7 @@ class BackendProvidersTest {
         }
     }
 
-    private static final ProverBackend SIM = new SimBackend(0, 0, p -> false);
+    private static final ProverBackend<?, ?> SIM = new SimBackend(0, 0, p -> false);
 
     @Test
     void theEnginesModuleRegistersTheCpuBackend() throws Exception {
@@ -59,7 +59,7 @@ class BackendProvidersTest {
         BackendProviders providers = new BackendProviders(List.of(new CpuBackendProvider(),
                 new Accelerator("cuda", null, "libcuda.so.1 not found: no NVIDIA driver on this machine")));
         List<String> log = new ArrayList<>();
-        ProverBackend b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
+        ProverBackend<?, ?> b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
         assertInstanceOf(CpuBackend.class, b);
         assertEquals(List.of("CUDA backend unavailable (libcuda.so.1 not found: no NVIDIA driver on this machine):"
                 + " proving on the CPU"), log);

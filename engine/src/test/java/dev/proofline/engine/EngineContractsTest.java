@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EngineContractsTest {
 
     /** A backend that fails start or finish for some payloads and takes a random short time. */
-    private static final class ChaosBackend implements ProverBackend {
+    private static final class ChaosBackend implements ProverBackend<Object, Object> {
         @Override
         public String name() {
             return "chaos";
@@ -54,7 +54,7 @@ class EngineContractsTest {
     }
 
     /** Partitions whose synthesis may fail, counting how often each partition is released. */
-    private static final class Counted implements JobSpec {
+    private static final class Counted implements JobSpec<Object> {
         final int partitions;
         final int base;
         final AtomicIntegerArray released;
@@ -253,7 +253,7 @@ class EngineContractsTest {
         AtomicInteger inStart = new AtomicInteger();
         AtomicInteger maxInStart = new AtomicInteger();
         AtomicInteger prepareDuringStart = new AtomicInteger();
-        ProverBackend backend = new ProverBackend() {
+        ProverBackend<Object, Object> backend = new ProverBackend<>() {
             @Override
             public String name() {
                 return "staged";
@@ -391,7 +391,7 @@ class EngineContractsTest {
             ProverPermits.Permit held = e.permits().tryAcquire().orElseThrow();
             int n = 100_000;
             AtomicBoolean handedBack = new AtomicBoolean();
-            JobSpec spec = new JobSpec() {
+            JobSpec<Object> spec = new JobSpec<>() {
                 @Override
                 public int partitions() {
                     return n;
@@ -439,7 +439,7 @@ class EngineContractsTest {
     void buffersAreAlwaysPaidForSoTheirMemoryNeverExceedsTheBudget() throws Exception {
         long mib = 1L << 20;
         CountingAllocator allocator = new CountingAllocator();
-        ProverBackend backend = new ProverBackend() {
+        ProverBackend<Object, Object> backend = new ProverBackend<>() {
             @Override
             public String name() {
                 return "pinned-sim";

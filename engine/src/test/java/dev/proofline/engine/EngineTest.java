@@ -184,7 +184,7 @@ class EngineTest {
     }
 
     /** A simulated job that counts its syntheses. */
-    private static final class Counting implements JobSpec {
+    private static final class Counting implements JobSpec<Object> {
         final java.util.concurrent.atomic.AtomicInteger syntheses = new java.util.concurrent.atomic.AtomicInteger();
         final int partitions;
         final long millis;

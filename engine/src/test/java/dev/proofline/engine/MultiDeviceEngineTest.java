@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class MultiDeviceEngineTest {
 
     /** Two simulated devices that check the engine's promises as they run. */
-    static final class TwoDevices implements ProverBackend {
+    static final class TwoDevices implements ProverBackend<Object, Object> {
         final AtomicIntegerArray inside = new AtomicIntegerArray(2);
         final AtomicIntegerArray maxInside = new AtomicIntegerArray(2);
         final AtomicIntegerArray starts = new AtomicIntegerArray(2);

@@ -42,7 +42,7 @@ class PinnedPoolEngineTest {
     private static final ProofRandomness RS = ProofRandomness.fixedForTesting(BigInteger.valueOf(99), BigInteger.valueOf(77));
 
     /** The CPU prover on native vectors: prepare outside the device lock, start inside. */
-    static final class PinnedCpu implements ProverBackend {
+    static final class PinnedCpu implements ProverBackend<Object, Object> {
         final CountingAllocator allocator = new CountingAllocator();
         final AtomicInteger prepared = new AtomicInteger();
         private final Prover prover = Prover.create().withRandomness(RS);
@@ -93,7 +93,7 @@ class PinnedPoolEngineTest {
         }
     }
 
-    private static List<Object> prove(ProverBackend backend, Circuits.Registered circuit,
+    private static List<Object> prove(ProverBackend<?, ?> backend, Circuits.Registered circuit,
             List<CircuitJob.Partition> parts) throws Exception {
         try (Engine e = new Engine(new Engine.Config(2, 2, 2, 2, 1L << 32, 10_000), backend)) {
             e.circuits().register(circuit);
