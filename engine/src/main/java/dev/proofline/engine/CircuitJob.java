@@ -66,7 +66,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
     private final long extraBytes;
     private final boolean hasPce;
     /** Each partition's references, from its lease to its release. */
-    private final Leases[] held;
+    private final Leases[] partitionLeases;
 
     /** A partition's references to the circuit's key and, when it has one, its PCE (null otherwise). */
     private record Leases(ResidentCache<ProvingKey>.Lease key, ResidentCache<Pce>.Lease pce) {
@@ -95,7 +95,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
             this.hasPce = circuits.hasPce(id);
             this.extraBytes = CpuBackend.extraBytes(key.value()) - (hasPce ? witnessBytes : 0);
         }
-        this.held = new Leases[partitions.size()];
+        this.partitionLeases = new Leases[partitions.size()];
     }
 
     public String circuitId() {
@@ -158,8 +158,8 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
      */
     @Override
     public void lease(int p) throws InterruptedException {
-        synchronized (held) {
-            if (held[p] != null) {
+        synchronized (partitionLeases) {
+            if (partitionLeases[p] != null) {
                 return;
             }
         }
@@ -173,16 +173,16 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
             key.close();
             throw e;
         }
-        synchronized (held) {
-            held[p] = new Leases(key, pce);
+        synchronized (partitionLeases) {
+            partitionLeases[p] = new Leases(key, pce);
         }
     }
 
     /** Partition p's references: those {@link #lease} took, or taken now for a caller that did not lease. */
     private Leases leases(int p) throws InterruptedException {
         lease(p);
-        synchronized (held) {
-            return held[p];
+        synchronized (partitionLeases) {
+            return partitionLeases[p];
         }
     }
 
@@ -236,7 +236,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
     private Witness witness(int p, ProvingKey key) {
         String name = "partition " + p + " of " + id;
         Partition in;
-        synchronized (held) {
+        synchronized (partitionLeases) {
             in = inputs[p];
         }
         if (in == null) {
@@ -270,9 +270,9 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
     @Override
     public void release(int p) {
         Leases leases;
-        synchronized (held) {
-            leases = held[p];
-            held[p] = null;
+        synchronized (partitionLeases) {
+            leases = partitionLeases[p];
+            partitionLeases[p] = null;
             inputs[p] = null;
         }
         if (leases != null) {

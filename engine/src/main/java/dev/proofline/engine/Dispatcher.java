@@ -19,7 +19,7 @@ final class Dispatcher {
     private final ProverPermits permits;
     private final Scheduler scheduler;
     private final SynthesisStage synthesis;
-    private final Assembler assembler;
+    private final PartitionEnd partitionEnd;
     private final IntSupplier proverQueue;
     private final int depth;
     /** The one callback, so that a cancelled partition's request can be withdrawn. */
@@ -29,12 +29,12 @@ final class Dispatcher {
     private final PermitSizer sizer;
 
     Dispatcher(Engine.Dispatch mode, ProverPermits permits, Scheduler scheduler, SynthesisStage synthesis,
-            Assembler assembler, IntSupplier proverQueue, int depth, PermitSizer sizer) {
+            PartitionEnd partitionEnd, IntSupplier proverQueue, int depth, PermitSizer sizer) {
         this.mode = mode;
         this.permits = permits;
         this.scheduler = scheduler;
         this.synthesis = synthesis;
-        this.assembler = assembler;
+        this.partitionEnd = partitionEnd;
         this.proverQueue = proverQueue;
         this.depth = depth;
         this.sizer = sizer;
@@ -67,7 +67,7 @@ final class Dispatcher {
     private void granted(Permit permit) {
         PartitionTask t;
         while ((t = scheduler.poll()) != null && t.job.isOver()) {
-            assembler.end(t, PartitionState.CANCELLED, null, null);
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
         }
         if (t == null) {
             permit.close(); // every queued partition was cancelled: hand the permit on
@@ -86,7 +86,7 @@ final class Dispatcher {
         PartitionTask t;
         while ((t = scheduler.poll()) != null) {
             if (t.job.isOver()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
             } else {
                 synthesis.submit(t);
             }

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * what runs.
  *
  * <p>The stages are their own classes: {@link Scheduler}, {@link Dispatcher}, {@link SynthesisStage},
- * {@link ProverStage}, {@link FinalizerStage} and the {@link Assembler}, where every partition ends;
+ * {@link ProverStage}, {@link FinalizerStage} and {@link PartitionEnd}, where every partition ends;
  * this class wires them and holds the jobs.
  */
 public final class Engine implements AutoCloseable {
@@ -139,7 +139,7 @@ public final class Engine implements AutoCloseable {
     private final SynthesisStage synthesis;
     private final ProverStage provers;
     private final FinalizerStage finalizers;
-    private final Assembler assembler;
+    private final PartitionEnd partitionEnd;
     /** Deadlines and result retention: one timer thread, each job's expiry scheduled once (no polling). */
     private final java.util.concurrent.ScheduledExecutorService timers;
     private final AtomicInteger jobIds = new AtomicInteger();
@@ -162,16 +162,16 @@ public final class Engine implements AutoCloseable {
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
-        this.assembler = new Assembler(timeline, () -> metrics);
-        this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, assembler);
+        this.partitionEnd = new PartitionEnd(timeline, () -> metrics);
+        this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, partitionEnd);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
                 MAX_AUTO_PERMITS, scheduler::size, this::proverQueueCount);
-        this.provers = new ProverStage(config.proverWorkers(), backend, timeline, assembler, finalizers, startNanos,
+        this.provers = new ProverStage(config.proverWorkers(), backend, timeline, partitionEnd, finalizers, startNanos,
                 sizer);
-        this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, assembler, provers,
+        this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, partitionEnd, provers,
                 sizer);
         // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
-        this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, assembler, provers::size,
+        this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
                 config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
     }
 
@@ -371,8 +371,8 @@ public final class Engine implements AutoCloseable {
                 submitted.get(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
-                circuits.keys().entries(), circuits.pces().entries(), assembler.proofs.get(), assembler.failures.get(),
-                assembler.cancels.get(), doubleReleases(), js);
+                circuits.keys().entries(), circuits.pces().entries(), partitionEnd.proofs.get(),
+                partitionEnd.failures.get(), partitionEnd.cancels.get(), doubleReleases(), js);
     }
 
     /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */
@@ -387,7 +387,7 @@ public final class Engine implements AutoCloseable {
         long pr = provers.runs.get();
         long sr = synthesis.runs.get();
         long busy = provers.busyNanos.get();
-        return new Stats(assembler.proofs.get(), assembler.failures.get(), assembler.cancels.get(),
+        return new Stats(partitionEnd.proofs.get(), partitionEnd.failures.get(), partitionEnd.cancels.get(),
                 (double) busy / provers.deviceCount() / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
                 pr == 0 ? 0 : busy / 1e6 / pr, wall);
     }
@@ -570,7 +570,7 @@ public final class Engine implements AutoCloseable {
         budget.wakeWaiters(); // its partitions waiting for memory give up
         for (PartitionTask t : scheduler.remove(job)) {
             dispatcher.withdrawn();
-            assembler.end(t, PartitionState.CANCELLED, null, null);
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
         }
     }
 

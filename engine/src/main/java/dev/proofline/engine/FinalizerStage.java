@@ -10,33 +10,33 @@ final class FinalizerStage {
 
     private final ExecutorService threads;
     private final Timeline timeline;
-    private final Assembler assembler;
+    private final PartitionEnd partitionEnd;
 
-    FinalizerStage(int threads, Timeline timeline, Assembler assembler) {
+    FinalizerStage(int threads, Timeline timeline, PartitionEnd partitionEnd) {
         this.threads = Executors.newFixedThreadPool(threads, Engine.named("finalizer", 0));
         this.timeline = timeline;
-        this.assembler = assembler;
+        this.partitionEnd = partitionEnd;
     }
 
     void submit(PartitionTask t, StartedPartition<?> started) {
         try {
             threads.execute(() -> run(t, started));
         } catch (RejectedExecutionException e) {
-            assembler.end(t, PartitionState.CANCELLED, null, null); // the engine closed while this partition proved
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null); // the engine closed while this partition proved
         }
     }
 
     private void run(PartitionTask t, StartedPartition<?> started) {
         try {
             if (t.job.isOver()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
             Object proof = started.finish();
             t.record(timeline, Timeline.Kind.FINALIZE_END);
-            assembler.end(t, PartitionState.DONE, proof, null);
+            partitionEnd.end(t, PartitionState.DONE, proof, null);
         } catch (Throwable e) {
-            assembler.end(t, PartitionState.FAILED, null, e);
+            partitionEnd.end(t, PartitionState.FAILED, null, e);
         }
     }
 

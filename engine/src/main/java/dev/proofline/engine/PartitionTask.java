@@ -9,7 +9,8 @@ package dev.proofline.engine;
 final class PartitionTask implements Comparable<PartitionTask> {
 
     final Engine.Job job;
-    final int p;
+    /** Its index in the job (0 .. partitions - 1): its place in the job's results. */
+    final int partition;
     /** Submission order, the tie-break between partitions of one priority. */
     final long order;
     final long queuedNanos = System.nanoTime();
@@ -19,7 +20,7 @@ final class PartitionTask implements Comparable<PartitionTask> {
     Object payload;
     /** The device its prover worker serves (0 .. devices - 1), once a worker took it; -1 before. */
     int device = -1;
-    /** Set by the first {@link Assembler#end}. */
+    /** Set by the first {@link PartitionEnd#end}. */
     boolean ended;
     /** When its permit was granted, its synthesis thread took it and let it go, it joined and left the prover queue. */
     long grantNanos;
@@ -32,11 +33,11 @@ final class PartitionTask implements Comparable<PartitionTask> {
     long proverStart;
     long proverEnd;
 
-    PartitionTask(Engine.Job job, int p, long order, java.util.concurrent.atomic.AtomicLong doubleCloses) {
+    PartitionTask(Engine.Job job, int partition, long order, java.util.concurrent.atomic.AtomicLong doubleCloses) {
         this.job = job;
-        this.p = p;
+        this.partition = partition;
         this.order = order;
-        this.lease = job == null ? null : new PartitionLease(() -> job.spec().release(p), doubleCloses);
+        this.lease = job == null ? null : new PartitionLease(() -> job.spec().release(partition), doubleCloses);
     }
 
     Engine.Timings timings() {
@@ -57,6 +58,6 @@ final class PartitionTask implements Comparable<PartitionTask> {
     }
 
     void record(Timeline timeline, Timeline.Kind kind) {
-        timeline.record(job.id(), p, kind, "");
+        timeline.record(job.id(), partition, kind, "");
     }
 }

@@ -40,7 +40,7 @@ final class ProverStage {
     private final Device[] devices;
     private final ProverBackend<?, ?> backend;
     private final Timeline timeline;
-    private final Assembler assembler;
+    private final PartitionEnd partitionEnd;
     private final FinalizerStage finalizers;
     private final long startNanos;
     final AtomicLong busyNanos = new AtomicLong();
@@ -50,7 +50,7 @@ final class ProverStage {
     /** Under {@code permits = "auto"}: told what each device does and what each partition took; null otherwise. */
     private final PermitSizer sizer;
 
-    ProverStage(int workersPerDevice, ProverBackend<?, ?> backend, Timeline timeline, Assembler assembler,
+    ProverStage(int workersPerDevice, ProverBackend<?, ?> backend, Timeline timeline, PartitionEnd partitionEnd,
             FinalizerStage finalizers, long startNanos, PermitSizer sizer) {
         int n = backend.deviceCount();
         if (n < 1) {
@@ -62,7 +62,7 @@ final class ProverStage {
         }
         this.backend = backend;
         this.timeline = timeline;
-        this.assembler = assembler;
+        this.partitionEnd = partitionEnd;
         this.finalizers = finalizers;
         this.startNanos = startNanos;
         this.sizer = sizer;
@@ -85,7 +85,7 @@ final class ProverStage {
                 return;
             }
         }
-        assembler.end(t, PartitionState.CANCELLED, null, null);
+        partitionEnd.end(t, PartitionState.CANCELLED, null, null);
     }
 
     int size() {
@@ -129,31 +129,31 @@ final class ProverStage {
     /** One partition on {@code device}, to the finalizers or to its end; false when the worker is to stop. */
     private boolean prove(PartitionTask t, Device dev, int device) {
         if (t.job.isOver()) {
-            assembler.end(t, PartitionState.CANCELLED, null, null);
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
             return true;
         }
         StartedPartition<?> started;
         try {
-            t.job.state(t.p, PartitionState.PROVING);
+            t.job.state(t.partition, PartitionState.PROVING);
             t.device = device;
             started = prepareAndStart(backend, t, dev, device);
             t.payload = null;
         } catch (InterruptedException e) {
-            assembler.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
             return false;
         } catch (Throwable e) {
-            assembler.end(t, PartitionState.FAILED, null, e);
+            partitionEnd.end(t, PartitionState.FAILED, null, e);
             return true;
         }
         long reserved = t.lease.reservedBytes();
         t.lease.leaveProverStage();
         if (sizer != null) {
-            long held = System.nanoTime() - t.grantNanos;
+            long permitHeldNanos = System.nanoTime() - t.grantNanos;
             long waited = (t.runStart - t.grantNanos) + (t.dequeuedNanos - t.enqueuedNanos);
             sizer.measured(t.job.spec().label(), device, t.runEnd - t.runStart, t.proverEnd - t.proverStart,
-                    held - waited, reserved);
+                    permitHeldNanos - waited, reserved);
         }
-        t.job.state(t.p, PartitionState.FINALIZING);
+        t.job.state(t.partition, PartitionState.FINALIZING);
         finalizers.submit(t, started);
         return true;
     }
@@ -178,7 +178,7 @@ final class ProverStage {
     private <P, S> S onDevice(ProverBackend<P, S> b, PartitionTask t, Device dev, int device, P prepared)
             throws Exception {
         String where = devices.length == 1 ? "" : "device " + device;
-        timeline.record(t.job.id(), t.p, Timeline.Kind.PROVER_START, where);
+        timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_START, where);
         long p0 = System.nanoTime();
         t.proverStart = p0;
         synchronized (dev.recentRuns) {
@@ -198,7 +198,7 @@ final class ProverStage {
                 dev.recentRuns.addLast(new long[] {p0, p1});
                 trimRuns(dev, p1);
             }
-            timeline.record(t.job.id(), t.p, Timeline.Kind.PROVER_END, where);
+            timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_END, where);
         }
     }
 
@@ -267,7 +267,7 @@ final class ProverStage {
         // a worker interrupted in start returned without taking the rest of the queue
         for (PartitionTask t : queue) {
             if (t != stop && queue.remove(t)) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
             }
         }
     }

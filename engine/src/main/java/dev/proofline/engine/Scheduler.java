@@ -17,9 +17,9 @@ final class Scheduler {
         this.doubleCloses = doubleCloses;
     }
 
-    /** Queues partition {@code p} of {@code job}. */
-    PartitionTask add(Engine.Job job, int p) {
-        PartitionTask t = new PartitionTask(job, p, order.getAndIncrement(), doubleCloses);
+    /** Queues partition {@code partition} of {@code job}. */
+    PartitionTask add(Engine.Job job, int partition) {
+        PartitionTask t = new PartitionTask(job, partition, order.getAndIncrement(), doubleCloses);
         queue.add(t);
         return t;
     }

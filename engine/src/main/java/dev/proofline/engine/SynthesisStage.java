@@ -24,21 +24,21 @@ final class SynthesisStage {
     private final MemoryBudget budget;
     private final BufferPool pool;
     private final Timeline timeline;
-    private final Assembler assembler;
+    private final PartitionEnd partitionEnd;
     private final ProverStage provers;
     final AtomicLong nanos = new AtomicLong();
     final AtomicLong runs = new AtomicLong();
     /** Under {@code permits = "auto"}: told when a thread takes and lets go a partition; null otherwise. */
     private final PermitSizer sizer;
 
-    SynthesisStage(int threads, MemoryBudget budget, BufferPool pool, Timeline timeline, Assembler assembler,
+    SynthesisStage(int threads, MemoryBudget budget, BufferPool pool, Timeline timeline, PartitionEnd partitionEnd,
             ProverStage provers, PermitSizer sizer) {
         // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
         this.threads = Executors.newFixedThreadPool(threads, Engine.named("synthesis", 64L << 20));
         this.budget = budget;
         this.pool = pool;
         this.timeline = timeline;
-        this.assembler = assembler;
+        this.partitionEnd = partitionEnd;
         this.provers = provers;
         this.sizer = sizer;
     }
@@ -53,7 +53,7 @@ final class SynthesisStage {
             if (sizer != null) {
                 sizer.synthesisDropped();
             }
-            assembler.end(t, PartitionState.CANCELLED, null, null); // closing
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null); // closing
         }
     }
 
@@ -74,13 +74,13 @@ final class SynthesisStage {
     private void synthesize(PartitionTask t) {
         try {
             if (t.job.isOver()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
             JobSpec<?> spec = t.job.spec();
-            spec.lease(t.p);
-            long[] sizes = spec.bufferSizes(t.p, pool.memory());
-            long bytes = spec.extraBytes(t.p, pool.memory());
+            spec.lease(t.partition);
+            long[] sizes = spec.bufferSizes(t.partition, pool.memory());
+            long bytes = spec.extraBytes(t.partition, pool.memory());
             for (long size : sizes) {
                 bytes += BufferPool.sizeClass(size);
             }
@@ -88,31 +88,31 @@ final class SynthesisStage {
             Optional<MemoryBudget.Reservation> r = budget.acquire(bytes, MemoryBudget.Kind.PARTITION, null,
                     t.job::isOver);
             if (r.isEmpty()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
             t.lease.holdReservation(r.get());
             if (t.job.isOver()) {
-                assembler.end(t, PartitionState.CANCELLED, null, null);
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
                 return;
             }
             for (long size : sizes) {
                 t.lease.holdBuffer(pool, pool.checkout(size));
             }
-            t.job.state(t.p, PartitionState.SYNTHESIZING);
+            t.job.state(t.partition, PartitionState.SYNTHESIZING);
             t.record(timeline, Timeline.Kind.SYNTH_START);
             t.synthStart = System.nanoTime();
-            t.payload = spec.synthesize(t.p, t.lease.buffers());
+            t.payload = spec.synthesize(t.partition, t.lease.buffers());
             t.synthEnd = System.nanoTime();
             nanos.addAndGet(t.synthEnd - t.synthStart);
             runs.incrementAndGet();
             t.record(timeline, Timeline.Kind.SYNTH_END);
-            t.job.state(t.p, PartitionState.WAITING_FOR_PROVER);
+            t.job.state(t.partition, PartitionState.WAITING_FOR_PROVER);
             t.record(timeline, Timeline.Kind.PROVER_QUEUE);
             t.runEnd = System.nanoTime(); // before the hand-off, which publishes it to the prover's thread
             provers.enqueue(t);
         } catch (Throwable e) {
-            assembler.end(t, PartitionState.FAILED, null, e);
+            partitionEnd.end(t, PartitionState.FAILED, null, e);
         }
     }
 

@@ -4,12 +4,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The assembler: where every partition ends, however it ends. It closes the partition's lease (what
+ * Where every partition ends, however it ends. It closes the partition's lease (what
  * the prover stage did not give back yet — permit, reservation, buffers — then the key and PCE leases),
  * counts the outcome, and hands the result to its job, which completes with the proofs in partition
  * order when the last one is in (or with the first failure).
  */
-final class Assembler {
+final class PartitionEnd {
 
     private final Timeline timeline;
     private final Supplier<EngineMetrics> metrics;
@@ -17,7 +17,7 @@ final class Assembler {
     final AtomicLong failures = new AtomicLong();
     final AtomicLong cancels = new AtomicLong();
 
-    Assembler(Timeline timeline, Supplier<EngineMetrics> metrics) {
+    PartitionEnd(Timeline timeline, Supplier<EngineMetrics> metrics) {
         this.timeline = timeline;
         this.metrics = metrics;
     }
@@ -49,8 +49,8 @@ final class Assembler {
             default -> { }
         }
         if (s == PartitionState.FAILED) {
-            timeline.record(t.job.id(), t.p, Timeline.Kind.FAILED, String.valueOf(failure));
+            timeline.record(t.job.id(), t.partition, Timeline.Kind.FAILED, String.valueOf(failure));
         }
-        t.job.ended(t.p, s, result, failure, times);
+        t.job.ended(t.partition, s, result, failure, times);
     }
 }
