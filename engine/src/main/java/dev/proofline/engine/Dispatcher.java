@@ -39,7 +39,7 @@ final class Dispatcher {
         this.depth = depth;
         this.sizer = sizer;
         if (mode == Engine.Dispatch.POLL) {
-            poller = Executors.newSingleThreadScheduledExecutor(Engine.named("poll-dispatch", 0));
+            poller = Executors.newSingleThreadScheduledExecutor(NamedThreads.daemons("poll-dispatch", 0));
             poller.scheduleAtFixedRate(this::tick, 250, 250, TimeUnit.MILLISECONDS);
         } else {
             poller = null;

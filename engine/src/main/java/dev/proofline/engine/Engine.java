@@ -161,7 +161,7 @@ public final class Engine implements AutoCloseable {
         this.circuits = new Circuits(budget, config.loadTimeout());
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
-        this.timers = Executors.newSingleThreadScheduledExecutor(named("deadlines", 0));
+        this.timers = Executors.newSingleThreadScheduledExecutor(NamedThreads.daemons("deadlines", 0));
         this.partitionEnd = new PartitionEnd(timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, partitionEnd);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
@@ -173,13 +173,6 @@ public final class Engine implements AutoCloseable {
         // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
         this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
                 config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
-    }
-
-    /** Daemon platform threads named prefix-0, prefix-1, ... (stackBytes 0: the default stack). */
-    static java.util.concurrent.ThreadFactory named(String prefix, long stackBytes) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> Thread.ofPlatform().name(prefix + "-" + n.getAndIncrement()).daemon().stackSize(stackBytes)
-                .unstarted(r);
     }
 
     /** The registered circuits and the caches of their keys and PCEs, paid for from this engine's budget. */

@@ -13,7 +13,7 @@ final class FinalizerStage {
     private final PartitionEnd partitionEnd;
 
     FinalizerStage(int threads, Timeline timeline, PartitionEnd partitionEnd) {
-        this.threads = Executors.newFixedThreadPool(threads, Engine.named("finalizer", 0));
+        this.threads = Executors.newFixedThreadPool(threads, NamedThreads.daemons("finalizer", 0));
         this.timeline = timeline;
         this.partitionEnd = partitionEnd;
     }

@@ -34,7 +34,7 @@ final class SynthesisStage {
     SynthesisStage(int threads, MemoryBudget budget, BufferPool pool, Timeline timeline, PartitionEnd partitionEnd,
             ProverStage provers, PermitSizer sizer) {
         // witness generators (circom's wasm, deep Java circuits) recurse deeply: a large stack
-        this.threads = Executors.newFixedThreadPool(threads, Engine.named("synthesis", 64L << 20));
+        this.threads = Executors.newFixedThreadPool(threads, NamedThreads.daemons("synthesis", 64L << 20));
         this.budget = budget;
         this.pool = pool;
         this.timeline = timeline;
