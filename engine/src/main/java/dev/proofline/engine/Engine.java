@@ -1,12 +1,14 @@
 package dev.proofline.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -145,8 +147,8 @@ public final class Engine implements AutoCloseable {
     private final AtomicInteger jobIds = new AtomicInteger();
     private final AtomicLong submitted = new AtomicLong();
     /** Jobs by id: running ones, and ended ones for {@code resultRetention}. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.ConcurrentHashMap<String, Job> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, SubmittedJob> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, SubmittedJob> byKey = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
@@ -325,7 +327,7 @@ public final class Engine implements AutoCloseable {
 
     /** Partitions queued ahead of {@code job}'s first queued one (by priority, then submission order). */
     public int queuePosition(Job job) {
-        return scheduler.position(job);
+        return scheduler.position((SubmittedJob) job); // the only kind of Job there is
     }
 
     /** Partitions synthesized and waiting for a prover worker. */
@@ -339,11 +341,11 @@ public final class Engine implements AutoCloseable {
         for (PartitionState st : PartitionState.values()) {
             byState.put(st, 0);
         }
-        List<Job> all = new ArrayList<>(jobs.values());
-        all.sort(java.util.Comparator.comparing((Job j) -> j.submittedNanos).reversed());
+        List<SubmittedJob> all = new ArrayList<>(jobs.values());
+        all.sort(java.util.Comparator.comparing(SubmittedJob::submittedNanos).reversed());
         List<EngineStatus.JobStatus> js = new ArrayList<>();
         int active = 0;
-        for (Job j : all) {
+        for (SubmittedJob j : all) {
             List<PartitionState> states = j.states();
             boolean ended = states.stream().allMatch(PartitionState::isFinal);
             if (!ended) {
@@ -352,9 +354,8 @@ public final class Engine implements AutoCloseable {
                     byState.merge(st, 1, Integer::sum);
                 }
             }
-            String state = !j.done.isDone() ? "running" : j.done.isCancelled() ? "cancelled"
-                    : j.done.isCompletedExceptionally() ? "failed" : "done";
-            js.add(new EngineStatus.JobStatus(j.id, j.priority, state, j.submittedAt.toEpochMilli(), states));
+            js.add(new EngineStatus.JobStatus(j.id(), j.priority(), j.outcome(), j.submittedAt().toEpochMilli(),
+                    states));
         }
         java.util.EnumMap<MemoryBudget.Kind, Long> kinds = new java.util.EnumMap<>(MemoryBudget.Kind.class);
         for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
@@ -395,171 +396,55 @@ public final class Engine implements AutoCloseable {
     }
 
     /** A submitted job: its proofs in partition order, or its failure; cancellable. */
-    public final class Job {
-        private final String id;
-        private final JobSpec<?> spec;
-        private final Priority priority;
-        private final Object[] results;
-        private final PartitionState[] states;
-        private final Timings[] timings;
-        private final CompletableFuture<List<Object>> done = new CompletableFuture<>();
-        private final long submittedNanos = System.nanoTime();
-        private final java.time.Instant submittedAt = java.time.Instant.now();
-        private int remaining;
+    public sealed interface Job permits SubmittedJob {
+        String id();
 
-        private Job(String id, JobSpec<?> spec, Priority priority) {
-            this.id = id;
-            this.spec = spec;
-            this.priority = priority;
-            this.results = new Object[spec.partitions()];
-            this.states = new PartitionState[spec.partitions()];
-            this.timings = new Timings[spec.partitions()];
-            Arrays.fill(states, PartitionState.QUEUED);
-            this.remaining = spec.partitions();
-        }
+        Priority priority();
 
-        public String id() {
-            return id;
-        }
+        JobSpec<?> spec();
 
-        long submittedNanos() {
-            return submittedNanos;
-        }
+        int partitions();
 
-        public Priority priority() {
-            return priority;
-        }
-
-        public JobSpec<?> spec() {
-            return spec;
-        }
-
-        public int partitions() {
-            return states.length;
-        }
-
-        public java.time.Instant submittedAt() {
-            return submittedAt;
-        }
+        Instant submittedAt();
 
         /** Proofs in partition order when every partition is proved; the first failure's cause otherwise. */
-        public CompletableFuture<List<Object>> result() {
-            return done;
-        }
+        CompletableFuture<List<Object>> result();
 
         /**
          * The proofs in partition order, waiting at most {@code timeout}.
          *
-         * @throws java.util.concurrent.TimeoutException when the job is still running after {@code timeout}
-         * @throws java.util.concurrent.ExecutionException with the cause of the job's failure (a
-         *     {@code TimeoutException} cause when its deadline passed)
+         * @throws TimeoutException when the job is still running after {@code timeout}
+         * @throws ExecutionException with the cause of the job's failure (a {@code TimeoutException}
+         *     cause when its deadline passed)
          * @throws java.util.concurrent.CancellationException when it was cancelled
          */
-        public List<Object> await(Duration timeout) throws InterruptedException,
-                java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
-            return done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
+        List<Object> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException;
 
-        public synchronized PartitionState state(int p) {
-            return states[p];
-        }
+        PartitionState state(int partition);
 
         /** Every partition's state, in partition order. */
-        public synchronized List<PartitionState> states() {
-            return List.of(states.clone());
-        }
+        List<PartitionState> states();
 
-        /** Partition p's stage times once it ended; null before. */
-        public synchronized Timings timings(int p) {
-            return timings[p];
-        }
+        /** The partition's stage times once it ended; null before. */
+        Timings timings(int partition);
 
         /** Whole-job figures: the wall time from submission to the end of its last partition, if ended. */
-        public synchronized double totalMs() {
-            double max = 0;
-            for (Timings t : timings) {
-                if (t != null) {
-                    max = Math.max(max, t.totalMs());
-                }
-            }
-            return max;
-        }
+        double totalMs();
 
         /** Cancels: queued partitions end now, running ones at their next stage boundary. */
-        public void cancel() {
-            if (done.isDone()) {
-                return;
-            }
-            if (done.cancel(false)) {
-                timeline.record(id, -1, Timeline.Kind.CANCELLED, "");
-                purge(this);
-            }
-        }
+        void cancel();
 
-        public boolean isCancelled() {
-            return done.isCancelled();
-        }
+        boolean isCancelled();
 
         /** Done one way or another (proved, failed, cancelled, past its deadline): nothing more runs for it. */
-        public boolean isOver() {
-            return done.isDone();
-        }
-
-        /** Fails the job: its queued partitions end now, running ones at their next stage boundary. */
-        void fail(Throwable cause) {
-            if (done.completeExceptionally(cause)) {
-                timeline.record(id, -1, Timeline.Kind.FAILED, String.valueOf(cause.getMessage()));
-                purge(this);
-            }
-        }
-
-        /** Fails the job with a timeout: its partitions stop at their next stage boundary. */
-        void expire(java.time.Duration after) {
-            if (done.completeExceptionally(new java.util.concurrent.TimeoutException(
-                    id + " did not finish within its deadline of " + after.toMillis() + " ms"))) {
-                timeline.record(id, -1, Timeline.Kind.FAILED, "deadline");
-                purge(this);
-            }
-        }
-
-        synchronized void state(int p, PartitionState s) {
-            if (!states[p].isFinal()) {
-                states[p] = s;
-            }
-        }
-
-        /** Marks partition p ended; completes the job when all are. */
-        void ended(int p, PartitionState s, Object result, Throwable failure, Timings t) {
-            boolean last;
-            synchronized (this) {
-                if (states[p].isFinal()) {
-                    return;
-                }
-                states[p] = s;
-                results[p] = result;
-                timings[p] = t;
-                last = --remaining == 0;
-            }
-            if (last) {
-                retire(this);
-            }
-            if (failure != null) {
-                if (done.completeExceptionally(failure)) {
-                    purge(this);
-                }
-            } else if (last && s == PartitionState.DONE && !done.isDone()) {
-                // not done yet: no partition failed or was cancelled, so every result is in
-                timeline.record(id, -1, Timeline.Kind.JOB_DONE, spec.partitions() + " proofs");
-                done.complete(java.util.Collections.unmodifiableList(Arrays.asList(results.clone())));
-            }
-        }
+        boolean isOver();
     }
 
     /**
      * A job ended (cancelled, failed or past its deadline): its partitions still queued end now, each
      * withdrawing its permit request; the running ones stop at their next stage boundary.
      */
-    private void purge(Job job) {
+    private void purge(SubmittedJob job) {
         budget.wakeWaiters(); // its partitions waiting for memory give up
         for (PartitionTask t : scheduler.remove(job)) {
             dispatcher.withdrawn();
@@ -568,9 +453,9 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Every partition of the job ended: it stays findable (by id and idempotency key) for the retention time. */
-    private void retire(Job job) {
+    private void retire(SubmittedJob job) {
         Runnable forget = () -> {
-            jobs.remove(job.id, job);
+            jobs.remove(job.id(), job);
             byKey.values().remove(job);
         };
         if (closed) {
@@ -599,14 +484,14 @@ public final class Engine implements AutoCloseable {
             throw new IllegalStateException("engine closed");
         }
         if (idempotencyKey != null) {
-            Job[] created = new Job[1];
-            Job job = byKey.computeIfAbsent(idempotencyKey, k -> created[0] = newJob(spec, priority, deadline));
+            SubmittedJob[] created = new SubmittedJob[1];
+            SubmittedJob job = byKey.computeIfAbsent(idempotencyKey, k -> created[0] = newJob(spec, priority, deadline));
             if (created[0] != null) {
                 enqueue(job);
             }
             return job;
         }
-        Job job = newJob(spec, priority, deadline);
+        SubmittedJob job = newJob(spec, priority, deadline);
         enqueue(job);
         return job;
     }
@@ -622,18 +507,18 @@ public final class Engine implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
-        Job job = newJob(id, spec, priority, null);
+        SubmittedJob job = newJob(id, spec, priority, null);
         enqueue(job);
         return job;
     }
 
-    private Job newJob(JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
+    private SubmittedJob newJob(JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
         return newJob("job-" + jobIds.incrementAndGet(), spec, priority, deadline);
     }
 
-    private Job newJob(String id, JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
-        Job job = new Job(id, spec, priority);
-        if (jobs.putIfAbsent(job.id, job) != null) {
+    private SubmittedJob newJob(String id, JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
+        SubmittedJob job = new SubmittedJob(id, spec, priority, timeline, this::purge, this::retire);
+        if (jobs.putIfAbsent(job.id(), job) != null) {
             throw new IllegalArgumentException("a job named '" + id + "' is already known to the engine");
         }
         submitted.incrementAndGet();
@@ -643,10 +528,10 @@ public final class Engine implements AutoCloseable {
         return job;
     }
 
-    private void enqueue(Job job) {
-        for (int p = 0; p < job.spec.partitions(); p++) {
+    private void enqueue(SubmittedJob job) {
+        for (int p = 0; p < job.partitions(); p++) {
             scheduler.add(job, p);
-            timeline.record(job.id, p, Timeline.Kind.QUEUED, job.priority.name());
+            timeline.record(job.id(), p, Timeline.Kind.QUEUED, job.priority().name());
             dispatcher.queued();
         }
     }
@@ -663,8 +548,8 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         closed = true;
-        for (Job j : jobs.values()) {
-            j.fail(new IllegalStateException("the engine was closed before " + j.id + " finished"));
+        for (SubmittedJob j : jobs.values()) {
+            j.fail(new IllegalStateException("the engine was closed before " + j.id() + " finished"));
         }
         dispatcher.close();
         timers.shutdownNow();
