@@ -6,10 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -142,13 +139,7 @@ public final class Engine implements AutoCloseable {
     private final ProverStage provers;
     private final FinalizerStage finalizers;
     private final PartitionEnd partitionEnd;
-    /** Deadlines and result retention: one timer thread, each job's expiry scheduled once (no polling). */
-    private final java.util.concurrent.ScheduledExecutorService timers;
-    private final AtomicInteger jobIds = new AtomicInteger();
-    private final AtomicLong submitted = new AtomicLong();
-    /** Jobs by id: running ones, and ended ones for {@code resultRetention}. */
-    private final java.util.concurrent.ConcurrentHashMap<String, SubmittedJob> jobs = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.ConcurrentHashMap<String, SubmittedJob> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+    private final JobRegistry jobs;
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
@@ -163,7 +154,7 @@ public final class Engine implements AutoCloseable {
         this.circuits = new Circuits(budget, config.loadTimeout());
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
-        this.timers = Executors.newSingleThreadScheduledExecutor(NamedThreads.daemons("deadlines", 0));
+        this.jobs = new JobRegistry(config.resultRetention());
         this.partitionEnd = new PartitionEnd(timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, partitionEnd);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
@@ -188,7 +179,7 @@ public final class Engine implements AutoCloseable {
 
     /** The job with this id, while it runs and for {@code resultRetention} after it ended. */
     public java.util.Optional<Job> job(String id) {
-        return java.util.Optional.ofNullable(jobs.get(id));
+        return jobs.find(id).map(j -> j);
     }
 
     public ProverPermits permits() {
@@ -341,7 +332,7 @@ public final class Engine implements AutoCloseable {
         for (PartitionState st : PartitionState.values()) {
             byState.put(st, 0);
         }
-        List<SubmittedJob> all = new ArrayList<>(jobs.values());
+        List<SubmittedJob> all = jobs.all();
         all.sort(java.util.Comparator.comparing(SubmittedJob::submittedNanos).reversed());
         List<EngineStatus.JobStatus> js = new ArrayList<>();
         int active = 0;
@@ -362,7 +353,7 @@ public final class Engine implements AutoCloseable {
             kinds.put(k, budget.reserved(k));
         }
         return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
-                submitted.get(),
+                jobs.submitted(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
                 circuits.keys().entries(), circuits.pces().entries(), partitionEnd.proofs.get(),
@@ -452,22 +443,6 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Every partition of the job ended: it stays findable (by id and idempotency key) for the retention time. */
-    private void retire(SubmittedJob job) {
-        Runnable forget = () -> {
-            jobs.remove(job.id(), job);
-            byKey.values().remove(job);
-        };
-        if (closed) {
-            return;
-        }
-        try {
-            timers.schedule(forget, config.resultRetention().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            forget.run(); // closing
-        }
-    }
-
     /** Submits a job; its partitions are queued by priority, then in submission order. */
     public Job submit(JobSpec<?> spec, Priority priority) {
         return submit(spec, priority, null, null);
@@ -476,22 +451,17 @@ public final class Engine implements AutoCloseable {
     /**
      * Submits a job once per idempotency key: a second submission with the same key (not null) gets
      * the first job back, whatever its state, and queues nothing. A deadline (not null) fails the job
-     * with a {@link java.util.concurrent.TimeoutException} when it passes; its partitions stop at their
-     * next stage boundary and give back what they hold.
+     * with a {@link TimeoutException} when it passes; its partitions stop at their next stage boundary
+     * and give back what they hold.
      */
-    public Job submit(JobSpec<?> spec, Priority priority, String idempotencyKey, java.time.Duration deadline) {
+    public Job submit(JobSpec<?> spec, Priority priority, String idempotencyKey, Duration deadline) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
         if (idempotencyKey != null) {
-            SubmittedJob[] created = new SubmittedJob[1];
-            SubmittedJob job = byKey.computeIfAbsent(idempotencyKey, k -> created[0] = newJob(spec, priority, deadline));
-            if (created[0] != null) {
-                enqueue(job);
-            }
-            return job;
+            return jobs.once(idempotencyKey, () -> newJob(jobs.nextId(), spec, priority, deadline), this::enqueue);
         }
-        SubmittedJob job = newJob(spec, priority, deadline);
+        SubmittedJob job = newJob(jobs.nextId(), spec, priority, deadline);
         enqueue(job);
         return job;
     }
@@ -512,19 +482,9 @@ public final class Engine implements AutoCloseable {
         return job;
     }
 
-    private SubmittedJob newJob(JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
-        return newJob("job-" + jobIds.incrementAndGet(), spec, priority, deadline);
-    }
-
-    private SubmittedJob newJob(String id, JobSpec<?> spec, Priority priority, java.time.Duration deadline) {
-        SubmittedJob job = new SubmittedJob(id, spec, priority, timeline, this::purge, this::retire);
-        if (jobs.putIfAbsent(job.id(), job) != null) {
-            throw new IllegalArgumentException("a job named '" + id + "' is already known to the engine");
-        }
-        submitted.incrementAndGet();
-        if (deadline != null) {
-            timers.schedule(() -> job.expire(deadline), deadline.toNanos(), TimeUnit.NANOSECONDS);
-        }
+    private SubmittedJob newJob(String id, JobSpec<?> spec, Priority priority, Duration deadline) {
+        SubmittedJob job = new SubmittedJob(id, spec, priority, timeline, this::purge, jobs::retire);
+        jobs.add(job, deadline);
         return job;
     }
 
@@ -548,11 +508,9 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         closed = true;
-        for (SubmittedJob j : jobs.values()) {
-            j.fail(new IllegalStateException("the engine was closed before " + j.id() + " finished"));
-        }
+        jobs.failAll(id -> new IllegalStateException("the engine was closed before " + id + " finished"));
         dispatcher.close();
-        timers.shutdownNow();
+        jobs.stopTimers();
         synthesis.close();
         provers.close();
         finalizers.close();
