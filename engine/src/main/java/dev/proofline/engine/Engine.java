@@ -2,8 +2,8 @@ package dev.proofline.engine;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -26,8 +26,10 @@ import java.util.function.Consumer;
  * what runs.
  *
  * <p>The stages are their own classes: {@link Scheduler}, {@link Dispatcher}, {@link SynthesisStage},
- * {@link ProverStage}, {@link FinalizerStage} and {@link PartitionEnd}, where every partition ends;
- * this class wires them and holds the jobs.
+ * {@link ProverStage}, {@link FinalizerStage} and {@link PartitionEnd}, where every partition ends. A
+ * job's state machine is {@link SubmittedJob}, the jobs by id and idempotency key are the
+ * {@link JobRegistry}'s, and {@link EngineStatusReader} reads the parts into the status and counters;
+ * this class wires them and is their public face.
  */
 public final class Engine implements AutoCloseable {
 
@@ -139,7 +141,9 @@ public final class Engine implements AutoCloseable {
     private final ProverStage provers;
     private final FinalizerStage finalizers;
     private final PartitionEnd partitionEnd;
+    /** Jobs by id and idempotency key, running and retained, and their deadlines. */
     private final JobRegistry jobs;
+    private final EngineStatusReader statusReader;
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
@@ -166,6 +170,8 @@ public final class Engine implements AutoCloseable {
         // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
         this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
                 config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
+        this.statusReader = new EngineStatusReader(startNanos, backend, jobs, scheduler, synthesis, provers, partitionEnd,
+                permits, sizer, budget, pool, circuits, leaseDoubleCloses);
     }
 
     /** The registered circuits and the caches of their keys and PCEs, paid for from this engine's budget. */
@@ -178,7 +184,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** The job with this id, while it runs and for {@code resultRetention} after it ended. */
-    public java.util.Optional<Job> job(String id) {
+    public Optional<Job> job(String id) {
         return jobs.find(id).map(j -> j);
     }
 
@@ -191,7 +197,7 @@ public final class Engine implements AutoCloseable {
      * measured (per circuit and per device); with a fixed number, that number.
      */
     public PermitSizing permitSizing() {
-        return sizer != null ? sizer.snapshot() : PermitSizing.fixed(permits.max());
+        return statusReader.permitSizing();
     }
 
     public MemoryBudget budget() {
@@ -212,21 +218,7 @@ public final class Engine implements AutoCloseable {
      * of the window the prover workers spent in {@code start}, from the timeline's events.
      */
     public double steadyProverBusy() {
-        List<long[]> done = proverRuns();
-        if (done.size() < 10) {
-            return Double.NaN;
-        }
-        int k = done.size() / 10;
-        long from = done.get(k)[0];
-        long to = done.get(done.size() - 1 - k)[0];
-        if (to <= from) {
-            return Double.NaN;
-        }
-        long busy = 0;
-        for (long[] r : done) {
-            busy += Math.max(0, Math.min(r[1], to) - Math.max(r[0], from));
-        }
-        return (double) busy / ((to - from) * (double) provers.deviceCount());
+        return SteadyState.of(timeline.snapshot(), provers.deviceCount()).proverBusy();
     }
 
     /**
@@ -234,33 +226,7 @@ public final class Engine implements AutoCloseable {
      * {@link #steadyProverBusy} (from the timeline's events); NaN with fewer than ten.
      */
     public double steadyThroughputPerMs() {
-        List<long[]> done = proverRuns();
-        if (done.size() < 10) {
-            return Double.NaN;
-        }
-        int k = done.size() / 10;
-        long from = done.get(k)[0];
-        long to = done.get(done.size() - 1 - k)[0];
-        return to <= from ? Double.NaN : (double) (done.size() - 1 - 2 * k) / (to - from);
-    }
-
-    /** The completed prover runs on the timeline, as (start, end) offsets in ms, by start. */
-    private List<long[]> proverRuns() {
-        java.util.Map<String, long[]> runs = new java.util.HashMap<>();
-        for (Timeline.Event e : timeline.snapshot()) {
-            if (e.kind() == Timeline.Kind.PROVER_START || e.kind() == Timeline.Kind.PROVER_END) {
-                long[] r = runs.computeIfAbsent(e.job() + "/" + e.partition(), k -> new long[] {-1, -1});
-                r[e.kind() == Timeline.Kind.PROVER_START ? 0 : 1] = e.offsetMs();
-            }
-        }
-        List<long[]> done = new ArrayList<>();
-        for (long[] r : runs.values()) {
-            if (r[0] >= 0 && r[1] >= 0) {
-                done.add(r);
-            }
-        }
-        done.sort(java.util.Comparator.comparingLong(r -> r[0]));
-        return done;
+        return SteadyState.of(timeline.snapshot(), provers.deviceCount()).throughputPerMs();
     }
 
     /**
@@ -283,22 +249,7 @@ public final class Engine implements AutoCloseable {
 
     /** Each device: its line, busy fraction, prover runs and memory (read from the backend now). */
     public List<EngineStatus.Device> deviceStatus() {
-        int n = provers.deviceCount();
-        List<String> names = backend.devices();
-        List<ProverBackend.DeviceMemory> memory;
-        try {
-            memory = backend.deviceMemory();
-        } catch (RuntimeException e) {
-            memory = List.of(); // a status page shows what it can
-        }
-        List<EngineStatus.Device> out = new ArrayList<>(n);
-        for (int d = 0; d < n; d++) {
-            ProverBackend.DeviceMemory m = d < memory.size() ? memory.get(d) : ProverBackend.DeviceMemory.UNKNOWN;
-            out.add(new EngineStatus.Device(d, d < names.size() ? names.get(d) : backend.name() + " device " + d,
-                    provers.busyLastMinute(d), provers.runs(d), m.totalBytes(), m.freeBytes(), m.residentKeyBytes(),
-                    m.residentKeys()));
-        }
-        return out;
+        return statusReader.deviceStatus();
     }
 
     /**
@@ -307,8 +258,7 @@ public final class Engine implements AutoCloseable {
      * 0 in a healthy engine.
      */
     public long doubleReleases() {
-        return leaseDoubleCloses.get() + permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
-                + circuits.keys().doubleReleases() + circuits.pces().doubleReleases();
+        return statusReader.doubleReleases();
     }
 
     /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
@@ -328,36 +278,7 @@ public final class Engine implements AutoCloseable {
 
     /** A snapshot of the engine: jobs, partitions by state, permits, budget, pool, caches, counters. */
     public EngineStatus status() {
-        java.util.EnumMap<PartitionState, Integer> byState = new java.util.EnumMap<>(PartitionState.class);
-        for (PartitionState st : PartitionState.values()) {
-            byState.put(st, 0);
-        }
-        List<SubmittedJob> all = jobs.all();
-        all.sort(java.util.Comparator.comparing(SubmittedJob::submittedNanos).reversed());
-        List<EngineStatus.JobStatus> js = new ArrayList<>();
-        int active = 0;
-        for (SubmittedJob j : all) {
-            List<PartitionState> states = j.states();
-            boolean ended = states.stream().allMatch(PartitionState::isFinal);
-            if (!ended) {
-                active++;
-                for (PartitionState st : states) {
-                    byState.merge(st, 1, Integer::sum);
-                }
-            }
-            js.add(new EngineStatus.JobStatus(j.id(), j.priority(), j.outcome(), j.submittedAt().toEpochMilli(),
-                    states));
-        }
-        java.util.EnumMap<MemoryBudget.Kind, Long> kinds = new java.util.EnumMap<>(MemoryBudget.Kind.class);
-        for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
-            kinds.put(k, budget.reserved(k));
-        }
-        return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
-                jobs.submitted(),
-                byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
-                budget.reserved(), budget.peak(), kinds, pool.stats(), proverBusyLastMinute(), deviceStatus(),
-                circuits.keys().entries(), circuits.pces().entries(), partitionEnd.proofs.get(),
-                partitionEnd.failures.get(), partitionEnd.cancels.get(), doubleReleases(), js);
+        return statusReader.status();
     }
 
     /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */
@@ -368,13 +289,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public Stats stats() {
-        long wall = System.nanoTime() - startNanos;
-        long pr = provers.runs.get();
-        long sr = synthesis.runs.get();
-        long busy = provers.busyNanos.get();
-        return new Stats(partitionEnd.proofs.get(), partitionEnd.failures.get(), partitionEnd.cancels.get(),
-                (double) busy / provers.deviceCount() / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
-                pr == 0 ? 0 : busy / 1e6 / pr, wall);
+        return statusReader.stats();
     }
 
     /**

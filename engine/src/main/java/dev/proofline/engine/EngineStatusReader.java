@@ -1,0 +1,124 @@
+package dev.proofline.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads an engine's parts into the figures its status page, meters and benchmarks show: the
+ * {@link EngineStatus} snapshot, the {@link Engine.Stats} counters, each device's line, and the
+ * double releases summed over every owner of a token. It only reads; it changes nothing.
+ */
+final class EngineStatusReader {
+
+    private final long startNanos;
+    private final ProverBackend<?, ?> backend;
+    private final JobRegistry jobs;
+    private final Scheduler scheduler;
+    private final SynthesisStage synthesis;
+    private final ProverStage provers;
+    private final PartitionEnd ends;
+    private final ProverPermits permits;
+    /** Null with a fixed number of permits. */
+    private final PermitSizer sizer;
+    private final MemoryBudget budget;
+    private final BufferPool pool;
+    private final Circuits circuits;
+    private final AtomicLong leaseDoubleCloses;
+
+    EngineStatusReader(long startNanos, ProverBackend<?, ?> backend, JobRegistry jobs, Scheduler scheduler,
+            SynthesisStage synthesis, ProverStage provers, PartitionEnd ends, ProverPermits permits, PermitSizer sizer,
+            MemoryBudget budget, BufferPool pool, Circuits circuits, AtomicLong leaseDoubleCloses) {
+        this.startNanos = startNanos;
+        this.backend = backend;
+        this.jobs = jobs;
+        this.scheduler = scheduler;
+        this.synthesis = synthesis;
+        this.provers = provers;
+        this.ends = ends;
+        this.permits = permits;
+        this.sizer = sizer;
+        this.budget = budget;
+        this.pool = pool;
+        this.circuits = circuits;
+        this.leaseDoubleCloses = leaseDoubleCloses;
+    }
+
+    /** See {@link Engine#permitSizing()}. */
+    PermitSizing permitSizing() {
+        return sizer != null ? sizer.snapshot() : PermitSizing.fixed(permits.max());
+    }
+
+    /** See {@link Engine#doubleReleases()}. */
+    long doubleReleases() {
+        return leaseDoubleCloses.get() + permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
+                + circuits.keys().doubleReleases() + circuits.pces().doubleReleases();
+    }
+
+    /** See {@link Engine#deviceStatus()}. */
+    List<EngineStatus.Device> deviceStatus() {
+        int n = provers.deviceCount();
+        List<String> names = backend.devices();
+        List<ProverBackend.DeviceMemory> memory;
+        try {
+            memory = backend.deviceMemory();
+        } catch (RuntimeException e) {
+            memory = List.of(); // a status page shows what it can
+        }
+        List<EngineStatus.Device> out = new ArrayList<>(n);
+        for (int d = 0; d < n; d++) {
+            ProverBackend.DeviceMemory m = d < memory.size() ? memory.get(d) : ProverBackend.DeviceMemory.UNKNOWN;
+            out.add(new EngineStatus.Device(d, d < names.size() ? names.get(d) : backend.name() + " device " + d,
+                    provers.busyLastMinute(d), provers.runs(d), m.totalBytes(), m.freeBytes(), m.residentKeyBytes(),
+                    m.residentKeys()));
+        }
+        return out;
+    }
+
+    /** See {@link Engine#status()}. */
+    EngineStatus status() {
+        EnumMap<PartitionState, Integer> byState = new EnumMap<>(PartitionState.class);
+        for (PartitionState st : PartitionState.values()) {
+            byState.put(st, 0);
+        }
+        List<SubmittedJob> all = jobs.all();
+        all.sort(Comparator.comparing(SubmittedJob::submittedNanos).reversed());
+        List<EngineStatus.JobStatus> js = new ArrayList<>();
+        int active = 0;
+        for (SubmittedJob j : all) {
+            List<PartitionState> states = j.states();
+            boolean ended = states.stream().allMatch(PartitionState::isFinal);
+            if (!ended) {
+                active++;
+                for (PartitionState st : states) {
+                    byState.merge(st, 1, Integer::sum);
+                }
+            }
+            js.add(new EngineStatus.JobStatus(j.id(), j.priority(), j.outcome(), j.submittedAt().toEpochMilli(),
+                    states));
+        }
+        EnumMap<MemoryBudget.Kind, Long> kinds = new EnumMap<>(MemoryBudget.Kind.class);
+        for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
+            kinds.put(k, budget.reserved(k));
+        }
+        return new EngineStatus((System.nanoTime() - startNanos) / 1_000_000, backend.name(), backend.devices(), active,
+                jobs.submitted(),
+                byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
+                budget.reserved(), budget.peak(), kinds, pool.stats(), provers.busyLastMinute(), deviceStatus(),
+                circuits.keys().entries(), circuits.pces().entries(), ends.proofs.get(), ends.failures.get(),
+                ends.cancels.get(), doubleReleases(), js);
+    }
+
+    /** See {@link Engine#stats()}. */
+    Engine.Stats stats() {
+        long wall = System.nanoTime() - startNanos;
+        long pr = provers.runs.get();
+        long sr = synthesis.runs.get();
+        long busy = provers.busyNanos.get();
+        return new Engine.Stats(ends.proofs.get(), ends.failures.get(), ends.cancels.get(),
+                (double) busy / provers.deviceCount() / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
+                pr == 0 ? 0 : busy / 1e6 / pr, wall);
+    }
+}
