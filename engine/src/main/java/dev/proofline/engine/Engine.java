@@ -170,8 +170,8 @@ public final class Engine implements AutoCloseable {
         // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
         this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
                 config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
-        this.statusReader = new EngineStatusReader(startNanos, backend, jobs, scheduler, synthesis, provers, partitionEnd,
-                permits, sizer, budget, pool, circuits, leaseDoubleCloses);
+        this.statusReader = new EngineStatusReader(startNanos, backend, jobs, scheduler, synthesis, provers,
+                partitionEnd, permits, sizer, budget, pool, circuits, leaseDoubleCloses);
     }
 
     /** The registered circuits and the caches of their keys and PCEs, paid for from this engine's budget. */
@@ -185,7 +185,7 @@ public final class Engine implements AutoCloseable {
 
     /** The job with this id, while it runs and for {@code resultRetention} after it ended. */
     public Optional<Job> job(String id) {
-        return jobs.find(id).map(j -> j);
+        return jobs.find(id).map(Job.class::cast);
     }
 
     public ProverPermits permits() {

@@ -19,7 +19,7 @@ final class EngineStatusReader {
     private final Scheduler scheduler;
     private final SynthesisStage synthesis;
     private final ProverStage provers;
-    private final PartitionEnd ends;
+    private final PartitionEnd partitionEnd;
     private final ProverPermits permits;
     /** Null with a fixed number of permits. */
     private final PermitSizer sizer;
@@ -29,15 +29,15 @@ final class EngineStatusReader {
     private final AtomicLong leaseDoubleCloses;
 
     EngineStatusReader(long startNanos, ProverBackend<?, ?> backend, JobRegistry jobs, Scheduler scheduler,
-            SynthesisStage synthesis, ProverStage provers, PartitionEnd ends, ProverPermits permits, PermitSizer sizer,
-            MemoryBudget budget, BufferPool pool, Circuits circuits, AtomicLong leaseDoubleCloses) {
+            SynthesisStage synthesis, ProverStage provers, PartitionEnd partitionEnd, ProverPermits permits,
+            PermitSizer sizer, MemoryBudget budget, BufferPool pool, Circuits circuits, AtomicLong leaseDoubleCloses) {
         this.startNanos = startNanos;
         this.backend = backend;
         this.jobs = jobs;
         this.scheduler = scheduler;
         this.synthesis = synthesis;
         this.provers = provers;
-        this.ends = ends;
+        this.partitionEnd = partitionEnd;
         this.permits = permits;
         this.sizer = sizer;
         this.budget = budget;
@@ -85,7 +85,7 @@ final class EngineStatusReader {
         }
         List<SubmittedJob> all = jobs.all();
         all.sort(Comparator.comparing(SubmittedJob::submittedNanos).reversed());
-        List<EngineStatus.JobStatus> js = new ArrayList<>();
+        List<EngineStatus.JobStatus> jobLines = new ArrayList<>();
         int active = 0;
         for (SubmittedJob j : all) {
             List<PartitionState> states = j.states();
@@ -96,7 +96,7 @@ final class EngineStatusReader {
                     byState.merge(st, 1, Integer::sum);
                 }
             }
-            js.add(new EngineStatus.JobStatus(j.id(), j.priority(), j.outcome(), j.submittedAt().toEpochMilli(),
+            jobLines.add(new EngineStatus.JobStatus(j.id(), j.priority(), j.outcome(), j.submittedAt().toEpochMilli(),
                     states));
         }
         EnumMap<MemoryBudget.Kind, Long> kinds = new EnumMap<>(MemoryBudget.Kind.class);
@@ -107,18 +107,19 @@ final class EngineStatusReader {
                 jobs.submitted(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), provers.busyLastMinute(), deviceStatus(),
-                circuits.keys().entries(), circuits.pces().entries(), ends.proofs.get(), ends.failures.get(),
-                ends.cancels.get(), doubleReleases(), js);
+                circuits.keys().entries(), circuits.pces().entries(), partitionEnd.proofs.get(),
+                partitionEnd.failures.get(), partitionEnd.cancels.get(), doubleReleases(), jobLines);
     }
 
     /** See {@link Engine#stats()}. */
     Engine.Stats stats() {
         long wall = System.nanoTime() - startNanos;
-        long pr = provers.runs.get();
-        long sr = synthesis.runs.get();
+        long proverRuns = provers.runs.get();
+        long synthesisRuns = synthesis.runs.get();
         long busy = provers.busyNanos.get();
-        return new Engine.Stats(ends.proofs.get(), ends.failures.get(), ends.cancels.get(),
-                (double) busy / provers.deviceCount() / Math.max(1, wall), sr == 0 ? 0 : synthesis.nanos.get() / 1e6 / sr,
-                pr == 0 ? 0 : busy / 1e6 / pr, wall);
+        return new Engine.Stats(partitionEnd.proofs.get(), partitionEnd.failures.get(), partitionEnd.cancels.get(),
+                (double) busy / provers.deviceCount() / Math.max(1, wall),
+                synthesisRuns == 0 ? 0 : synthesis.nanos.get() / 1e6 / synthesisRuns,
+                proverRuns == 0 ? 0 : busy / 1e6 / proverRuns, wall);
     }
 }
