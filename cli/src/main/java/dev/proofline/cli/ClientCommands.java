@@ -3,19 +3,19 @@ package dev.proofline.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.util.JsonFormat;
-import dev.proofline.daemon.v1.AwaitProofRequest;
-import dev.proofline.daemon.v1.AwaitProofResponse;
-import dev.proofline.daemon.v1.CancelProofRequest;
-import dev.proofline.daemon.v1.GetStatusRequest;
-import dev.proofline.daemon.v1.GetStatusResponse;
-import dev.proofline.daemon.v1.JobState;
-import dev.proofline.daemon.v1.KeyStatus;
-import dev.proofline.daemon.v1.Partition;
-import dev.proofline.daemon.v1.PartitionResult;
-import dev.proofline.daemon.v1.Priority;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofRequest;
-import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.api.v1.AwaitProofRequest;
+import dev.proofline.api.v1.AwaitProofResponse;
+import dev.proofline.api.v1.CancelProofRequest;
+import dev.proofline.api.v1.GetStatusRequest;
+import dev.proofline.api.v1.GetStatusResponse;
+import dev.proofline.api.v1.JobState;
+import dev.proofline.api.v1.KeyStatus;
+import dev.proofline.api.v1.Partition;
+import dev.proofline.api.v1.PartitionResult;
+import dev.proofline.api.v1.Priority;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.api.v1.SubmitProofResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
@@ -200,8 +200,8 @@ final class ClientCommands {
             SubmitProofRequest.Builder h = SubmitProofRequest.newBuilder().setCircuitId(circuit)
                     .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)))
                     .setStreamedPartitions(files.size())
-                    .setStreamedKind(json ? dev.proofline.daemon.v1.PartitionKind.INPUT_JSON
-                            : dev.proofline.daemon.v1.PartitionKind.WTNS);
+                    .setStreamedKind(json ? dev.proofline.api.v1.PartitionKind.INPUT_JSON
+                            : dev.proofline.api.v1.PartitionKind.WTNS);
             if (key != null) {
                 h.setIdempotencyKey(key);
             }

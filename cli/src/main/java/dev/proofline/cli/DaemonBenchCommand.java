@@ -2,11 +2,11 @@ package dev.proofline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
-import dev.proofline.daemon.v1.AwaitProofResponse;
-import dev.proofline.daemon.v1.JobState;
-import dev.proofline.daemon.v1.Partition;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.api.v1.AwaitProofResponse;
+import dev.proofline.api.v1.JobState;
+import dev.proofline.api.v1.Partition;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
@@ -131,7 +131,7 @@ final class DaemonBenchCommand implements Callable<Integer> {
             pool.shutdown();
             for (String id : submitted) {
                 AwaitProofResponse r = stub.withDeadlineAfter(30, TimeUnit.MINUTES).awaitProof(
-                        dev.proofline.daemon.v1.AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(600_000).build());
+                        dev.proofline.api.v1.AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(600_000).build());
                 if (r.getState() == JobState.DONE) {
                     proofs.addAndGet(r.getPartitionsCount());
                 } else {

@@ -1,11 +1,11 @@
 package dev.proofline.cli;
 
 import com.google.protobuf.ByteString;
-import dev.proofline.daemon.v1.PartitionChunk;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofChunk;
-import dev.proofline.daemon.v1.SubmitProofRequest;
-import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.api.v1.PartitionChunk;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofChunk;
+import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.api.v1.SubmitProofResponse;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.io.IOException;

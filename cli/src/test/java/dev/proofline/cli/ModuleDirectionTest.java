@@ -23,7 +23,19 @@ class ModuleDirectionTest {
 
     /** Each module's layer: a module may use only modules of a lower layer. Bench stands beside them. */
     private static final Map<String, Integer> LAYERS = Map.of("algebra", 0, "r1cs", 1, "groth16", 2, "engine", 3,
-            "cuda", 4, "daemon", 5, "cli", 6);
+            "cuda", 4, "api", 5, "daemon", 6, "cli", 7);
+    /**
+     * Modules that use no other module, whatever their layer: the daemon's API and client, which an
+     * application that only talks to a daemon takes without the engine under it.
+     */
+    private static final List<String> SELF_CONTAINED = List.of("api");
+    /**
+     * Server libraries, by artifactId, that the API module's POM must not name: a client of the daemon
+     * loads none of them (its whole class path is checked by the api module's ApiClassPathTest).
+     */
+    private static final List<String> SERVER_LIBRARIES = List.of("postgresql", "HikariCP", "flyway-core",
+            "flyway-database-postgresql", "sqlite-jdbc", "micrometer-core", "micrometer-registry-prometheus",
+            "netty-codec-http", "jackson-dataformat-toml", "slf4j-jdk14");
     /**
      * Plugins: modules nothing names in its code, found through {@code ServiceLoader} (they register a
      * provider in {@code META-INF/services}); another module may only have them on its class path
@@ -52,6 +64,9 @@ class ModuleDirectionTest {
     private static boolean allowed(String from, String to) {
         if (from.equals(to)) {
             return true;
+        }
+        if (SELF_CONTAINED.contains(from)) {
+            return false;
         }
         if (BESIDE.containsKey(from)) {
             return BESIDE.get(from).contains(to);
@@ -121,6 +136,19 @@ class ModuleDirectionTest {
         }
         assertTrue(files > 100, files + " source files read");
         assertEquals(List.of(), List.copyOf(wrong), "code references against the layers");
+    }
+
+    @Test
+    void theApiModulesPomNamesNoServerLibrary() throws IOException {
+        String pom = Files.readString(ROOT.resolve("api/pom.xml"));
+        Matcher artifact = Pattern.compile("<artifactId>([^<]+)</artifactId>").matcher(pom);
+        List<String> named = new ArrayList<>();
+        while (artifact.find()) {
+            named.add(artifact.group(1));
+        }
+        assertTrue(named.contains("grpc-netty-shaded"), "the API module's POM read: " + named);
+        assertEquals(List.of(), named.stream().filter(SERVER_LIBRARIES::contains).toList(),
+                "server libraries in api/pom.xml");
     }
 
     /** Every main source file of a module, with its module's name. */

@@ -1,7 +1,7 @@
 package dev.proofline.daemon;
 
 import com.google.protobuf.ByteString;
-import dev.proofline.daemon.v1.Partition;
+import dev.proofline.api.v1.Partition;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;

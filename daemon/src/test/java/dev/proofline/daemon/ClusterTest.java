@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.daemon.v1.AwaitProofRequest;
-import dev.proofline.daemon.v1.AwaitProofResponse;
-import dev.proofline.daemon.v1.GetStatusRequest;
-import dev.proofline.daemon.v1.JobState;
-import dev.proofline.daemon.v1.Partition;
-import dev.proofline.daemon.v1.PartitionResult;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.api.v1.AwaitProofRequest;
+import dev.proofline.api.v1.AwaitProofResponse;
+import dev.proofline.api.v1.GetStatusRequest;
+import dev.proofline.api.v1.JobState;
+import dev.proofline.api.v1.Partition;
+import dev.proofline.api.v1.PartitionResult;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -459,11 +459,11 @@ class ClusterTest {
         ProvingEngineGrpc.ProvingEngineBlockingStub other = client(otherNode);
         ProvingEngineGrpc.ProvingEngineBlockingStub viaSlow = client(slow);
         // a job held by the slow node, cancelled through the other one
-        String held = viaSlow.submitProof(job(1).toBuilder().setPriority(dev.proofline.daemon.v1.Priority.HIGH).build())
+        String held = viaSlow.submitProof(job(1).toBuilder().setPriority(dev.proofline.api.v1.Priority.HIGH).build())
                 .getJobId();
         waitFor("some partition is claimed", () -> countQuietly(db, "SELECT count(*) FROM partitions WHERE job_id = '"
                 + held + "' AND state = 'CLAIMED'") > 0);
-        assertEquals(JobState.CANCELLED, other.cancelProof(dev.proofline.daemon.v1.CancelProofRequest.newBuilder()
+        assertEquals(JobState.CANCELLED, other.cancelProof(dev.proofline.api.v1.CancelProofRequest.newBuilder()
                 .setJobId(held).build()).getState());
         StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
                 () -> await(viaSlow, held, 5_000));

@@ -3,8 +3,8 @@ package dev.proofline.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.proofline.daemon.v1.ListCircuitsRequest;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.ListCircuitsRequest;
+import dev.proofline.api.v1.ProvingEngineGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
-import dev.proofline.daemon.v1.CancelProofRequest;
-import dev.proofline.daemon.v1.Partition;
-import dev.proofline.daemon.v1.Priority;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.api.v1.CancelProofRequest;
+import dev.proofline.api.v1.Partition;
+import dev.proofline.api.v1.Priority;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;

@@ -3,8 +3,8 @@ package dev.proofline.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proofline.daemon.v1.ListCircuitsRequest;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.ListCircuitsRequest;
+import dev.proofline.api.v1.ProvingEngineGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.InputStream;
@@ -102,8 +102,8 @@ class GrpcJunkTest {
                 // a message over the limit: the client gets its status, the log no stack trace
                 io.grpc.StatusRuntimeException big = org.junit.jupiter.api.Assertions.assertThrows(
                         io.grpc.StatusRuntimeException.class, () -> ProvingEngineGrpc.newBlockingStub(ch)
-                                .submitProof(dev.proofline.daemon.v1.SubmitProofRequest.newBuilder().setCircuitId("x")
-                                        .addPartitions(dev.proofline.daemon.v1.Partition.newBuilder().setWtns(
+                                .submitProof(dev.proofline.api.v1.SubmitProofRequest.newBuilder().setCircuitId("x")
+                                        .addPartitions(dev.proofline.api.v1.Partition.newBuilder().setWtns(
                                                 com.google.protobuf.ByteString.copyFrom(new byte[2 << 20]))).build()));
                 assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, big.getStatus().getCode());
                 assertEquals(0, ProvingEngineGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)

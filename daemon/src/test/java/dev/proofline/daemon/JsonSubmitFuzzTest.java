@@ -2,7 +2,7 @@ package dev.proofline.daemon;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.proofline.algebra.testing.ReaderContract;
-import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.engine.CircuitJob;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

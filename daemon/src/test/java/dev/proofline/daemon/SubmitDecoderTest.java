@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.proofline.daemon.v1.CancelProofRequest;
-import dev.proofline.daemon.v1.ListCircuitsRequest;
-import dev.proofline.daemon.v1.Partition;
-import dev.proofline.daemon.v1.ProvingEngineGrpc;
-import dev.proofline.daemon.v1.SubmitProofRequest;
-import dev.proofline.daemon.v1.SubmitProofResponse;
+import dev.proofline.api.v1.CancelProofRequest;
+import dev.proofline.api.v1.ListCircuitsRequest;
+import dev.proofline.api.v1.Partition;
+import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;

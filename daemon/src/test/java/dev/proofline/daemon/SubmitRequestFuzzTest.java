@@ -3,7 +3,7 @@ package dev.proofline.daemon;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.proofline.algebra.testing.ReaderContract;
-import dev.proofline.daemon.v1.SubmitProofRequest;
+import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.groth16.ProvingKey;
