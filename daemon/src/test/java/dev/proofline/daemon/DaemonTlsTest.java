@@ -3,13 +3,17 @@ package dev.proofline.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.proofline.api.DaemonException;
+import dev.proofline.api.ProoflineClient;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -60,6 +64,12 @@ class DaemonTlsTest {
             } finally {
                 tls.shutdownNow();
                 plain.shutdownNow();
+            }
+            // the Java client, as `proofline status --ca cert.pem` uses it
+            try (ProoflineClient client = ProoflineClient.connect(d.grpcAddress()).trust(cert).build();
+                    ProoflineClient plaintext = ProoflineClient.connect(d.grpcAddress()).build()) {
+                assertEquals(List.of(), client.circuits());
+                assertEquals(Status.Code.UNAVAILABLE, assertThrows(DaemonException.class, plaintext::circuits).code());
             }
         }
     }
