@@ -1,38 +1,32 @@
 package dev.proofline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.protobuf.ByteString;
-import com.google.protobuf.util.JsonFormat;
-import dev.proofline.api.v1.AwaitProofRequest;
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.CancelProofRequest;
-import dev.proofline.api.v1.GetStatusRequest;
-import dev.proofline.api.v1.GetStatusResponse;
-import dev.proofline.api.v1.JobState;
-import dev.proofline.api.v1.KeyStatus;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.PartitionResult;
-import dev.proofline.api.v1.Priority;
-import dev.proofline.api.v1.ProvingEngineGrpc;
-import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.api.v1.SubmitProofResponse;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
+import dev.proofline.api.DaemonException;
+import dev.proofline.api.DaemonStatus;
+import dev.proofline.api.JobOptions;
+import dev.proofline.api.JobResult;
+import dev.proofline.api.JobState;
+import dev.proofline.api.PartitionInput;
+import dev.proofline.api.PartitionProof;
+import dev.proofline.api.Priority;
+import dev.proofline.api.ProoflineClient;
+import dev.proofline.api.SubmittedJob;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The daemon's command-line client: {@code submit}, {@code await}, {@code cancel}, {@code status}. */
+/**
+ * The daemon's command-line client: {@code submit}, {@code await}, {@code cancel}, {@code status}, each
+ * one call of a {@link ProoflineClient}.
+ */
 final class ClientCommands {
 
     private ClientCommands() {
@@ -54,66 +48,41 @@ final class ClientCommands {
                 + " daemon's self-signed one)")
         Path ca;
 
-        /** A channel to the target (plaintext, or TLS with --tls); large responses allowed. */
-        ManagedChannel channel() {
-            NettyChannelBuilder b = NettyChannelBuilder.forTarget(target).maxInboundMessageSize(256 << 20);
+        /** A client of the target (plaintext, or TLS with --tls or --ca) that sends the bearer token, if there is one. */
+        ProoflineClient client(Duration callTimeout) {
+            ProoflineClient.Builder b = ProoflineClient.connect(target).callTimeout(callTimeout)
+                    .token(token != null ? token : System.getenv("PROOFLINE_TOKEN"));
             if (ca != null) {
-                try {
-                    return b.sslContext(io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts.forClient()
-                            .trustManager(ca.toFile()).build()).build();
-                } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
-                    throw new IllegalArgumentException(ca + ": not a usable certificate: " + e.getMessage());
-                }
+                b.trust(ca);
+            } else if (tls) {
+                b.tls();
             }
-            return (tls ? b.useTransportSecurity() : b.usePlaintext()).build();
+            return b.build();
         }
 
-        /** A stub on {@code ch} that sends the bearer token, if there is one. */
-        ProvingEngineGrpc.ProvingEngineBlockingStub stub(ManagedChannel ch) {
-            ProvingEngineGrpc.ProvingEngineBlockingStub stub = ProvingEngineGrpc.newBlockingStub(ch);
-            Metadata m = bearer();
-            return m == null ? stub : stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
-        }
-
-        /** An asynchronous stub on {@code ch} that sends the bearer token, if there is one. */
-        ProvingEngineGrpc.ProvingEngineStub asyncStub(ManagedChannel ch) {
-            ProvingEngineGrpc.ProvingEngineStub stub = ProvingEngineGrpc.newStub(ch);
-            Metadata m = bearer();
-            return m == null ? stub : stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
-        }
-
-        /** The authorization header, or null without a token. */
-        private Metadata bearer() {
-            String t = token != null ? token : System.getenv("PROOFLINE_TOKEN");
-            if (t == null || t.isEmpty()) {
-                return null;
-            }
-            Metadata m = new Metadata();
-            m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + t);
-            return m;
-        }
-
-        /** A gRPC failure as an error that names the code and the problem (input errors: exit code 2). */
-        RuntimeException failure(StatusRuntimeException e) {
-            io.grpc.Status s = e.getStatus();
-            String msg = target + ": " + s.getCode() + (s.getDescription() != null ? ": " + s.getDescription() : "");
-            return switch (s.getCode()) {
-                case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED -> new IllegalArgumentException(msg);
-                default -> new IllegalStateException(msg);
+        /** A refusal as an error that names the code and the problem (input errors: exit code 2). */
+        RuntimeException failure(DaemonException e) {
+            return switch (e.code()) {
+                case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED ->
+                        new IllegalArgumentException(e.getMessage(), e);
+                default -> new IllegalStateException(e.getMessage(), e);
             };
         }
 
-        /** Runs {@code call} with a stub; gRPC failures become errors that name the code and the problem. */
-        <T> T call(java.util.function.Function<ProvingEngineGrpc.ProvingEngineBlockingStub, T> call, long timeoutMs) {
-            ManagedChannel ch = channel();
-            try {
-                return call.apply(stub(ch).withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS));
-            } catch (StatusRuntimeException e) {
+        /** Runs {@code call} with a client whose calls may take {@code callTimeout}; refusals become {@link #failure}s. */
+        <T> T call(ClientCall<T> call, Duration callTimeout) throws Exception {
+            try (ProoflineClient client = client(callTimeout)) {
+                return call.on(client);
+            } catch (DaemonException e) {
                 throw failure(e);
-            } finally {
-                ch.shutdownNow();
             }
         }
+    }
+
+    /** One use of a client. */
+    @FunctionalInterface
+    interface ClientCall<T> {
+        T on(ProoflineClient client) throws Exception;
     }
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
@@ -157,26 +126,27 @@ final class ClientCommands {
             if (total > dev.proofline.daemon.DaemonConfig.parseBytes(streamAbove)) {
                 return stream();
             }
-            SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId(circuit)
-                    .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)));
-            if (key != null) {
-                b.setIdempotencyKey(key);
-            }
-            if (deadline != null) {
-                b.setDeadlineMs(dev.proofline.daemon.DaemonConfig.parseDuration(deadline).toMillis());
-            }
+            List<PartitionInput> partitions = new ArrayList<>();
             for (Path f : files) {
-                b.addPartitions(f.toString().endsWith(".json")
-                        ? Partition.newBuilder().setInputJson(Files.readString(f))
-                        : Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(f))));
+                partitions.add(json(f) ? new PartitionInput.CircomInput(Files.readString(f))
+                        : new PartitionInput.Wtns(Files.readAllBytes(f)));
             }
-            SubmitProofResponse r = target.call(s -> s.submitProof(b.build()), 60_000);
-            return printed(r);
+            return printed(target.call(c -> c.submit(circuit, partitions, options()), Duration.ofMinutes(1)));
         }
 
-        private int printed(SubmitProofResponse r) {
-            System.out.println(r.getJobId());
-            if (r.getExisting()) {
+        private static boolean json(Path f) {
+            return f.toString().endsWith(".json");
+        }
+
+        private JobOptions options() {
+            return JobOptions.DEFAULT.withPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)))
+                    .withIdempotencyKey(key)
+                    .withDeadline(deadline == null ? null : dev.proofline.daemon.DaemonConfig.parseDuration(deadline));
+        }
+
+        private int printed(SubmittedJob r) {
+            System.out.println(r.jobId());
+            if (r.existing()) {
                 System.err.println("(an existing job: same idempotency key)");
             }
             return 0;
@@ -192,34 +162,16 @@ final class ClientCommands {
 
         /** The files through SubmitProofStream: all of one kind (the stream's partitions share one). */
         private int stream() throws Exception {
-            boolean json = files.get(0).toString().endsWith(".json");
-            if (files.stream().anyMatch(f -> f.toString().endsWith(".json") != json)) {
+            boolean json = json(files.get(0));
+            if (files.stream().anyMatch(f -> json(f) != json)) {
                 throw new IllegalArgumentException("a streamed submission (over --stream-above) takes files of one"
                         + " kind: all .wtns or all .json; submit the others as another job");
             }
-            SubmitProofRequest.Builder h = SubmitProofRequest.newBuilder().setCircuitId(circuit)
-                    .setPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)))
-                    .setStreamedPartitions(files.size())
-                    .setStreamedKind(json ? dev.proofline.api.v1.PartitionKind.INPUT_JSON
-                            : dev.proofline.api.v1.PartitionKind.WTNS);
-            if (key != null) {
-                h.setIdempotencyKey(key);
-            }
-            if (deadline != null) {
-                h.setDeadlineMs(dev.proofline.daemon.DaemonConfig.parseDuration(deadline).toMillis());
-            }
-            ManagedChannel ch = target.channel();
-            try {
-                // no deadline on the whole upload: a large witness over a slow link takes what it takes
-                return printed(StreamedSubmission.send(target.asyncStub(ch), h.build(), files, chunkBytes()));
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof StatusRuntimeException s) {
-                    throw target.failure(s);
-                }
-                throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-            } finally {
-                ch.shutdownNow();
-            }
+            PartitionInput.Kind kind = json ? PartitionInput.Kind.CIRCOM_INPUT : PartitionInput.Kind.WTNS;
+            JobOptions options = options();
+            int chunkBytes = chunkBytes();
+            return printed(target.call(c -> c.submitStreamed(circuit, files, kind, chunkBytes, options),
+                    Duration.ofMinutes(1)));
         }
     }
 
@@ -243,34 +195,32 @@ final class ClientCommands {
 
         @Override
         public Integer call() throws Exception {
-            long ms = dev.proofline.daemon.DaemonConfig.parseDuration(timeout).toMillis();
-            AwaitProofResponse r = target.call(s -> s.awaitProof(AwaitProofRequest.newBuilder().setJobId(job)
-                    .setTimeoutMs(ms).build()), ms + 30_000);
-            if (out != null && r.getState() == JobState.DONE) {
+            Duration wait = dev.proofline.daemon.DaemonConfig.parseDuration(timeout);
+            JobResult r = target.call(c -> c.await(job, wait), Duration.ofSeconds(30));
+            if (out != null && r.state() == JobState.DONE) {
                 Files.createDirectories(out);
                 ObjectMapper m = new ObjectMapper();
-                for (PartitionResult p : r.getPartitionsList()) {
-                    Files.writeString(out.resolve("proof-" + p.getPartition() + ".json"), p.getProofJson());
-                    Files.writeString(out.resolve("public-" + p.getPartition() + ".json"),
-                            m.writerWithDefaultPrettyPrinter().writeValueAsString(p.getPublicSignalsList()) + "\n");
+                for (PartitionProof p : r.partitions()) {
+                    Files.writeString(out.resolve("proof-" + p.partition() + ".json"), p.proofJson());
+                    Files.writeString(out.resolve("public-" + p.partition() + ".json"),
+                            m.writerWithDefaultPrettyPrinter().writeValueAsString(p.publicSignals()) + "\n");
                 }
             }
             if (json) {
-                System.out.println(JsonFormat.printer().print(r));
+                System.out.println(r.json());
             } else {
-                System.out.println(r.getJobId() + " " + r.getState().name().toLowerCase(Locale.ROOT));
+                System.out.println(r.jobId() + " " + r.state().name().toLowerCase(Locale.ROOT));
                 System.out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s  %s%n", "partition", "state", "synth ms",
                         "prover ms", "total ms", "node");
-                for (PartitionResult p : r.getPartitionsList()) {
-                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f  %s%n", p.getPartition(), p.getState(),
-                            p.getTimings().getSynthesisMs(), p.getTimings().getProverMs(), p.getTimings().getTotalMs(),
-                            p.getNode());
+                for (PartitionProof p : r.partitions()) {
+                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f  %s%n", p.partition(), p.state(),
+                            p.timings().synthesisMs(), p.timings().proverMs(), p.timings().totalMs(), p.node());
                 }
-                for (String refusal : r.getRefusalsList()) {
+                for (String refusal : r.refusals()) {
                     System.out.println("refused by " + refusal);
                 }
             }
-            return r.getState() == JobState.DONE ? 0 : 1;
+            return r.state() == JobState.DONE ? 0 : 1;
         }
     }
 
@@ -283,9 +233,8 @@ final class ClientCommands {
         String job;
 
         @Override
-        public Integer call() {
-            JobState s = target.call(st -> st.cancelProof(CancelProofRequest.newBuilder().setJobId(job).build()),
-                    30_000).getState();
+        public Integer call() throws Exception {
+            JobState s = target.call(c -> c.cancel(job), Duration.ofSeconds(30));
             System.out.println(job + " " + s.name().toLowerCase(Locale.ROOT));
             return 0;
         }
@@ -300,10 +249,10 @@ final class ClientCommands {
         boolean json;
 
         @Override
-        public Integer call() {
-            GetStatusResponse s = target.call(st -> st.getStatus(GetStatusRequest.getDefaultInstance()), 30_000);
+        public Integer call() throws Exception {
+            DaemonStatus s = target.call(ProoflineClient::status, Duration.ofSeconds(30));
             if (json) {
-                System.out.println(s.getJson());
+                System.out.println(s.json());
                 return 0;
             }
             System.out.printf(Locale.ROOT, """
@@ -314,19 +263,19 @@ final class ClientCommands {
                     permits           %d of %d in use (%s: %s)
                     prover busy       %.1f %% (last minute)
                     memory            %d of %d MiB reserved
-                    """, s.getBackend(), s.getUptimeMs() / 1000, s.getJobsActive(), s.getJobsSubmitted(), s.getProofs(),
-                    s.getFailed(), s.getCancelled(), s.getPermitsInUse(), s.getPermitsMax(),
-                    s.getPermitsMode(), s.getPermitsReason(),
-                    100 * s.getProverBusyLastMinute(), s.getBudgetReservedBytes() >> 20, s.getBudgetTotalBytes() >> 20);
-            for (String d : s.getDevicesList()) {
+                    """, s.backend(), s.uptime().toSeconds(), s.jobsActive(), s.jobsSubmitted(), s.proofs(),
+                    s.failed(), s.cancelled(), s.permits().inUse(), s.permits().max(),
+                    s.permits().mode(), s.permits().reason(),
+                    100 * s.proverBusyLastMinute(), s.budgetReservedBytes() >> 20, s.budgetTotalBytes() >> 20);
+            for (String d : s.devices()) {
                 System.out.printf(Locale.ROOT, "device            %s%n", d);
             }
-            for (KeyStatus k : s.getKeysList()) {
-                System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.getCircuitId(), k.getResident()
-                        ? "resident, " + (k.getBytes() >> 20) + " MiB, " + k.getReferences() + " in use" : "not loaded");
+            for (DaemonStatus.KeyState k : s.keys()) {
+                System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.circuitId(), k.resident()
+                        ? "resident, " + (k.bytes() >> 20) + " MiB, " + k.references() + " in use" : "not loaded");
             }
-            if (!s.getClusterJson().isEmpty()) {
-                printCluster(s.getNodeId(), s.getClusterJson());
+            if (!s.clusterJson().isEmpty()) {
+                printCluster(s.nodeId(), s.clusterJson());
             }
             return 0;
         }

@@ -5,20 +5,16 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.daemon.Daemon;
 import dev.proofline.daemon.DaemonConfig;
 import dev.proofline.daemon.LocalPostgres;
-import dev.proofline.api.v1.AwaitProofRequest;
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.JobState;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.ProvingEngineGrpc;
-import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.api.JobResult;
+import dev.proofline.api.JobState;
+import dev.proofline.api.PartitionInput;
+import dev.proofline.api.ProoflineClient;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.Builtins;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -122,7 +117,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     private Map<String, Object> run(LocalPostgres pg, Path keys, int n, int jobs) throws Exception {
         String db = pg.createDatabase("bench_" + n + "_" + System.nanoTime() % 1_000_000);
         List<Daemon> ds = new ArrayList<>();
-        List<ManagedChannel> chs = new ArrayList<>();
+        List<ProoflineClient> clients = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
                 DaemonConfig cfg = DaemonConfig.parse("""
@@ -144,30 +139,26 @@ final class ClusterBenchCommand implements Callable<Integer> {
                         : new CpuBackend();
                 ds.add(Daemon.start(cfg, b, line -> { }));
             }
-            List<ProvingEngineGrpc.ProvingEngineBlockingStub> stubs = new ArrayList<>();
             for (Daemon d : ds) {
-                ManagedChannel c = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
-                chs.add(c);
-                stubs.add(ProvingEngineGrpc.newBlockingStub(c));
+                clients.add(ProoflineClient.connect(d.grpcAddress()).build());
             }
             long trips0 = ds.stream().mapToLong(Daemon::clusterRoundTrips).sum();
             long t0 = System.nanoTime();
             List<String> ids = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
-                SubmitProofRequest.Builder req = SubmitProofRequest.newBuilder().setCircuitId("merkle");
+                List<PartitionInput> seeds = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
-                    req.addPartitions(Partition.newBuilder().setInputJson("{\"seed\": " + (j * partitions + p) + "}"));
+                    seeds.add(new PartitionInput.CircomInput("{\"seed\": " + (j * partitions + p) + "}"));
                 }
-                ids.add(stubs.get(j % n).submitProof(req.build()).getJobId());
+                ids.add(clients.get(j % n).submit("merkle", seeds).jobId());
             }
             Map<String, Integer> provedBy = new java.util.TreeMap<>();
             for (int j = 0; j < ids.size(); j++) {
-                AwaitProofResponse r = stubs.get((j + 1) % n).withDeadlineAfter(30, TimeUnit.MINUTES).awaitProof(
-                        AwaitProofRequest.newBuilder().setJobId(ids.get(j)).setTimeoutMs(600_000).build());
-                if (r.getState() != JobState.DONE) {
-                    throw new IllegalStateException(ids.get(j) + " ended " + r.getState() + ": " + r.getError());
+                JobResult r = clients.get((j + 1) % n).await(ids.get(j), java.time.Duration.ofMinutes(10));
+                if (r.state() != JobState.DONE) {
+                    throw new IllegalStateException(ids.get(j) + " ended " + r.state() + ": " + r.error());
                 }
-                r.getPartitionsList().forEach(p -> provedBy.merge(p.getNode(), 1, Integer::sum));
+                r.partitions().forEach(p -> provedBy.merge(p.node(), 1, Integer::sum));
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             long trips = ds.stream().mapToLong(Daemon::clusterRoundTrips).sum() - trips0;
@@ -185,8 +176,8 @@ final class ClusterBenchCommand implements Callable<Integer> {
             out.put("each_once", proved == total && provedBy.values().stream().mapToInt(Integer::intValue).sum() == total);
             return out;
         } finally {
-            for (ManagedChannel c : chs) {
-                c.shutdownNow();
+            for (ProoflineClient c : clients) {
+                c.close();
             }
             for (Daemon d : ds) {
                 d.shutdown(java.time.Duration.ofSeconds(5));

@@ -1,16 +1,15 @@
 package dev.proofline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.protobuf.ByteString;
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.JobState;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.ProvingEngineGrpc;
-import dev.proofline.api.v1.SubmitProofRequest;
-import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
+import dev.proofline.api.DaemonException;
+import dev.proofline.api.JobOptions;
+import dev.proofline.api.JobResult;
+import dev.proofline.api.JobState;
+import dev.proofline.api.PartitionInput;
+import dev.proofline.api.ProoflineClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +19,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
@@ -69,20 +67,14 @@ final class DaemonBenchCommand implements Callable<Integer> {
         if (!List.of("single", "batch", "stress", "submit").contains(mode)) {
             throw new IllegalArgumentException("unknown mode '" + mode + "' (single, batch, stress or submit)");
         }
-        SubmitProofRequest.Builder req = SubmitProofRequest.newBuilder().setCircuitId(circuit);
-        Partition p = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(witness))).build();
-        for (int i = 0; i < partitions; i++) {
-            req.addPartitions(p);
-        }
-        SubmitProofRequest request = req.build();
-        ManagedChannel ch = target.channel();
+        PartitionInput p = new PartitionInput.Wtns(Files.readAllBytes(witness));
+        List<PartitionInput> request = java.util.Collections.nCopies(partitions, p);
         Recorder latency = new Recorder(3);
         AtomicInteger errors = new AtomicInteger();
         AtomicLong proofs = new AtomicLong();
         List<String> firstErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
         long t0 = System.nanoTime();
-        try {
-            ProvingEngineGrpc.ProvingEngineBlockingStub stub = target.stub(ch);
+        try (ProoflineClient client = target.client(Duration.ofMinutes(1))) {
             int threads = switch (mode) {
                 case "stress", "submit" -> clients;
                 case "batch" -> Math.max(1, requests);
@@ -98,28 +90,28 @@ final class DaemonBenchCommand implements Callable<Integer> {
                         long s = System.nanoTime();
                         if (mode.equals("submit")) {
                             try {
-                                submitted.add(stub.withDeadlineAfter(1, TimeUnit.MINUTES).submitProof(request).getJobId());
+                                submitted.add(client.submit(circuit, request).jobId());
                                 latency.recordValue((System.nanoTime() - s) / 1000);
-                            } catch (StatusRuntimeException e) {
+                            } catch (DaemonException e) {
                                 errors.incrementAndGet();
                                 if (firstErrors.size() < 3) {
-                                    firstErrors.add(e.getStatus().getCode() + ": " + e.getStatus().getDescription());
+                                    firstErrors.add(e.code() + ": " + e.description());
                                 }
                             }
                             continue;
                         }
                         try {
-                            AwaitProofResponse r = stub.withDeadlineAfter(30, TimeUnit.MINUTES).prove(request);
-                            if (r.getState() == JobState.DONE) {
-                                proofs.addAndGet(r.getPartitionsCount());
+                            JobResult r = client.prove(circuit, request, JobOptions.DEFAULT, Duration.ofMinutes(10));
+                            if (r.state() == JobState.DONE) {
+                                proofs.addAndGet(r.partitions().size());
                                 latency.recordValue((System.nanoTime() - s) / 1000);
                             } else {
                                 errors.incrementAndGet();
                             }
-                        } catch (StatusRuntimeException e) {
+                        } catch (DaemonException e) {
                             errors.incrementAndGet();
                             if (firstErrors.size() < 3) {
-                                firstErrors.add(e.getStatus().getCode() + ": " + e.getStatus().getDescription());
+                                firstErrors.add(e.code() + ": " + e.description());
                             }
                         }
                     }
@@ -130,16 +122,13 @@ final class DaemonBenchCommand implements Callable<Integer> {
             }
             pool.shutdown();
             for (String id : submitted) {
-                AwaitProofResponse r = stub.withDeadlineAfter(30, TimeUnit.MINUTES).awaitProof(
-                        dev.proofline.api.v1.AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(600_000).build());
-                if (r.getState() == JobState.DONE) {
-                    proofs.addAndGet(r.getPartitionsCount());
+                JobResult r = client.await(id, Duration.ofMinutes(10));
+                if (r.state() == JobState.DONE) {
+                    proofs.addAndGet(r.partitions().size());
                 } else {
                     errors.incrementAndGet();
                 }
             }
-        } finally {
-            ch.shutdownNow();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         var h = latency.getIntervalHistogram();

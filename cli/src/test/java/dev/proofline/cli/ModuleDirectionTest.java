@@ -151,6 +151,21 @@ class ModuleDirectionTest {
                 "server libraries in api/pom.xml");
     }
 
+    @Test
+    void theCommandTalksToDaemonsThroughTheClientOnly() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        List<Map.Entry<String, Path>> cli = mainSources().stream().filter(f -> f.getKey().equals("cli")).toList();
+        for (Map.Entry<String, Path> f : cli) {
+            Matcher named = Pattern.compile("\\b(io\\.grpc|dev\\.proofline\\.api\\.v1)\\.")
+                    .matcher(Files.readString(f.getValue()));
+            if (named.find()) {
+                wrong.add(ROOT.relativize(f.getValue()) + " names " + named.group(1));
+            }
+        }
+        assertTrue(cli.size() > 20, cli.size() + " source files of the command read");
+        assertEquals(List.of(), wrong, "the command's client code goes through dev.proofline.api.ProoflineClient");
+    }
+
     /** Every main source file of a module, with its module's name. */
     private static List<Map.Entry<String, Path>> mainSources() throws IOException {
         List<Map.Entry<String, Path>> out = new ArrayList<>();
