@@ -57,12 +57,12 @@ public final class ProoflineClient implements AutoCloseable {
     }
 
     /** Queues a job of {@code partitions} (one proof each) of {@code circuit}, at normal priority. */
-    public SubmittedJob submit(String circuit, List<? extends PartitionInput> partitions) {
+    public JobReceipt submit(String circuit, List<? extends PartitionInput> partitions) {
         return submit(circuit, partitions, JobOptions.DEFAULT);
     }
 
     /** Queues a job and returns as soon as the daemon has acknowledged it (stored it, where it has a store). */
-    public SubmittedJob submit(String circuit, List<? extends PartitionInput> partitions, JobOptions options) {
+    public JobReceipt submit(String circuit, List<? extends PartitionInput> partitions, JobOptions options) {
         SubmitProofRequest request = WireRecords.request(circuit, partitions, options);
         return WireRecords.submitted(call(() -> blocking(callTimeout).submitProof(request)));
     }
@@ -73,7 +73,7 @@ public final class ProoflineClient implements AutoCloseable {
      * size costs a chunk of memory here, and the daemon's limit on one message does not apply to it (its
      * limit on a request does). No deadline applies to the upload: a large witness takes what it takes.
      */
-    public SubmittedJob submitStreamed(String circuit, List<Path> files, PartitionInput.Kind kind, int chunkBytes,
+    public JobReceipt submitStreamed(String circuit, List<Path> files, PartitionInput.Kind kind, int chunkBytes,
             JobOptions options) throws IOException, InterruptedException {
         if (chunkBytes < 1) {
             throw new IllegalArgumentException("chunks of at least one byte: " + chunkBytes);

@@ -52,8 +52,8 @@ final class WireRecords {
         };
     }
 
-    static SubmittedJob submitted(SubmitProofResponse r) {
-        return new SubmittedJob(r.getJobId(), r.getQueuePosition(), r.getExisting());
+    static JobReceipt submitted(SubmitProofResponse r) {
+        return new JobReceipt(r.getJobId(), r.getQueuePosition(), r.getExisting());
     }
 
     static JobState state(dev.proofline.api.v1.JobState s) {

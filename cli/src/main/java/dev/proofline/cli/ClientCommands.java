@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.api.DaemonException;
 import dev.proofline.api.DaemonStatus;
 import dev.proofline.api.JobOptions;
+import dev.proofline.api.JobReceipt;
 import dev.proofline.api.JobResult;
 import dev.proofline.api.JobState;
 import dev.proofline.api.PartitionInput;
 import dev.proofline.api.PartitionProof;
 import dev.proofline.api.Priority;
 import dev.proofline.api.ProoflineClient;
-import dev.proofline.api.SubmittedJob;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,7 +144,7 @@ final class ClientCommands {
                     .withDeadline(deadline == null ? null : dev.proofline.daemon.DaemonConfig.parseDuration(deadline));
         }
 
-        private int printed(SubmittedJob r) {
+        private int printed(JobReceipt r) {
             System.out.println(r.jobId());
             if (r.existing()) {
                 System.err.println("(an existing job: same idempotency key)");

@@ -10,13 +10,13 @@ import dev.proofline.api.CircuitInfo;
 import dev.proofline.api.DaemonException;
 import dev.proofline.api.DaemonStatus;
 import dev.proofline.api.JobOptions;
+import dev.proofline.api.JobReceipt;
 import dev.proofline.api.JobResult;
 import dev.proofline.api.JobState;
 import dev.proofline.api.PartitionInput;
 import dev.proofline.api.PartitionProof;
 import dev.proofline.api.Priority;
 import dev.proofline.api.ProoflineClient;
-import dev.proofline.api.SubmittedJob;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -105,7 +105,7 @@ class ProoflineClientTest {
 
     @Test
     void aSubmittedJobIsAwaitedAndItsProofsVerify() throws Exception {
-        SubmittedJob job = client.submit("multiplier", List.of(witness(),
+        JobReceipt job = client.submit("multiplier", List.of(witness(),
                 new PartitionInput.CircomInput(Files.readString(mul.input()))),
                 JobOptions.DEFAULT.withPriority(Priority.HIGH).withIdempotencyKey("client-1")
                         .withDeadline(Duration.ofMinutes(5)));
@@ -115,7 +115,7 @@ class ProoflineClientTest {
         assertVerified(done, 2);
         assertTrue(done.json().contains("\"state\": \"DONE\""), done.json());
         // the same idempotency key names the same job
-        SubmittedJob again = client.submit("multiplier", List.of(witness()),
+        JobReceipt again = client.submit("multiplier", List.of(witness()),
                 JobOptions.DEFAULT.withIdempotencyKey("client-1"));
         assertTrue(again.existing());
         assertEquals(job.jobId(), again.jobId());
@@ -128,7 +128,7 @@ class ProoflineClientTest {
 
     @Test
     void aStreamedSubmissionIsProved() throws Exception {
-        SubmittedJob job = client.submitStreamed("multiplier", List.of(mul.wtns(), mul.wtns()),
+        JobReceipt job = client.submitStreamed("multiplier", List.of(mul.wtns(), mul.wtns()),
                 PartitionInput.Kind.WTNS, 100, JobOptions.DEFAULT);
         assertVerified(client.await(job.jobId(), Duration.ofMinutes(2)), 2);
     }
@@ -136,7 +136,7 @@ class ProoflineClientTest {
     @Test
     void aCancelledJobSaysSoAndAwaitingItIsCancelled() throws Exception {
         PartitionInput w = new PartitionInput.Wtns(Files.readAllBytes(bls.wtns()));
-        SubmittedJob job = client.submit("poseidon-bls12381", Collections.nCopies(8, w));
+        JobReceipt job = client.submit("poseidon-bls12381", Collections.nCopies(8, w));
         assertEquals(JobState.CANCELLED, client.cancel(job.jobId()));
         DaemonException e = assertThrows(DaemonException.class, () -> client.await(job.jobId(), Duration.ofSeconds(10)));
         assertEquals(Status.Code.CANCELLED, e.code(), e.getMessage());
