@@ -51,7 +51,8 @@ final class ProveCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "<n>", defaultValue = "1",
             description = "prove n times in this process (the last proof is written); with --timings, each"
-                    + " run's phases: later runs show a warm JVM, as in the daemon")
+                    + " run's phases: later runs show a warm JVM (the daemon and the local engine also"
+                    + " compile the 8-lane kernels first, where the JVM has the Vector module)")
     int repeat;
 
     @Override
