@@ -331,7 +331,7 @@ final class ClusterNode implements AutoCloseable {
                         intakeThreads.execute(() -> start(l));
                     }
                     more = got.size() == free;
-                    up();
+                    noteUp();
                 } catch (RuntimeException e) {
                     noteDown(e);
                 }
@@ -496,7 +496,7 @@ final class ClusterNode implements AutoCloseable {
         while (true) {
             try {
                 boolean ok = call.run();
-                up();
+                noteUp();
                 return ok;
             } catch (ClusterStore.UnavailableException e) {
                 noteDown(e);
@@ -529,7 +529,8 @@ final class ClusterNode implements AutoCloseable {
         }
     }
 
-    private void up() {
+    /** The job store answered: ends an outage {@link #noteDown} noted, and wakes the claim loop. */
+    private void noteUp() {
         if (databaseDown != null) {
             databaseDown = null;
             log.accept("job store: reachable again");
@@ -556,7 +557,7 @@ final class ClusterNode implements AutoCloseable {
             if (store.upkeep(settings.resultRetention(), settings.fetchedRetention()) > 0) {
                 signal();
             }
-            up();
+            noteUp();
         } catch (RuntimeException e) {
             noteDown(e);
         }

@@ -238,7 +238,11 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 0);
         c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
         c.atLeast("engine", "timeline_capacity", e.timelineCapacity(), 1);
-        c.oneOf("engine", "backend", e.backend(), "auto", "cpu", "cuda");
+        // "auto" or a backend a provider on the class path names (cpu; cuda where the cuda module is)
+        c.oneOf("engine", "backend", e.backend(), java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(dev.proofline.engine.BackendProviders.AUTO),
+                dev.proofline.engine.BackendProviders.installed().all().stream().map(p -> p.name()))
+                .toArray(String[]::new));
         c.oneOf("engine", "dispatch", e.dispatch(), "reactive", "poll");
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());

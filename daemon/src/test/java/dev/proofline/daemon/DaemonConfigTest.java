@@ -63,6 +63,9 @@ class DaemonConfigTest {
         assertEquals("d.toml:2: engine.permits: 0 is below the minimum of 1", error("[engine]\npermits = 0\n"));
         assertEquals("d.toml:4: engine.dispatch: 'fast' is not one of reactive, poll",
                 error("[engine]\npermits = 2\n\ndispatch = \"fast\"\n"));
+        // the backends are those whose providers are on the class path (the daemon's has cpu and cuda)
+        assertEquals("d.toml:2: engine.backend: 'gpu' is not one of auto, cpu, cuda",
+                error("[engine]\nbackend = \"gpu\"\n"));
         assertEquals("d.toml:2: engine.budget: '8 gigs' is not a size (a whole number, optionally with B, KiB, MiB,"
                 + " GiB or TiB)", error("[engine]\nbudget = \"8 gigs\"\n"));
         assertEquals("d.toml:2: server.grpc_listen: 'localhost' is not host:port",
