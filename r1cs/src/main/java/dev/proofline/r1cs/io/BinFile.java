@@ -8,8 +8,6 @@ import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -60,12 +58,8 @@ public final class BinFile {
         MemorySegment seg;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(path, null, "no such file");
-        } catch (AccessDeniedException e) {
-            throw new FormatException(path, null, "permission denied");
         } catch (IOException e) {
-            throw new FormatException(path, null, "cannot read: " + e.getMessage(), e);
+            throw InputFiles.unreadable(path, e);
         }
         return parse(path, seg, magic, maxVersion, names);
     }

@@ -47,13 +47,20 @@ public final class InputFiles {
                 }
                 return bytes;
             }
-        } catch (NoSuchFileException e) {
-            throw new FormatException(path, null, "no such file");
-        } catch (AccessDeniedException e) {
-            throw new FormatException(path, null, "permission denied");
         } catch (IOException e) {
-            throw new FormatException(path, null, "cannot read: " + e.getMessage(), e);
+            throw unreadable(path, e);
         }
+    }
+
+    /** The error for a file that could not be opened or read: missing, not permitted, or the OS's reason. */
+    public static FormatException unreadable(Path path, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return new FormatException(path, null, "no such file");
+        }
+        if (e instanceof AccessDeniedException) {
+            return new FormatException(path, null, "permission denied");
+        }
+        return new FormatException(path, null, "cannot read: " + e.getMessage(), e);
     }
 
     private static FormatException tooLarge(Path path, long size, long cap, String limit) {
