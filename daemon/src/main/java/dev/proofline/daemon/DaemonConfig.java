@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.dataformat.toml.TomlFactory;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.proofline.engine.BackendProvider;
+import dev.proofline.engine.BackendProviders;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.Engine;
 import dev.proofline.r1cs.io.InputLimits;
@@ -20,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The daemon's configuration, read from a TOML file ({@code proofline.example.toml} documents every
@@ -239,10 +242,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
         c.atLeast("engine", "timeline_capacity", e.timelineCapacity(), 1);
         // "auto" or a backend a provider on the class path names (cpu; cuda where the cuda module is)
-        c.oneOf("engine", "backend", e.backend(), java.util.stream.Stream.concat(
-                java.util.stream.Stream.of(dev.proofline.engine.BackendProviders.AUTO),
-                dev.proofline.engine.BackendProviders.installed().all().stream().map(p -> p.name()))
-                .toArray(String[]::new));
+        c.oneOf("engine", "backend", e.backend(), Stream.concat(Stream.of(BackendProviders.AUTO),
+                BackendProviders.installed().all().stream().map(BackendProvider::name)).toArray(String[]::new));
         c.oneOf("engine", "dispatch", e.dispatch(), "reactive", "poll");
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());

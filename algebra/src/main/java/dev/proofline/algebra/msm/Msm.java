@@ -228,11 +228,7 @@ public final class Msm {
         long[] out = new long[Math.multiplyExact(count, w)];
         long[] one = new long[w];
         one[0] = 1; // Montgomery multiplication by the plain integer 1 divides by R
-        int chunk = 1 << 14;
-        int tasks = (count + chunk - 1) / chunk;
-        Parallel.run(Runtime.getRuntime().availableProcessors(), tasks, () -> t -> {
-            int lo = t * chunk;
-            int hi = Math.min(count, lo + chunk);
+        Parallel.chunks(count, 1 << 14, (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 fr.mul(montgomery, (from + i) * w, one, 0, out, i * w);
             }
