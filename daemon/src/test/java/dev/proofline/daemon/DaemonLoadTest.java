@@ -22,7 +22,6 @@ import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.StreamObserver;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +89,7 @@ class DaemonLoadTest {
                             .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(
                                     Files.readAllBytes(circuit.fx().wtns())))).setAwaitTimeoutMs(600_000).build();
                     CompletableFuture<AwaitProofResponse> f = new CompletableFuture<>();
-                    stub.withDeadlineAfter(10, TimeUnit.MINUTES).prove(req, observer(f));
+                    stub.withDeadlineAfter(10, TimeUnit.MINUTES).prove(req, OneAnswer.into(f));
                     answers.add(f);
                     asked.add(circuit);
                 }
@@ -129,23 +128,5 @@ class DaemonLoadTest {
             ch.shutdownNow();
             again.shutdown(Duration.ofSeconds(10));
         }
-    }
-
-    private static <T> StreamObserver<T> observer(CompletableFuture<T> f) {
-        return new StreamObserver<>() {
-            @Override
-            public void onNext(T v) {
-                f.complete(v);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                f.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {
-            }
-        };
     }
 }

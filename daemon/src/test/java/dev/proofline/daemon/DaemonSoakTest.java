@@ -322,21 +322,7 @@ class DaemonSoakTest {
     private static SubmitProofResponse streamed(ManagedChannel ch, String circuit, int bytes) throws Exception {
         CompletableFuture<SubmitProofResponse> f = new CompletableFuture<>();
         StreamObserver<SubmitProofChunk> up = ProvingEngineGrpc.newStub(ch).withDeadlineAfter(2, TimeUnit.MINUTES)
-                .submitProofStream(new StreamObserver<>() {
-                    @Override
-                    public void onNext(SubmitProofResponse v) {
-                        f.complete(v);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                        f.completeExceptionally(t);
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                    }
-                });
+                .submitProofStream(OneAnswer.into(f));
         up.onNext(SubmitProofChunk.newBuilder().setHeader(SubmitProofRequest.newBuilder().setCircuitId(circuit)
                 .setStreamedPartitions(1).setStreamedKind(PartitionKind.WTNS)).build());
         byte[] chunk = new byte[1 << 20];

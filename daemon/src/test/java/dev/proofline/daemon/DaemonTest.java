@@ -322,22 +322,8 @@ class DaemonTest {
     void largeWitnessesGoAsAStreamOfChunks() throws Exception {
         byte[] w = Files.readAllBytes(bn.wtns());
         CompletableFuture<SubmitProofResponse> answer = new CompletableFuture<>();
-        StreamObserver<SubmitProofChunk> up = ProvingEngineGrpc.newStub(channel).submitProofStream(
-                new StreamObserver<>() {
-                    @Override
-                    public void onNext(SubmitProofResponse v) {
-                        answer.complete(v);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                        answer.completeExceptionally(t);
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                    }
-                });
+        StreamObserver<SubmitProofChunk> up = ProvingEngineGrpc.newStub(channel)
+                .submitProofStream(OneAnswer.into(answer));
         up.onNext(SubmitProofChunk.newBuilder().setHeader(SubmitProofRequest.newBuilder().setCircuitId("poseidon-bn128")
                 .setStreamedPartitions(2).setStreamedKind(PartitionKind.WTNS)).build());
         for (int p = 0; p < 2; p++) {

@@ -115,21 +115,7 @@ class LargeRequestMemoryTest {
 
     private static void streamed(ProvingEngineGrpc.ProvingEngineStub stub, byte[] wtns) throws Exception {
         CompletableFuture<SubmitProofResponse> f = new CompletableFuture<>();
-        StreamObserver<SubmitProofChunk> up = stub.submitProofStream(new StreamObserver<>() {
-            @Override
-            public void onNext(SubmitProofResponse v) {
-                f.complete(v);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                f.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {
-            }
-        });
+        StreamObserver<SubmitProofChunk> up = stub.submitProofStream(OneAnswer.into(f));
         up.onNext(SubmitProofChunk.newBuilder().setHeader(SubmitProofRequest.newBuilder().setCircuitId("multiplier")
                 .setStreamedPartitions(1).setStreamedKind(PartitionKind.WTNS)).build());
         for (int o = 0; o < wtns.length; o += 1 << 20) {
