@@ -146,22 +146,34 @@ final class BatchAffineBuckets extends BucketKernel {
         this.vec = adder.apply(f);
     }
 
+    /** The segment the points of the current accumulation are read from (the queue holds offsets into it). */
+    private MemorySegment source;
+    /** Buckets the current accumulation can hit. */
+    private int used;
+
     @Override
-    void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
-            int oi) {
+    void begin(int used, MemorySegment points) {
         Arrays.fill(set, 0, used, false);
         m = 0;
         qn = 0;
         limit = Math.min(cap, used);
+        this.used = used;
+        this.source = points;
+    }
+
+    @Override
+    void accumulate(char[] digits, int lo, int hi, int[] index, long pointBase) {
+        final MemorySegment points = source;
         final int half = 1 << (c - 1);
         final int full = 1 << c;
         final int qcap = qBucket.length;
+        final long stride = 8L * aw;
         for (int i = lo; i < hi; i++) {
             int code = digits[i];
             if (code == 0) {
                 continue;
             }
-            long p = pointBase + 8L * i * aw;
+            long p = pointBase + stride * (index == null ? i : index[i]);
             int b;
             boolean neg;
             if (code <= half) {
@@ -185,10 +197,15 @@ final class BatchAffineBuckets extends BucketKernel {
                 flush(points);
             }
         }
+    }
+
+    @Override
+    void end(long[] out, int oi) {
         while (m > 0 || qn > 0) {
-            flush(points);
+            flush(source);
         }
         sink = touched;
+        source = null;
         reduce(used, out, oi);
     }
 

@@ -17,8 +17,29 @@ abstract class BucketKernel {
      * affineWidth} of {@code points} (little-endian words). Only buckets below {@code used} can be hit
      * (the top window of a scalar is often narrower).
      */
-    abstract void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used,
-            long[] out, int oi);
+    final void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
+            int oi) {
+        begin(used, points);
+        accumulate(digits, lo, hi, null, pointBase);
+        end(out, oi);
+    }
+
+    /**
+     * Empties the buckets below {@code used} for an accumulation of points read from {@code points}: one
+     * window ({@link #windowSum}), or several windows whose points are already multiplied by their
+     * window's power of two ({@link FixedBaseTable}), all into the same buckets.
+     */
+    abstract void begin(int used, MemorySegment points);
+
+    /**
+     * Adds d_i P_i into the buckets for i in [lo, hi): d_i decoded from {@code digits[i]}, P_i the affine
+     * point at byte offset {@code pointBase + j * 8 * affineWidth} of the segment given to {@link #begin},
+     * j = {@code index[i]}, or i where {@code index} is null.
+     */
+    abstract void accumulate(char[] digits, int lo, int hi, int[] index, long pointBase);
+
+    /** Completes the accumulation and writes sum_b (b + 1) B_b, Jacobian, to {@code out} at {@code oi}. */
+    abstract void end(long[] out, int oi);
 
     /** The words of a point in memory: little-endian, any alignment (a mapped key file need not be aligned). */
     static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

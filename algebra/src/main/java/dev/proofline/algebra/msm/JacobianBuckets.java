@@ -35,10 +35,19 @@ final class JacobianBuckets extends BucketKernel {
         this.multiple = new long[jw];
     }
 
+    private MemorySegment source;
+    private int used;
+
     @Override
-    void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
-            int oi) {
+    void begin(int used, MemorySegment points) {
         Arrays.fill(buckets, 0, used * jw, 0L); // Z = 0: every bucket starts at infinity
+        this.used = used;
+        this.source = points;
+    }
+
+    @Override
+    void accumulate(char[] digits, int lo, int hi, int[] index, long pointBase) {
+        final MemorySegment points = source;
         final int half = 1 << (c - 1);
         final int full = 1 << c;
         for (int i = lo; i < hi; i++) {
@@ -46,7 +55,7 @@ final class JacobianBuckets extends BucketKernel {
             if (code == 0) {
                 continue;
             }
-            load(points, pointBase + 8L * i * aw, point, 0, aw);
+            load(points, pointBase + 8L * aw * (index == null ? i : index[i]), point, 0, aw);
             if (code <= half) {
                 int b = (code - 1) * jw;
                 pa.addMixed(buckets, b, point, 0, buckets, b);
@@ -56,6 +65,11 @@ final class JacobianBuckets extends BucketKernel {
                 pa.addMixed(buckets, b, point, 0, buckets, b);
             }
         }
+    }
+
+    @Override
+    void end(long[] out, int oi) {
+        source = null;
         // sum_b (b + 1) B_b = sum_b (B_top + ... + B_b): a running sum from the top bucket down. Over
         // a run of empty buckets the running sum is unchanged, so its repeated additions are done
         // at once as one small multiple (sparse buckets are common when n is small against 2^c)

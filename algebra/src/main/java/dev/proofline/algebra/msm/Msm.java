@@ -188,6 +188,37 @@ public final class Msm {
         return compute(points, offset, scalars, scalarIndex * SCALAR_WORDS, count);
     }
 
+    /**
+     * sum_{i < count} k_{s+i} P_i, Jacobian, with the points P_i those {@code table} was built from
+     * ({@code count} must be its count). Terms with a zero scalar are dropped and those whose scalar is 1
+     * summed directly, as in the other MSMs; the rest go through the table's windows into one set of
+     * buckets per thread. The window size is the table's; this MSM's is not used.
+     */
+    public long[] multiply(FixedBaseTable table, long[] scalars, int scalarIndex, int count) {
+        if (table.curve() != curve) {
+            throw new IllegalArgumentException("table of " + table.curve() + " for an MSM on " + curve);
+        }
+        if (count != table.count() || scalarIndex < 0
+                || (long) (scalarIndex + (long) count) * SCALAR_WORDS > scalars.length) {
+            throw new IllegalArgumentException("table of " + table.count() + " points, " + count
+                    + " scalars from " + scalarIndex + " of " + scalars.length / SCALAR_WORDS);
+        }
+        return TableMsm.multiply(this, table, scalars, scalarIndex);
+    }
+
+    int parallelism() {
+        return parallelism;
+    }
+
+    int batch() {
+        return batchSize != 0 ? batchSize : DEFAULT_BATCH;
+    }
+
+    /** A batch-affine kernel with this MSM's batch size and 8-lane adders. */
+    BatchAffineBuckets batchAffine(int c) {
+        return new BatchAffineBuckets(curve, c, batch(), adders);
+    }
+
     /** As {@link #multiply(MemorySegment, long, long[], int, int)}, the result affine. */
     public long[] multiplyAffine(MemorySegment points, long offset, long[] scalars, int scalarIndex, int count) {
         return toAffine(multiply(points, offset, scalars, scalarIndex, count));
@@ -306,7 +337,7 @@ public final class Msm {
     private static final int SUM_CHUNK = 1 << 12;
 
     /** sum_{lo <= i < hi} P_i over the packed points, Jacobian: cut among the threads, each summing its part. */
-    private long[] sum(MemorySegment points, int lo, int hi) {
+    long[] sum(MemorySegment points, int lo, int hi) {
         int n = hi - lo;
         int tasks = Math.max(1, Math.min(parallelism, n / SUM_CHUNK));
         int jw = curve.jacobianWidth();

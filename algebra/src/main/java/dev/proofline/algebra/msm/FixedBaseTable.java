@@ -1,0 +1,223 @@
+package dev.proofline.algebra.msm;
+
+import dev.proofline.algebra.Parallel;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Precomputed multiples of a fixed set of points, for MSMs against them with any scalars
+ * ({@link Msm#multiply(FixedBaseTable, long[], int, int)}): for each window w of c bits, every point
+ * multiplied by 2^(c w), affine, in native memory. A proving key's point sets are such fixed bases, and
+ * a key kept resident by a long-running prover pays for its table once.
+ *
+ * <p>With the table, the digits of all windows go into one set of buckets (a digit d of window w adds
+ * d 2^(c w) P, which the table holds as d times its point): one bucket reduction per thread instead of
+ * one per window, and no doublings between windows. That is what costs at small sizes, where the 2^c
+ * additions of a window's reduction are a large share of its n; a larger c also pays, since its
+ * reduction is done once. The price is memory: W = ceil((bits + 1) / c) copies of the points
+ * ({@link #bytes}).
+ *
+ * <p>Points at infinity are left out of the table (most of a circom key's A, B1 and B2 points are at
+ * infinity: the variables a matrix does not use); their terms add nothing.
+ *
+ * <p>Immutable once built and thread-safe; {@link #close} frees the native memory (no MSM may be using
+ * the table then).
+ */
+public final class FixedBaseTable implements AutoCloseable {
+
+    private final WeierstrassCurve curve;
+    private final int count;
+    private final int kept;
+    /** For each point of the table, its index among the original points; null when none was left out. */
+    private final int[] original;
+    private final int c;
+    private final int windows;
+    private final Arena arena;
+    private final MemorySegment table;
+
+    private FixedBaseTable(WeierstrassCurve curve, int count, int kept, int[] original, int c, int windows,
+            Arena arena, MemorySegment table) {
+        this.curve = curve;
+        this.count = count;
+        this.kept = kept;
+        this.original = original;
+        this.c = c;
+        this.windows = windows;
+        this.arena = arena;
+        this.table = table;
+    }
+
+    /**
+     * Bytes a table would take for {@code points} points (infinity included: an upper bound) with
+     * c-bit windows.
+     */
+    public static long bytes(WeierstrassCurve curve, int points, int c) {
+        return (long) SignedDigits.windows(curve.order().bitLength(), c) * points * 8L * curve.affineWidth();
+    }
+
+    /**
+     * The window size for a table of n points used by MSMs on {@code threads} threads: the cheapest by
+     * the cost model among those whose table takes at most {@code maxBytes}; 0 when none fits.
+     */
+    public static int windowBits(WeierstrassCurve curve, int n, int threads, long maxBytes) {
+        CostModel model = new CostModel(curve);
+        int bits = curve.order().bitLength();
+        int best = 0;
+        double bestCost = Double.MAX_VALUE;
+        for (int c = 4; c <= SignedDigits.MAX_WINDOW_BITS; c++) {
+            if (bytes(curve, n, c) > maxBytes) {
+                continue;
+            }
+            double cost = cost(model, n, bits, c, Math.max(1, threads));
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** The cost model's time of an MSM of n dense terms with the table: each thread's share, one reduction. */
+    static double cost(CostModel model, int n, int bits, int c, int threads) {
+        int entries = (int) Math.min(Integer.MAX_VALUE, (long) SignedDigits.windows(bits, c) * n / threads);
+        int nb = 1 << (c - 1);
+        return Math.min(model.window(entries, nb, true, MsmPlanner.DEFAULT_BATCH),
+                model.window(entries, nb, false, MsmPlanner.DEFAULT_BATCH));
+    }
+
+    /**
+     * Builds the table of {@code count} affine points read from byte {@code offset} of {@code points}
+     * (the layout {@link Msm#multiply(MemorySegment, long, long[], int, int)} reads) with c-bit
+     * windows, on all processors.
+     */
+    public static FixedBaseTable build(WeierstrassCurve curve, MemorySegment points, long offset, int count, int c) {
+        if (c < 2 || c > SignedDigits.MAX_WINDOW_BITS) {
+            throw new IllegalArgumentException("window bits must be in [2, 16]: " + c);
+        }
+        int aw = curve.affineWidth();
+        long pointBytes = 8L * aw;
+        if (count < 0 || offset < 0 || offset + pointBytes * count > points.byteSize()) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " points at byte " + offset
+                    + " of " + points.byteSize());
+        }
+        // the points that are not at infinity
+        int[] index = new int[count];
+        int kept = 0;
+        long[] p = new long[aw];
+        for (int i = 0; i < count; i++) {
+            BucketKernel.load(points, offset + pointBytes * i, p, 0, aw);
+            if (!isZero(p)) {
+                index[kept++] = i;
+            }
+        }
+        int[] original = kept == count ? null : java.util.Arrays.copyOf(index, kept);
+        int windows = SignedDigits.windows(curve.order().bitLength(), c);
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment table = arena.allocate(Math.max(1, pointBytes * kept * windows), 8);
+            final int keptPoints = kept;
+            Parallel.chunks(kept, BUILD_CHUNK, (lo, hi) -> fill(curve, points, offset, index, lo, hi, keptPoints,
+                    windows, c, table));
+            return new FixedBaseTable(curve, count, kept, original, c, windows, arena, table);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Points a task of the build doubles together (their affine conversions share one inversion). */
+    private static final int BUILD_CHUNK = 512;
+
+    /** Fills the table's rows for kept points [lo, hi): row 0 a copy, row w the row above times 2^c. */
+    private static void fill(WeierstrassCurve curve, MemorySegment points, long offset, int[] index, int lo, int hi,
+            int kept, int windows, int c, MemorySegment table) {
+        PointArithmetic pa = curve.arithmetic();
+        int aw = curve.affineWidth();
+        int jw = curve.jacobianWidth();
+        long pointBytes = 8L * aw;
+        int n = hi - lo;
+        long[] affine = new long[n * aw];
+        long[] jac = new long[n * jw];
+        for (int k = 0; k < n; k++) {
+            BucketKernel.load(points, offset + pointBytes * index[lo + k], affine, k * aw, aw);
+            pa.fromAffine(affine, k * aw, jac, k * jw);
+        }
+        for (int w = 0; w < windows; w++) {
+            if (w > 0) {
+                for (int k = 0; k < n; k++) {
+                    for (int i = 0; i < c; i++) {
+                        pa.dbl(jac, k * jw, jac, k * jw);
+                    }
+                }
+                pa.batchToAffine(jac, 0, affine, 0, n);
+            }
+            MemorySegment.copy(affine, 0, table, BucketKernel.WORD, pointBytes * ((long) w * kept + lo), n * aw);
+        }
+    }
+
+    private static boolean isZero(long[] p) {
+        for (long x : p) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public WeierstrassCurve curve() {
+        return curve;
+    }
+
+    /** The number of points the table was built from (its MSMs take that many scalars). */
+    public int count() {
+        return count;
+    }
+
+    /** The points that are not at infinity, which the table holds. */
+    public int kept() {
+        return kept;
+    }
+
+    /** Window bits. */
+    public int windowBits() {
+        return c;
+    }
+
+    /** Windows (rows of the table). */
+    public int windows() {
+        return windows;
+    }
+
+    /** Native memory held. */
+    public long bytes() {
+        return table.byteSize();
+    }
+
+    /** The original index of the table's point k. */
+    int original(int k) {
+        return original == null ? k : original[k];
+    }
+
+    /** The table: row w (window w) from byte {@code rowBytes() * w}, the points in order. */
+    MemorySegment segment() {
+        return table;
+    }
+
+    /** Bytes of one row. */
+    long rowBytes() {
+        return 8L * curve.affineWidth() * kept;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    @Override
+    public String toString() {
+        return "FixedBaseTable[" + curve + ", " + kept + " of " + count + " points, c = " + c + ", " + windows
+                + " windows, " + bytes() + " bytes]";
+    }
+}

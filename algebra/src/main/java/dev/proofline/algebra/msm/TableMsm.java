@@ -1,0 +1,109 @@
+package dev.proofline.algebra.msm;
+
+import dev.proofline.algebra.Parallel;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An MSM against a {@link FixedBaseTable} ({@link Msm#multiply(FixedBaseTable, long[], int, int)}):
+ * the scalars are read first (zeros dropped, ones summed directly), the others recoded into the
+ * table's c-bit signed digits, and the points cut among the threads, each thread adding every window's
+ * digits of its points into one set of buckets (window w from row w of the table) and reducing them once.
+ */
+final class TableMsm {
+
+    /** Terms a thread takes at least (below that, fewer threads). */
+    private static final int MIN_TASK = 256;
+
+    private TableMsm() {
+    }
+
+    static long[] multiply(Msm msm, FixedBaseTable table, long[] scalars, int scalarIndex) {
+        WeierstrassCurve curve = table.curve();
+        PointArithmetic pa = curve.arithmetic();
+        int jw = curve.jacobianWidth();
+        int kept = table.kept();
+        int w = Msm.SCALAR_WORDS;
+        int[] ones = new int[kept];
+        int[] others = new int[kept];
+        long[] compact = new long[kept * w];
+        int nOnes = 0;
+        int m = 0;
+        for (int k = 0; k < kept; k++) {
+            int s = (scalarIndex + table.original(k)) * w;
+            long a0 = scalars[s], a1 = scalars[s + 1], a2 = scalars[s + 2], a3 = scalars[s + 3];
+            if ((a1 | a2 | a3) == 0 && (a0 == 0 || a0 == 1)) {
+                if (a0 == 1) {
+                    ones[nOnes++] = k;
+                }
+                continue;
+            }
+            others[m] = k;
+            System.arraycopy(scalars, s, compact, m * w, w);
+            m++;
+        }
+        long[] result = new long[jw];
+        pa.setInfinity(result, 0);
+        if (nOnes > 0) {
+            pa.add(result, 0, sumOnes(msm, table, ones, nOnes), 0, result, 0);
+        }
+        if (m > 0) {
+            pa.add(result, 0, buckets(msm, table, others, compact, m), 0, result, 0);
+        }
+        return result;
+    }
+
+    /** The sum of the table's points {@code ones[0 .. n)} (row 0 holds the points themselves). */
+    private static long[] sumOnes(Msm msm, FixedBaseTable table, int[] ones, int n) {
+        long pb = 8L * table.curve().affineWidth();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment packed = arena.allocate(n * pb, 8);
+            MemorySegment rows = table.segment();
+            for (int j = 0; j < n; j++) {
+                MemorySegment.copy(rows, ones[j] * pb, packed, j * pb, pb);
+            }
+            return msm.sum(packed, 0, n);
+        }
+    }
+
+    /** sum_j k_j P_{points[j]} over the m terms whose scalars are in {@code compact}. */
+    private static long[] buckets(Msm msm, FixedBaseTable table, int[] points, long[] compact, int m) {
+        WeierstrassCurve curve = table.curve();
+        int c = table.windowBits();
+        int nw = table.windows();
+        int threads = msm.parallelism();
+        char[][] digits = new char[nw][m];
+        long[] r = SignedDigits.words(curve.order());
+        int recodeChunk = 1 << 13;
+        Parallel.run(threads, (m + recodeChunk - 1) / recodeChunk, () -> t -> SignedDigits.recode(compact, 0,
+                t * recodeChunk, Math.min(m, (t + 1) * recodeChunk), r, c, digits));
+        int tasks = Math.max(1, Math.min(threads, m / MIN_TASK));
+        int jw = curve.jacobianWidth();
+        int nb = 1 << (c - 1);
+        long[] partial = new long[tasks * jw];
+        CostModel model = new CostModel(curve);
+        MemorySegment rows = table.segment();
+        long rowBytes = table.rowBytes();
+        Parallel.run(threads, tasks, () -> t -> {
+            int lo = (int) ((long) m * t / tasks);
+            int hi = (int) ((long) m * (t + 1) / tasks);
+            int entries = (int) Math.min(Integer.MAX_VALUE, (long) nw * (hi - lo));
+            BucketKernel k = model.affineIsCheaper(entries, nb, msm.batch()) ? msm.batchAffine(c)
+                    : new JacobianBuckets(curve, c);
+            k.begin(nb, rows);
+            for (int win = 0; win < nw; win++) {
+                k.accumulate(digits[win], lo, hi, points, rowBytes * win);
+            }
+            k.end(partial, t * jw);
+        });
+        PointArithmetic pa = curve.arithmetic();
+        long[] result = new long[jw];
+        pa.setInfinity(result, 0);
+        for (int t = 0; t < tasks; t++) {
+            pa.add(result, 0, partial, t * jw, result, 0);
+        }
+        return result;
+    }
+}

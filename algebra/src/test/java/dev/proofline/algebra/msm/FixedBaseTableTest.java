@@ -1,0 +1,114 @@
+package dev.proofline.algebra.msm;
+
+import static dev.proofline.algebra.msm.MsmTest.assertSamePoint;
+import static dev.proofline.algebra.msm.MsmTest.generatorTimes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.algebra.bn254.Bn254;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.msm.MsmTest.Input;
+import java.lang.foreign.MemorySegment;
+import java.math.BigInteger;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * MSMs against precomputed multiples of fixed points: the same point as the sum of known discrete logs
+ * and as the MSM without a table, at every window size, with the awkward terms (infinity, zero and one
+ * scalars, repeated and opposite points, scalars at or above r), dense and bit-heavy, on any thread count.
+ */
+class FixedBaseTableTest {
+
+    static java.util.stream.Stream<WeierstrassCurve> groups() {
+        return MsmTest.groups();
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void theTableMsmOfAwkwardTermsIsTheNaiveSumAtEveryWindowSize(WeierstrassCurve curve) {
+        Input in = MsmTest.input(curve, 300, 11);
+        long[] expected = MsmTest.naiveSum(curve, in.points(), in.ks());
+        for (int c : new int[] {2, 3, 5, 8, 12, 16}) {
+            try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, 300, c)) {
+                for (int threads : new int[] {1, 2, 5}) {
+                    assertSamePoint(curve, expected, Msm.on(curve).withParallelism(threads).multiply(t, in.scalars(), 0,
+                            300), curve + " c=" + c + ", " + threads + " threads");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("groups")
+    void denseAndBitHeavyScalarsGiveTheSumOfKnownDiscreteLogsAndTheMsmWithoutATable(WeierstrassCurve curve) {
+        int n = 3000;
+        for (int full : new int[] {0, 5, 100}) {
+            Input in = MsmTest.bitHeavy(curve, n, 5 + full, full);
+            long[] expected = generatorTimes(curve, in.expectedLog());
+            int c = FixedBaseTable.windowBits(curve, n, 2, Long.MAX_VALUE);
+            try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, n, c)) {
+                for (int threads : new int[] {1, 2, 3}) {
+                    Msm msm = Msm.on(curve).withParallelism(threads);
+                    assertSamePoint(curve, expected, msm.multiply(t, in.scalars(), 0, n),
+                            curve + " " + full + "% full, c=" + c + ", " + threads + " threads");
+                }
+                assertSamePoint(curve, Msm.on(curve).multiply(in.points(), in.scalars()),
+                        Msm.on(curve).multiply(t, in.scalars(), 0, n), curve + " against the MSM without a table");
+            }
+        }
+    }
+
+    @Test
+    void pointsAtInfinityAreLeftOutAndScalarsAreReadAtTheirOriginalIndex() {
+        WeierstrassCurve curve = Bn254.G1;
+        int n = 2000;
+        int aw = curve.affineWidth();
+        Input in = MsmTest.largeInput(curve, n, 99);
+        Random rnd = new Random(3);
+        int infinity = 0;
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(4) != 0) {
+                java.util.Arrays.fill(in.points(), i * aw, (i + 1) * aw, 0L);
+                in.logs()[i] = BigInteger.ZERO;
+                infinity++;
+            }
+        }
+        // a slice of a longer scalar vector: the table's scalars start at index 7
+        long[] scalars = new long[4 * (n + 10)];
+        System.arraycopy(in.scalars(), 0, scalars, 4 * 7, 4 * n);
+        try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, n, 9)) {
+            assertEquals(n - infinity, t.kept());
+            assertEquals(FixedBaseTable.bytes(curve, n - infinity, 9), t.bytes());
+            assertSamePoint(curve, generatorTimes(curve, in.expectedLog()), Msm.on(curve).multiply(t, scalars, 7, n),
+                    "infinity left out");
+        }
+    }
+
+    @Test
+    void aTableIsForItsOwnCurveAndPointCount() {
+        Input in = MsmTest.input(Bn254.G1, 10, 1);
+        try (FixedBaseTable t = FixedBaseTable.build(Bn254.G1, MemorySegment.ofArray(in.points()), 0, 10, 4)) {
+            assertThrows(IllegalArgumentException.class, () -> Msm.on(Bn254.G1).multiply(t, in.scalars(), 0, 9));
+            assertThrows(IllegalArgumentException.class, () -> Msm.on(Bn254.G1).multiply(t, in.scalars(), 1, 10));
+            assertThrows(IllegalArgumentException.class, () -> Msm.on(Bn254.G2).multiply(t, in.scalars(), 0, 10));
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> FixedBaseTable.build(Bn254.G1, MemorySegment.ofArray(in.points()), 0, 11, 4));
+    }
+
+    @Test
+    void theWindowSizeFitsTheMemoryGivenAndIsZeroWhenNoneDoes() {
+        WeierstrassCurve curve = Bn254.G1;
+        int n = 1 << 16;
+        int free = FixedBaseTable.windowBits(curve, n, 2, Long.MAX_VALUE);
+        assertTrue(free >= 10, "c = " + free);
+        long small = FixedBaseTable.bytes(curve, n, 16);
+        int tight = FixedBaseTable.windowBits(curve, n, 2, small);
+        assertEquals(16, tight);
+        assertEquals(0, FixedBaseTable.windowBits(curve, n, 2, small - 1));
+    }
+}
