@@ -81,6 +81,11 @@ final class EngineServer {
     /** Keys and witness generators kept open. */
     static final int RESIDENT_KEYS = 4;
     static final int RESIDENT_WASMS = 4;
+    /**
+     * Native memory for each resident key's precomputed tables ({@link dev.proofline.groth16.KeyTables}):
+     * a key of 2^15 constraints takes about 240 MiB for all five of its point sets.
+     */
+    static final long KEY_TABLE_BYTES = 256L << 20;
 
     /** Longest request line and most arguments read (a request is a command line). */
     private static final int MAX_LINE = 1 << 16;
@@ -95,7 +100,7 @@ final class EngineServer {
     private final FileLock lock;
     private final ServerSocket listener;
     private final EngineHome.Endpoint endpoint;
-    private final ResidentFiles resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS);
+    private final ResidentFiles resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, KEY_TABLE_BYTES);
     /** Runs the commands, one at a time, in the order submitted. */
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("engine-worker").daemon(true).factory());

@@ -84,7 +84,7 @@ final class EngineWarmUp {
     private void run() {
         long t0 = System.nanoTime();
         Path dir = null;
-        try (ResidentFiles files = new ResidentFiles(1, 1)) {
+        try (ResidentFiles files = new ResidentFiles(1, 1, EngineServer.KEY_TABLE_BYTES)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 state = "running: 8-lane kernels on " + curve.snarkjsName();

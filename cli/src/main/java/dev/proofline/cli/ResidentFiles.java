@@ -1,5 +1,6 @@
 package dev.proofline.cli;
 
+import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.wasm.CircomWasm;
@@ -72,11 +73,37 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private boolean closed;
 
     ResidentFiles(int maxKeys, int maxWasms) {
+        this(maxKeys, maxWasms, 0);
+    }
+
+    /**
+     * With precomputed tables of at most {@code tableBytes} for each key ({@link KeyTables}; 0: none),
+     * built in the background once the key is opened: proofs use them once they are attached.
+     */
+    ResidentFiles(int maxKeys, int maxWasms, long tableBytes) {
         if (maxKeys < 1 || maxWasms < 1) {
             throw new IllegalArgumentException("at least one key and one witness generator");
         }
         this.maxKeys = maxKeys;
         this.maxWasms = maxWasms;
+        this.tableBytes = tableBytes;
+    }
+
+    private final long tableBytes;
+
+    /** Builds the key's tables on a background thread and attaches them, unless the key is closed first. */
+    private void buildTables(ProvingKey key) {
+        if (tableBytes <= 0) {
+            return;
+        }
+        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
+            try {
+                key.attach(KeyTables.build(key, tableBytes));
+            } catch (IllegalStateException | OutOfMemoryError e) {
+                // the key was closed while its tables were built, or there was no memory for them: its
+                // proofs go on without tables
+            }
+        });
     }
 
     /**
@@ -117,6 +144,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
             }
             e = new KeyEntry(stamp, key);
             keys.put(id, e);
+            buildTables(key);
             return lease(e);
         }
     }

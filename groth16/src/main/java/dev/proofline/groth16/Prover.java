@@ -431,14 +431,16 @@ public final class Prover {
         }
         WeierstrassCurve g1 = curve.g1();
         Msm msm = Msm.on(g1);
+        KeyTables t = key.tables();
         step("MSM A");
-        long[] sumA = msm.multiply(key.pointsA(), 0, w, 0, nVars);
+        long[] sumA = KeyTables.multiply(msm, t == null ? null : t.a(), key.pointsA(), w, 0, nVars);
         step("MSM B1");
-        long[] sumB1 = msm.multiply(key.pointsB1(), 0, w, 0, nVars);
+        long[] sumB1 = KeyTables.multiply(msm, t == null ? null : t.b1(), key.pointsB1(), w, 0, nVars);
         step("MSM C");
-        long[] sumC = msm.multiply(key.pointsC(), 0, w, nPublic + 1, nVars - nPublic - 1);
+        long[] sumC = KeyTables.multiply(msm, t == null ? null : t.c(), key.pointsC(), w, nPublic + 1,
+                nVars - nPublic - 1);
         step("MSM H");
-        long[] sumH = msm.multiply(key.pointsH(), 0, h, 0, key.domainSize());
+        long[] sumH = KeyTables.multiply(msm, t == null ? null : t.h(), key.pointsH(), h, 0, key.domainSize());
         long t2 = System.nanoTime();
         return new Started(key, witness, new long[][] {sumA, sumB1, sumC, sumH}, t1 - t0, t2 - t1);
     }
@@ -451,8 +453,10 @@ public final class Prover {
         WeierstrassCurve g2 = curve.g2();
         long[] w = st.witness.words();
         step("MSM B2");
+        KeyTables tables = key.tables();
         long[] sumB2 = st.sumB2 != null ? st.sumB2.clone()
-                : Msm.on(g2).multiply(key.pointsB2(), 0, w, 0, key.variableCount());
+                : KeyTables.multiply(Msm.on(g2), tables == null ? null : tables.b2(), key.pointsB2(), w, 0,
+                        key.variableCount());
         step("assembly");
         ProofRandomness.Pair rs = randomness.draw(g1.order());
         BigInteger r = rs.r();

@@ -45,6 +45,8 @@ public final class ProvingKey implements AutoCloseable {
     private final MemorySegment pointsB2;
     private final MemorySegment pointsC;
     private final MemorySegment pointsH;
+    private volatile KeyTables tables;
+    private boolean closed;
 
     /**
      * For key readers: the parts of a key, already checked. The key owns {@code arena} (the mapping
@@ -183,8 +185,38 @@ public final class ProvingKey implements AutoCloseable {
         return new VerificationKey(curve, nPublic, alpha1, beta2, gamma2, delta2, ic);
     }
 
+    /** The precomputed tables attached to this key ({@link #attach}), or null. */
+    public KeyTables tables() {
+        return tables;
+    }
+
+    /**
+     * Attaches tables built for this key ({@link KeyTables#build}); proofs started after this use them.
+     * The key owns them from then on and closes them with itself; if it is closed already, they are
+     * closed now and false is returned. A key has tables once: attaching others is an error.
+     */
+    public synchronized boolean attach(KeyTables t) {
+        if (closed) {
+            t.close();
+            return false;
+        }
+        if (tables != null) {
+            t.close();
+            throw new IllegalStateException(this + " has tables already");
+        }
+        tables = t;
+        return true;
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (tables != null) {
+            tables.close();
+        }
         arena.close();
     }
 

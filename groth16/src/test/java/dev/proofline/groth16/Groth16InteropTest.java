@@ -147,6 +147,32 @@ class Groth16InteropTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixtures")
+    void aKeyWithPrecomputedTablesGivesTheSameProofAndSnarkjsAcceptsIt(String curveName, String circuit)
+            throws IOException {
+        Fixture fx = CircomFixtures.build(curveName, circuit);
+        Prover fixed = Prover.create().withRandomness(
+                ProofRandomness.fixedForTesting(BigInteger.valueOf(4242), BigInteger.valueOf(99)));
+        Witness w = WtnsFile.read(fx.wtns());
+        Proof plain;
+        try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
+            plain = fixed.prove(key, w);
+        }
+        try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
+            KeyTables tables = KeyTables.build(key, Long.MAX_VALUE);
+            assertEquals(5, tables.count(), tables.toString());
+            assertTrue(key.attach(tables));
+            Proof withTables = fixed.prove(key, w);
+            assertEquals(plain, withTables, "the same proof with and without tables, for the same r and s");
+            Path proofJson = tmp.resolve("proof.json");
+            Path publicJson = tmp.resolve("public.json");
+            SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(withTables));
+            SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(w.publicSignals(key.publicCount())));
+            assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), publicJson, proofJson), "snarkjs accepts it");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fixtures")
     void aWitnessThatDoesNotSatisfyTheCircuitGivesAnErrorNeverAProof(String curveName, String circuit) {
         Fixture fx = CircomFixtures.build(curveName, circuit);
         R1cs r1cs = R1csFile.read(fx.r1cs());

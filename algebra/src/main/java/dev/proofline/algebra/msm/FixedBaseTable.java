@@ -58,15 +58,22 @@ public final class FixedBaseTable implements AutoCloseable {
     }
 
     /**
+     * Most window bits {@link #windowBits} chooses: 2^13 buckets of a G1 point are 512 KiB, about what a
+     * core's cache holds; beyond that the buckets' cache misses cost what the cost model does not see.
+     */
+    public static final int MAX_CHOSEN_BITS = 14;
+
+    /**
      * The window size for a table of n points used by MSMs on {@code threads} threads: the cheapest by
-     * the cost model among those whose table takes at most {@code maxBytes}; 0 when none fits.
+     * the cost model, at most {@link #MAX_CHOSEN_BITS}, among those whose table takes at most
+     * {@code maxBytes}; 0 when none fits.
      */
     public static int windowBits(WeierstrassCurve curve, int n, int threads, long maxBytes) {
         CostModel model = new CostModel(curve);
         int bits = curve.order().bitLength();
         int best = 0;
         double bestCost = Double.MAX_VALUE;
-        for (int c = 4; c <= SignedDigits.MAX_WINDOW_BITS; c++) {
+        for (int c = 4; c <= MAX_CHOSEN_BITS; c++) {
             if (bytes(curve, n, c) > maxBytes) {
                 continue;
             }

@@ -1,0 +1,141 @@
+package dev.proofline.groth16;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.msm.FixedBaseTable;
+import dev.proofline.algebra.msm.Msm;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Precomputed multiples of a proving key's point sets ({@link FixedBaseTable}) for a key that stays
+ * resident: its MSMs then add every window's digits into one set of buckets and reduce them once, which
+ * is what a small proof's MSMs spend most on besides the additions themselves. Built by whoever keeps the
+ * key ({@link #build}, then {@link ProvingKey#attach}); the {@link Prover} uses whichever tables a key has.
+ *
+ * <p>A table is built for a set of at most {@link #MAX_POINTS} points (beyond that, the table's larger
+ * buckets and rows cost in cache misses what its single reduction saves), the largest sets first while
+ * they fit into the memory given.
+ */
+public final class KeyTables implements AutoCloseable {
+
+    /** The most points of a set that gets a table. */
+    public static final int MAX_POINTS = 1 << 15;
+
+    private final FixedBaseTable a;
+    private final FixedBaseTable b1;
+    private final FixedBaseTable c;
+    private final FixedBaseTable h;
+    private final FixedBaseTable b2;
+
+    private KeyTables(FixedBaseTable a, FixedBaseTable b1, FixedBaseTable c, FixedBaseTable h, FixedBaseTable b2) {
+        this.a = a;
+        this.b1 = b1;
+        this.c = c;
+        this.h = h;
+        this.b2 = b2;
+    }
+
+    /** A point set of the key: its curve, its points, and how many. */
+    private record Set(WeierstrassCurve curve, MemorySegment points, int count) {
+    }
+
+    /**
+     * Tables for the key's point sets of at most {@link #MAX_POINTS} points, in at most {@code maxBytes}
+     * of native memory in all; none where nothing fits. Takes about as long as a few hundred proofs'
+     * MSMs of the key, on all processors.
+     */
+    public static KeyTables build(ProvingKey key, long maxBytes) {
+        PairingCurve curve = key.curve();
+        int nVars = key.variableCount();
+        List<Set> sets = List.of(new Set(curve.g1(), key.pointsA(), nVars), new Set(curve.g1(), key.pointsB1(), nVars),
+                new Set(curve.g1(), key.pointsC(), nVars - key.publicCount() - 1),
+                new Set(curve.g1(), key.pointsH(), key.domainSize()), new Set(curve.g2(), key.pointsB2(), nVars));
+        int threads = Runtime.getRuntime().availableProcessors();
+        FixedBaseTable[] built = new FixedBaseTable[sets.size()];
+        long left = maxBytes;
+        List<FixedBaseTable> done = new ArrayList<>();
+        try {
+            for (int i = 0; i < sets.size(); i++) {
+                Set s = sets.get(i);
+                if (s.count() == 0 || s.count() > MAX_POINTS) {
+                    continue;
+                }
+                int bits = FixedBaseTable.windowBits(s.curve(), s.count(), threads, left);
+                if (bits == 0) {
+                    continue;
+                }
+                built[i] = FixedBaseTable.build(s.curve(), s.points(), 0, s.count(), bits);
+                done.add(built[i]);
+                left -= built[i].bytes();
+            }
+        } catch (RuntimeException | Error e) {
+            done.forEach(FixedBaseTable::close);
+            throw e;
+        }
+        return new KeyTables(built[0], built[1], built[2], built[3], built[4]);
+    }
+
+    /** Native memory held by the tables. */
+    public long bytes() {
+        long b = 0;
+        for (FixedBaseTable t : tables()) {
+            b += t.bytes();
+        }
+        return b;
+    }
+
+    /** How many of the five point sets have a table. */
+    public int count() {
+        return tables().size();
+    }
+
+    private List<FixedBaseTable> tables() {
+        List<FixedBaseTable> l = new ArrayList<>();
+        for (FixedBaseTable t : new FixedBaseTable[] {a, b1, c, h, b2}) {
+            if (t != null) {
+                l.add(t);
+            }
+        }
+        return l;
+    }
+
+    FixedBaseTable a() {
+        return a;
+    }
+
+    FixedBaseTable b1() {
+        return b1;
+    }
+
+    FixedBaseTable c() {
+        return c;
+    }
+
+    FixedBaseTable h() {
+        return h;
+    }
+
+    FixedBaseTable b2() {
+        return b2;
+    }
+
+    /**
+     * sum_{i < count} k_{from+i} P_i over a point set: through its table where it has one, else from the
+     * key's points.
+     */
+    static long[] multiply(Msm msm, FixedBaseTable table, MemorySegment points, long[] scalars, int from, int count) {
+        return table != null ? msm.multiply(table, scalars, from, count) : msm.multiply(points, 0, scalars, from, count);
+    }
+
+    @Override
+    public void close() {
+        tables().forEach(FixedBaseTable::close);
+    }
+
+    @Override
+    public String toString() {
+        return "KeyTables[" + count() + " of 5 point sets, " + bytes() + " bytes]";
+    }
+}
