@@ -50,7 +50,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
             @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout,
             List<Integer> devices, @JsonProperty("g2_on_device") Boolean g2OnDevice,
-            @JsonProperty("driver_library") String driverLibrary) {
+            @JsonProperty("driver_library") String driverLibrary, @JsonProperty("key_tables") String keyTables) {
 
         /** What the backend is opened with: the devices, B in G2 on them, the driver library. */
         public BackendSettings backendSettings() {
@@ -212,13 +212,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Keys k = keys != null ? keys : new Keys(null, null);
         k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
         EngineSection e = engine != null ? engine
-                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
                 e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), false),
-                or(e.driverLibrary(), ""));
+                or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"));
         for (int d : e.devices()) {
             c.atLeast("engine", "devices", d, 0);
         }
@@ -247,6 +247,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.oneOf("engine", "dispatch", e.dispatch(), "reactive", "poll");
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
+        c.bytes("engine", "key_tables", e.keyTables());
         Limits l = limits != null ? limits : new Limits(null, null, null, null);
         l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
                 or(l.maxAwait(), "10m"));
@@ -410,7 +411,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         int permits = e.permits().equals("auto") ? Engine.Config.AUTO_PERMITS : Integer.parseInt(e.permits());
         return new Engine.Config(permits, synth, workers, fin, budget, e.timelineCapacity(),
                 dispatch, parseDuration(e.resultRetention()), parseDuration(e.loadTimeout()),
-                e.timelineLog() ? line -> System.err.println("timeline " + line) : null);
+                e.timelineLog() ? line -> System.err.println("timeline " + line) : null, parseBytes(e.keyTables()));
     }
 
     /** Checks values, naming the key and the line it is on. */

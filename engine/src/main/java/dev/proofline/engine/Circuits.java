@@ -1,6 +1,7 @@
 package dev.proofline.engine;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.R1cs;
@@ -88,8 +89,45 @@ public final class Circuits implements AutoCloseable {
 
     /** Circuits whose keys and PCEs are paid for from {@code budget}; a load waits for room at most {@code loadTimeout}. */
     public Circuits(MemoryBudget budget, Duration loadTimeout) {
+        this(budget, loadTimeout, 0);
+    }
+
+    /**
+     * As {@link #Circuits(MemoryBudget, Duration)}, each key with precomputed tables of at most
+     * {@code keyTableBytes} ({@link KeyTables}; 0: none), reserved with the key and built in the background
+     * once it is loaded: its proofs use them once they are attached.
+     */
+    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes) {
         this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, loadTimeout);
         this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
+        this.keyTableBytes = keyTableBytes;
+    }
+
+    private final long keyTableBytes;
+
+    /** The tables a key of this file would get (0 when they are off), from its header. */
+    private long tableBytes(Path zkey) {
+        if (keyTableBytes <= 0) {
+            return 0;
+        }
+        try (ProvingKey k = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE)) {
+            return KeyTables.plannedBytes(k, keyTableBytes);
+        }
+    }
+
+    /** Builds the key's tables on a background thread and attaches them, unless the key is unloaded first. */
+    private void buildTables(ProvingKey key) {
+        if (keyTableBytes <= 0) {
+            return;
+        }
+        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
+            try {
+                key.attach(KeyTables.build(key, keyTableBytes));
+            } catch (IllegalStateException | OutOfMemoryError e) {
+                // the key was unloaded while its tables were built, or there was no memory: its proofs go
+                // on without tables
+            }
+        });
     }
 
     /**
@@ -162,7 +200,7 @@ public final class Circuits implements AutoCloseable {
         return keys.lease(id, new ResidentCache.Loader<>() {
             @Override
             public long bytes() throws Exception {
-                return Files.size(c.zkey());
+                return Files.size(c.zkey()) + tableBytes(c.zkey());
             }
 
             @Override
@@ -173,6 +211,7 @@ public final class Circuits implements AutoCloseable {
                     throw new IllegalArgumentException("circuit '" + id + "': its key " + c.zkey() + " is for "
                             + k.curve().snarkjsName() + ", the circuit for " + j.curve().snarkjsName());
                 }
+                buildTables(k);
                 return k;
             }
         });

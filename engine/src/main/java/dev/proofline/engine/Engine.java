@@ -58,10 +58,12 @@ public final class Engine implements AutoCloseable {
      * @param resultRetention how long an ended job (and its idempotency key) stays findable
      * @param loadTimeout how long loading a key or PCE waits for room in the budget before it gives up
      * @param timelineLog where each timeline event goes as one line, or null
+     * @param keyTableBytes native memory for each resident key's precomputed tables
+     *        ({@link dev.proofline.groth16.KeyTables}, paid for from the budget with the key); 0: none
      */
     public record Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
             long budgetBytes, int timelineCapacity, Dispatch dispatch, Duration resultRetention, Duration loadTimeout,
-            Consumer<String> timelineLog) {
+            Consumer<String> timelineLog, long keyTableBytes) {
         /** {@code maxProverQueueDepth} for permits sized by the engine ({@code permits = "auto"}). */
         public static final int AUTO_PERMITS = 0;
 
@@ -72,12 +74,15 @@ public final class Engine implements AutoCloseable {
             if (budgetBytes <= 0 || timelineCapacity < 1) {
                 throw new IllegalArgumentException("budget and timeline capacity must be positive");
             }
+            if (keyTableBytes < 0) {
+                throw new IllegalArgumentException("key table bytes must not be negative: " + keyTableBytes);
+            }
         }
 
         public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
                 long budgetBytes, int timelineCapacity, Dispatch dispatch) {
             this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
-                    dispatch, Duration.ofMinutes(10), Duration.ofMinutes(5), null);
+                    dispatch, Duration.ofMinutes(10), Duration.ofMinutes(5), null, 0);
         }
 
         public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
@@ -98,12 +103,12 @@ public final class Engine implements AutoCloseable {
 
         public Config withResultRetention(Duration d) {
             return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, d, loadTimeout, timelineLog);
+                    timelineCapacity, dispatch, d, loadTimeout, timelineLog, keyTableBytes);
         }
 
         public Config withLoadTimeout(Duration d) {
             return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, d, timelineLog);
+                    timelineCapacity, dispatch, resultRetention, d, timelineLog, keyTableBytes);
         }
 
         /** Whether the engine sizes its permits ({@code permits = "auto"}). */
@@ -113,7 +118,13 @@ public final class Engine implements AutoCloseable {
 
         public Config withTimelineLog(Consumer<String> log) {
             return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, loadTimeout, log);
+                    timelineCapacity, dispatch, resultRetention, loadTimeout, log, keyTableBytes);
+        }
+
+        /** With precomputed tables of at most {@code bytes} for each resident key (0: none). */
+        public Config withKeyTables(long bytes) {
+            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
+                    timelineCapacity, dispatch, resultRetention, loadTimeout, timelineLog, bytes);
         }
     }
 
@@ -155,7 +166,7 @@ public final class Engine implements AutoCloseable {
                 : Math.max(1, config.maxProverQueueDepth()));
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
-        this.circuits = new Circuits(budget, config.loadTimeout());
+        this.circuits = new Circuits(budget, config.loadTimeout(), config.keyTableBytes());
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.jobs = new JobRegistry(config.resultRetention());

@@ -41,37 +41,72 @@ public final class KeyTables implements AutoCloseable {
     private record Set(WeierstrassCurve curve, MemorySegment points, int count) {
     }
 
+    /** The key's five point sets, in the order of the tables. */
+    private static List<Set> sets(ProvingKey key) {
+        PairingCurve curve = key.curve();
+        int nVars = key.variableCount();
+        return List.of(new Set(curve.g1(), key.pointsA(), nVars), new Set(curve.g1(), key.pointsB1(), nVars),
+                new Set(curve.g1(), key.pointsC(), nVars - key.publicCount() - 1),
+                new Set(curve.g1(), key.pointsH(), key.domainSize()), new Set(curve.g2(), key.pointsB2(), nVars));
+    }
+
+    /**
+     * The window bits of each set's table within {@code maxBytes} in all (0: no table), the sets of at
+     * most {@link #MAX_POINTS} points in order while they fit; the bytes each would take at most (points
+     * at infinity are left out of a table, so it may take less).
+     */
+    private static int[] plan(List<Set> sets, long maxBytes) {
+        int threads = Runtime.getRuntime().availableProcessors();
+        int[] bits = new int[sets.size()];
+        long left = maxBytes;
+        for (int i = 0; i < sets.size(); i++) {
+            Set s = sets.get(i);
+            if (s.count() == 0 || s.count() > MAX_POINTS) {
+                continue;
+            }
+            bits[i] = FixedBaseTable.windowBits(s.curve(), s.count(), threads, left);
+            if (bits[i] != 0) {
+                left -= FixedBaseTable.bytes(s.curve(), s.count(), bits[i]);
+            }
+        }
+        return bits;
+    }
+
+    /** The most native memory {@link #build} takes for the key within {@code maxBytes} (reserve it first). */
+    public static long plannedBytes(ProvingKey key, long maxBytes) {
+        List<Set> sets = sets(key);
+        int[] bits = plan(sets, maxBytes);
+        long bytes = 0;
+        for (int i = 0; i < bits.length; i++) {
+            if (bits[i] != 0) {
+                bytes += FixedBaseTable.bytes(sets.get(i).curve(), sets.get(i).count(), bits[i]);
+            }
+        }
+        return bytes;
+    }
+
     /**
      * Tables for the key's point sets of at most {@link #MAX_POINTS} points, in at most {@code maxBytes}
      * of native memory in all; none where nothing fits. Takes about as long as a few hundred proofs'
      * MSMs of the key, on all processors.
      */
     public static KeyTables build(ProvingKey key, long maxBytes) {
-        PairingCurve curve = key.curve();
-        int nVars = key.variableCount();
-        List<Set> sets = List.of(new Set(curve.g1(), key.pointsA(), nVars), new Set(curve.g1(), key.pointsB1(), nVars),
-                new Set(curve.g1(), key.pointsC(), nVars - key.publicCount() - 1),
-                new Set(curve.g1(), key.pointsH(), key.domainSize()), new Set(curve.g2(), key.pointsB2(), nVars));
-        int threads = Runtime.getRuntime().availableProcessors();
+        List<Set> sets = sets(key);
+        int[] bits = plan(sets, maxBytes);
         FixedBaseTable[] built = new FixedBaseTable[sets.size()];
-        long left = maxBytes;
-        List<FixedBaseTable> done = new ArrayList<>();
         try {
             for (int i = 0; i < sets.size(); i++) {
-                Set s = sets.get(i);
-                if (s.count() == 0 || s.count() > MAX_POINTS) {
-                    continue;
+                if (bits[i] != 0) {
+                    Set s = sets.get(i);
+                    built[i] = FixedBaseTable.build(s.curve(), s.points(), 0, s.count(), bits[i]);
                 }
-                int bits = FixedBaseTable.windowBits(s.curve(), s.count(), threads, left);
-                if (bits == 0) {
-                    continue;
-                }
-                built[i] = FixedBaseTable.build(s.curve(), s.points(), 0, s.count(), bits);
-                done.add(built[i]);
-                left -= built[i].bytes();
             }
         } catch (RuntimeException | Error e) {
-            done.forEach(FixedBaseTable::close);
+            for (FixedBaseTable t : built) {
+                if (t != null) {
+                    t.close();
+                }
+            }
             throw e;
         }
         return new KeyTables(built[0], built[1], built[2], built[3], built[4]);
