@@ -52,6 +52,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
         int leases;
         boolean dropped;
         long uses;
+        /** Its precomputed tables, for the status: none, being built, their size, or why there are none. */
+        volatile String tables = "no tables";
 
         KeyEntry(Stamp stamp, ProvingKey key) {
             this.stamp = stamp;
@@ -92,16 +94,24 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private final long tableBytes;
 
     /** Builds the key's tables on a background thread and attaches them, unless the key is closed first. */
-    private void buildTables(ProvingKey key) {
+    private void buildTables(KeyEntry e) {
         if (tableBytes <= 0) {
             return;
         }
+        e.tables = "tables being built";
         Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
+            long t0 = System.nanoTime();
             try {
-                key.attach(KeyTables.build(key, tableBytes));
-            } catch (IllegalStateException | OutOfMemoryError e) {
+                KeyTables t = KeyTables.build(e.key, tableBytes);
+                if (e.key.attach(t)) {
+                    e.tables = t.count() == 0 ? "no tables (its point sets are too large)"
+                            : String.format(Locale.ROOT, "tables %s, built in %.1f s", size(t.bytes()),
+                                    (System.nanoTime() - t0) / 1e9);
+                }
+            } catch (IllegalStateException | OutOfMemoryError x) {
                 // the key was closed while its tables were built, or there was no memory for them: its
                 // proofs go on without tables
+                e.tables = "no tables (" + x.getMessage() + ")";
             }
         });
     }
@@ -144,7 +154,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
             }
             e = new KeyEntry(stamp, key);
             keys.put(id, e);
-            buildTables(key);
+            buildTables(e);
             return lease(e);
         }
     }
@@ -224,8 +234,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
         List<Map.Entry<String, KeyEntry>> ks = new ArrayList<>(keys.entrySet());
         for (int i = ks.size() - 1; i >= 0; i--) {
             KeyEntry e = ks.get(i).getValue();
-            lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, used %d time%s)", ks.get(i).getKey(),
-                    e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()), e.uses,
+            lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, %s, used %d time%s)", ks.get(i).getKey(),
+                    e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()), e.tables, e.uses,
                     e.uses == 1 ? "" : "s"));
         }
         List<Map.Entry<WasmId, WasmEntry>> ws = new ArrayList<>(wasms.entrySet());

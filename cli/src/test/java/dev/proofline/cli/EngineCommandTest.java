@@ -127,8 +127,16 @@ class EngineCommandTest {
             assertEquals(Files.readString(fx.publicJson()).replaceAll("\\s", ""),
                     Files.readString(tmp.resolve("public.json")).replaceAll("\\s", ""));
         }
+        // the key's precomputed tables are built in the background: the status says so once they are
+        long deadline = System.nanoTime() + 60_000_000_000L;
         CliRun status = launcher(tmp, Map.of(), "engine", "status");
+        while (!status.out().contains(", built in ") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            status = launcher(tmp, Map.of(), "engine", "status");
+        }
         assertEquals(0, status.code(), status.err());
+        assertTrue(status.out().matches("(?s).*2\\^\\d+, [0-9.]+ KiB, tables [0-9.]+ [KM]iB, built in [0-9.]+ s, used.*"),
+                status.out());
         assertTrue(status.out().contains("pid " + ProcessHandle.current().pid()), status.out());
         assertTrue(status.out().contains("requests   2 served"), status.out());
         assertTrue(status.out().contains("key        " + fx.zkey() + " (bn128, 2^"), status.out());
@@ -157,6 +165,11 @@ class EngineCommandTest {
         }
         assertTrue(state.contains("warm-up    done in "), state);
         assertTrue(state.contains("requests   0 served") && state.contains("resident   0 keys"), state);
+        // the log line follows the status by the warm-up's clean-up (its key and tables closed, its files deleted)
+        for (long end = System.nanoTime() + 30_000_000_000L; System.nanoTime() < end
+                && !log.toString(StandardCharsets.UTF_8).contains("warm-up done in "); ) {
+            Thread.sleep(20);
+        }
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("warm-up done in "), log.toString(StandardCharsets.UTF_8));
     }
 
