@@ -82,14 +82,14 @@ interface ClusterStore extends AutoCloseable {
         return PostgresStore.open(database, poolSize, connectTimeout);
     }
 
-    /** The JDBC URL of a cluster database (see {@link PostgresStore#jdbcUrl}). */
+    /** The JDBC URL of a cluster database (see {@link PostgresConnections#jdbcUrl}). */
     static String jdbcUrl(String database, java.util.Properties props) {
-        return PostgresStore.jdbcUrl(database, props);
+        return PostgresConnections.jdbcUrl(database, props);
     }
 
     /** The URL without its password, for messages. */
     static String redacted(String database) {
-        return PostgresStore.redacted(database);
+        return PostgresConnections.redacted(database);
     }
 
     /** What the store is, for logs and status ("PostgreSQL postgresql://...", "SQLite /var/lib/..."). */
