@@ -171,10 +171,6 @@ final class SqliteFile implements AutoCloseable {
 
     // ------------------------------------------------------------------ plumbing
 
-    interface Work<T> {
-        T run(Transaction t) throws SQLException;
-    }
-
     /** One transaction: its statements and the announcements made once it committed. */
     final class Transaction {
         final long now = clock.getAsLong();
@@ -228,7 +224,7 @@ final class SqliteFile implements AutoCloseable {
      * did. A disk that is full or failing is an {@link UnavailableException} (the caller's request:
      * UNAVAILABLE; a result: retried).
      */
-    <T> T with(String what, Sync level, Work<T> work) {
+    <T> T with(String what, Sync level, SqlWork<Transaction, T> work) {
         Transaction t = new Transaction();
         T value;
         busy.lock();
