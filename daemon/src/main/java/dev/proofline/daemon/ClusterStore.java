@@ -1,5 +1,6 @@
 package dev.proofline.daemon;
 
+import dev.proofline.engine.Priority;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,6 +27,23 @@ interface ClusterStore extends AutoCloseable {
     String WORK = "proofline_work";
     /** Announcement of a job that ended: "job STATE". */
     String JOBS = "proofline_jobs";
+
+    /**
+     * What a job's stored error says when a witness did not satisfy its circuit; the service answers such a
+     * failure with INVALID_ARGUMENT (the store keeps an error's text, not its kind).
+     */
+    String UNSATISFIED = "the witness does not satisfy the circuit";
+
+    /** The stored rank of a priority: higher is claimed first (LOW 0 ... CRITICAL 3). */
+    static int rank(Priority p) {
+        return Priority.values().length - 1 - p.ordinal();
+    }
+
+    /** The priority of a stored rank (one out of range is the nearest). */
+    static Priority priority(int rank) {
+        int n = Priority.values().length;
+        return Priority.values()[n - 1 - Math.max(0, Math.min(n - 1, rank))];
+    }
 
     /** A store that cannot be reached (or stopped answering): the caller's request is UNAVAILABLE. */
     final class UnavailableException extends RuntimeException {

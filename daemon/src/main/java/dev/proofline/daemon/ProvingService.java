@@ -258,7 +258,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                             java.nio.charset.StandardCharsets.UTF_8)));
         }
         ClusterStore.Submitted s = cluster.store().submit(req.getIdempotencyKey().isEmpty() ? null
-                : req.getIdempotencyKey(), circuit, cluster.digestOf(circuit), ClusterNode.rank(priority(req)),
+                : req.getIdempotencyKey(), circuit, cluster.digestOf(circuit), ClusterStore.rank(priority(req)),
                 req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()), cluster.nodeId(), rows);
         return SubmitProofResponse.newBuilder().setJobId(s.jobId()).setQueuePosition(s.queuePosition())
                 .setExisting(s.existing()).build();
@@ -392,7 +392,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
         switch (v.state()) {
-            case "FAILED" -> out.onError((String.valueOf(v.error()).contains(ClusterNode.UNSATISFIED)
+            case "FAILED" -> out.onError((String.valueOf(v.error()).contains(ClusterStore.UNSATISFIED)
                     ? Status.INVALID_ARGUMENT : Status.INTERNAL)
                     .withDescription(ClientMessages.redact(String.valueOf(v.error()))).asRuntimeException());
             case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());

@@ -352,7 +352,7 @@ class ClusterTest {
         Files.createDirectories(oddKeys.resolve("multiplier"));
         Files.copy(CircomFixtures.build("bn128", "poseidon").zkey(), oddKeys.resolve("multiplier/circuit.zkey"));
         Daemon odd = node(db, "odd", oddKeys, 2, "10s");
-        String digest = ClusterNode.digest(mul.zkey());
+        String digest = KeyDigests.digest(mul.zkey());
         String job;
         try (ClusterStore s = ClusterStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
             job = s.submit(null, "multiplier", digest, 1, null, "test",
@@ -512,7 +512,7 @@ class ClusterTest {
     @Test
     void aResultFromAnExpiredLeaseIsDiscarded() throws Exception {
         String db = newDatabase();
-        String digest = ClusterNode.digest(mul.zkey());
+        String digest = KeyDigests.digest(mul.zkey());
         try (ClusterStore s = ClusterStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
             String job = s.submit(null, "multiplier", digest, 1, null, "test",
                     List.of(new ClusterStore.NewPartition("wtns", wtns))).jobId();
