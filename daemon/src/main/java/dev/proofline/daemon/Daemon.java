@@ -104,7 +104,8 @@ public final class Daemon implements AutoCloseable {
             if (cluster != null) {
                 bindClusterMetrics(cluster, registry);
             }
-            this.service = new ProvingService(engine, config, registry::scrape, cluster);
+            this.service = new ProvingService(engine, config, registry::scrape,
+                    cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))

@@ -10,7 +10,6 @@ import dev.proofline.api.v1.GetMetricsRequest;
 import dev.proofline.api.v1.GetMetricsResponse;
 import dev.proofline.api.v1.GetStatusRequest;
 import dev.proofline.api.v1.GetStatusResponse;
-import dev.proofline.api.v1.JobState;
 import dev.proofline.api.v1.KeyRequest;
 import dev.proofline.api.v1.KeyResponse;
 import dev.proofline.api.v1.KeyStatus;
@@ -18,23 +17,18 @@ import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ListCircuitsResponse;
 import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.PartitionKind;
-import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
-import dev.proofline.api.v1.Timings;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.ProofResult;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
-import dev.proofline.groth16.io.ProofBinary;
-import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.wasm.CircomInput;
 import io.grpc.Status;
@@ -44,8 +38,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -53,7 +47,9 @@ import java.util.function.Supplier;
 /**
  * The {@code proofline.v1.ProvingEngine} service over an {@link Engine}. Requests name circuits by id;
  * witnesses are checked against the circuit's key when they are submitted, so a bad one is an
- * {@code INVALID_ARGUMENT} at once. Failures are status codes whose message names the problem.
+ * {@code INVALID_ARGUMENT} at once. Failures are status codes whose message names the problem. The
+ * checked jobs go to {@link ProofJobs}: the engine's memory, or a durable queue (cluster mode, or a
+ * single daemon's store).
  */
 final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
@@ -63,15 +59,11 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     private final long maxRequestBytes;
     private final Duration maxAwait;
     private volatile boolean accepting = true;
-    /** The durable queue the jobs live in (cluster mode, or a single daemon's store); null: in the engine's memory. */
-    private final ClusterNode cluster;
+    /** Where the jobs live: the engine's memory, or a durable queue. */
+    private final ProofJobs jobs;
 
-    ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics) {
-        this(engine, config, metrics, null);
-    }
-
-    ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics, ClusterNode cluster) {
-        this.cluster = cluster;
+    ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
+        this.jobs = jobs;
         this.engine = engine;
         this.config = config;
         this.metrics = metrics;
@@ -97,12 +89,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             SubmitProofResponse sub = submit(req, partitions(req.getPartitionsList()));
             long ms = req.getAwaitTimeoutMs() == 0 ? Duration.ofMinutes(10).toMillis() : req.getAwaitTimeoutMs();
             Duration timeout = Duration.ofMillis(Math.min(ms, maxAwait.toMillis()));
-            if (cluster != null) {
-                awaitCluster(sub.getJobId(), timeout, out);
-                return;
-            }
-            Engine.Job job = engine.job(sub.getJobId()).orElseThrow();
-            awaitThen(job, timeout, out);
+            jobs.await(sub.getJobId(), timeout, out);
         } catch (Throwable t) {
             out.onError(status(t));
         }
@@ -219,15 +206,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
             }
         }
         checkSatisfied(id, parts);
-        if (cluster != null) {
-            return submitToCluster(req, id, ps);
-        }
-        CircuitJob spec = new CircuitJob(engine.circuits(), id, parts);
-        Engine.Job job = engine.submit(spec, priority(req),
-                req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey(),
-                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()));
-        return SubmitProofResponse.newBuilder().setJobId(job.id()).setQueuePosition(engine.queuePosition(job))
-                .setExisting(job.spec() != spec).build();
+        return jobs.submit(req, id, priority(req), ps, parts);
     }
 
     /**
@@ -246,22 +225,6 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 }
             }
         }
-    }
-
-    /** Cluster mode: the checked job goes into the shared queue, durable once this returns. */
-    private SubmitProofResponse submitToCluster(SubmitProofRequest req, String circuit, List<Partition> ps) {
-        List<ClusterStore.NewPartition> rows = new ArrayList<>(ps.size());
-        for (Partition p : ps) {
-            rows.add(p.getInputCase() == Partition.InputCase.WTNS
-                    ? new ClusterStore.NewPartition("wtns", p.getWtns().toByteArray())
-                    : new ClusterStore.NewPartition("input_json", p.getInputJson().getBytes(
-                            java.nio.charset.StandardCharsets.UTF_8)));
-        }
-        ClusterStore.Submitted s = cluster.store().submit(req.getIdempotencyKey().isEmpty() ? null
-                : req.getIdempotencyKey(), circuit, cluster.digestOf(circuit), ClusterStore.rank(priority(req)),
-                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()), cluster.nodeId(), rows);
-        return SubmitProofResponse.newBuilder().setJobId(s.jobId()).setQueuePosition(s.queuePosition())
-                .setExisting(s.existing()).build();
     }
 
     /** A partition of a request as the engine takes it, checked against the circuit and its key. */
@@ -308,202 +271,15 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     public void awaitProof(AwaitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
             Duration timeout = Duration.ofMillis(Math.min(req.getTimeoutMs(), maxAwait.toMillis()));
-            if (cluster != null) {
-                awaitCluster(req.getJobId(), timeout, out);
-                return;
-            }
-            Engine.Job job = job(req.getJobId());
-            awaitThen(job, timeout, out);
+            jobs.await(req.getJobId(), timeout, out);
         } catch (Throwable t) {
             out.onError(status(t));
         }
     }
 
-    /** Answers when the job ends or the timeout passes (state RUNNING), without holding a thread. */
-    private void awaitThen(Engine.Job job, Duration timeout, StreamObserver<AwaitProofResponse> out) {
-        CompletableFuture<List<Object>> f = job.result();
-        CompletableFuture<Object> any = f.isDone() || timeout.isZero()
-                ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.anyOf(f, after(timeout));
-        any.whenComplete((v, x) -> {
-            try {
-                if (f.isDone() && f.isCompletedExceptionally()) {
-                    Throwable why = failure(f);
-                    if (why instanceof Prover.ProofRejectedException && job.spec() instanceof CircuitJob cj) {
-                        // the proof's own verification caught a witness that does not satisfy the circuit
-                        // (a circuit with only a key cannot be checked at submission)
-                        out.onError(Status.INVALID_ARGUMENT.withDescription(job.id() + ": a witness does not satisfy"
-                                + " circuit '" + cj.circuitId() + "' (its proof fails verification)").asRuntimeException());
-                        return;
-                    }
-                    out.onError(status(why));
-                    return;
-                }
-                out.onNext(response(job));
-                out.onCompleted();
-            } catch (Throwable t) {
-                out.onError(status(t));
-            }
-        });
-    }
-
-    /**
-     * A future that completes when {@code timeout} has passed, on the JDK's own timer thread: a task of
-     * {@code CompletableFuture.delayedExecutor} would run on the common fork-join pool where it has more
-     * than one worker, the pool the proofs' NTTs and parallel loops keep busy, so a short wait could be
-     * answered only once the proofs ahead of it let go.
-     */
-    private static CompletableFuture<Object> after(Duration timeout) {
-        return new CompletableFuture<>().completeOnTimeout(null, timeout.toMillis(),
-                java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Cluster mode: answers when the job ends (a notification from the database) or the timeout passes,
-     * from the job's rows, without holding a thread.
-     */
-    private void awaitCluster(String id, Duration timeout, StreamObserver<AwaitProofResponse> out) {
-        CompletableFuture<Void> ended = cluster.watch(id); // before reading, so that no ending is missed
-        ClusterStore.JobView v = clusterJob(id, true);
-        if (v.ended() || timeout.isZero()) {
-            ended.cancel(false);
-            answer(v, out);
-            return;
-        }
-        CompletableFuture.anyOf(ended, after(timeout))
-                .whenComplete((x, t) -> {
-                    ended.cancel(false);
-                    try {
-                        answer(clusterJob(id, true), out);
-                    } catch (Throwable e) {
-                        out.onError(status(e));
-                    }
-                });
-    }
-
-    private ClusterStore.JobView clusterJob(String id, boolean fetching) {
-        ClusterStore.JobView v = cluster.store().job(id, fetching);
-        if (v == null) {
-            throw Status.NOT_FOUND.withDescription("no job '" + id + "' (unknown, or ended longer ago than "
-                    + cluster.store().retentionKey() + ")").asRuntimeException();
-        }
-        return v;
-    }
-
-    private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
-        switch (v.state()) {
-            case "FAILED" -> out.onError((String.valueOf(v.error()).contains(ClusterStore.UNSATISFIED)
-                    ? Status.INVALID_ARGUMENT : Status.INTERNAL)
-                    .withDescription(ClientMessages.redact(String.valueOf(v.error()))).asRuntimeException());
-            case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
-            case "DEADLINE_EXCEEDED" -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
-                    + " did not finish within its deadline").asRuntimeException());
-            default -> {
-                out.onNext(response(v));
-                out.onCompleted();
-            }
-        }
-    }
-
-    static AwaitProofResponse response(ClusterStore.JobView v) {
-        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(v.id())
-                .setState(JobState.valueOf(v.state())).addAllRefusals(v.refusals());
-        if (v.error() != null) {
-            b.setError(v.error());
-        }
-        for (ClusterStore.PartitionView p : v.parts()) {
-            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index())
-                    .setState(p.state().toLowerCase(Locale.ROOT));
-            if (p.node() != null) {
-                r.setNode(p.node());
-            }
-            double[] t = p.timings();
-            if (t != null && t.length == 6) {
-                r.setTimings(Timings.newBuilder().setQueueWaitMs(t[0]).setSynthesisMs(t[1]).setProverWaitMs(t[2])
-                        .setProverMs(t[3]).setFinalizeMs(t[4]).setTotalMs(t[5]));
-            }
-            if (p.proofJson() != null) {
-                r.setProofJson(p.proofJson());
-            }
-            if (p.proofBinary() != null) {
-                r.setProofBinary(ByteString.copyFrom(p.proofBinary()));
-            }
-            r.addAllPublicSignals(p.publicSignals());
-            b.addPartitions(r);
-        }
-        return b.build();
-    }
-
-    private static Throwable failure(CompletableFuture<?> f) {
-        try {
-            f.get();
-            return new IllegalStateException("not failed");
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (CancellationException e) {
-            return e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return e;
-        }
-    }
-
-    static AwaitProofResponse response(Engine.Job job) {
-        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(job.id()).setState(state(job));
-        List<Object> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
-                ? job.result().join() : null;
-        for (int p = 0; p < job.partitions(); p++) {
-            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p)
-                    .setState(job.state(p).name().toLowerCase(Locale.ROOT));
-            Engine.Timings t = job.timings(p);
-            if (t != null) {
-                r.setTimings(Timings.newBuilder().setQueueWaitMs(t.queueWaitMs()).setSynthesisMs(t.synthesisMs())
-                        .setProverWaitMs(t.proverWaitMs()).setProverMs(t.proverMs()).setFinalizeMs(t.finalizeMs())
-                        .setTotalMs(t.totalMs()));
-            }
-            if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
-                r.setProofJson(SnarkjsJson.proofJson(pr.proof()))
-                        .setProofBinary(ByteString.copyFrom(ProofBinary.encode(pr.proof())))
-                        .addAllPublicSignals(pr.publicSignals());
-            }
-            b.addPartitions(r);
-        }
-        return b.build();
-    }
-
-    static JobState state(Engine.Job job) {
-        CompletableFuture<List<Object>> f = job.result();
-        if (!f.isDone()) {
-            return JobState.RUNNING;
-        }
-        if (f.isCancelled()) {
-            return JobState.CANCELLED;
-        }
-        if (f.isCompletedExceptionally()) {
-            return failure(f) instanceof TimeoutException ? JobState.DEADLINE_EXCEEDED : JobState.FAILED;
-        }
-        return JobState.DONE;
-    }
-
     @Override
     public void cancelProof(CancelProofRequest req, StreamObserver<CancelProofResponse> out) {
-        respond(out, () -> {
-            if (cluster != null) {
-                String st = cluster.store().cancel(req.getJobId());
-                if (st == null) {
-                    clusterJob(req.getJobId(), false); // NOT_FOUND
-                }
-                return CancelProofResponse.newBuilder().setState(JobState.valueOf(st)).build();
-            }
-            Engine.Job job = job(req.getJobId());
-            job.cancel();
-            return CancelProofResponse.newBuilder().setState(state(job)).build();
-        });
-    }
-
-    private Engine.Job job(String id) {
-        return engine.job(id).orElseThrow(() -> Status.NOT_FOUND.withDescription("no job '" + id
-                + "' (unknown, or ended longer ago than engine.result_retention)").asRuntimeException());
+        respond(out, () -> jobs.cancel(req.getJobId()));
     }
 
     // ------------------------------------------------------------------ status, keys
@@ -519,12 +295,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
                     .addAllDevices(s.devices());
-            // the cluster's rows are read once, for both the JSON snapshot and their own field
-            String clusterJson = cluster == null ? null : clusterJson();
-            b.setJson(statusJson(s, clusterJson));
-            if (cluster != null) {
-                b.setNodeId(cluster.nodeId()).setClusterJson(clusterJson);
-            }
+            jobs.status(s, b);
             for (Circuits.Registered c : engine.circuits().list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
                 for (ResidentCache.EntryStatus e : s.keys()) {
@@ -540,20 +311,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     /** The engine's status as JSON, with the cluster's in cluster mode ({@code GET /status}). */
     String statusJson() {
-        return statusJson(engine.status(), cluster == null ? null : clusterJson());
-    }
-
-    private String statusJson(EngineStatus s, String clusterJson) {
-        return cluster == null ? StatusJson.write(s) : StatusJson.write(s, cluster.localStatus(), clusterJson);
-    }
-
-    /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
-    private String clusterJson() {
-        try {
-            return cluster.store().clusterJson(30);
-        } catch (ClusterStore.UnavailableException e) {
-            return StatusJson.error(e.getMessage());
-        }
+        return jobs.statusJson(engine.status());
     }
 
     @Override
@@ -594,14 +352,11 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
     // ------------------------------------------------------------------ errors
 
-    private interface Call<T> {
-        T run() throws Exception;
-    }
-
-    private static <T> void respond(StreamObserver<T> out, Call<T> call) {
+    /** Answers with what {@code call} returns, or with the status of its failure. */
+    private static <T> void respond(StreamObserver<T> out, Callable<T> call) {
         T value;
         try {
-            value = call.run();
+            value = call.call();
         } catch (Throwable t) {
             out.onError(status(t));
             return;
