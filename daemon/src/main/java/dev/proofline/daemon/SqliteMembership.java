@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import static dev.proofline.daemon.SqliteFile.bind;
+
 import dev.proofline.daemon.ClusterStore.NodeInfo;
 import dev.proofline.daemon.SqliteFile.Sync;
 import java.sql.PreparedStatement;

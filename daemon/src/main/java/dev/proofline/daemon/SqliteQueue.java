@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import static dev.proofline.daemon.SqliteFile.bind;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.daemon.ClusterStore.Claim;
@@ -22,6 +23,9 @@ import java.util.List;
  */
 final class SqliteQueue {
 
+    /** SQLite's largest value (its default SQLITE_MAX_LENGTH): a partition's witness or input must be smaller. */
+    static final int MAX_PAYLOAD = 1_000_000_000;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SqliteFile file;
@@ -29,9 +33,6 @@ final class SqliteQueue {
     SqliteQueue(SqliteFile file) {
         this.file = file;
     }
-
-    /** SQLite's largest value (its default SQLITE_MAX_LENGTH): a partition's witness or input must be smaller. */
-    static final int MAX_PAYLOAD = 1_000_000_000;
 
     Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
             String node, List<NewPartition> parts) {

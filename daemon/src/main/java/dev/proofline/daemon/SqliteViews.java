@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import static dev.proofline.daemon.SqliteFile.bind;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.daemon.ClusterStore.JobView;
