@@ -387,9 +387,15 @@ public final class Prover {
         }
     }
 
-    /** a, b, c; H by NTTs; the G1 MSMs. */
+    /**
+     * a, b, c; H by NTTs; the G1 MSMs. The workspace is this call's own and is no longer reachable once H
+     * is computed (h takes a's place), so that b and c are garbage while the MSMs run.
+     */
     public Started start(ProvingKey key, Witness witness) {
-        return start(key, witness, Workspace.allocate(key));
+        check(key, witness);
+        long t0 = System.nanoTime();
+        long[] h = quotient(key, witness, Workspace.allocate(key), this);
+        return msms(key, witness, h, t0);
     }
 
     /** As {@link #start(ProvingKey, Witness)}, computing in {@code ws}. */
