@@ -214,18 +214,19 @@ final class BatchAffineBuckets extends BucketKernel {
 
     /**
      * Writes sum_{lo <= i < hi} P_i, Jacobian, to {@code out} at {@code oi}, P_i the affine point at byte
-     * offset {@code pointBase + i * 8 * affineWidth} of {@code points}: the terms of an MSM whose scalar
+     * offset {@code pointBase + j * 8 * affineWidth} of {@code points}, j = {@code index[i]} (i where
+     * {@code index} is null): the terms of an MSM whose scalar
      * is 1. A tree of batched affine additions: each round adds the points in pairs, P_2j += P_2j+1, in
      * batches sharing one inversion, and keeps the sums (about n additions in all, against one a window in
      * Pippenger's method); the last few are added in Jacobian coordinates. Doublings and cancellations
      * are handled by the batch as in the buckets.
      */
-    void sum(MemorySegment points, long pointBase, int lo, int hi, long[] out, int oi) {
+    void sum(MemorySegment points, long pointBase, int[] index, int lo, int hi, long[] out, int oi) {
         long[] work = new long[Math.max(0, hi - lo) * aw];
         boolean[] live = new boolean[Math.max(0, hi - lo)];
         int count = 0;
         for (int i = lo; i < hi; i++) {
-            load(points, pointBase + 8L * i * aw, work, count * aw, aw);
+            load(points, pointBase + 8L * aw * (index == null ? i : index[i]), work, count * aw, aw);
             if (!isInfinity(work, count * aw)) {
                 live[count++] = true;
             }

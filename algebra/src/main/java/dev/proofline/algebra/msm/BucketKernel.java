@@ -13,14 +13,14 @@ abstract class BucketKernel {
 
     /**
      * Writes sum over i in [lo, hi) of d_i P_i, Jacobian, to {@code out} at {@code oi}; d_i is decoded
-     * from {@code digits[i]} and P_i is the affine point at byte offset {@code pointBase + i * 8 *
-     * affineWidth} of {@code points} (little-endian words). Only buckets below {@code used} can be hit
-     * (the top window of a scalar is often narrower).
+     * from {@code digits[i]} and P_i is the affine point at byte offset {@code pointBase + j * 8 *
+     * affineWidth} of {@code points} (little-endian words), j = {@code index[i]}, or i where {@code index}
+     * is null. Only buckets below {@code used} can be hit (the top window of a scalar is often narrower).
      */
-    final void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int used, long[] out,
-            int oi) {
+    final void windowSum(char[] digits, int lo, int hi, MemorySegment points, long pointBase, int[] index, int used,
+            long[] out, int oi) {
         begin(used, points);
-        accumulate(digits, lo, hi, null, pointBase);
+        accumulate(digits, lo, hi, index, pointBase);
         end(out, oi);
     }
 

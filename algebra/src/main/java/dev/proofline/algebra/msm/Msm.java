@@ -4,7 +4,6 @@ import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import dev.proofline.algebra.Parallel;
 import java.util.function.Function;
@@ -20,8 +19,8 @@ import java.util.function.Function;
  * infinity, zero scalars, repeated points and a point next to its negation are all fine. The scalars
  * are read first ({@link WidthGroups}): terms that add nothing are dropped, the terms whose scalar is 1
  * are summed directly, and the others are grouped by the bit length of their scalars, each group with
- * as many windows as it needs; the groups are copied together when there are several or when many
- * terms were dropped.
+ * as many windows as it needs; when there are several groups or many terms were dropped, each group's
+ * terms are listed by index (their scalars copied together), the points read where they are.
  *
  * <p>The scalars are recoded into c-bit signed digits, so a window has 2^(c-1) buckets. Each
  * window's points go into buckets either in Jacobian coordinates (mixed additions) or in affine
@@ -297,35 +296,33 @@ public final class Msm {
      * key's A, B1 and B2 points are at infinity for every variable its matrix does not use, often most of
      * them) are dropped, and the others grouped by the width of their scalar ({@link WidthGroups}): the
      * terms whose scalar is 1 (most of a bit-heavy circuit's witness) are summed directly, and each other
-     * group runs Pippenger's method with as many windows as its widest scalar needs. The groups are copied
-     * together (points into native memory, scalars into a new array) when there are several, or when at
-     * least an eighth of the terms are dropped; otherwise the MSM runs in place.
+     * group runs Pippenger's method with as many windows as its widest scalar needs. When there are several
+     * groups, or at least an eighth of the terms are dropped, the kept terms are listed group after group
+     * (their indices, and their scalars copied into a new array) and the kernels read each point where it
+     * is, through its index; otherwise the MSM runs in place.
      */
     private long[] compute(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
         int fullBits = curve.order().bitLength();
         WidthGroups g = WidthGroups.classify(points, pointBase, curve.affineWidth(), scalars, scalarBase, n,
                 fullBits, byWidth, this::cost);
         if (g.inPlace()) {
-            return pippenger(points, pointBase, scalars, scalarBase, n, g.bits(0));
+            return pippenger(points, pointBase, null, scalars, scalarBase, n, g.bits(0));
         }
-        long pointBytes = 8L * curve.affineWidth();
         int m = g.terms();
         long[] kept = new long[m * SCALAR_WORDS];
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment packed = arena.allocate(Math.max(1, m) * pointBytes, 8);
-            g.pack(points, pointBase, pointBytes, scalars, scalarBase, packed, kept);
-            PointArithmetic pa = curve.arithmetic();
-            long[] result = new long[curve.jacobianWidth()];
-            pa.setInfinity(result, 0);
-            for (int k = 0; k < g.groups(); k++) {
-                long[] part = g.bits(k) == 1
-                        ? sum(packed, g.from(k), g.from(k) + g.count(k))
-                        : pippenger(packed, 8L * g.from(k) * curve.affineWidth(), kept, g.from(k) * SCALAR_WORDS,
-                                g.count(k), g.bits(k));
-                pa.add(result, 0, part, 0, result, 0);
-            }
-            return result;
+        int[] index = new int[m];
+        g.pack(scalars, scalarBase, index, kept);
+        PointArithmetic pa = curve.arithmetic();
+        long[] result = new long[curve.jacobianWidth()];
+        pa.setInfinity(result, 0);
+        for (int k = 0; k < g.groups(); k++) {
+            int[] terms = java.util.Arrays.copyOfRange(index, g.from(k), g.from(k) + g.count(k));
+            long[] part = g.bits(k) == 1
+                    ? sum(points, pointBase, terms)
+                    : pippenger(points, pointBase, terms, kept, g.from(k) * SCALAR_WORDS, g.count(k), g.bits(k));
+            pa.add(result, 0, part, 0, result, 0);
         }
+        return result;
     }
 
     /** The cost model's time for n terms of scalars below 2^bits (the longest thread's share). */
@@ -336,16 +333,20 @@ public final class Msm {
     /** Terms summed by one task of {@link #sum} at least (below that, fewer tasks). */
     private static final int SUM_CHUNK = 1 << 12;
 
-    /** sum_{lo <= i < hi} P_i over the packed points, Jacobian: cut among the threads, each summing its part. */
-    long[] sum(MemorySegment points, int lo, int hi) {
-        int n = hi - lo;
+    /**
+     * sum_i P_{index[i]}, Jacobian, P_j the affine point at byte {@code pointBase + j * 8 * affineWidth} of
+     * {@code points}: cut among the threads, each summing its part.
+     */
+    long[] sum(MemorySegment points, long pointBase, int[] index) {
+        int n = index.length;
+        int lo = 0;
         int tasks = Math.max(1, Math.min(parallelism, n / SUM_CHUNK));
         int jw = curve.jacobianWidth();
         long[] partial = new long[tasks * jw];
         Parallel.run(parallelism, tasks, () -> {
             BatchAffineBuckets k = new BatchAffineBuckets(curve, SUM_WINDOW, DEFAULT_BATCH, adders);
-            return t -> k.sum(points, 0, lo + (int) ((long) n * t / tasks), lo + (int) ((long) n * (t + 1) / tasks),
-                    partial, t * jw);
+            return t -> k.sum(points, pointBase, index, lo + (int) ((long) n * t / tasks),
+                    lo + (int) ((long) n * (t + 1) / tasks), partial, t * jw);
         });
         PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];
@@ -359,8 +360,13 @@ public final class Msm {
     /** The window size of the kernel that {@link #sum} uses: its batches are 2^(c-1) = 1024 entries long. */
     private static final int SUM_WINDOW = 11;
 
-    /** Pippenger's method over n terms whose scalars are below 2^bits (or any, with the order's bit length). */
-    private long[] pippenger(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n, int bits) {
+    /**
+     * Pippenger's method over n terms whose scalars are below 2^bits (or any, with the order's bit length):
+     * scalar i from word {@code scalarBase + 4 i}, its point the affine point at byte {@code pointBase + j * 8
+     * * affineWidth} of {@code points}, j = {@code index[i]} (i where {@code index} is null).
+     */
+    private long[] pippenger(MemorySegment points, long pointBase, int[] index, long[] scalars, int scalarBase, int n,
+            int bits) {
         final int jw = curve.jacobianWidth();
         final PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];
@@ -396,7 +402,7 @@ public final class Msm {
                     k = affine ? new BatchAffineBuckets(curve, c, plan.batch(), adders) : new JacobianBuckets(curve, c);
                     kernels[affine ? 1 : 0] = k;
                 }
-                k.windowSum(digits[w], tasks[t][1], tasks[t][2], points, pointBase, top ? plan.topUsed() : nb, partial,
+                k.windowSum(digits[w], tasks[t][1], tasks[t][2], points, pointBase, index, top ? plan.topUsed() : nb, partial,
                         t * jw);
             };
         });

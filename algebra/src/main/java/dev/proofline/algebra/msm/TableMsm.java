@@ -3,7 +3,6 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.Parallel;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -57,15 +56,7 @@ final class TableMsm {
 
     /** The sum of the table's points {@code ones[0 .. n)} (row 0 holds the points themselves). */
     private static long[] sumOnes(Msm msm, FixedBaseTable table, int[] ones, int n) {
-        long pb = 8L * table.curve().affineWidth();
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment packed = arena.allocate(n * pb, 8);
-            MemorySegment rows = table.segment();
-            for (int j = 0; j < n; j++) {
-                MemorySegment.copy(rows, ones[j] * pb, packed, j * pb, pb);
-            }
-            return msm.sum(packed, 0, n);
-        }
+        return msm.sum(table.segment(), 0, n == ones.length ? ones : java.util.Arrays.copyOf(ones, n));
     }
 
     /** sum_j k_j P_{points[j]} over the m terms whose scalars are in {@code compact}. */

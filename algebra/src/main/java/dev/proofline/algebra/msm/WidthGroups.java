@@ -193,11 +193,10 @@ final class WidthGroups {
     }
 
     /**
-     * Copies the kept terms group after group: point i ({@code pointBytes} each, from byte
-     * {@code pointBase}) to {@code packed}, scalar i to {@code kept}.
+     * Lists the kept terms group after group: term i's index to {@code index}, its scalar (from word
+     * {@code scalarBase + 4 i} of {@code scalars}) to {@code kept}.
      */
-    void pack(MemorySegment points, long pointBase, long pointBytes, long[] scalars, int scalarBase,
-            MemorySegment packed, long[] kept) {
+    void pack(long[] scalars, int scalarBase, int[] index, long[] kept) {
         int[] next = from.clone();
         for (int i = 0; i < n; i++) {
             int c = classOf[i];
@@ -205,7 +204,7 @@ final class WidthGroups {
                 continue;
             }
             int j = next[groupOfClass[c]]++;
-            MemorySegment.copy(points, pointBase + i * pointBytes, packed, j * pointBytes, pointBytes);
+            index[j] = i;
             System.arraycopy(scalars, scalarBase + i * Msm.SCALAR_WORDS, kept, j * Msm.SCALAR_WORDS,
                     Msm.SCALAR_WORDS);
         }

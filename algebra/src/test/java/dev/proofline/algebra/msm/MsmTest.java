@@ -552,12 +552,15 @@ class MsmTest {
         assertEquals(5000 - ones - zeros, g.terms() - ones, "every term with a non-zero scalar kept once");
         assertTrue(g.groups() >= 2 && g.bits(g.groups() - 1) == full, "the widest group is the full width");
         long[] kept = new long[4 * g.terms()];
-        MemorySegment packed = Arena.ofAuto().allocate(8L * aw * Math.max(1, g.terms()));
-        g.pack(pts, 0, 8L * aw, in.scalars(), 0, packed, kept);
+        int[] index = new int[g.terms()];
+        g.pack(in.scalars(), 0, index, kept);
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
         for (int k = 0; k < g.groups(); k++) {
             for (int i = g.from(k); i < g.from(k) + g.count(k); i++) {
                 BigInteger s = PrimeField.wordsToBigInteger(kept, 4 * i, 4);
                 assertTrue(s.bitLength() <= g.bits(k) && s.signum() > 0, "group " + k + " holds its widths only");
+                assertEquals(in.ks()[index[i]], s, "term " + index[i] + " listed with its own scalar");
+                assertTrue(seen.add(index[i]), "term " + index[i] + " listed once");
             }
         }
         // uniform scalars: one full-width group, in place
