@@ -1,42 +1,29 @@
 package dev.proofline.r1cs.wasm;
 
-import com.dylibso.chicory.compiler.Cache;
-import com.dylibso.chicory.compiler.InterpreterFallback;
-import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ByteArrayMemory;
 import com.dylibso.chicory.runtime.ExportFunction;
-import com.dylibso.chicory.runtime.HostFunction;
-import com.dylibso.chicory.runtime.ImportValues;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Machine;
 import com.dylibso.chicory.runtime.Memory;
-import com.dylibso.chicory.runtime.WasmFunctionHandle;
 import com.dylibso.chicory.wasm.ChicoryException;
 import com.dylibso.chicory.wasm.Parser;
 import com.dylibso.chicory.wasm.WasmModule;
-import com.dylibso.chicory.wasm.types.ExternalType;
-import com.dylibso.chicory.wasm.types.FunctionImport;
 import com.dylibso.chicory.wasm.types.FunctionType;
-import com.dylibso.chicory.wasm.types.Import;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.FormatException;
 import dev.proofline.r1cs.io.InputFiles;
 import dev.proofline.r1cs.wasm.WitnessException.Reason;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -48,7 +35,9 @@ import java.util.function.Function;
  *
  * <p>The module runs on Chicory, a WebAssembly runtime in pure Java, whose compiler turns it into
  * JVM classes when loaded (functions too large for one JVM method, such as circomlib's Poseidon
- * constant tables, are interpreted instead).
+ * constant tables, are interpreted instead). The compilation is {@code WasmCompiler}'s, its cache on disk
+ * {@code CompiledClassCache}'s, and the functions the module imports from circom's runtime
+ * {@code RuntimeImports}'s.
  *
  * <p>Thread-safe: a loaded {@code CircomWasm} is immutable, and each {@link #calculate} runs in a
  * fresh WebAssembly instance (its own memory; a millisecond or so to create), so one
@@ -66,10 +55,6 @@ public final class CircomWasm {
     private static final List<String> REQUIRED_EXPORTS = List.of("getVersion", "getFieldNumLen32", "getRawPrime",
             "readSharedRWMemory", "writeSharedRWMemory", "init", "setInputSignal", "getInputSize",
             "getWitnessSize", "getWitness");
-
-    /** The imports circom 2 generators declare (all in module "runtime"). */
-    private static final Set<String> RUNTIME_IMPORTS = Set.of("exceptionHandler", "printErrorMessage",
-            "writeBufferMessage", "showSharedRWMemory");
 
     private final Path name;
     /** circom's symbol file beside the wasm, which names the inputs in errors; null when there is none. */
@@ -100,7 +85,7 @@ public final class CircomWasm {
         } catch (ChicoryException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new FormatException(name, null, "not a valid WebAssembly module: " + e.getMessage(), e);
         }
-        importTypes = readImports();
+        importTypes = RuntimeImports.declaredBy(module, name);
         exports = new HashSet<>();
         for (int i = 0; i < module.exportSection().exportCount(); i++) {
             exports.add(module.exportSection().getExport(i).name());
@@ -112,12 +97,12 @@ public final class CircomWasm {
             }
         }
         try {
-            machines = compile(cacheDir);
+            machines = WasmCompiler.compile(module, cacheDir);
         } catch (ChicoryException e) {
             throw new FormatException(name, "code", "cannot be compiled: " + e.getMessage(), e);
         }
 
-        Run probe = new Run(line -> { });
+        Run probe = new Run(line -> { }); // (before the version is read: nothing it logs is kept)
         Instance inst = probe.instantiate();
         try {
             major = i32(inst, "getVersion");
@@ -252,80 +237,12 @@ public final class CircomWasm {
 
     // ---- loading --------------------------------------------------------------------------------
 
-    private Map<String, FunctionType> readImports() {
-        Map<String, FunctionType> types = new java.util.LinkedHashMap<>();
-        Set<String> unknown = new TreeSet<>();
-        for (int i = 0; i < module.importSection().importCount(); i++) {
-            Import im = module.importSection().getImport(i);
-            String id = im.module() + "." + im.name();
-            if (im.importType() == ExternalType.FUNCTION && im.module().equals("runtime")
-                    && RUNTIME_IMPORTS.contains(im.name())) {
-                types.put(im.name(), module.typeSection().getType(((FunctionImport) im).typeIndex()));
-            } else {
-                unknown.add(id);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw new FormatException(name, "imports", "imports " + String.join(", ", unknown)
-                    + ": not a circom 2 witness generator (circom 1's are not supported)");
-        }
-        return types;
-    }
-
     /**
-     * Functions of more WebAssembly instructions than this do not fit in one JVM method (64 KiB of
-     * bytecode): they are interpreted from the start. Left to Chicory, it would first try to compile
-     * them, which takes about as long again as compiling the whole module (circomlib's Poseidon
-     * constants: 128k instructions in one function; its 19k-instruction ones do fit).
+     * Whether a value the circuit logs joins the current log line (circom 2.0.7 and later) rather than
+     * being printed as a line of its own, as snarkjs shows it.
      */
-    private static final int HUGE_FUNCTION = 50_000;
-
-    private Function<Instance, Machine> compile(Path cacheDir) {
-        String chicory = chicoryVersion();
-        Cache cache = cacheDir != null && chicory != null ? new DirectoryCache(cacheDir, chicory) : null;
-        Set<Integer> huge = new HashSet<>();
-        int imported = module.importSection().count(ExternalType.FUNCTION);
-        for (int i = 0; i < module.codeSection().functionBodyCount(); i++) {
-            if (module.codeSection().getFunctionBody(i).instructions().size() > HUGE_FUNCTION) {
-                huge.add(imported + i);
-            }
-        }
-        if (!huge.isEmpty()) {
-            try {
-                return compiler(cache).withInterpreterFallback(InterpreterFallback.FAIL).withInterpretedFunctions(huge)
-                        .compile();
-            } catch (RuntimeException e) {
-                // another function is too large (or the cache entry is damaged): let Chicory find them
-            }
-        }
-        if (cache != null) {
-            try {
-                return compiler(cache).withInterpreterFallback(InterpreterFallback.SILENT).compile();
-            } catch (RuntimeException e) {
-                // an unreadable or damaged cache entry: compile afresh
-            }
-        }
-        return compiler(null).withInterpreterFallback(InterpreterFallback.SILENT).compile();
-    }
-
-    private MachineFactoryCompiler.Builder compiler(Cache cache) {
-        MachineFactoryCompiler.Builder b = MachineFactoryCompiler.builder(module);
-        return cache == null ? b : b.withCache(cache);
-    }
-
-    /** The version of Chicory's compiler (cached classes of another version are not used), or null. */
-    private static String chicoryVersion() {
-        try (var in = MachineFactoryCompiler.class.getResourceAsStream(
-                "/META-INF/maven/com.dylibso.chicory/compiler/pom.properties")) {
-            if (in == null) {
-                return null;
-            }
-            java.util.Properties p = new java.util.Properties();
-            p.load(in);
-            return p.getProperty("version");
-        } catch (IOException e) {
-            return null;
-        }
+    private boolean valueOnLogLine() {
+        return major > 2 || minor >= 1 || patch >= 7;
     }
 
     private boolean sharedStartMatches(Instance inst) {
@@ -360,86 +277,22 @@ public final class CircomWasm {
 
     // ---- one computation --------------------------------------------------------------------------
 
-    /** circom's runtime reported an error through exceptionHandler; unwinds the WebAssembly code. */
-    private static final class CircomTrap extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final int code;
-
-        CircomTrap(int code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
-    }
-
-    /** The state of one computation: the messages circom's runtime writes before an error or a log line. */
+    /** One computation: its instance of the module, with the runtime's imports that collect its messages. */
     private final class Run {
-        private final Consumer<String> log;
-        private final StringBuilder errors = new StringBuilder();
-        private final StringBuilder line = new StringBuilder();
+        private final RuntimeImports imports;
 
         Run(Consumer<String> log) {
-            this.log = log;
+            imports = new RuntimeImports(importTypes, log, CircomWasm.this::readShared, valueOnLogLine());
         }
 
         Instance instantiate() {
-            ImportValues.Builder imports = ImportValues.builder();
-            for (Map.Entry<String, FunctionType> e : importTypes.entrySet()) {
-                imports.addFunction(new HostFunction("runtime", e.getKey(), e.getValue(), handler(e.getKey())));
-            }
             try {
                 // ByteArrayMemory: on JDK 25 about twice as fast as the default ByteBufferMemory here
-                return Instance.builder(module).withImportValues(imports.build()).withMachineFactory(machines)
+                return Instance.builder(module).withImportValues(imports.values()).withMachineFactory(machines)
                         .withMemoryFactory(ByteArrayMemory::new).build();
             } catch (ChicoryException e) {
                 throw new FormatException(name, null, "cannot be instantiated: " + e.getMessage(), e);
             }
-        }
-
-        private WasmFunctionHandle handler(String function) {
-            return switch (function) {
-                case "exceptionHandler" -> (inst, args) -> {
-                    throw new CircomTrap((int) args[0], errorText((int) args[0]) + errors);
-                };
-                case "printErrorMessage" -> (inst, args) -> {
-                    errors.append(message(inst)).append('\n');
-                    return null;
-                };
-                case "writeBufferMessage" -> (inst, args) -> {
-                    String msg = message(inst);
-                    if (msg.equals("\n")) {
-                        log.accept(line.toString());
-                        line.setLength(0);
-                    } else {
-                        if (!line.isEmpty()) {
-                            line.append(' ');
-                        }
-                        line.append(msg);
-                    }
-                    return null;
-                };
-                case "showSharedRWMemory" -> (inst, args) -> {
-                    String value = readShared(inst).toString();
-                    if (major > 2 || minor >= 1 || patch >= 7) {
-                        if (!line.isEmpty()) {
-                            line.append(' ');
-                        }
-                        line.append(value);
-                    } else {
-                        log.accept(value);
-                    }
-                    return null;
-                };
-                default -> throw new IllegalStateException(function);
-            };
-        }
-
-        private static String message(Instance inst) {
-            ExportFunction next = inst.export("getMessageChar");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            for (int c = (int) next.apply()[0]; c != 0; c = (int) next.apply()[0]) {
-                out.write(c);
-            }
-            return out.toString(StandardCharsets.UTF_8);
         }
 
         Witness calculate(Instance inst, CircomInput input) {
@@ -569,70 +422,18 @@ public final class CircomWasm {
 
         private RuntimeException translate(RuntimeException ex, String signal) {
             for (Throwable t = ex; t != null; t = t.getCause()) {
-                if (t instanceof CircomTrap trap) {
+                if (t instanceof RuntimeImports.Trap trap) {
                     String text = trap.getMessage().strip().replace("\n", "; ");
-                    return switch (trap.code) {
+                    return switch (trap.code()) {
                         case 1 -> unknown(signal);
                         case 2, 6 -> new WitnessException(Reason.WRONG_COUNT, signal, "input signal '" + WitnessException.shown(signal)
                                 + "' has fewer values than the input gives (circom: " + text + ")");
-                        default -> new WitnessException(Reason.CIRCUIT_ERROR, signal, trap.code,
+                        default -> new WitnessException(Reason.CIRCUIT_ERROR, signal, trap.code(),
                                 "the circuit rejected the input: " + text);
                     };
                 }
             }
             return ex;
         }
-    }
-
-    /**
-     * Chicory's compiled-class cache in a directory: one file per key, written to a temporary file
-     * and moved into place, so that concurrent processes never read half a file; failures to write
-     * only lose the cache.
-     */
-    private record DirectoryCache(Path dir, String chicoryVersion) implements Cache {
-
-        private Path file(String key) {
-            return dir.resolve(key.replaceAll("[^A-Za-z0-9._-]", "_") + "-chicory-"
-                    + chicoryVersion.replaceAll("[^A-Za-z0-9._-]", "_") + ".jar");
-        }
-
-        @Override
-        public byte[] get(String key) throws IOException {
-            Path f = file(key);
-            return Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
-        }
-
-        @Override
-        public void putIfAbsent(String key, byte[] data) {
-            Path f = file(key);
-            try {
-                if (Files.exists(f)) {
-                    return;
-                }
-                Files.createDirectories(dir);
-                Path tmp = Files.createTempFile(dir, ".tmp-", ".jar");
-                try {
-                    Files.write(tmp, data);
-                    Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
-                } finally {
-                    Files.deleteIfExists(tmp);
-                }
-            } catch (IOException e) {
-                // not cached; the next load compiles again
-            }
-        }
-    }
-
-    private static String errorText(int code) {
-        return switch (code) {
-            case 1 -> "Signal not found. ";
-            case 2 -> "Too many signals set. ";
-            case 3 -> "Signal already set. ";
-            case 4 -> "Assert Failed. ";
-            case 5 -> "Not enough memory. ";
-            case 6 -> "Input signal array access exceeds the size. ";
-            case 7 -> "Out of bounds array access. ";
-            default -> "Unknown error (" + code + "). ";
-        };
     }
 }
