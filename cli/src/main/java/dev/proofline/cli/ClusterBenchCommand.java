@@ -11,7 +11,6 @@ import dev.proofline.api.PartitionInput;
 import dev.proofline.api.ProoflineClient;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.ProverBackend;
-import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.Builtins;
 import dev.proofline.r1cs.cs.RecordingSystem;
@@ -135,7 +134,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                         database = "%s"
                         node_id = "node-%d"
                         """.formatted(keys.toString().replace("\\", "\\\\"), permits, db, i + 1), "bench");
-                ProverBackend<?, ?> b = backend.equals("sim") ? new SimBackend(proverMs, finishMs, p -> false)
+                ProverBackend<?, ?> b = backend.equals("sim") ? new SimulatedBackend(proverMs, finishMs)
                         : new CpuBackend();
                 ds.add(Daemon.start(cfg, b, line -> { }));
             }

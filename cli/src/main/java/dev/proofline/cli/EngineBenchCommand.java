@@ -8,7 +8,6 @@ import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.JobSpec;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.circuits.Builtins;
@@ -107,15 +106,15 @@ final class EngineBenchCommand implements Callable<Integer> {
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
-        try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimBackend(proveMs, finishMs, x -> false))) {
+        try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimulatedBackend(proveMs, finishMs))) {
             if (real != null) {
                 real.register(e); // key loaded and PCE extracted before the clock starts
             }
             long t0 = System.nanoTime();
             List<Engine.Job> submitted = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
-                submitted.add(e.submit(real != null ? real.job(e) : new SimBackend.Job(partitions, synthMs, bytes,
-                        p -> false), Priority.NORMAL));
+                submitted.add(e.submit(real != null ? real.job(e) : new SimulatedBackend.Job(partitions, synthMs, bytes),
+                        Priority.NORMAL));
             }
             for (Engine.Job j : submitted) {
                 j.result().get(10, TimeUnit.MINUTES);

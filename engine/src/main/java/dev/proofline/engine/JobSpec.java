@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * What a job proves: a number of partitions, each synthesized on a CPU thread and then proved by the
- * backend. Implementations: {@link CircuitJob} (registered circom or Java circuits), the simulated
- * workload ({@link SimBackend.Job}).
+ * backend. Implementations: {@link CircuitJob} (registered circom or Java circuits); the simulated
+ * workloads of the tests and of the bench commands.
  *
  * <p>Memory: before partition p's synthesis starts, the engine calls {@link #lease}, reserves the size
  * classes of its {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its

@@ -3,11 +3,12 @@ package dev.proofline.engine;
 import java.util.function.IntPredicate;
 
 /**
- * The simulated prover ({@code sim}): sleeps for configured durations instead of proving, so that
- * scheduling can be tested quickly and deterministically and dispatch modes compared on a GPU-like
- * workload without a GPU. Never chosen automatically. Its "proof" of partition p is the string
- * {@code "proof-" + payload}. It proves the payload of any job (the simulated job's is the partition
- * number), so its staged and started states are plain objects.
+ * The simulated prover of the tests ({@code sim}): sleeps for configured durations instead of
+ * proving, so that scheduling can be tested quickly and deterministically, and fails where a test
+ * asks it to. Its "proof" of partition p is the string {@code "proof-" + payload}. It proves the
+ * payload of any job (the simulated job's is the partition number), so its staged and started states
+ * are plain objects. Shared with the daemon's tests (this module's test jar); the bench commands have
+ * their own, without failures ({@code SimulatedBackend}, module {@code cli}).
  */
 public final class SimBackend implements ProverBackend<Object, Object> {
 
