@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what a machine with a GPU but no Java needs to run scripts/gpu-check.sh: a trimmed Java 25
-# runtime (jlink) and the jars of the proving modules, in build/gpu/ (ignored by git; carry it).
+# runtime (jlink), the jars of the proving modules and the CUDA module's test jar, which holds the check
+# (GpuCheck), in build/gpu/ (ignored by git; carry it).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -16,6 +17,8 @@ done
 rm -f "$out"/lib/*-tests.jar "$out"/lib/*-sources.jar
 cp "$out"/deps/*.jar "$out/lib/" 2>/dev/null || true
 rm -f "$out"/lib/proofline-*-tests.jar
+# the check is a program of the CUDA module's tests (no production jar has it)
+cp cuda/target/proofline-cuda-*-tests.jar "$out/lib/"
 rm -rf "$out/deps"
 "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,jdk.incubator.vector \
   --compress zip-9 --strip-debug --no-header-files --no-man-pages --output "$out/runtime"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check: correctness of the CUDA kernels against the CPU code, then benchmarks, as one table.
 # Needs only a GPU, the jars and a Java 25 runtime: build them with scripts/gpu-bundle.sh (into
-# build/gpu/), or point PROOFLINE_JAVA at a java and PROOFLINE_LIB at a folder of jars.
+# build/gpu/), or point PROOFLINE_JAVA at a java and PROOFLINE_LIB at a folder of jars (the proving jars
+# and proofline-cuda's test jar, which holds the check, GpuCheck).
 #   scripts/gpu-check.sh            # everything (under 8 minutes on an H200, plus the sanitizer runs)
 #   scripts/gpu-check.sh --quick    # correctness at small sizes only
 #

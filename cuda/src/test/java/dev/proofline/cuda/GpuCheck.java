@@ -41,7 +41,9 @@ import java.util.SplittableRandom;
  * The GPU check ({@code scripts/gpu-check.sh}): on the first CUDA device, the kernels against the CPU
  * code (NTT, H, G1 MSM, whole proofs with fixed r and s), whole proofs through the engine on the CUDA
  * backend (every usable device, pinned buffers), then timings, printed as one table. Exit code 0 when
- * every check passed, 1 when one failed, 2 when there is no usable device.
+ * every check passed, 1 when one failed, 2 when there is no usable device. A program of this module's
+ * tests, run from its test jar (which {@code scripts/gpu-bundle.sh} puts beside the proving jars), so
+ * that no production jar carries it.
  *
  * <pre>
  *   GpuCheck                      correctness, then benchmarks (NTT and G1 MSM at 2^20, 2^22, 2^24; G2 MSM
