@@ -6,6 +6,7 @@ import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.JobSpec;
 import dev.proofline.engine.Priority;
 import dev.proofline.groth16.setup.DevSetup;
@@ -102,7 +103,9 @@ final class EngineBenchCommand implements Callable<Integer> {
     }
 
     private void run(Engine.Dispatch mode) throws Exception {
-        Engine.Config cfg = new Engine.Config(permitCount(permits), synthThreads, 1, 2, budget, 100_000, mode);
+        EngineConfig cfg = EngineConfig.builder().permits(permitCount(permits)).synthesisThreads(synthThreads)
+                .proverWorkers(1).finalizerThreads(2).budgetBytes(budget).timelineCapacity(100_000).dispatch(mode)
+                .build();
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
@@ -182,10 +185,10 @@ final class EngineBenchCommand implements Callable<Integer> {
                 (long) o.get("peak_reserved_bytes") >> 20, (long) o.get("budget_bytes") >> 20, o.get("permits_leaked"));
     }
 
-    /** {@code auto} or a number of permits, as {@link Engine.Config} takes it. */
+    /** {@code auto} or a number of permits, as {@link EngineConfig} takes it. */
     static int permitCount(String permits) {
         if (permits.equalsIgnoreCase("auto")) {
-            return Engine.Config.AUTO_PERMITS;
+            return EngineConfig.AUTO_PERMITS;
         }
         try {
             int n = Integer.parseInt(permits);

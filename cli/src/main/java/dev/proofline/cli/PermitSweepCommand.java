@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ final class PermitSweepCommand implements Callable<Integer> {
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         // a run whose figures are dropped: the first run in a JVM shares the cores with the JIT compiling
         // the engine, which would count against whichever cell came first
-        run(Engine.Config.AUTO_PERMITS, proveMs, 4, 100);
+        run(EngineConfig.AUTO_PERMITS, proveMs, 4, 100);
         for (String ratio : ratios) {
             String[] r = ratio.split(":");
             double synthMs = proveMs * Double.parseDouble(r[0]) / Double.parseDouble(r[1]);
@@ -67,7 +68,7 @@ final class PermitSweepCommand implements Callable<Integer> {
     private void cell(String ratio, long synthMs, int synthThreads) throws Exception {
         double capacityPerMs = Math.min((double) synthThreads / synthMs, 1.0 / proveMs);
         int partitions = (int) Math.max(100, Math.min(600, capacityPerMs * seconds * 1000));
-        Run auto = run(Engine.Config.AUTO_PERMITS, synthMs, synthThreads, partitions);
+        Run auto = run(EngineConfig.AUTO_PERMITS, synthMs, synthThreads, partitions);
         Run fixed = null;
         // the permits that keep the slower stage fed, with slack: the sweep stops there at the latest
         int ceiling = (int) Math.ceil(capacityPerMs * (synthMs + proveMs)) + 4;
@@ -88,8 +89,8 @@ final class PermitSweepCommand implements Callable<Integer> {
     }
 
     private Run run(int permits, long synthMs, int synthThreads, int partitions) throws Exception {
-        Engine.Config cfg = new Engine.Config(permits, synthThreads, 1, 2, 64L * bytes + (1L << 30), 100_000,
-                Engine.Dispatch.REACTIVE);
+        EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(synthThreads).proverWorkers(1)
+                .finalizerThreads(2).budgetBytes(64L * bytes + (1L << 30)).timelineCapacity(100_000).build();
         try (Engine e = new Engine(cfg, new SimulatedBackend(proveMs, 0))) {
             List<Engine.Job> jobs = new ArrayList<>();
             for (int left = partitions; left > 0; left -= 10) {

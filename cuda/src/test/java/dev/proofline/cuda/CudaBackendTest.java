@@ -8,6 +8,7 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.ProofResult;
 import dev.proofline.groth16.Proof;
@@ -73,8 +74,10 @@ class CudaBackendTest {
         R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
         Path zkey = tmp.resolve("mp.zkey");
         DevSetup.run(r1cs, zkey, new Random(5));
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
+                .budgetBytes(1L << 32).timelineCapacity(1000).build();
         try (CudaBackend gpu = opened.get();
-                Engine e = new Engine(new Engine.Config(2, 2, 2, 2, 1L << 32, 1000), gpu);
+                Engine e = new Engine(cfg, gpu);
                 ProvingKey key = ZkeyFile.open(zkey)) {
             e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();

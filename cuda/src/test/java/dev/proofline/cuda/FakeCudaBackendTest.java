@@ -11,6 +11,7 @@ import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.Priority;
@@ -104,7 +105,9 @@ class FakeCudaBackendTest {
             List<Object> proofs;
             List<Object> viaCoefficients;
             long pinnedWithoutPool;
-            try (Engine e = new Engine(new Engine.Config(4, 2, 2, 2, 1L << 32, 10_000), gpu)) {
+            EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
+                    .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
+            try (Engine e = new Engine(cfg, gpu)) {
                 assertEquals(2, e.deviceCount());
                 // with the PCE (a Java circuit), and from the key's coefficients (a circom registration
                 // without an r1cs, given the witnesses)
@@ -205,7 +208,9 @@ class FakeCudaBackendTest {
             GpuAccelerator acc = gpu.accelerators().getFirst();
             assertTrue(acc.g2(), "B in G2 on the device");
             List<Object> proofs;
-            try (Engine e = new Engine(new Engine.Config(4, 2, 2, 2, 1L << 32, 10_000), gpu)) {
+            EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
+                    .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
+            try (Engine e = new Engine(cfg, gpu)) {
                 e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
                 for (MerklePost m : instances) {

@@ -10,6 +10,7 @@ import dev.proofline.algebra.ntt.RootsOfUnity;
 import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.ProofResult;
 import dev.proofline.groth16.Proof;
@@ -237,9 +238,11 @@ public final class GpuCheck {
             Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
             boolean ok = true;
             int devices;
+            EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
+                    .finalizerThreads(2).budgetBytes(Runtime.getRuntime().maxMemory() / 2).timelineCapacity(1000)
+                    .build();
             try (CudaBackend gpu = opened.get();
-                    Engine e = new Engine(new Engine.Config(4, 2, 2, 2, Runtime.getRuntime().maxMemory() / 2, 1000),
-                            gpu)) {
+                    Engine e = new Engine(cfg, gpu)) {
                 devices = gpu.deviceCount();
                 // the PCE (a Java circuit) and the key's coefficients (a circom registration without an r1cs)
                 e.circuits().register(new Circuits.Java("pce", zkey, curve, s.circuit()));

@@ -11,6 +11,7 @@ import dev.proofline.engine.BackendProvider;
 import dev.proofline.engine.BackendProviders;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.r1cs.io.InputLimits;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -392,7 +393,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     }
 
     /** The engine's configuration for {@code cpus} cores and a CPU backend. */
-    public Engine.Config engineConfig(int cpus) {
+    public EngineConfig engineConfig(int cpus) {
         return engineConfig(cpus, false);
     }
 
@@ -401,17 +402,19 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
      * {@code prover_workers_per_device = 0} means two workers (one stages while the other holds the
      * device), against one on the CPU (whose prover already uses every core).
      */
-    public Engine.Config engineConfig(int cpus, boolean gpu) {
+    public EngineConfig engineConfig(int cpus, boolean gpu) {
         EngineSection e = engine;
         long budget = e.budget().equals("auto") ? Runtime.getRuntime().maxMemory() / 4 * 3 : parseBytes(e.budget());
         int synth = e.synthesisThreads() > 0 ? e.synthesisThreads() : Math.max(1, cpus / 2);
         int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
         Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));
         int workers = e.proverWorkersPerDevice() > 0 ? e.proverWorkersPerDevice() : gpu ? 2 : 1;
-        int permits = e.permits().equals("auto") ? Engine.Config.AUTO_PERMITS : Integer.parseInt(e.permits());
-        return new Engine.Config(permits, synth, workers, fin, budget, e.timelineCapacity(),
-                dispatch, parseDuration(e.resultRetention()), parseDuration(e.loadTimeout()),
-                e.timelineLog() ? line -> System.err.println("timeline " + line) : null, parseBytes(e.keyTables()));
+        int permits = e.permits().equals("auto") ? EngineConfig.AUTO_PERMITS : Integer.parseInt(e.permits());
+        return EngineConfig.builder().permits(permits).synthesisThreads(synth).proverWorkers(workers)
+                .finalizerThreads(fin).budgetBytes(budget).timelineCapacity(e.timelineCapacity()).dispatch(dispatch)
+                .resultRetention(parseDuration(e.resultRetention())).loadTimeout(parseDuration(e.loadTimeout()))
+                .timelineLog(e.timelineLog() ? line -> System.err.println("timeline " + line) : null)
+                .keyTableBytes(parseBytes(e.keyTables())).build();
     }
 
     /** Checks values, naming the key and the line it is on. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.SimBackend;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -29,7 +30,7 @@ class GrafanaDashboardTest {
     /** The series names an engine's meters export in Prometheus's text format. */
     private static Set<String> exported() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (Engine e = new Engine(Engine.Config.defaults(), new SimBackend(1, 1, x -> false))) {
+        try (Engine e = new Engine(EngineConfig.defaults(), new SimBackend(1, 1, x -> false))) {
             e.bindMetrics(registry);
             registry.timer("proofline.stage", "stage", "total").record(java.time.Duration.ofMillis(1));
             Set<String> names = new TreeSet<>();

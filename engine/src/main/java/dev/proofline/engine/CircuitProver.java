@@ -27,12 +27,12 @@ public final class CircuitProver implements AutoCloseable {
         this.engine = engine;
     }
 
-    /** An engine with {@link Engine.Config#defaults()} on the CPU backend. */
+    /** An engine with {@link EngineConfig#defaults()} on the CPU backend. */
     public static CircuitProver start() {
-        return start(Engine.Config.defaults(), new CpuBackend());
+        return start(EngineConfig.defaults(), new CpuBackend());
     }
 
-    public static CircuitProver start(Engine.Config config, ProverBackend<?, ?> backend) {
+    public static CircuitProver start(EngineConfig config, ProverBackend<?, ?> backend) {
         return new CircuitProver(new Engine(config, backend));
     }
 

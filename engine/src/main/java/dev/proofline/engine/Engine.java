@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
 /**
  * The proving pipeline: scheduler (priority queue of partitions) → reactive dispatcher (a permit
@@ -47,93 +46,12 @@ public final class Engine implements AutoCloseable {
         POLL
     }
 
-    /**
-     * Sizes of the stages and the engine's limits.
-     *
-     * @param maxProverQueueDepth permits: partitions between the start of synthesis and the end of prover start;
-     *     {@link #AUTO_PERMITS} (the default) lets the engine size them from what it measures ({@link PermitSizer})
-     * @param proverWorkers prover workers per device of the backend (each bound to its device)
-     * @param budgetBytes the memory budget shared by keys, PCEs, partitions and idle pool buffers
-     * @param timelineCapacity events kept by the timeline's ring buffer
-     * @param resultRetention how long an ended job (and its idempotency key) stays findable
-     * @param loadTimeout how long loading a key or PCE waits for room in the budget before it gives up
-     * @param timelineLog where each timeline event goes as one line, or null
-     * @param keyTableBytes native memory for each resident key's precomputed tables
-     *        ({@link dev.proofline.groth16.KeyTables}, paid for from the budget with the key); 0: none
-     */
-    public record Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-            long budgetBytes, int timelineCapacity, Dispatch dispatch, Duration resultRetention, Duration loadTimeout,
-            Consumer<String> timelineLog, long keyTableBytes) {
-        /** {@code maxProverQueueDepth} for permits sized by the engine ({@code permits = "auto"}). */
-        public static final int AUTO_PERMITS = 0;
-
-        public Config {
-            if (maxProverQueueDepth < 0 || synthesisThreads < 1 || proverWorkers < 1 || finalizerThreads < 1) {
-                throw new IllegalArgumentException("queue depth and thread counts must be at least 1");
-            }
-            if (budgetBytes <= 0 || timelineCapacity < 1) {
-                throw new IllegalArgumentException("budget and timeline capacity must be positive");
-            }
-            if (keyTableBytes < 0) {
-                throw new IllegalArgumentException("key table bytes must not be negative: " + keyTableBytes);
-            }
-        }
-
-        public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-                long budgetBytes, int timelineCapacity, Dispatch dispatch) {
-            this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
-                    dispatch, Duration.ofMinutes(10), Duration.ofMinutes(5), null, 0);
-        }
-
-        public Config(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-                long budgetBytes, int timelineCapacity) {
-            this(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes, timelineCapacity,
-                    Dispatch.REACTIVE);
-        }
-
-        /**
-         * For a laptop: permits sized by the engine, half the cores synthesizing and half finalizing, one prover
-         * worker (per device), a budget of three quarters of the heap limit, results kept 10 minutes.
-         */
-        public static Config defaults() {
-            int cpus = Runtime.getRuntime().availableProcessors();
-            return new Config(AUTO_PERMITS, Math.max(1, cpus / 2), 1, Math.max(1, cpus / 2),
-                    Runtime.getRuntime().maxMemory() / 4 * 3, 4096);
-        }
-
-        public Config withResultRetention(Duration d) {
-            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, d, loadTimeout, timelineLog, keyTableBytes);
-        }
-
-        public Config withLoadTimeout(Duration d) {
-            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, d, timelineLog, keyTableBytes);
-        }
-
-        /** Whether the engine sizes its permits ({@code permits = "auto"}). */
-        public boolean autoPermits() {
-            return maxProverQueueDepth == AUTO_PERMITS;
-        }
-
-        public Config withTimelineLog(Consumer<String> log) {
-            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, loadTimeout, log, keyTableBytes);
-        }
-
-        /** With precomputed tables of at most {@code bytes} for each resident key (0: none). */
-        public Config withKeyTables(long bytes) {
-            return new Config(maxProverQueueDepth, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, loadTimeout, timelineLog, bytes);
-        }
-    }
-
     /** Counters since the engine started. */
     public record Stats(long proofs, long failed, long cancelled, double proverBusy, double synthMsAvg,
             double proverMsAvg, long wallNanos) {
     }
 
-    private final Config config;
+    private final EngineConfig config;
     private final ProverBackend<?, ?> backend;
     private final ProverPermits permits;
     /** Sizes the permits under {@code auto} (reactive dispatch); null with a fixed number. */
@@ -158,7 +76,7 @@ public final class Engine implements AutoCloseable {
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
-    public Engine(Config config, ProverBackend<?, ?> backend) {
+    public Engine(EngineConfig config, ProverBackend<?, ?> backend) {
         this.config = config;
         this.backend = backend;
         boolean auto = config.autoPermits() && config.dispatch() == Dispatch.REACTIVE;
@@ -422,7 +340,7 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    public Config config() {
+    public EngineConfig config() {
         return config;
     }
 

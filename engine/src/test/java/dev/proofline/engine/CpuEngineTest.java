@@ -37,8 +37,9 @@ class CpuEngineTest {
     @TempDir
     Path tmp;
 
-    private static Engine.Config config() {
-        return new Engine.Config(2, 2, 1, 2, 1L << 32, 10_000);
+    private static EngineConfig config() {
+        return EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(2)
+                .budgetBytes(1L << 32).timelineCapacity(10_000).build();
     }
 
     private static List<BigInteger> numbers(List<String> decimals) {

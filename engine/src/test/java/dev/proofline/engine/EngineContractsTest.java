@@ -104,11 +104,12 @@ class EngineContractsTest {
 
     /** With 3 fixed permits, and with permits sized by the engine while the work runs. */
     @ParameterizedTest(name = "permits {0} (0: auto)")
-    @ValueSource(ints = {3, Engine.Config.AUTO_PERMITS})
+    @ValueSource(ints = {3, EngineConfig.AUTO_PERMITS})
     void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind(int permits)
             throws Exception {
         Random rnd = new Random(2026);
-        Engine.Config cfg = new Engine.Config(permits, 3, 2, 2, 1L << 28, 1 << 16);
+        EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(3).proverWorkers(2)
+                .finalizerThreads(2).budgetBytes(1L << 28).timelineCapacity(1 << 16).build();
         int jobs = 1200;
         List<Engine.Job> submitted = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
@@ -179,7 +180,9 @@ class EngineContractsTest {
 
     @Test
     void cancellingAJobFreesItsQueuedPartitionsAtOnce() throws Exception {
-        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 30, 1000), new SimBackend(200, 0, x -> false))) {
+        EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, new SimBackend(200, 0, x -> false))) {
             Engine.Job job = e.submit(new SimBackend.Job(10, 0, 1024, p -> false), Priority.NORMAL);
             Thread.sleep(50); // partition 0 is in the prover, the rest wait for the one permit
             assertEquals(9, e.permits().waiting());
@@ -194,7 +197,8 @@ class EngineContractsTest {
 
     @Test
     void endedJobsAndTheirIdempotencyKeysAreForgottenAfterTheRetentionTime() throws Exception {
-        Engine.Config cfg = new Engine.Config(2, 1, 1, 1, 1L << 30, 1000).withResultRetention(Duration.ofMillis(100));
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).resultRetention(Duration.ofMillis(100)).build();
         try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
             Engine.Job first = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
             first.await(Duration.ofSeconds(10));
@@ -214,7 +218,9 @@ class EngineContractsTest {
     @Test
     void theStatusSnapshotAndTheMetersShowWhatRuns() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 30, 1000), new SimBackend(40, 0, x -> false))) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, new SimBackend(40, 0, x -> false))) {
             e.bindMetrics(registry);
             Engine.Job job = e.submit(new SimBackend.Job(6, 1, 1 << 20, p -> false), Priority.HIGH);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -281,7 +287,9 @@ class EngineContractsTest {
                 return started;
             }
         };
-        try (Engine e = new Engine(new Engine.Config(4, 2, 2, 1, 1L << 30, 1000), backend)) {
+        EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, backend)) {
             List<Object> out = e.submit(new SimBackend.Job(20, 0, 1024, p -> false), Priority.NORMAL)
                     .await(Duration.ofSeconds(30));
             assertEquals(20, out.size());
@@ -292,7 +300,9 @@ class EngineContractsTest {
 
     @Test
     void closingWithWorkInFlightEndsEveryJobAndGivesEverythingBack() throws Exception {
-        Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 30, 1000), new SimBackend(20, 5, x -> false));
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        Engine e = new Engine(cfg, new SimBackend(20, 5, x -> false));
         List<Engine.Job> jobs = new ArrayList<>();
         for (int j = 0; j < 10; j++) {
             jobs.add(e.submit(new SimBackend.Job(5, 2, 1 << 16, p -> false), Priority.NORMAL));
@@ -323,7 +333,8 @@ class EngineContractsTest {
     @Test
     void closingMidRunUnderAutoPermitsGivesBackEveryPermitByteBufferAndRelease() throws Exception {
         Random rnd = new Random(7);
-        Engine e = new Engine(new Engine.Config(Engine.Config.AUTO_PERMITS, 3, 2, 2, 1L << 28, 1 << 16),
+        Engine e = new Engine(EngineConfig.builder().permits(EngineConfig.AUTO_PERMITS).synthesisThreads(3)
+                .proverWorkers(2).finalizerThreads(2).budgetBytes(1L << 28).timelineCapacity(1 << 16).build(),
                 new ChaosBackend());
         List<Engine.Job> jobs = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
@@ -365,7 +376,9 @@ class EngineContractsTest {
     void aPartitionWaitingForMemoryGivesUpAtOnceWhenItsJobIsCancelled() throws Exception {
         long mib = 1L << 20;
         // room for one partition's megabyte at a time; two permits, so the second waits for memory
-        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, mib + mib / 2, 1000), new SimBackend(2000, 0, x -> false))) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(mib + mib / 2).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, new SimBackend(2000, 0, x -> false))) {
             Engine.Job first = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
             Thread.sleep(50);
             Engine.Job waiting = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
@@ -384,7 +397,9 @@ class EngineContractsTest {
 
     @Test
     void cancellingAHundredThousandWaitingPartitionsWhileAPermitIsHandedOnNeedsNoDeepStack() throws Exception {
-        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 30, 1000), new SimBackend(0, 0, x -> false))) {
+        EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
             // the one permit is held from outside the engine (as a cluster node's claim would), so every
             // partition waits; it comes back while the job's partitions are being purged, its requests
             // not yet withdrawn: the dispatcher hands it from request to request, none with a partition
@@ -467,7 +482,9 @@ class EngineContractsTest {
         };
         // room for one partition's buffer at a time, two permits: the second partition always waits for
         // the first one's bytes, and takes them the moment they are given back
-        try (Engine e = new Engine(new Engine.Config(2, 2, 1, 1, mib + mib / 2, 1000), backend)) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(mib + mib / 2).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, backend)) {
             // the prover thread pauses after each release, as on a loaded machine, so that a waiting
             // partition runs in whatever gap the release leaves before the buffers are back in the pool
             e.budget().addReleaseListener(() -> {

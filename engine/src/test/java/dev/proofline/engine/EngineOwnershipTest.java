@@ -78,7 +78,9 @@ class EngineOwnershipTest {
 
     @Test
     void closingUnderASynthesisThatOutlivesTheCloseStillGivesEverythingBack() throws Exception {
-        Engine e = new Engine(new Engine.Config(2, 2, 1, 1, 1L << 32, 1000), new CpuBackend());
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 32).timelineCapacity(1000).build();
+        Engine e = new Engine(cfg, new CpuBackend());
         e.circuits().register(new Circuits.Java("merkle", zkey, CURVE, instance(0)));
         CountDownLatch started = new CountDownLatch(2);
         CountDownLatch go = new CountDownLatch(1);
@@ -111,7 +113,9 @@ class EngineOwnershipTest {
 
     @Test
     void aDoubleReleaseOfAPermitABufferOrAKeyLeaseIsCountedAndChangesNothingElse() throws Exception {
-        try (Engine e = new Engine(new Engine.Config(2, 1, 1, 1, 1L << 30, 1000), new CpuBackend())) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(1000).build();
+        try (Engine e = new Engine(cfg, new CpuBackend())) {
             e.circuits().register(new Circuits.Circom("merkle", zkey));
             assertEquals(0, e.status().doubleReleases());
             ProverPermits.Permit permit = e.permits().tryAcquire().orElseThrow();
@@ -150,7 +154,9 @@ class EngineOwnershipTest {
         // the sizes: the key (its file), one partition (its buffers' classes and its extra bytes)
         long keyBytes;
         long partitionBytes = 0;
-        try (Engine sizing = new Engine(new Engine.Config(1, 1, 1, 1, 1L << 32, 1000), new CpuBackend())) {
+        EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 32).timelineCapacity(1000).build();
+        try (Engine sizing = new Engine(cfg, new CpuBackend())) {
             sizing.circuits().register(circuit);
             CircuitJob job = new CircuitJob(sizing.circuits(), "merkle", parts);
             keyBytes = sizing.budget().reserved(MemoryBudget.Kind.KEY);
@@ -162,7 +168,9 @@ class EngineOwnershipTest {
         // room for the key and one partition: the next partition's reservation finds the last one's
         // buffers idle in the pool and must make room by trimming them, not by unloading its own key
         long budget = keyBytes + partitionBytes;
-        try (Engine e = new Engine(new Engine.Config(1, 1, 1, 1, budget, 1000).withLoadTimeout(Duration.ofSeconds(5)),
+        try (Engine e = new Engine(EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1)
+                .finalizerThreads(1).budgetBytes(budget).timelineCapacity(1000).loadTimeout(Duration.ofSeconds(5))
+                .build(),
                 new CpuBackend())) {
             e.circuits().register(circuit);
             e.circuits().preload("merkle");

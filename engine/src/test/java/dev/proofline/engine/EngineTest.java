@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /** The pipeline on the simulated backend: order, priorities, reactive dispatch, failures, and no leaks. */
 class EngineTest {
 
-    private static Engine.Config config(int depth, int synth, int provers) {
-        return new Engine.Config(depth, synth, provers, 2, 1L << 30, 100_000);
+    private static EngineConfig config(int depth, int synth, int provers) {
+        return EngineConfig.builder().permits(depth).synthesisThreads(synth).proverWorkers(provers).finalizerThreads(2)
+                .budgetBytes(1L << 30).timelineCapacity(100_000).build();
     }
 
     /** Waits until every permit is back (partitions of ended jobs stop at stage boundaries), then a little more. */
@@ -171,7 +172,8 @@ class EngineTest {
 
     @Test
     void pollDispatchAlsoFinishesButStartsEverythingWaitingAtOnce() throws Exception {
-        Engine.Config poll = new Engine.Config(2, 4, 1, 2, 1L << 30, 100_000, Engine.Dispatch.POLL);
+        EngineConfig poll = EngineConfig.builder().permits(2).synthesisThreads(4).proverWorkers(1).finalizerThreads(2)
+                .budgetBytes(1L << 30).timelineCapacity(100_000).dispatch(Engine.Dispatch.POLL).build();
         try (Engine e = new Engine(poll, new SimBackend(5, 0, x -> false))) {
             Engine.Job job = e.submit(new SimBackend.Job(12, 1, 1 << 20, p -> false), Priority.NORMAL);
             assertEquals(12, job.result().get(60, TimeUnit.SECONDS).size());

@@ -103,7 +103,9 @@ class MultiDeviceEngineTest {
     void bothDevicesServeTheQueueEachUnderItsOwnLock() throws Exception {
         TwoDevices backend = new TwoDevices();
         int partitions = 24;
-        try (Engine e = new Engine(new Engine.Config(8, 2, 2, 2, 1L << 30, 10_000), backend)) {
+        EngineConfig cfg = EngineConfig.builder().permits(8).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
+                .budgetBytes(1L << 30).timelineCapacity(10_000).build();
+        try (Engine e = new Engine(cfg, backend)) {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             e.bindMetrics(registry);
             assertEquals(2, e.deviceCount());
@@ -151,7 +153,9 @@ class MultiDeviceEngineTest {
 
     @Test
     void oneDeviceBackendsKeepTheirSingleLockAndPlainTimeline() throws Exception {
-        try (Engine e = new Engine(new Engine.Config(2, 2, 2, 2, 1L << 30, 10_000), new SimBackend(2, 0, x -> false))) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
+                .budgetBytes(1L << 30).timelineCapacity(10_000).build();
+        try (Engine e = new Engine(cfg, new SimBackend(2, 0, x -> false))) {
             e.submit(new SimBackend.Job(4, 1, 1 << 16, p -> false), Priority.NORMAL).await(java.time.Duration.ofSeconds(30));
             assertEquals(1, e.deviceCount());
             EngineStatus s = e.status();

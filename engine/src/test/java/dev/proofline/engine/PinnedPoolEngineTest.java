@@ -95,7 +95,9 @@ class PinnedPoolEngineTest {
 
     private static List<Object> prove(ProverBackend<?, ?> backend, Circuits.Registered circuit,
             List<CircuitJob.Partition> parts) throws Exception {
-        try (Engine e = new Engine(new Engine.Config(2, 2, 2, 2, 1L << 32, 10_000), backend)) {
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
+                .budgetBytes(1L << 32).timelineCapacity(10_000).build();
+        try (Engine e = new Engine(cfg, backend)) {
             e.circuits().register(circuit);
             List<Object> proofs = e.submit(new CircuitJob(e.circuits(), circuit.id(), parts), Priority.NORMAL)
                     .await(Duration.ofMinutes(3));
