@@ -1,9 +1,9 @@
 package example;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.CircuitProver;
-import dev.proofline.engine.Circuits;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.CircuitProver;
+import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.ProofWithSignals;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;

@@ -1,8 +1,8 @@
 package dev.proofline.cli;
 
-import dev.proofline.engine.BackendProvider;
-import dev.proofline.engine.BackendProviders;
 import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.groth16.BackendProvider;
+import dev.proofline.engine.groth16.BackendProviders;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

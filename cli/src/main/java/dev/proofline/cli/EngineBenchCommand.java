@@ -2,13 +2,13 @@ package dev.proofline.cli;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
-import dev.proofline.engine.CpuBackend;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.JobSpec;
 import dev.proofline.engine.Priority;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.CpuBackend;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.circuits.Builtins;
@@ -248,12 +248,12 @@ final class EngineBenchCommand implements Callable<Integer> {
         }
 
         void register(Engine e) throws InterruptedException {
-            e.circuits().register(circuit);
-            e.circuits().preload(circuit.id());
+            Circuits.of(e).register(circuit);
+            Circuits.of(e).preload(circuit.id());
         }
 
         JobSpec<?> job(Engine e) throws InterruptedException {
-            return new CircuitJob(e.circuits(), circuit.id(), partitions);
+            return new CircuitJob(Circuits.of(e), circuit.id(), partitions);
         }
 
         @Override

@@ -2,10 +2,10 @@ package dev.proofline.cuda;
 
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.CpuBackend;
-import dev.proofline.engine.ProofResult;
 import dev.proofline.engine.ProverBackend;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

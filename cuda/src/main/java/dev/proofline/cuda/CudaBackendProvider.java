@@ -1,8 +1,8 @@
 package dev.proofline.cuda;
 
-import dev.proofline.engine.BackendProvider;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
+import dev.proofline.engine.groth16.BackendProvider;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proofline.engine.BackendProvider;
-import dev.proofline.engine.BackendProviders;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
+import dev.proofline.engine.groth16.BackendProvider;
+import dev.proofline.engine.groth16.BackendProviders;
 import dev.proofline.groth16.Prover;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.ProofResult;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
@@ -79,12 +79,12 @@ class CudaBackendTest {
         try (CudaBackend gpu = opened.get();
                 Engine e = new Engine(cfg, gpu);
                 ProvingKey key = ZkeyFile.open(zkey)) {
-            e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
+            Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();
             for (MerklePost m : instances) {
                 parts.add(new CircuitJob.Instance(m));
             }
-            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "mp", parts), Priority.NORMAL)
+            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
                     .await(Duration.ofMinutes(5));
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));

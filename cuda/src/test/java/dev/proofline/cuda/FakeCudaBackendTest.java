@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.ProofResult;
 import dev.proofline.engine.Timeline;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
@@ -111,15 +111,16 @@ class FakeCudaBackendTest {
                 assertEquals(2, e.deviceCount());
                 // with the PCE (a Java circuit), and from the key's coefficients (a circom registration
                 // without an r1cs, given the witnesses)
-                e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
-                e.circuits().register(new Circuits.Circom("mp-coefficients", zkey));
+                Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
+                Circuits.of(e).register(new Circuits.Circom("mp-coefficients", zkey));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
                 List<CircuitJob.Partition> values = new ArrayList<>();
                 for (MerklePost m : instances) {
                     parts.add(new CircuitJob.Instance(m));
                     values.add(new CircuitJob.Values(WitnessSystem.witness(curve, m)));
                 }
-                proofs = e.submit(new CircuitJob(e.circuits(), "mp", parts), Priority.NORMAL).await(Duration.ofMinutes(5));
+                proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
+                        .await(Duration.ofMinutes(5));
                 assertTrue(fake.livePinnedBytes() > pinnedBefore, "the pool's idle buffers are page-locked memory");
                 assertEquals(e.pool().stats().idleBytes(), e.budget().reserved(MemoryBudget.Kind.POOL),
                         "idle pinned buffers counted once, by the pool");
@@ -150,7 +151,7 @@ class FakeCudaBackendTest {
                     assertTrue(dev.proverRuns() > 0);
                     assertEquals(1, gpu.accelerators().get(d).uploads(), "device " + d + " uploaded the key's points once");
                 }
-                viaCoefficients = e.submit(new CircuitJob(e.circuits(), "mp-coefficients", values.subList(0, 3)),
+                viaCoefficients = e.submit(new CircuitJob(Circuits.of(e), "mp-coefficients", values.subList(0, 3)),
                         Priority.NORMAL).await(Duration.ofMinutes(5));
                 pinnedWithoutPool = fake.livePinnedBytes() - e.pool().stats().idleBytes();
             }
@@ -211,12 +212,13 @@ class FakeCudaBackendTest {
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
             try (Engine e = new Engine(cfg, gpu)) {
-                e.circuits().register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
+                Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
                 for (MerklePost m : instances) {
                     parts.add(new CircuitJob.Instance(m));
                 }
-                proofs = e.submit(new CircuitJob(e.circuits(), "mp", parts), Priority.NORMAL).await(Duration.ofMinutes(5));
+                proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
+                        .await(Duration.ofMinutes(5));
             }
             long g1Bytes = 8L * CudaMsm.Curve.g1(curve).affineWords()
                     * (2L * key.variableCount() + (key.variableCount() - key.publicCount() - 1) + key.domainSize());

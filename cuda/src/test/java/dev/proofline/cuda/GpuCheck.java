@@ -7,12 +7,12 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.ProofResult;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
@@ -245,8 +245,8 @@ public final class GpuCheck {
                     Engine e = new Engine(cfg, gpu)) {
                 devices = gpu.deviceCount();
                 // the PCE (a Java circuit) and the key's coefficients (a circom registration without an r1cs)
-                e.circuits().register(new Circuits.Java("pce", zkey, curve, s.circuit()));
-                e.circuits().register(new Circuits.Circom("coefficients", zkey));
+                Circuits.of(e).register(new Circuits.Java("pce", zkey, curve, s.circuit()));
+                Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
                 List<CircuitJob.Partition> instances = new ArrayList<>();
                 List<CircuitJob.Partition> witnesses = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
@@ -254,9 +254,9 @@ public final class GpuCheck {
                     witnesses.add(new CircuitJob.Values(s.witness()));
                 }
                 List<Object> proofs = new ArrayList<>();
-                proofs.addAll(e.submit(new CircuitJob(e.circuits(), "pce", instances), Priority.NORMAL)
+                proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "pce", instances), Priority.NORMAL)
                         .await(java.time.Duration.ofMinutes(10)));
-                proofs.addAll(e.submit(new CircuitJob(e.circuits(), "coefficients", witnesses), Priority.NORMAL)
+                proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "coefficients", witnesses), Priority.NORMAL)
                         .await(java.time.Duration.ofMinutes(10)));
                 for (Object o : proofs) {
                     Proof p = ((ProofResult) o).proof();

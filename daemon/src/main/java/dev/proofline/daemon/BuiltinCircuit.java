@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.engine.Circuits;
+import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.r1cs.circuits.Builtins;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.Circuit;

@@ -2,11 +2,11 @@ package dev.proofline.daemon;
 
 import com.google.protobuf.ByteString;
 import dev.proofline.api.v1.Partition;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.ResidentCache;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
 import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -124,15 +124,15 @@ final class ClaimLoop {
                         + settings.maxAttempts() + "): the nodes proving it died or gave it up");
                 return;
             }
-            Circuits.Registered circuit = engine.circuits().get(c.circuit());
+            Circuits.Registered circuit = Circuits.of(engine).get(c.circuit());
             Partition in = c.kind().equals("input_json")
                     ? Partition.newBuilder().setInputJson(new String(c.payload(), StandardCharsets.UTF_8)).build()
                     : Partition.newBuilder().setWtns(ByteString.copyFrom(c.payload())).build();
             CircuitJob.Partition part;
-            try (ResidentCache<dev.proofline.groth16.ProvingKey>.Lease key = engine.circuits().key(c.circuit())) {
+            try (ResidentCache<dev.proofline.groth16.ProvingKey>.Lease key = Circuits.of(engine).key(c.circuit())) {
                 part = ProvingService.partition(circuit, key.value(), in, c.partition());
             }
-            CircuitJob spec = new CircuitJob(engine.circuits(), c.circuit(), List.of(part));
+            CircuitJob spec = new CircuitJob(Circuits.of(engine), c.circuit(), List.of(part));
             partitionBytes.put(c.circuit(), spec.workingSetBytes(0));
             if (l.lost) {
                 l.close();

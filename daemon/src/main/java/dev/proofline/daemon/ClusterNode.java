@@ -1,6 +1,7 @@
 package dev.proofline.daemon;
 
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.Circuits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -54,7 +55,7 @@ final class ClusterNode implements AutoCloseable {
         this.engine = engine;
         this.settings = settings;
         this.log = log;
-        this.keys = KeyDigests.of(engine.circuits());
+        this.keys = KeyDigests.of(Circuits.of(engine));
         this.outage = new StoreOutage(log, signal::wake);
     }
 

@@ -1,10 +1,11 @@
 package dev.proofline.daemon;
 
-import dev.proofline.engine.BackendProviders;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.ProverBackend;
+import dev.proofline.engine.groth16.BackendProviders;
+import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.Prover;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -79,13 +80,13 @@ public final class Daemon implements AutoCloseable {
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             engine.bindMetrics(registry);
-            this.circuits = KeyDirectory.register(engine.circuits(), Path.of(config.keys().directory()),
+            this.circuits = KeyDirectory.register(Circuits.of(engine), Path.of(config.keys().directory()),
                     w -> log.accept("warning: " + w));
             java.util.Set<dev.proofline.algebra.PairingCurve> curves = java.util.EnumSet.noneOf(
                     dev.proofline.algebra.PairingCurve.class);
             for (String id : config.keys().preload()) {
-                engine.circuits().preload(id);
-                try (var key = engine.circuits().key(id)) {
+                Circuits.of(engine).preload(id);
+                try (var key = Circuits.of(engine).key(id)) {
                     curves.add(key.value().curve());
                 }
                 log.accept("preloaded " + id);

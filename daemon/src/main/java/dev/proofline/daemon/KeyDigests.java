@@ -1,6 +1,6 @@
 package dev.proofline.daemon;
 
-import dev.proofline.engine.Circuits;
+import dev.proofline.engine.groth16.Circuits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

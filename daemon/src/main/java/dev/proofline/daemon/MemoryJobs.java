@@ -10,11 +10,12 @@ import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.api.v1.Timings;
-import dev.proofline.engine.CircuitJob;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.ProofResult;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -40,7 +41,7 @@ final class MemoryJobs implements ProofJobs {
     @Override
     public SubmitProofResponse submit(SubmitProofRequest req, String circuit, Priority priority,
             List<Partition> requested, List<CircuitJob.Partition> checked) throws InterruptedException {
-        CircuitJob spec = new CircuitJob(engine.circuits(), circuit, checked);
+        CircuitJob spec = new CircuitJob(Circuits.of(engine), circuit, checked);
         Engine.Job job = engine.submit(spec, priority,
                 req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey(),
                 req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()));

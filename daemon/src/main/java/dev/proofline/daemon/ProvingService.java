@@ -21,12 +21,12 @@ import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
-import dev.proofline.engine.CircuitJob;
-import dev.proofline.engine.Circuits;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.ResidentCache;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.io.WtnsFile;
@@ -198,9 +198,9 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         }
         String id = req.getCircuitId();
         Circuits.checkId(id);
-        Circuits.Registered circuit = engine.circuits().get(id);
+        Circuits.Registered circuit = Circuits.of(engine).get(id);
         List<CircuitJob.Partition> parts = new ArrayList<>(ps.size());
-        try (ResidentCache<ProvingKey>.Lease key = engine.circuits().key(id)) {
+        try (ResidentCache<ProvingKey>.Lease key = Circuits.of(engine).key(id)) {
             for (int p = 0; p < ps.size(); p++) {
                 parts.add(partition(circuit, key.value(), ps.get(p), p));
             }
@@ -214,10 +214,10 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
      * circuit): a witness that does not satisfy them is INVALID_ARGUMENT now, not a failed job later.
      */
     private void checkSatisfied(String id, List<CircuitJob.Partition> parts) throws InterruptedException {
-        if (!engine.circuits().hasPce(id) || parts.stream().noneMatch(p -> p instanceof CircuitJob.Values)) {
+        if (!Circuits.of(engine).hasPce(id) || parts.stream().noneMatch(p -> p instanceof CircuitJob.Values)) {
             return;
         }
-        try (ResidentCache<dev.proofline.r1cs.pce.Pce>.Lease pce = engine.circuits().pce(id)) {
+        try (ResidentCache<dev.proofline.r1cs.pce.Pce>.Lease pce = Circuits.of(engine).pce(id)) {
             SatisfactionCheck check = new SatisfactionCheck(pce.value());
             for (int p = 0; p < parts.size(); p++) {
                 if (parts.get(p) instanceof CircuitJob.Values(dev.proofline.r1cs.Witness w)) {
@@ -296,7 +296,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
                     .addAllDevices(s.devices());
             jobs.status(s, b);
-            for (Circuits.Registered c : engine.circuits().list()) {
+            for (Circuits.Registered c : Circuits.of(engine).list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
                 for (ResidentCache.EntryStatus e : s.keys()) {
                     if (e.id().equals(c.id())) {
@@ -322,7 +322,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     @Override
     public void preloadKey(KeyRequest req, StreamObserver<KeyResponse> out) {
         respond(out, () -> {
-            engine.circuits().preload(req.getCircuitId());
+            Circuits.of(engine).preload(req.getCircuitId());
             return KeyResponse.newBuilder().setCircuitId(req.getCircuitId()).setResult("loaded").build();
         });
     }
@@ -330,14 +330,14 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     @Override
     public void evictKey(KeyRequest req, StreamObserver<KeyResponse> out) {
         respond(out, () -> KeyResponse.newBuilder().setCircuitId(req.getCircuitId())
-                .setResult(engine.circuits().evict(req.getCircuitId()).name().toLowerCase(Locale.ROOT)).build());
+                .setResult(Circuits.of(engine).evict(req.getCircuitId()).name().toLowerCase(Locale.ROOT)).build());
     }
 
     @Override
     public void listCircuits(ListCircuitsRequest req, StreamObserver<ListCircuitsResponse> out) {
         respond(out, () -> {
             ListCircuitsResponse.Builder b = ListCircuitsResponse.newBuilder();
-            for (Circuits.Registered c : engine.circuits().list()) {
+            for (Circuits.Registered c : Circuits.of(engine).list()) {
                 CircuitInfo.Builder i = CircuitInfo.newBuilder().setId(c.id());
                 switch (c) {
                     case Circuits.Circom cc -> i.setKind("circom").setHasWasm(cc.wasm() != null)

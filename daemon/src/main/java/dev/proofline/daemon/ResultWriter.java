@@ -1,8 +1,8 @@
 package dev.proofline.daemon;
 
 import dev.proofline.engine.Engine;
-import dev.proofline.engine.ProofResult;
 import dev.proofline.engine.ResidentCache;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
 import java.util.List;

@@ -34,9 +34,9 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -142,7 +142,7 @@ class ClusterTest {
 
     private Daemon node(String database, String id, Path keyDir, int permits, String lease) throws Exception {
         Daemon d = Daemon.start(DaemonConfig.parse(config(database, id, keyDir, permits, lease), id + ".toml"),
-                new dev.proofline.engine.CpuBackend(), line -> log.add(id + ": " + line));
+                new dev.proofline.engine.groth16.CpuBackend(), line -> log.add(id + ": " + line));
         daemons.add(d);
         return d;
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.proofline.engine.BackendSettings;
-import dev.proofline.engine.CpuBackend;
+import dev.proofline.engine.groth16.CpuBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -27,6 +27,7 @@ import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
+import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -187,7 +188,7 @@ class DaemonTest {
                 .addPartitions(Partition.newBuilder().setInputJson("{\"seed\": 4}")).build());
         assertEquals(JobState.DONE, r.getState());
         dev.proofline.groth16.VerificationKey vk;
-        try (var key = daemon.engine().circuits().key("merkle")) {
+        try (var key = Circuits.of(daemon.engine()).key("merkle")) {
             vk = key.value().verificationKey();
         }
         for (PartitionResult p : r.getPartitionsList()) {

@@ -3,7 +3,7 @@ package dev.proofline.daemon;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.proofline.algebra.testing.ReaderContract;
 import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.engine.CircuitJob;
+import dev.proofline.engine.groth16.CircuitJob;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.List;

@@ -3,11 +3,14 @@ package dev.proofline.engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The proving pipeline: scheduler (priority queue of partitions) → reactive dispatcher (a permit
@@ -21,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * each is given back exactly once on every path (success,
  * failure, cancellation, deadline, engine close), and {@link JobSpec#release} is called exactly once
  * when the partition ends. One prover completion starts exactly one waiting synthesis; nothing polls.
- * Circuits are registered with {@link #circuits()}; {@link #status()} and {@link #bindMetrics} show
- * what runs.
+ * What jobs share between them (keys, PCEs) is attached with {@link #residents}; {@link #status()} and
+ * {@link #bindMetrics} show what runs.
  *
  * <p>The stages are their own classes: {@link Scheduler}, {@link Dispatcher}, {@link SynthesisStage},
  * {@link ProverStage}, {@link FinalizerStage} and {@link PartitionEnd}, where every partition ends. A
@@ -59,7 +62,8 @@ public final class Engine implements AutoCloseable {
     private final MemoryBudget budget;
     private final Timeline timeline;
     private final BufferPool pool;
-    private final Circuits circuits;
+    /** By kind, each made on first use ({@link #residents}); closed with the engine. */
+    private final Map<Class<?>, Residents> residents = new ConcurrentHashMap<>();
     private final long startNanos = System.nanoTime();
     // the stages, in the order a partition meets them
     /** Second closes of a partition's lease (each a bug, like any double release). */
@@ -84,7 +88,6 @@ public final class Engine implements AutoCloseable {
                 : Math.max(1, config.maxProverQueueDepth()));
         this.budget = new MemoryBudget(config.budgetBytes());
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
-        this.circuits = new Circuits(budget, config.loadTimeout(), config.keyTableBytes());
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
         this.jobs = new JobRegistry(config.resultRetention());
@@ -100,12 +103,16 @@ public final class Engine implements AutoCloseable {
         this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
                 config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
         this.statusReader = new EngineStatusReader(startNanos, backend, jobs, scheduler, synthesis, provers,
-                partitionEnd, permits, sizer, budget, pool, circuits, leaseDoubleCloses);
+                partitionEnd, permits, sizer, budget, pool, residents::values, leaseDoubleCloses);
     }
 
-    /** The registered circuits and the caches of their keys and PCEs, paid for from this engine's budget. */
-    public Circuits circuits() {
-        return circuits;
+    /**
+     * This engine's residents of {@code kind}: made by {@code make} from this engine (its budget and
+     * configuration) the first time they are asked for, the same ones after that; the engine reads them
+     * into its status and closes them when it closes.
+     */
+    public <R extends Residents> R residents(Class<R> kind, Function<Engine, R> make) {
+        return kind.cast(residents.computeIfAbsent(kind, k -> make.apply(this)));
     }
 
     public ProverBackend<?, ?> backend() {
@@ -212,7 +219,7 @@ public final class Engine implements AutoCloseable {
 
     /** Registers the engine's meters (see {@link EngineMetrics}) with {@code registry}. */
     public EngineMetrics bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
-        EngineMetrics m = new EngineMetrics(this, registry);
+        EngineMetrics m = new EngineMetrics(this, statusReader, registry);
         metrics = m;
         return m;
     }
@@ -358,7 +365,7 @@ public final class Engine implements AutoCloseable {
         synthesis.close();
         provers.close();
         finalizers.close();
-        circuits.close();
+        residents.values().forEach(Residents::close);
         pool.close();
     }
 }

@@ -31,7 +31,7 @@ public final class EngineMetrics {
 
     private final Map<String, Timer> stages = new java.util.LinkedHashMap<>();
 
-    EngineMetrics(Engine e, MeterRegistry r) {
+    EngineMetrics(Engine e, EngineStatusReader status, MeterRegistry r) {
         Gauge.builder("proofline.permits.max", e.permits(), ProverPermits::max).register(r);
         Gauge.builder("proofline.permits.in.use", e.permits(), ProverPermits::inUse).register(r);
         Gauge.builder("proofline.permits.littles", e, x -> x.permitSizing().littles())
@@ -61,8 +61,8 @@ public final class EngineMetrics {
         FunctionCounter.builder("proofline.partitions", e, x -> x.stats().failed()).tag("outcome", "failed").register(r);
         FunctionCounter.builder("proofline.partitions", e, x -> x.stats().cancelled()).tag("outcome", "cancelled")
                 .register(r);
-        Gauge.builder("proofline.keys.resident", e.circuits().keys(), c -> c.entries().size()).register(r);
-        Gauge.builder("proofline.pces.resident", e.circuits().pces(), c -> c.entries().size()).register(r);
+        Gauge.builder("proofline.keys.resident", status, x -> x.keys().size()).register(r);
+        Gauge.builder("proofline.pces.resident", status, x -> x.pces().size()).register(r);
         FunctionCounter.builder("proofline.double.releases", e, Engine::doubleReleases).register(r);
         for (String s : new String[] {"queue_wait", "synthesis", "prover_wait", "prover", "finalize", "total"}) {
             stages.put(s, Timer.builder("proofline.stage").tag("stage", s).register(r));

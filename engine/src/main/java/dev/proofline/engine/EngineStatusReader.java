@@ -1,10 +1,13 @@
 package dev.proofline.engine;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads an engine's parts into the figures its status page, meters and benchmarks show: the
@@ -25,12 +28,14 @@ final class EngineStatusReader {
     private final PermitSizer sizer;
     private final MemoryBudget budget;
     private final BufferPool pool;
-    private final Circuits circuits;
+    /** The engine's residents, as attached now. */
+    private final Supplier<Collection<Residents>> residents;
     private final AtomicLong leaseDoubleCloses;
 
     EngineStatusReader(long startNanos, ProverBackend<?, ?> backend, JobRegistry jobs, Scheduler scheduler,
             SynthesisStage synthesis, ProverStage provers, PartitionEnd partitionEnd, ProverPermits permits,
-            PermitSizer sizer, MemoryBudget budget, BufferPool pool, Circuits circuits, AtomicLong leaseDoubleCloses) {
+            PermitSizer sizer, MemoryBudget budget, BufferPool pool, Supplier<Collection<Residents>> residents,
+            AtomicLong leaseDoubleCloses) {
         this.startNanos = startNanos;
         this.backend = backend;
         this.jobs = jobs;
@@ -42,7 +47,7 @@ final class EngineStatusReader {
         this.sizer = sizer;
         this.budget = budget;
         this.pool = pool;
-        this.circuits = circuits;
+        this.residents = residents;
         this.leaseDoubleCloses = leaseDoubleCloses;
     }
 
@@ -53,8 +58,30 @@ final class EngineStatusReader {
 
     /** See {@link Engine#doubleReleases()}. */
     long doubleReleases() {
+        long residentDoubles = 0;
+        for (Residents r : residents.get()) {
+            residentDoubles += r.keys().doubleReleases() + r.pces().doubleReleases();
+        }
         return leaseDoubleCloses.get() + permits.doubleReleases() + budget.doubleReleases() + pool.doubleReleases()
-                + circuits.keys().doubleReleases() + circuits.pces().doubleReleases();
+                + residentDoubles;
+    }
+
+    /** The resident keys' entries (of every kind of residents). */
+    List<ResidentCache.EntryStatus> keys() {
+        return entries(Residents::keys);
+    }
+
+    /** The entries of what is derived from the keys (of every kind of residents). */
+    List<ResidentCache.EntryStatus> pces() {
+        return entries(Residents::pces);
+    }
+
+    private List<ResidentCache.EntryStatus> entries(Function<Residents, ResidentCache<?>> cache) {
+        List<ResidentCache.EntryStatus> out = new ArrayList<>();
+        for (Residents r : residents.get()) {
+            out.addAll(cache.apply(r).entries());
+        }
+        return out;
     }
 
     /** See {@link Engine#deviceStatus()}. */
@@ -107,7 +134,7 @@ final class EngineStatusReader {
                 jobs.submitted(),
                 byState, scheduler.size(), provers.size(), permits.max(), permits.inUse(), permitSizing(), budget.total(),
                 budget.reserved(), budget.peak(), kinds, pool.stats(), provers.busyLastMinute(), deviceStatus(),
-                circuits.keys().entries(), circuits.pces().entries(), partitionEnd.proofs.get(),
+                keys(), pces(), partitionEnd.proofs.get(),
                 partitionEnd.failures.get(), partitionEnd.cancels.get(), doubleReleases(), jobLines);
     }
 

@@ -4,14 +4,15 @@ import java.util.List;
 
 /**
  * What a job proves: a number of partitions, each synthesized on a CPU thread and then proved by the
- * backend. Implementations: {@link CircuitJob} (registered circom or Java circuits); the simulated
- * workloads of the tests and of the bench commands.
+ * backend. Implementations: the Groth16 layer's {@code CircuitJob} (registered circom or Java circuits);
+ * the simulated workloads of the tests and of the bench commands.
  *
  * <p>Memory: before partition p's synthesis starts, the engine calls {@link #lease}, reserves the size
  * classes of its {@link #bufferSizes} plus its {@link #extraBytes}, then checks the buffers out of its
  * pool; all of it goes back right after the backend's {@code start}.
  *
- * @param <T> what its synthesis yields for the backend's {@code prepare} ({@link CircuitJob.Payload})
+ * @param <T> what its synthesis yields for the backend's {@code prepare} (for a {@code CircuitJob}, its
+ *     {@code CircuitJob.Payload})
  */
 public interface JobSpec<T> {
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.CpuBackend;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.Circuit;
@@ -81,14 +84,14 @@ class EngineOwnershipTest {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
         Engine e = new Engine(cfg, new CpuBackend());
-        e.circuits().register(new Circuits.Java("merkle", zkey, CURVE, instance(0)));
+        Circuits.of(e).register(new Circuits.Java("merkle", zkey, CURVE, instance(0)));
         CountDownLatch started = new CountDownLatch(2);
         CountDownLatch go = new CountDownLatch(1);
         List<CircuitJob.Partition> parts = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
             parts.add(new CircuitJob.Instance(new Stalled(instance(p + 1), started, go)));
         }
-        Engine.Job job = e.submit(new CircuitJob(e.circuits(), "merkle", parts), Priority.NORMAL);
+        Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.NORMAL);
         assertTrue(started.await(60, TimeUnit.SECONDS), "two syntheses hold their permits, bytes, buffers and key");
         try {
             e.close(); // returns while both still synthesize
@@ -103,8 +106,8 @@ class EngineOwnershipTest {
         assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION), "no partition bytes");
         assertEquals(0, e.pool().stats().outBytes(), "every buffer checked in");
         assertEquals(e.pool().stats().checkouts(), e.pool().stats().checkins());
-        assertEquals(0, e.circuits().keys().references(), "every key lease closed");
-        assertEquals(0, e.circuits().pces().references(), "every PCE lease closed");
+        assertEquals(0, Circuits.of(e).keys().references(), "every key lease closed");
+        assertEquals(0, Circuits.of(e).pces().references(), "every PCE lease closed");
         assertEquals(0, e.budget().reserved(), "idle buffers, keys and PCEs freed by the close, late ones too");
         assertEquals(0, e.budget().openReservations());
         assertEquals(0, e.budget().doubleReleases());
@@ -116,7 +119,7 @@ class EngineOwnershipTest {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
         try (Engine e = new Engine(cfg, new CpuBackend())) {
-            e.circuits().register(new Circuits.Circom("merkle", zkey));
+            Circuits.of(e).register(new Circuits.Circom("merkle", zkey));
             assertEquals(0, e.status().doubleReleases());
             ProverPermits.Permit permit = e.permits().tryAcquire().orElseThrow();
             permit.close();
@@ -132,11 +135,11 @@ class EngineOwnershipTest {
             e.pool().checkin(b);
             assertEquals(2, e.status().doubleReleases(), "a buffer checked in twice");
             assertEquals(pool, e.pool().stats());
-            var key = e.circuits().key("merkle");
+            var key = Circuits.of(e).key("merkle");
             key.close();
             key.close();
             assertEquals(3, e.status().doubleReleases(), "a key lease closed twice");
-            assertEquals(0, e.circuits().keys().references());
+            assertEquals(0, Circuits.of(e).keys().references());
             r.close();
             assertEquals(4, e.status().doubleReleases(), "a reservation closed twice");
             assertEquals(e.pool().stats().idleBytes() + e.budget().reserved(MemoryBudget.Kind.KEY), e.budget().reserved());
@@ -157,8 +160,8 @@ class EngineOwnershipTest {
         EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
         try (Engine sizing = new Engine(cfg, new CpuBackend())) {
-            sizing.circuits().register(circuit);
-            CircuitJob job = new CircuitJob(sizing.circuits(), "merkle", parts);
+            Circuits.of(sizing).register(circuit);
+            CircuitJob job = new CircuitJob(Circuits.of(sizing), "merkle", parts);
             keyBytes = sizing.budget().reserved(MemoryBudget.Kind.KEY);
             for (long size : job.bufferSizes(0, BufferPool.Memory.HEAP)) {
                 partitionBytes += BufferPool.sizeClass(size);
@@ -172,16 +175,16 @@ class EngineOwnershipTest {
                 .finalizerThreads(1).budgetBytes(budget).timelineCapacity(1000).loadTimeout(Duration.ofSeconds(5))
                 .build(),
                 new CpuBackend())) {
-            e.circuits().register(circuit);
-            e.circuits().preload("merkle");
+            Circuits.of(e).register(circuit);
+            Circuits.of(e).preload("merkle");
             // one job after the other: each finds the key idle, the last one's buffers idle in the pool
             for (CircuitJob.Partition part : parts) {
-                List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "merkle", List.of(part)), Priority.NORMAL)
+                List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", List.of(part)), Priority.NORMAL)
                         .await(Duration.ofMinutes(2));
                 assertEquals(1, proofs.size());
             }
-            assertEquals(0, e.circuits().keys().evictions(), "the key stayed resident");
-            assertEquals(1, e.circuits().keys().loads(), "loaded once");
+            assertEquals(0, Circuits.of(e).keys().evictions(), "the key stayed resident");
+            assertEquals(1, Circuits.of(e).keys().loads(), "loaded once");
             assertTrue(e.budget().peak() <= budget);
         }
     }

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
@@ -98,8 +102,8 @@ class PinnedPoolEngineTest {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 32).timelineCapacity(10_000).build();
         try (Engine e = new Engine(cfg, backend)) {
-            e.circuits().register(circuit);
-            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), circuit.id(), parts), Priority.NORMAL)
+            Circuits.of(e).register(circuit);
+            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), circuit.id(), parts), Priority.NORMAL)
                     .await(Duration.ofMinutes(3));
             // quiescent: the partitions gave their bytes back, the idle buffers are the pool's (once)
             assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION));

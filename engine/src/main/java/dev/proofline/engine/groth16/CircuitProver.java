@@ -1,5 +1,9 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
+import dev.proofline.engine.Priority;
+import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.ProofWithSignals;
 import dev.proofline.groth16.VerificationKey;
 import java.time.Duration;
@@ -38,7 +42,7 @@ public final class CircuitProver implements AutoCloseable {
 
     /** Registers a circuit ({@link Circuits#register}): its id must be new, its files must exist. */
     public Circuits.Registered register(Circuits.Registered circuit) {
-        return engine.circuits().register(circuit);
+        return Circuits.of(engine).register(circuit);
     }
 
     /**
@@ -59,7 +63,7 @@ public final class CircuitProver implements AutoCloseable {
      */
     public ProofJob submit(String circuitId, List<? extends CircuitJob.Partition> partitions, Priority priority,
             String idempotencyKey, Duration deadline) throws InterruptedException {
-        CircuitJob spec = new CircuitJob(engine.circuits(), circuitId, partitions);
+        CircuitJob spec = new CircuitJob(Circuits.of(engine), circuitId, partitions);
         return new ProofJob(engine.submit(spec, priority, idempotencyKey, deadline));
     }
 
@@ -82,7 +86,7 @@ public final class CircuitProver implements AutoCloseable {
 
     /** The verification key of a registered circuit (loading its proving key if it is not resident). */
     public VerificationKey verificationKey(String circuitId) throws InterruptedException {
-        try (var key = engine.circuits().key(circuitId)) {
+        try (var key = Circuits.of(engine).key(circuitId)) {
             return key.value().verificationKey();
         }
     }

@@ -1,5 +1,8 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.BufferPool;
+import dev.proofline.engine.JobSpec;
+import dev.proofline.engine.ResidentCache;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.Witness;

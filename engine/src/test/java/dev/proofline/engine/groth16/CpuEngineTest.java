@@ -1,4 +1,4 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.groth16.Verifier;
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
+import dev.proofline.engine.Priority;
 import dev.proofline.groth16.VerificationKey;
+import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.groth16.testing.CircomFixtures;
@@ -53,12 +56,12 @@ class CpuEngineTest {
         VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
         try (Engine e = new Engine(config(), new CpuBackend())) {
             // once with the key's coefficients, once with the PCE from the circuit's r1cs
-            e.circuits().register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
-            e.circuits().register(new Circuits.Circom("poseidon-pce", fx.zkey(), fx.wasm(), fx.r1cs()));
+            Circuits.of(e).register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
+            Circuits.of(e).register(new Circuits.Circom("poseidon-pce", fx.zkey(), fx.wasm(), fx.r1cs()));
             for (String id : List.of("poseidon", "poseidon-pce")) {
                 List<CircuitJob.Partition> parts = List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())),
                         new CircuitJob.Inputs(CircomInput.read(fx.input())), new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())));
-                Engine.Job job = e.submit(new CircuitJob(e.circuits(), id, parts), Priority.NORMAL);
+                Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), id, parts), Priority.NORMAL);
                 List<Object> proofs = job.await(Duration.ofMinutes(2));
                 assertEquals(3, proofs.size());
                 for (int p = 0; p < proofs.size(); p++) {
@@ -75,9 +78,9 @@ class CpuEngineTest {
                 SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(last.publicSignals()));
                 assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), publicJson, proofJson), id + ": snarkjs rejects it");
             }
-            assertEquals(2, e.circuits().keys().loads(), "each circuit's key loaded once for all its partitions");
-            assertEquals(0, e.circuits().keys().references(), "key references left");
-            assertEquals(0, e.circuits().pces().references(), "PCE references left");
+            assertEquals(2, Circuits.of(e).keys().loads(), "each circuit's key loaded once for all its partitions");
+            assertEquals(0, Circuits.of(e).keys().references(), "key references left");
+            assertEquals(0, Circuits.of(e).pces().references(), "PCE references left");
             assertEquals(e.permits().max(), e.permits().available());
         }
     }
@@ -91,16 +94,16 @@ class CpuEngineTest {
         Path zkey = tmp.resolve("mp.zkey");
         DevSetup.run(r1cs, zkey, new Random(5));
         try (Engine e = new Engine(config(), new CpuBackend())) {
-            e.circuits().register(new Circuits.Java("merkle", zkey, curve, instances.get(0)));
+            Circuits.of(e).register(new Circuits.Java("merkle", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();
             for (MerklePost m : instances) {
                 parts.add(new CircuitJob.Instance(m));
             }
             VerificationKey vk;
-            try (var key = e.circuits().key("merkle")) {
+            try (var key = Circuits.of(e).key("merkle")) {
                 vk = key.value().verificationKey();
             }
-            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "merkle", parts), Priority.HIGH)
+            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.HIGH)
                     .await(Duration.ofMinutes(2));
             for (int p = 0; p < proofs.size(); p++) {
                 ProofResult r = (ProofResult) proofs.get(p);
@@ -108,7 +111,7 @@ class CpuEngineTest {
                 assertEquals(instances.get(p).root(), new BigInteger(r.publicSignals().get(0)),
                         "partition " + p + " proves its own root");
             }
-            assertEquals(1, e.circuits().pces().loads(), "the PCE is extracted once for both partitions");
+            assertEquals(1, Circuits.of(e).pces().loads(), "the PCE is extracted once for both partitions");
             assertEquals(4L * instances.size(), e.pool().stats().checkouts(), "a, b, c and the Montgomery witness from"
                     + " the pool");
         }
@@ -120,23 +123,23 @@ class CpuEngineTest {
         CircomFixtures.Fixture fx = CircomFixtures.build(curve, "multiplier");
         CircomFixtures.Fixture other = CircomFixtures.build(curve, "poseidon");
         try (Engine e = new Engine(config(), new CpuBackend())) {
-            e.circuits().register(new Circuits.Circom("mul", fx.zkey()));
-            Engine.Job bad = e.submit(new CircuitJob(e.circuits(), "mul",
+            Circuits.of(e).register(new Circuits.Circom("mul", fx.zkey()));
+            Engine.Job bad = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(other.wtns())))), Priority.NORMAL);
             ExecutionException ex = assertThrows(ExecutionException.class, () -> bad.await(Duration.ofMinutes(1)));
             assertInstanceOf(IllegalArgumentException.class, ex.getCause());
             assertTrue(ex.getCause().getMessage().contains("partition 0 of mul"), ex.getCause().getMessage());
-            Engine.Job noWasm = e.submit(new CircuitJob(e.circuits(), "mul",
+            Engine.Job noWasm = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Inputs(CircomInput.read(fx.input())))), Priority.NORMAL);
             ex = assertThrows(ExecutionException.class, () -> noWasm.await(Duration.ofMinutes(1)));
             assertTrue(ex.getCause().getMessage().contains("no witness generator"), ex.getCause().getMessage());
             // the engine still proves
-            List<Object> ok = e.submit(new CircuitJob(e.circuits(), "mul",
+            List<Object> ok = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
                     .await(Duration.ofMinutes(1));
             assertInstanceOf(ProofResult.class, ok.get(0));
-            assertEquals(0, e.circuits().keys().references());
-            assertThrows(IllegalArgumentException.class, () -> new CircuitJob(e.circuits(), "unknown", List.of(
+            assertEquals(0, Circuits.of(e).keys().references());
+            assertThrows(IllegalArgumentException.class, () -> new CircuitJob(Circuits.of(e), "unknown", List.of(
                     new CircuitJob.Wtns(new byte[0]))));
         }
     }
@@ -161,8 +164,8 @@ class CpuEngineTest {
         }
         try (Engine e = new Engine(config(), new CpuBackend())) {
             assertTrue(blocked.await(30, java.util.concurrent.TimeUnit.SECONDS), "the common pool is busy");
-            e.circuits().register(new Circuits.Circom("p", fx.zkey()));
-            List<Object> proofs = e.submit(new CircuitJob(e.circuits(), "p",
+            Circuits.of(e).register(new Circuits.Circom("p", fx.zkey()));
+            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "p",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
                     .await(Duration.ofMinutes(2));
             assertInstanceOf(ProofResult.class, proofs.get(0));

@@ -1,4 +1,4 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofWithSignals;

@@ -1,5 +1,6 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.BackendSettings;
 import dev.proofline.groth16.Prover;
 import java.util.List;
 

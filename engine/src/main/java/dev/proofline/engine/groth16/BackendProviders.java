@@ -1,5 +1,8 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.BackendUnavailableException;
+import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,7 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.BufferPool;
+import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.Witness;

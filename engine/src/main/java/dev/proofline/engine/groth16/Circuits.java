@@ -1,6 +1,11 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.engine.Engine;
+import dev.proofline.engine.EngineConfig;
+import dev.proofline.engine.MemoryBudget;
+import dev.proofline.engine.ResidentCache;
+import dev.proofline.engine.Residents;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
@@ -26,9 +31,10 @@ import java.util.regex.Pattern;
  * matrices. A job names a circuit by id, never by path. Keys (mapped zkey files, paid for at their
  * file size as {@code KEY}) and PCEs (on the heap, {@code PCE}) are loaded on first use, shared by
  * all partitions, and unloaded least recently used first when the budget needs room and nobody uses
- * them; {@link #preload} and {@link #evict} do it on request.
+ * them; {@link #preload} and {@link #evict} do it on request. An engine's circuits ({@link #of}) are
+ * its {@link Residents}: paid for from its budget, in its status, closed with it.
  */
-public final class Circuits implements AutoCloseable {
+public final class Circuits implements Residents {
 
     /** Ids: a letter or digit, then letters, digits and {@code . _ : -}; at most 128 characters. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
@@ -86,6 +92,15 @@ public final class Circuits implements AutoCloseable {
     private final Map<String, CircomWasm> generators = new ConcurrentHashMap<>();
     private final ResidentCache<ProvingKey> keys;
     private final ResidentCache<Pce> pces;
+
+    /**
+     * The circuits {@code engine} proves: made on first use with its budget, its load timeout and its key
+     * tables ({@link EngineConfig#keyTableBytes}), the same ones after that.
+     */
+    public static Circuits of(Engine engine) {
+        return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
+                e.config().keyTableBytes()));
+    }
 
     /** Circuits whose keys and PCEs are paid for from {@code budget}; a load waits for room at most {@code loadTimeout}. */
     public Circuits(MemoryBudget budget, Duration loadTimeout) {
@@ -186,10 +201,12 @@ public final class Circuits implements AutoCloseable {
         return out;
     }
 
+    @Override
     public ResidentCache<ProvingKey> keys() {
         return keys;
     }
 
+    @Override
     public ResidentCache<Pce> pces() {
         return pces;
     }

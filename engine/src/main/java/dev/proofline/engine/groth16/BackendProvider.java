@@ -1,11 +1,14 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.BackendUnavailableException;
+import dev.proofline.engine.ProverBackend;
 import dev.proofline.groth16.Prover;
 import java.util.List;
 
 /**
  * A kind of prover backend, found through {@link java.util.ServiceLoader} ({@code META-INF/services/
- * dev.proofline.engine.BackendProvider}): the engine's module registers the CPU's, a backend's own
+ * dev.proofline.engine.groth16.BackendProvider}): the engine's module registers the CPU's, a backend's own
  * module (such as {@code proofline-cuda}) registers its own. Nothing above the engine names a backend's
  * classes; it asks {@link BackendProviders} by name.
  */

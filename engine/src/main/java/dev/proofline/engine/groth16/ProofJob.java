@@ -1,5 +1,6 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
+import dev.proofline.engine.Engine;
 import dev.proofline.groth16.ProofWithSignals;
 import java.time.Duration;
 import java.util.ArrayList;

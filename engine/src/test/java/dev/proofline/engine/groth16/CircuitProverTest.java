@@ -1,10 +1,11 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.engine.EngineConfig;
 import dev.proofline.groth16.ProofWithSignals;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.io.SnarkjsJson;

@@ -1,4 +1,4 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

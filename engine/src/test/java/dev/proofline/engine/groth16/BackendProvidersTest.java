@@ -1,10 +1,14 @@
-package dev.proofline.engine;
+package dev.proofline.engine.groth16;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.proofline.engine.BackendSettings;
+import dev.proofline.engine.BackendUnavailableException;
+import dev.proofline.engine.ProverBackend;
+import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.List;
