@@ -23,9 +23,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes;",
-            "`bench synth` times synthesis (enforce against PCE), `bench engine` an embedded engine."},
+            "`bench synth` times synthesis (enforce against PCE), `bench engine` an embedded engine,",
+            "`bench key-tables` warm proofs with and without a key's precomputed tables."},
         subcommands = {SynthBenchCommand.class, EngineBenchCommand.class, DaemonBenchCommand.class,
-            ClusterBenchCommand.class, PermitSweepCommand.class})
+            ClusterBenchCommand.class, PermitSweepCommand.class, KeyTablesBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
     enum Op { msm_g1, msm_g2, ntt }

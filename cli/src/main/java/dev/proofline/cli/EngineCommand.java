@@ -73,10 +73,17 @@ final class EngineCommand implements Runnable {
                         + " none (default: ${DEFAULT-VALUE})")
         List<String> warmUp;
 
+        @Option(names = "--key-tables", paramLabel = "<size>", defaultValue = "256MiB",
+                description = "native memory for each resident key's precomputed tables (256MiB, 1GiB; 0 none;"
+                        + " default: ${DEFAULT-VALUE})")
+        String keyTables;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
+            EngineWarmUp.curves(warmUp);   // a bad name or size fails here, not in the engine
+            tableBytes(spec, keyTables);
             EngineHome home = EngineHome.fromEnvironment();
             Optional<EngineHome.Endpoint> running = EngineClient.running(home);
             if (running.isPresent()) {
@@ -86,8 +93,7 @@ final class EngineCommand implements Runnable {
             }
             home.createEngineDir();
             List<String> original = spec.root().commandLine().getParseResult().originalArgs();
-            EngineWarmUp.curves(warmUp);   // a bad name fails here, not in the engine
-            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout, warmUp))
+            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout, warmUp, keyTables))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
                     .redirectErrorStream(true);
@@ -118,7 +124,8 @@ final class EngineCommand implements Runnable {
      * command line less {@code clientArgs} (its own arguments, the last ones), under {@code setsid}
      * where there is one, so that the engine outlives the terminal.
      */
-    static List<String> engineCommand(List<String> clientArgs, Duration idleTimeout, List<String> warmUp) {
+    static List<String> engineCommand(List<String> clientArgs, Duration idleTimeout, List<String> warmUp,
+            String keyTables) {
         List<String> cmd = new ArrayList<>();
         for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
             if (Files.isExecutable(Path.of(setsid))) {
@@ -137,7 +144,8 @@ final class EngineCommand implements Runnable {
             cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         }
-        cmd.addAll(List.of("engine", "run", "--idle-timeout", format(idleTimeout), "--warm-up", String.join(",", warmUp)));
+        cmd.addAll(List.of("engine", "run", "--idle-timeout", format(idleTimeout), "--warm-up", String.join(",", warmUp),
+                "--key-tables", keyTables));
         return cmd;
     }
 
@@ -204,11 +212,15 @@ final class EngineCommand implements Runnable {
         @Option(names = "--warm-up", paramLabel = "<curves>", defaultValue = "bn128,bls12381", split = ",")
         List<String> warmUp;
 
+        @Option(names = "--key-tables", paramLabel = "<size>", defaultValue = "256MiB")
+        String keyTables;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             EngineServer server;
             try {
-                server = EngineServer.start(EngineHome.fromEnvironment(), idleTimeout, System.out);
+                server = EngineServer.start(EngineHome.fromEnvironment(), idleTimeout, System.out,
+                        tableBytes(spec, keyTables));
             } catch (EngineServer.AlreadyRunningException e) {
                 spec.commandLine().getErr().println("proofline engine: " + e.getMessage());
                 return Main.EXIT_INPUT;
@@ -217,6 +229,15 @@ final class EngineCommand implements Runnable {
             server.startWarmUp(EngineWarmUp.curves(warmUp), true);
             server.awaitStopped();
             return 0;
+        }
+    }
+
+    /** The bytes of a {@code --key-tables} size, or a usage error naming the option. */
+    static long tableBytes(CommandSpec spec, String size) {
+        try {
+            return dev.proofline.daemon.DaemonConfig.parseBytes(size);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--key-tables: " + e.getMessage());
         }
     }
 

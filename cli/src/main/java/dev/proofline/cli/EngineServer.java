@@ -100,7 +100,7 @@ final class EngineServer {
     private final FileLock lock;
     private final ServerSocket listener;
     private final EngineHome.Endpoint endpoint;
-    private final ResidentFiles resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, KEY_TABLE_BYTES);
+    private final ResidentFiles resident;
     /** Runs the commands, one at a time, in the order submitted. */
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("engine-worker").daemon(true).factory());
@@ -115,8 +115,9 @@ final class EngineServer {
     /** The background warm-up, once started ({@link #startWarmUp}). */
     private volatile EngineWarmUp warmUp;
 
-    private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock)
-            throws IOException {
+    private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
+            long keyTableBytes) throws IOException {
+        this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, keyTableBytes, true);
         this.home = home;
         this.idleTimeout = idleTimeout;
         this.log = log;
@@ -144,6 +145,12 @@ final class EngineServer {
      * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
      */
     static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
+        return start(home, idleTimeout, log, KEY_TABLE_BYTES);
+    }
+
+    /** As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none). */
+    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes)
+            throws IOException {
         home.createEngineDir();
         FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
@@ -158,7 +165,7 @@ final class EngineServer {
         }
         EngineServer server = null;
         try {
-            server = new EngineServer(home, idleTimeout, log, ch, lock);
+            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes);
             home.writeEndpoint(server.endpoint);
         } catch (IOException | RuntimeException e) {
             if (server != null) {

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * exported and its proof verified a dozen times, through the very commands a request runs, on the
  * engine's worker between requests. Before that, the 8-lane kernels of the NTT and of the G1 and G2
  * MSMs are compiled where the JVM has them (they replace the scalar ones only once compiled, and the
- * proofs then run the code that requests will run).
+ * proofs then run the code that requests will run). The warm-up key's precomputed tables are built
+ * before its first proof, so that the MSMs through tables are compiled too.
  */
 final class EngineWarmUp {
 
@@ -84,7 +85,7 @@ final class EngineWarmUp {
     private void run() {
         long t0 = System.nanoTime();
         Path dir = null;
-        try (ResidentFiles files = new ResidentFiles(1, 1, EngineServer.KEY_TABLE_BYTES)) {
+        try (ResidentFiles files = new ResidentFiles(1, 1, EngineServer.KEY_TABLE_BYTES, false)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 state = "running: 8-lane kernels on " + curve.snarkjsName();

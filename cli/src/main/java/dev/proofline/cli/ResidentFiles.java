@@ -75,31 +75,35 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private boolean closed;
 
     ResidentFiles(int maxKeys, int maxWasms) {
-        this(maxKeys, maxWasms, 0);
+        this(maxKeys, maxWasms, 0, true);
     }
 
     /**
      * With precomputed tables of at most {@code tableBytes} for each key ({@link KeyTables}; 0: none),
-     * built in the background once the key is opened: proofs use them once they are attached.
+     * built once the key is opened: in the background (proofs use them once they are attached), or
+     * before the key is handed out ({@code inBackground} false: the engine's warm-up, whose proofs should
+     * run the code that requests with tables will run).
      */
-    ResidentFiles(int maxKeys, int maxWasms, long tableBytes) {
+    ResidentFiles(int maxKeys, int maxWasms, long tableBytes, boolean inBackground) {
         if (maxKeys < 1 || maxWasms < 1) {
             throw new IllegalArgumentException("at least one key and one witness generator");
         }
         this.maxKeys = maxKeys;
         this.maxWasms = maxWasms;
         this.tableBytes = tableBytes;
+        this.inBackground = inBackground;
     }
 
     private final long tableBytes;
+    private final boolean inBackground;
 
-    /** Builds the key's tables on a background thread and attaches them, unless the key is closed first. */
+    /** Builds the key's tables and attaches them, unless the key is closed first. */
     private void buildTables(KeyEntry e) {
         if (tableBytes <= 0) {
             return;
         }
         e.tables = "tables being built";
-        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
+        Runnable build = () -> {
             long t0 = System.nanoTime();
             try {
                 KeyTables t = KeyTables.build(e.key, tableBytes);
@@ -113,7 +117,12 @@ final class ResidentFiles implements Loader, AutoCloseable {
                 // proofs go on without tables
                 e.tables = "no tables (" + x.getMessage() + ")";
             }
-        });
+        };
+        if (inBackground) {
+            Thread.ofPlatform().daemon(true).name("key-tables").start(build);
+        } else {
+            build.run();
+        }
     }
 
     /**

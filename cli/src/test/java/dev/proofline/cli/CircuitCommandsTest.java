@@ -46,6 +46,19 @@ class CircuitCommandsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128", "bls12381"})
+    void keyTablesBenchProvesTheSameWithAndWithoutTablesAndTimesEachStep(String curve) throws Exception {
+        dev.proofline.groth16.testing.CircomFixtures.Fixture fx =
+                dev.proofline.groth16.testing.CircomFixtures.build(curve, "poseidon");
+        String out = run(0, "bench", "key-tables", fx.zkey().toString(), fx.wtns().toString(), "--reps", "3",
+                "--warm-up", "1", "--no-kernels");
+        assertTrue(out.contains("KeyTables[5 of 5 point sets"), out);
+        assertTrue(out.contains("the same proof with and without tables, for the same r and s: true"), out);
+        assertTrue(out.matches("(?s).*without tables: a, b, c [0-9.]+,.* total [0-9.]+ ms\\n.*"), out);
+        assertTrue(out.matches("(?s).*with tables: +a, b, c [0-9.]+,.* total [0-9.]+ ms\\n.*"), out);
+    }
+
     @org.junit.jupiter.api.Test
     void engineBenchComparesBothDispatchModes() throws Exception {
         String out = run(0, "bench", "engine", "--compare", "--jobs", "3", "--partitions", "4", "--synth-ms", "2",

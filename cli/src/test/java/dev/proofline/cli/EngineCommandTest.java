@@ -326,13 +326,16 @@ class EngineCommandTest {
         assertEquals(Duration.ofSeconds(90), c.convert("1m30s"));
         assertThrows(IllegalArgumentException.class, () -> c.convert("30 minutes"));
         List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5),
-                List.of("bn128"));
-        assertEquals(List.of("engine", "run", "--idle-timeout", "5m", "--warm-up", "bn128"),
-                cmd.subList(cmd.size() - 6, cmd.size()));
+                List.of("bn128"), "64MiB");
+        assertEquals(List.of("engine", "run", "--idle-timeout", "5m", "--warm-up", "bn128", "--key-tables", "64MiB"),
+                cmd.subList(cmd.size() - 8, cmd.size()));
         assertEquals(List.of(dev.proofline.algebra.PairingCurve.BLS12_381),
                 EngineWarmUp.curves(List.of("bls12381")));
         assertEquals(List.of(), EngineWarmUp.curves(List.of("none")));
         assertThrows(IllegalArgumentException.class, () -> EngineWarmUp.curves(List.of("bn254x")));
+        CliRun badSize = CliRun.of("engine", "start", "--key-tables", "lots");
+        assertEquals(2, badSize.code());
+        assertTrue(badSize.err().contains("--key-tables: 'lots' is not a size"), badSize.err());
     }
 
     /** A request through the Java client, from {@code cwd}. */

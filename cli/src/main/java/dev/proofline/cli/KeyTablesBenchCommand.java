@@ -1,0 +1,134 @@
+package dev.proofline.cli;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import dev.proofline.groth16.KeyTables;
+import dev.proofline.groth16.ProofRandomness;
+import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.io.ZkeyFile;
+import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.WtnsFile;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code proofline bench key-tables}: warm proofs of one circuit with its key as it is and with the
+ * key's precomputed tables ({@link KeyTables}), alternating in one JVM (the 8-lane kernels compiled
+ * first, as the engine does), and the median of each step for each, one line each.
+ */
+@Command(name = "key-tables", mixinStandardHelpOptions = true,
+        description = "Time warm proofs with and without a key's precomputed tables, alternating, per step.")
+final class KeyTablesBenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<circuit.zkey>")
+    Path zkey;
+
+    @Parameters(index = "1", paramLabel = "<witness.wtns>")
+    Path wtns;
+
+    @Option(names = "--reps", defaultValue = "15", description = "timed proofs of each (median; default: ${DEFAULT-VALUE})")
+    int reps;
+
+    @Option(names = "--warm-up", defaultValue = "20", description = "untimed proofs of each first (default: ${DEFAULT-VALUE})")
+    int warmUp;
+
+    @Option(names = "--kernels", defaultValue = "true", negatable = true,
+            description = "compile the 8-lane kernels first, as the engine does (default: ${DEFAULT-VALUE})")
+    boolean kernels;
+
+    @Option(names = "--bytes", defaultValue = "256MiB", description = "the tables' memory (default: ${DEFAULT-VALUE})")
+    String bytes;
+
+    @Override
+    public Integer call() {
+        if (reps < 1 || warmUp < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reps must be at least 1 and"
+                    + " --warm-up at least 0");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (ProvingKey plain = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE);
+                ProvingKey tabled = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE)) {
+            Witness w = WtnsFile.read(wtns);
+            PairingCurve curve = plain.curve();
+            if (kernels) {
+                Ntt.warmUp(curve.fr());
+                Msm.warmUp(curve.g1());
+                Msm.warmUp(curve.g2());
+            }
+            long t0 = System.nanoTime();
+            KeyTables tables = KeyTables.build(tabled, EngineCommand.tableBytes(spec, bytes));
+            out.printf(Locale.ROOT, "%s, built in %.0f ms%n", tables, (System.nanoTime() - t0) / 1e6);
+            tabled.attach(tables);
+            // the same proof either way, for the same r and s
+            Prover fixed = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.valueOf(7),
+                    BigInteger.valueOf(11)));
+            boolean same = fixed.prove(plain, w).equals(fixed.prove(tabled, w));
+            out.println("the same proof with and without tables, for the same r and s: " + same);
+            if (!same) {
+                return Main.EXIT_FAILURE;
+            }
+            List<String> steps = new ArrayList<>();
+            double[][][] times = new double[2][reps][];
+            for (int r = -warmUp; r < reps; r++) {
+                for (int k = 0; k < 2; k++) {
+                    double[] row = prove(k == 0 ? plain : tabled, w, steps);
+                    if (r >= 0) {
+                        times[k][r] = row;
+                    }
+                }
+            }
+            for (int k = 0; k < 2; k++) {
+                StringBuilder line = new StringBuilder(k == 0 ? "without tables:" : "with tables:   ");
+                for (int i = 0; i <= steps.size(); i++) {
+                    double[] col = new double[reps];
+                    for (int r = 0; r < reps; r++) {
+                        col[r] = times[k][r][i];
+                    }
+                    Arrays.sort(col);
+                    line.append(String.format(Locale.ROOT, " %s %.1f", i < steps.size() ? steps.get(i) : "total",
+                            col[reps / 2]));
+                    line.append(i < steps.size() ? "," : " ms");
+                }
+                out.println(line);
+            }
+        }
+        return 0;
+    }
+
+    /** One proof: each step's milliseconds, then the total; {@code names} gets the steps' names. */
+    private static double[] prove(ProvingKey key, Witness w, List<String> names) {
+        List<String> steps = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        Prover p = Prover.create().withListener((index, total, name) -> {
+            steps.add(name);
+            starts.add(System.nanoTime());
+        });
+        long t0 = System.nanoTime();
+        p.finish(p.start(key, w));
+        long t1 = System.nanoTime();
+        double[] row = new double[steps.size() + 1];
+        for (int i = 0; i < steps.size(); i++) {
+            row[i] = ((i + 1 < steps.size() ? starts.get(i + 1) : t1) - starts.get(i)) / 1e6;
+        }
+        row[steps.size()] = (t1 - t0) / 1e6;
+        names.clear();
+        names.addAll(steps);
+        return row;
+    }
+}
