@@ -49,6 +49,48 @@ class CpuEngineTest {
         return decimals.stream().map(BigInteger::new).toList();
     }
 
+    /**
+     * With key tables, a circuit's key is reserved with its planned tables, the tables are built in the
+     * background and attached, and the proofs made with them verify (snarkjs too).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"bn128", "bls12381"})
+    void aResidentKeyGetsItsTablesReservedAndBuiltAndItsProofsVerify(String curve) throws Exception {
+        CircomFixtures.Fixture fx = CircomFixtures.build(curve, "poseidon");
+        VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
+        long tables = 64L << 20;
+        EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(2)
+                .budgetBytes(1L << 32).timelineCapacity(10_000).keyTableBytes(tables).build();
+        try (Engine e = new Engine(cfg, new CpuBackend())) {
+            Circuits.of(e).register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
+            long planned;
+            try (dev.proofline.groth16.ProvingKey k = dev.proofline.groth16.io.ZkeyFile.open(fx.zkey())) {
+                planned = dev.proofline.groth16.KeyTables.plannedBytes(k, tables);
+            }
+            assertTrue(planned > 0 && planned <= tables, "planned " + planned);
+            try (var lease = Circuits.of(e).key("poseidon")) {
+                assertEquals(Files.size(fx.zkey()) + planned,
+                        e.budget().reserved(dev.proofline.engine.MemoryBudget.Kind.KEY),
+                        "the key reserved with its planned tables");
+                long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+                while (lease.value().tables() == null && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                dev.proofline.groth16.KeyTables t = lease.value().tables();
+                assertTrue(t != null && t.count() == 5 && t.bytes() <= planned, String.valueOf(t));
+            }
+            Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), "poseidon",
+                    List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL);
+            ProofResult r = assertInstanceOf(ProofResult.class, job.await(Duration.ofMinutes(2)).get(0));
+            assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()));
+            Path proofJson = tmp.resolve("proof.json");
+            Path publicJson = tmp.resolve("public.json");
+            SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(r.proof()));
+            SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(r.publicSignals()));
+            assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), publicJson, proofJson), "snarkjs accepts it");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"bn128", "bls12381"})
     void circomPartitionsFromWitnessesAndFromInputsAreProvedAndSnarkjsAcceptsThem(String curve) throws Exception {
