@@ -161,7 +161,7 @@ class HostNttTest {
                 expected);
     }
 
-    /** The prover's H step (Prover.quotient): each on the coset, then a b - c out of Montgomery form. */
+    /** The prover's H step (the groth16 module's Quotient): each on the coset, then a b - c out of Montgomery form. */
     static long[] quotient(PrimeField f, int logN, long[] a, long[] b, long[] c) {
         Ntt ntt = Ntt.of(f, logN);
         long[] g = RootsOfUnity.snarkjsCosetShift(f, logN);

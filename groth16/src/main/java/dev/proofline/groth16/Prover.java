@@ -1,40 +1,32 @@
 package dev.proofline.groth16;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.Parallel;
-import dev.proofline.algebra.curve.PointArithmetic;
-import dev.proofline.algebra.curve.WeierstrassCurve;
-import dev.proofline.algebra.field.PrimeField;
-import dev.proofline.algebra.msm.Msm;
-import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
 import dev.proofline.r1cs.Witness;
-import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 
 /**
  * The Groth16 prover on the CPU, for snarkjs proving keys, in two halves:
  * <ul>
  *   <li>{@link #start}: a = A w and b = B w on the evaluation domain from the key's coefficients,
- *       c = a b pointwise; a, b, c moved to the coset g H (g = snarkjs's shift, see
- *       {@link RootsOfUnity#snarkjsCosetShift}), h = a b - c there; then the G1 MSMs: A, B1, C (private
- *       variables) against the witness and H against h. snarkjs keys hold in H the points
- *       [tau^i ... / delta] already divided by Z on the coset, so no division is needed.
- *   <li>{@link #finish}: the G2 MSM of B, assembly with the blinding r and s
- *       (A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
+ *       c = a b pointwise ({@code Coefficients}; or a, b, c of the circuit's rows completed by
+ *       {@code PublicRows}); a, b, c moved to the coset g H (g = snarkjs's shift, see
+ *       {@link RootsOfUnity#snarkjsCosetShift}), h = a b - c there ({@code Quotient}); then the G1 MSMs
+ *       ({@code ProofMsms}): A, B1, C (private variables) against the witness and H against h. snarkjs
+ *       keys hold in H the points [tau^i ... / delta] already divided by Z on the coset, so no division
+ *       is needed.
+ *   <li>{@link #finish}: the G2 MSM of B, assembly with the blinding r and s ({@code Assembly}:
+ *       A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
  *       C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta), and verification of the proof
  *       against the key's verification key: a proof that fails it is an error, never a result.
  * </ul>
  * Work runs on the common fork-join pool (all cores).
  */
 public final class Prover {
-
 
     /** What {@link #start} hands to {@link #finish}: the G1 sums, Jacobian, and the inputs. */
     public static final class Started {
@@ -272,36 +264,11 @@ public final class Prover {
         ws.check(key);
         long t0 = System.nanoTime();
         step("a, b, c");
-        PrimeField fr = key.curve().fr();
-        int n = key.domainSize();
-        long end = NativeWorkspace.vectorBytes(key);
         if (rows >= 0) {
-            checkRows(key, rows);
-            int nPublic = key.publicCount();
-            for (MemorySegment v : new MemorySegment[] {ws.a(), ws.b(), ws.c()}) {
-                v.asSlice(rows * 32L, end - rows * 32L).fill((byte) 0);
-            }
-            long[] w = witness.words();
-            long[] t = new long[4];
-            for (int s = 0; s <= nPublic; s++) {
-                fr.toMontgomery(w, s * 4, t, 0);
-                MemorySegment.copy(t, 0, ws.a(), ValueLayout.JAVA_LONG, (rows + s) * 32L, 4);
-            }
+            PublicRows.check(key, rows);
+            PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
         } else {
-            ws.a().asSlice(0, end).fill((byte) 0);
-            ws.b().asSlice(0, end).fill((byte) 0);
-            evaluate(key, witness, ws.a(), ws.b());
-            parallelChunks(n, (lo, hi) -> {
-                int len = (hi - lo) * 4;
-                long[] x = new long[len];
-                long[] y = new long[len];
-                MemorySegment.copy(ws.a(), ValueLayout.JAVA_LONG, lo * 32L, x, 0, len);
-                MemorySegment.copy(ws.b(), ValueLayout.JAVA_LONG, lo * 32L, y, 0, len);
-                for (int i = 0; i < len; i += 4) {
-                    fr.mul(x, i, y, i, x, i);
-                }
-                MemorySegment.copy(x, 0, ws.c(), ValueLayout.JAVA_LONG, lo * 32L, len);
-            });
+            Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
         }
         long[] w = witness.words();
         MemorySegment.copy(w, 0, ws.witness(), ValueLayout.JAVA_LONG, 0, key.variableCount() * 4);
@@ -325,7 +292,7 @@ public final class Prover {
         long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
         long[] b = p.workspace.b().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
         long[] c = p.workspace.c().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
-        long[] h = quotient(key, a, b, c, this);
+        long[] h = quotient(key, a, b, c);
         return msms(key, p.witness, h, t1 - p.nanos);
     }
 
@@ -346,7 +313,7 @@ public final class Prover {
         if (b.length != a.length || c.length != a.length || a.length % 4 != 0) {
             throw new IllegalArgumentException("a, b, c must have the same number of 4-word elements");
         }
-        checkRows(key, rows);
+        PublicRows.check(key, rows);
         Workspace ws = Workspace.allocate(key);
         System.arraycopy(a, 0, ws.a(), 0, a.length);
         System.arraycopy(b, 0, ws.b(), 0, b.length);
@@ -362,29 +329,12 @@ public final class Prover {
     public Started start(ProvingKey key, Witness witness, Workspace ws, int rows) {
         check(key, witness);
         ws.check(key);
-        checkRows(key, rows);
-        PrimeField fr = key.curve().fr();
+        PublicRows.check(key, rows);
         long t0 = System.nanoTime();
         step("a, b, c");
-        int n = key.domainSize();
-        int nPublic = key.publicCount();
-        long[] w = witness.words();
-        for (long[] v : new long[][] {ws.a(), ws.b(), ws.c()}) {
-            java.util.Arrays.fill(v, rows * 4, n * 4, 0L);
-        }
-        for (int s = 0; s <= nPublic; s++) {
-            fr.toMontgomery(w, s * 4, ws.a(), (rows + s) * 4);
-        }
-        long[] h = quotient(key, ws.a(), ws.b(), ws.c(), this);
+        PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
+        long[] h = quotient(key, ws.a(), ws.b(), ws.c());
         return msms(key, witness, h, t0);
-    }
-
-    private static void checkRows(ProvingKey key, int rows) {
-        int nPublic = key.publicCount();
-        if (rows < 0 || (long) rows + nPublic + 1 > key.domainSize()) {
-            throw new IllegalArgumentException(rows + " constraints and " + (nPublic + 1)
-                    + " public rows do not fit the key's domain of " + key.domainSize());
-        }
     }
 
     /**
@@ -394,7 +344,7 @@ public final class Prover {
     public Started start(ProvingKey key, Witness witness) {
         check(key, witness);
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, Workspace.allocate(key), this);
+        long[] h = quotient(key, witness, Workspace.allocate(key));
         return msms(key, witness, h, t0);
     }
 
@@ -403,7 +353,7 @@ public final class Prover {
         check(key, witness);
         ws.check(key);
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, ws, this);
+        long[] h = quotient(key, witness, ws);
         return msms(key, witness, h, t0);
     }
 
@@ -423,78 +373,42 @@ public final class Prover {
         }
     }
 
+    /** h from the key's coefficients, computed in {@code ws}: a, b, c, then {@link #quotient(ProvingKey, long[], long[], long[])}. */
+    private long[] quotient(ProvingKey key, Witness witness, Workspace ws) {
+        step("a, b, c");
+        Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
+        return quotient(key, ws.a(), ws.b(), ws.c());
+    }
+
+    /** h on the coset from a, b, c on the domain (consumed): on the accelerator, or by {@link Quotient}. */
+    private long[] quotient(ProvingKey key, long[] a, long[] b, long[] c) {
+        step("H (NTTs)");
+        return accelerator != null ? accelerator.quotient(key, a, b, c) : Quotient.compute(key, a, b, c);
+    }
+
+    /** The G1 MSMs (on the accelerator, or by {@link ProofMsms}); {@code t0} is when a, b, c began. */
     private Started msms(ProvingKey key, Witness witness, long[] h, long t0) {
-        PairingCurve curve = key.curve();
         long t1 = System.nanoTime();
         long[] w = witness.words();
-        int nVars = key.variableCount();
-        int nPublic = key.publicCount();
+        long[][] sums;
         if (accelerator != null) {
             step("MSM A");
-            long[][] sums = accelerator.g1Sums(key, w, h);
-            long t2 = System.nanoTime();
-            return new Started(key, witness, sums, t1 - t0, t2 - t1);
+            sums = accelerator.g1Sums(key, w, h);
+        } else {
+            sums = ProofMsms.g1(key, w, h, this::step);
         }
-        WeierstrassCurve g1 = curve.g1();
-        Msm msm = Msm.on(g1);
-        KeyTables t = key.tables();
-        step("MSM A");
-        long[] sumA = KeyTables.multiply(msm, t == null ? null : t.a(), key.pointsA(), w, 0, nVars);
-        step("MSM B1");
-        long[] sumB1 = KeyTables.multiply(msm, t == null ? null : t.b1(), key.pointsB1(), w, 0, nVars);
-        step("MSM C");
-        long[] sumC = KeyTables.multiply(msm, t == null ? null : t.c(), key.pointsC(), w, nPublic + 1,
-                nVars - nPublic - 1);
-        step("MSM H");
-        long[] sumH = KeyTables.multiply(msm, t == null ? null : t.h(), key.pointsH(), h, 0, key.domainSize());
         long t2 = System.nanoTime();
-        return new Started(key, witness, new long[][] {sumA, sumB1, sumC, sumH}, t1 - t0, t2 - t1);
+        return new Started(key, witness, sums, t1 - t0, t2 - t1);
     }
 
     /** The G2 MSM, assembly with r and s, and verification. */
     public Proof finish(Started st) {
         ProvingKey key = st.key;
-        PairingCurve curve = key.curve();
-        WeierstrassCurve g1 = curve.g1();
-        WeierstrassCurve g2 = curve.g2();
-        long[] w = st.witness.words();
         step("MSM B2");
-        KeyTables tables = key.tables();
-        long[] sumB2 = st.sumB2 != null ? st.sumB2.clone()
-                : KeyTables.multiply(Msm.on(g2), tables == null ? null : tables.b2(), key.pointsB2(), w, 0,
-                        key.variableCount());
+        long[] sumB2 = st.sumB2 != null ? st.sumB2 : ProofMsms.b2(key, st.witness.words());
         step("assembly");
-        ProofRandomness.Pair rs = randomness.draw(g1.order());
-        BigInteger r = rs.r();
-        BigInteger s = rs.s();
-        PointArithmetic p1 = g1.arithmetic();
-        PointArithmetic p2 = g2.arithmetic();
-        int j1 = g1.jacobianWidth();
-
-        long[] a = st.sumA.clone();
-        addAffine(p1, a, key.alpha1());
-        addMultiple(p1, a, key.delta1(), r);
-
-        long[] b = sumB2;
-        addAffine(p2, b, key.beta2());
-        addMultiple(p2, b, key.delta2(), s);
-
-        long[] b1 = st.sumB1.clone();
-        addAffine(p1, b1, key.beta1());
-        addMultiple(p1, b1, key.delta1(), s);
-
-        long[] c = st.sumC.clone();
-        p1.add(c, 0, st.sumH, 0, c, 0);
-        long[] t = new long[j1];
-        p1.mul(a, 0, s, t, 0);
-        p1.add(c, 0, t, 0, c, 0);
-        p1.mul(b1, 0, r, t, 0);
-        p1.add(c, 0, t, 0, c, 0);
-        BigInteger rs2 = r.multiply(s).mod(g1.order());
-        addMultiple(p1, c, key.delta1(), g1.order().subtract(rs2).mod(g1.order()));
-
-        Proof proof = new Proof(curve, affine(p1, a, g1.affineWidth()), affine(p2, b, g2.affineWidth()),
-                affine(p1, c, g1.affineWidth()));
+        ProofRandomness.Pair rs = randomness.draw(key.curve().g1().order());
+        Proof proof = Assembly.proof(key, st.sumA, st.sumB1, sumB2, st.sumC, st.sumH, rs.r(), rs.s());
         step("verification");
         Verifier.Result v = Verifier.check(key.verificationKey(),
                 publicSignals(st.witness, key.publicCount()), proof);
@@ -511,156 +425,5 @@ public final class Prover {
             out.add(w.value(i));
         }
         return out;
-    }
-
-    private static void addAffine(PointArithmetic pa, long[] acc, long[] affine) {
-        pa.addMixed(acc, 0, affine, 0, acc, 0);
-    }
-
-    private static void addMultiple(PointArithmetic pa, long[] acc, long[] affine, BigInteger k) {
-        long[] t = new long[acc.length];
-        pa.mulAffine(affine, 0, k, t, 0);
-        pa.add(acc, 0, t, 0, acc, 0);
-    }
-
-    private static long[] affine(PointArithmetic pa, long[] jac, int aw) {
-        long[] r = new long[aw];
-        pa.toAffine(jac, 0, r, 0);
-        return r;
-    }
-
-    // ---------------------------------------------------------------- a, b, c and H
-
-    /**
-     * h on the coset, canonical words (the MSM's scalars): a = A w, b = B w (Montgomery form), c = a b;
-     * each taken from values on the domain to values on the coset; h = a b - c.
-     */
-    static long[] quotient(ProvingKey key, Witness witness, Workspace ws, Prover prover) {
-        prover.step("a, b, c");
-        PrimeField fr = key.curve().fr();
-        int n = key.domainSize();
-        int words = fr.limbs();
-        long[] a = ws.a();
-        long[] b = ws.b();
-        long[] c = ws.c();
-        java.util.Arrays.fill(a, 0, n * words, 0L);
-        java.util.Arrays.fill(b, 0, n * words, 0L);
-        evaluate(key, witness, a, b);
-        parallelChunks(n, (lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                fr.mul(a, i * words, b, i * words, c, i * words);
-            }
-        });
-        return quotient(key, a, b, c, prover);
-    }
-
-    /** h on the coset from a, b, c on the domain (Montgomery form, domain-size vectors), consumed. */
-    static long[] quotient(ProvingKey key, long[] a, long[] b, long[] c, Prover prover) {
-        if (prover.accelerator != null) {
-            prover.step("H (NTTs)");
-            return prover.accelerator.quotient(key, a, b, c);
-        }
-        PrimeField fr = key.curve().fr();
-        int n = key.domainSize();
-        int words = fr.limbs();
-        prover.step("H (NTTs)");
-        Ntt ntt = Ntt.of(fr, key.logDomainSize());
-        long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
-        // one after the other, each on all cores; a task handed to the common pool and joined from this
-        // thread would wait forever while the pool's workers are busy elsewhere (it has one on two cores)
-        ntt.evaluationsOnCoset(a, g, 0);
-        ntt.evaluationsOnCoset(b, g, 0);
-        ntt.evaluationsOnCoset(c, g, 0);
-        long[] one = new long[words];
-        one[0] = 1;
-        parallelChunks(n, (lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                int o = i * words;
-                fr.mul(a, o, b, o, a, o);
-                fr.sub(a, o, c, o, a, o);
-                fr.mul(a, o, one, 0, a, o); // Montgomery form -> canonical words
-            }
-        });
-        return a;
-    }
-
-    /**
-     * a or b (by the matrix) [constraint] += value * w[signal] over all coefficients. The value is stored as the
-     * Montgomery form of (coefficient R), so one Montgomery product with the canonical witness value
-     * gives the Montgomery form of coefficient * w. In parallel when the key lists each matrix in
-     * constraint order (ranges cut where the constraint changes, so no two threads share one).
-     */
-    private static void evaluate(ProvingKey key, Witness witness, long[] a, long[] b) {
-        MemorySegment coefs = key.coefficients();
-        long[] w = witness.words();
-        PrimeField fr = key.curve().fr();
-        int[] cut = cuts(key);
-        IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
-            long[] v = new long[4];
-            long[] t = new long[4];
-            for (int i = cut[p]; i < cut[p + 1]; i++) {
-                long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-                long[] out = coefs.get(BinFile.U32, o) == 0 ? a : b;
-                int c = coefs.get(BinFile.U32, o + 4);
-                int s = coefs.get(BinFile.U32, o + 8);
-                MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
-                fr.mul(v, 0, w, s * 4, t, 0);
-                fr.add(out, c * 4, t, 0, out, c * 4);
-            }
-        });
-    }
-
-    /** As {@link #evaluate(ProvingKey, Witness, long[], long[])} into native vectors. */
-    private static void evaluate(ProvingKey key, Witness witness, MemorySegment a, MemorySegment b) {
-        MemorySegment coefs = key.coefficients();
-        long[] w = witness.words();
-        PrimeField fr = key.curve().fr();
-        int[] cut = cuts(key);
-        IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
-            long[] v = new long[4];
-            long[] t = new long[4];
-            long[] acc = new long[4];
-            for (int i = cut[p]; i < cut[p + 1]; i++) {
-                long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-                MemorySegment out = coefs.get(BinFile.U32, o) == 0 ? a : b;
-                long at = coefs.get(BinFile.U32, o + 4) * 32L;
-                int s = coefs.get(BinFile.U32, o + 8);
-                MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
-                fr.mul(v, 0, w, s * 4, t, 0);
-                MemorySegment.copy(out, ValueLayout.JAVA_LONG, at, acc, 0, 4);
-                fr.add(acc, 0, t, 0, acc, 0);
-                MemorySegment.copy(acc, 0, out, ValueLayout.JAVA_LONG, at, 4);
-            }
-        });
-    }
-
-    /**
-     * The key's coefficients cut into ranges for parallel evaluation (range p is [cut[p], cut[p + 1])):
-     * several when the key lists each matrix in constraint order, cut where the constraint changes so
-     * that no two ranges write one constraint; one range otherwise.
-     */
-    private static int[] cuts(ProvingKey key) {
-        int to = key.coefficientCount();
-        MemorySegment coefs = key.coefficients();
-        int parts = key.coefficientsInConstraintOrder()
-                ? Math.max(1, Math.min(4 * ForkJoinPool.getCommonPoolParallelism(), to / 4096)) : 1;
-        int[] cut = new int[parts + 1];
-        cut[parts] = to;
-        for (int p = 1; p < parts; p++) {
-            int i = Math.max(cut[p - 1], (int) ((long) to * p / parts));
-            while (i > 0 && i < to && constraint(coefs, i - 1) == constraint(coefs, i)) {
-                i++;
-            }
-            cut[p] = i;
-        }
-        return cut;
-    }
-
-    private static int constraint(MemorySegment coefs, int i) {
-        return coefs.get(BinFile.U32, (long) i * ProvingKey.COEFFICIENT_BYTES + 4);
-    }
-
-    private static void parallelChunks(int n, Parallel.Range body) {
-        Parallel.chunks(n, 1 << 14, body);
     }
 }
