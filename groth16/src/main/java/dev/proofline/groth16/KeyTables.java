@@ -12,7 +12,8 @@ import java.util.List;
  * Precomputed multiples of a proving key's point sets ({@link FixedBaseTable}) for a key that stays
  * resident: its MSMs then add every window's digits into one set of buckets and reduce them once, which
  * is what a small proof's MSMs spend most on besides the additions themselves. Built by whoever keeps the
- * key ({@link #build}, then {@link ProvingKey#attach}); the {@link Prover} uses whichever tables a key has.
+ * key ({@link #build}, then {@link ProvingKey#attach}); the {@link Prover}'s MSMs
+ * ({@code ProofMsms}) use whichever tables a key has.
  *
  * <p>A table is built for each set of at most {@link #MAX_POINTS} points, in the order A, B1, C, H, B in
  * G2, while they fit into the memory given. Beyond 2^15 points the gain is small for the memory (a G1
