@@ -113,22 +113,16 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
 
     /** One proof: each step's milliseconds, then the total; {@code names} gets the steps' names. */
     private static double[] prove(ProvingKey key, Witness w, List<String> names) {
-        List<String> steps = new ArrayList<>();
-        List<Long> starts = new ArrayList<>();
-        Prover p = Prover.create().withListener((index, total, name) -> {
-            steps.add(name);
-            starts.add(System.nanoTime());
-        });
+        StepClock clock = new StepClock((index, total, name) -> { });
+        Prover p = Prover.create().withListener(clock);
         long t0 = System.nanoTime();
         p.finish(p.start(key, w));
         long t1 = System.nanoTime();
-        double[] row = new double[steps.size() + 1];
-        for (int i = 0; i < steps.size(); i++) {
-            row[i] = ((i + 1 < steps.size() ? starts.get(i + 1) : t1) - starts.get(i)) / 1e6;
-        }
-        row[steps.size()] = (t1 - t0) / 1e6;
+        double[] steps = clock.millis(t1);
+        double[] row = Arrays.copyOf(steps, steps.length + 1);
+        row[steps.length] = (t1 - t0) / 1e6;
         names.clear();
-        names.addAll(steps);
+        names.addAll(clock.names());
         return row;
     }
 }

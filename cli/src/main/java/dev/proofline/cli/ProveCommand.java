@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -73,8 +72,7 @@ final class ProveCommand implements Callable<Integer> {
         Witness witness;
         int nPublic;
         long t1;
-        List<String> steps = new ArrayList<>();
-        List<Long> starts = new ArrayList<>();
+        StepClock clock;
         Invocation invocation = Invocation.of(spec);
         PrintWriter err = spec.commandLine().getErr();
         try (Progress progress = new Progress(err, invocation.console());
@@ -83,11 +81,8 @@ final class ProveCommand implements Callable<Integer> {
             witness = WtnsFile.read(wtns);
             nPublic = key.publicCount();
             t1 = System.nanoTime();
-            Prover prover = Prover.create().withListener((index, total, name) -> {
-                steps.add(name);
-                starts.add(System.nanoTime());
-                progress.step(index, total, name);
-            });
+            clock = new StepClock(progress);
+            Prover prover = Prover.create().withListener(clock);
             try {
                 proof = prover.finish(prover.start(key, witness));
             } catch (RuntimeException e) {
@@ -105,9 +100,10 @@ final class ProveCommand implements Callable<Integer> {
         if (timings) {
             StringBuilder line = new StringBuilder(repeat > 1 ? "run " + run + ": " : "");
             line.append(String.format("load %.0f ms", (t1 - t0) / 1e6));
+            List<String> steps = clock.names();
+            double[] ms = clock.millis(t2);
             for (int i = 0; i < steps.size(); i++) {
-                long end = i + 1 < steps.size() ? starts.get(i + 1) : t2;
-                line.append(String.format(", %s %.0f", steps.get(i), (end - starts.get(i)) / 1e6));
+                line.append(String.format(", %s %.0f", steps.get(i), ms[i]));
             }
             line.append(String.format(", total %.0f ms", (System.nanoTime() - t0) / 1e6));
             err.println(line);
