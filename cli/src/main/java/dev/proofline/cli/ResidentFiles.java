@@ -105,18 +105,10 @@ final class ResidentFiles implements Loader, AutoCloseable {
         e.tables = "tables being built";
         Runnable build = () -> {
             long t0 = System.nanoTime();
-            try {
-                KeyTables t = KeyTables.build(e.key, tableBytes);
-                if (e.key.attach(t)) {
-                    e.tables = t.count() == 0 ? "no tables (its point sets are too large)"
-                            : String.format(Locale.ROOT, "tables %s, built in %.1f s", size(t.bytes()),
-                                    (System.nanoTime() - t0) / 1e9);
-                }
-            } catch (IllegalStateException | OutOfMemoryError x) {
-                // the key was closed while its tables were built, or there was no memory for them: its
-                // proofs go on without tables
-                e.tables = "no tables (" + x.getMessage() + ")";
-            }
+            String outcome = KeyTables.attachTo(e.key, tableBytes);
+            KeyTables t = e.key.tables();
+            e.tables = t == null || t.count() == 0 ? outcome : String.format(Locale.ROOT,
+                    "tables %s, built in %.1f s", size(t.bytes()), (System.nanoTime() - t0) / 1e9);
         };
         if (inBackground) {
             Thread.ofPlatform().daemon(true).name("key-tables").start(build);

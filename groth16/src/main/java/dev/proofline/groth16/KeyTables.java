@@ -113,6 +113,24 @@ public final class KeyTables implements AutoCloseable {
         return new KeyTables(built[0], built[1], built[2], built[3], built[4]);
     }
 
+    /**
+     * Builds the key's tables within {@code maxBytes} ({@link #build}) and attaches them to it; where the
+     * key is closed meanwhile (a resident key unloaded while its tables were built) or there is no native
+     * memory for them, the key goes on without tables. Returns what the key has: "tables" and their size,
+     * or why it has none, in a few words.
+     */
+    public static String attachTo(ProvingKey key, long maxBytes) {
+        try {
+            KeyTables t = build(key, maxBytes);
+            if (!key.attach(t)) {
+                return "no tables (the key was closed)";
+            }
+            return t.count() == 0 ? "no tables (no point set of at most 2^15 points fits the memory given)" : "tables of " + t.bytes() + " bytes";
+        } catch (IllegalStateException | OutOfMemoryError e) {
+            return "no tables (" + e.getMessage() + ")";
+        }
+    }
+
     /** Native memory held by the tables. */
     public long bytes() {
         long b = 0;

@@ -135,14 +135,7 @@ public final class Circuits implements Residents {
         if (keyTableBytes <= 0) {
             return;
         }
-        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
-            try {
-                key.attach(KeyTables.build(key, keyTableBytes));
-            } catch (IllegalStateException | OutOfMemoryError e) {
-                // the key was unloaded while its tables were built, or there was no memory: its proofs go
-                // on without tables
-            }
-        });
+        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> KeyTables.attachTo(key, keyTableBytes));
     }
 
     /**
