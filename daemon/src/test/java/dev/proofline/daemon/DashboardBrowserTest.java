@@ -230,8 +230,9 @@ class DashboardBrowserTest {
         // the waterfall: a row per partition, with synthesis and prover segments drawn
         wait.until(d -> d.findElements(By.cssSelector("#waterfall .row")).size() >= 10
                 && !d.findElements(By.cssSelector("#waterfall .row rect.seg-prove")).isEmpty());
-        assertEquals(browser.findElements(By.cssSelector("#waterfall .row")).size(),
-                intAttr(browser, "#waterfall", "data-rows"));
+        // the drawn rows match the count the page gives (read through the wait: a redraw between the two reads
+        // replaces both)
+        wait.until(d -> d.findElements(By.cssSelector("#waterfall .row")).size() == intAttr(d, "#waterfall", "data-rows"));
         assertFalse(browser.findElements(By.cssSelector("#waterfall rect.seg-synth")).isEmpty());
         wait.until(d -> !d.findElements(By.cssSelector("#waterfall .row[data-outcome=done]")).isEmpty());
 
