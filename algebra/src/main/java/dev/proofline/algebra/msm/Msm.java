@@ -298,8 +298,8 @@ public final class Msm {
      * terms whose scalar is 1 (most of a bit-heavy circuit's witness) are summed directly, and each other
      * group runs Pippenger's method with as many windows as its widest scalar needs. When there are several
      * groups, or at least an eighth of the terms are dropped, the kept terms are listed group after group
-     * (their indices, and their scalars copied into a new array) and the kernels read each point where it
-     * is, through its index; otherwise the MSM runs in place.
+     * by their indices, and the kernels read each scalar and point where it is, through its index; otherwise
+     * the MSM runs in place.
      */
     private long[] compute(MemorySegment points, long pointBase, long[] scalars, int scalarBase, int n) {
         int fullBits = curve.order().bitLength();
@@ -308,10 +308,8 @@ public final class Msm {
         if (g.inPlace()) {
             return pippenger(points, pointBase, null, scalars, scalarBase, n, g.bits(0));
         }
-        int m = g.terms();
-        long[] kept = new long[m * SCALAR_WORDS];
-        int[] index = new int[m];
-        g.pack(scalars, scalarBase, index, kept);
+        int[] index = new int[g.terms()];
+        g.pack(index);
         PointArithmetic pa = curve.arithmetic();
         long[] result = new long[curve.jacobianWidth()];
         pa.setInfinity(result, 0);
@@ -319,7 +317,7 @@ public final class Msm {
             int[] terms = java.util.Arrays.copyOfRange(index, g.from(k), g.from(k) + g.count(k));
             long[] part = g.bits(k) == 1
                     ? sum(points, pointBase, terms)
-                    : pippenger(points, pointBase, terms, kept, g.from(k) * SCALAR_WORDS, g.count(k), g.bits(k));
+                    : pippenger(points, pointBase, terms, scalars, scalarBase, g.count(k), g.bits(k));
             pa.add(result, 0, part, 0, result, 0);
         }
         return result;
@@ -362,8 +360,9 @@ public final class Msm {
 
     /**
      * Pippenger's method over n terms whose scalars are below 2^bits (or any, with the order's bit length):
-     * scalar i from word {@code scalarBase + 4 i}, its point the affine point at byte {@code pointBase + j * 8
-     * * affineWidth} of {@code points}, j = {@code index[i]} (i where {@code index} is null).
+     * term i's scalar from word {@code scalarBase + 4 j} of {@code scalars} and its point the affine point at
+     * byte {@code pointBase + j * 8 * affineWidth} of {@code points}, j = {@code index[i]} (i where {@code index}
+     * is null).
      */
     private long[] pippenger(MemorySegment points, long pointBase, int[] index, long[] scalars, int scalarBase, int n,
             int bits) {
@@ -379,22 +378,17 @@ public final class Msm {
         final int nw = plan.windows();
         final int threads = parallelism;
 
-        // 1. signed digits, [window][point]
-        final char[][] digits = new char[nw][n];
+        // window sums, one task per (window, chunk of terms), each recoding its window's digits of its terms first
         final long[] r = SignedDigits.words(curve.order());
-        final int recodeChunk = 1 << 13;
-        int recodeTasks = (n + recodeChunk - 1) / recodeChunk;
-        Parallel.run(threads, recodeTasks, () -> t -> SignedDigits.recode(scalars, scalarBase, t * recodeChunk,
-                Math.min(n, (t + 1) * recodeChunk), r, c, digits));
-
-        // 2. window sums, one task per (window, chunk of points)
         final int[][] tasks = plan.tasks(n);
         final long[] partial = new long[tasks.length * jw];
         final int nb = 1 << (c - 1);
         Parallel.run(threads, tasks.length, () -> {
             BucketKernel[] kernels = new BucketKernel[2];
+            char[] digits = new char[n];
             return t -> {
                 int w = tasks[t][0];
+                SignedDigits.recodeWindow(scalars, scalarBase, index, tasks[t][1], tasks[t][2], r, c, w, digits);
                 boolean top = w == nw - 1;
                 boolean affine = top ? plan.topAffine() : plan.affine();
                 BucketKernel k = kernels[affine ? 1 : 0];
@@ -402,12 +396,12 @@ public final class Msm {
                     k = affine ? new BatchAffineBuckets(curve, c, plan.batch(), adders) : new JacobianBuckets(curve, c);
                     kernels[affine ? 1 : 0] = k;
                 }
-                k.windowSum(digits[w], tasks[t][1], tasks[t][2], points, pointBase, index, top ? plan.topUsed() : nb, partial,
+                k.windowSum(digits, tasks[t][1], tasks[t][2], points, pointBase, index, top ? plan.topUsed() : nb, partial,
                         t * jw);
             };
         });
 
-        // 3. result = sum_w 2^(c w) S_w, Horner from the top window
+        // result = sum_w 2^(c w) S_w, Horner from the top window
         for (int w = nw - 1; w >= 0; w--) {
             if (w != nw - 1) {
                 for (int i = 0; i < c; i++) {

@@ -102,6 +102,79 @@ final class SignedDigits {
         }
     }
 
+    /**
+     * The digits of window w alone, for the terms {@code from..to}: term i's scalar at word {@code scalarBase + 4
+     * j}, j = {@code index[i]} (i where {@code index} is null), its code to {@code out[i]}; the same codes as
+     * {@link #recode} writes to {@code digits[w]}. The carry into window w is computed directly instead of
+     * through the windows below: with L = k mod 2^(c w) and T = sum_{j < w} 2^(c j + c - 1) (the largest sum
+     * the digits below can make), it is 1 exactly when L > T, because digits in [-2^(c-1) + 1, 2^(c-1)] write
+     * every value of [T - 2^(c w) + 1, T] once. An MSM recodes each window as it sums it, so that it never
+     * holds every window's digits (2 bytes a term a window: 32 MiB for 2^20 terms and 16 windows).
+     */
+    static void recodeWindow(long[] scalars, int scalarBase, int[] index, int from, int to, long[] r, int c, int w,
+            char[] out) {
+        final long r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+        final long mask = (1L << c) - 1;
+        final long half = 1L << (c - 1);
+        final int pos = w * c;
+        final int sh = pos & 63;
+        final int word = pos >>> 6;
+        // T and the mask of the bits below pos, word by word
+        long t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (int j = 0; j < w; j++) {
+            int b = j * c + c - 1;
+            long bit = 1L << (b & 63);
+            switch (b >>> 6) {
+                case 0 -> t0 |= bit;
+                case 1 -> t1 |= bit;
+                case 2 -> t2 |= bit;
+                default -> t3 |= bit;
+            }
+        }
+        final long m0 = below(pos, 0), m1 = below(pos, 1), m2 = below(pos, 2), m3 = below(pos, 3);
+        for (int i = from; i < to; i++) {
+            int s = scalarBase + 4 * (index == null ? i : index[i]);
+            long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
+            while (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
+                // k -= r, as in recodeInto
+                long d0 = k0 - r0;
+                long b = Long.compareUnsigned(k0, r0) < 0 ? 1 : 0;
+                long d1 = k1 - r1 - b;
+                b = ((~k1 & r1) | (~(k1 ^ r1) & d1)) >>> 63;
+                long d2 = k2 - r2 - b;
+                b = ((~k2 & r2) | (~(k2 ^ r2) & d2)) >>> 63;
+                long d3 = k3 - r3 - b;
+                k0 = d0;
+                k1 = d1;
+                k2 = d2;
+                k3 = d3;
+            }
+            long carry = lessThan(t0, t1, t2, t3, k0 & m0, k1 & m1, k2 & m2, k3 & m3) ? 1 : 0;
+            long lo = switch (word) {
+                case 0 -> k0;
+                case 1 -> k1;
+                case 2 -> k2;
+                case 3 -> k3;
+                default -> 0;
+            };
+            long hi = switch (word) {
+                case 0 -> k1;
+                case 1 -> k2;
+                case 2 -> k3;
+                default -> 0;
+            };
+            long v = ((lo >>> sh) | (sh == 0 ? 0 : hi << (64 - sh))) & mask;
+            long d = v + carry;
+            out[i] = (char) ((d - ((d > half ? 1L : 0L) << c)) & mask);
+        }
+    }
+
+    /** Word k of the mask of the bits below position pos. */
+    private static long below(int pos, int k) {
+        int bits = pos - 64 * k;
+        return bits <= 0 ? 0 : bits >= 64 ? -1L : (1L << bits) - 1;
+    }
+
     /** Unsigned (a3:a2:a1:a0) < (b3:b2:b1:b0). */
     private static boolean lessThan(long a0, long a1, long a2, long a3, long b0, long b1, long b2, long b3) {
         if (a3 != b3) {

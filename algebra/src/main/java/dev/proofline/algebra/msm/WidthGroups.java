@@ -192,11 +192,8 @@ final class WidthGroups {
         return bits[g];
     }
 
-    /**
-     * Lists the kept terms group after group: term i's index to {@code index}, its scalar (from word
-     * {@code scalarBase + 4 i} of {@code scalars}) to {@code kept}.
-     */
-    void pack(long[] scalars, int scalarBase, int[] index, long[] kept) {
+    /** Lists the kept terms group after group: their indices, in order within a group, to {@code index}. */
+    void pack(int[] index) {
         int[] next = from.clone();
         for (int i = 0; i < n; i++) {
             int c = classOf[i];
@@ -205,8 +202,6 @@ final class WidthGroups {
             }
             int j = next[groupOfClass[c]]++;
             index[j] = i;
-            System.arraycopy(scalars, scalarBase + i * Msm.SCALAR_WORDS, kept, j * Msm.SCALAR_WORDS,
-                    Msm.SCALAR_WORDS);
         }
     }
 }

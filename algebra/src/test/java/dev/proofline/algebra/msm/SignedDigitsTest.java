@@ -44,4 +44,35 @@ class SignedDigitsTest {
         }
         assertEquals(k.mod(r), sum);
     }
+
+    @Property(tries = 300)
+    void oneWindowRecodedAloneHasTheSameDigitsAsAllWindowsTogether(@ForAll("scalars") BigInteger k0,
+            @ForAll("scalars") BigInteger k1, @ForAll("scalars") BigInteger k2,
+            @ForAll @IntRange(min = 2, max = 16) int c, @ForAll boolean bls) {
+        BigInteger r = bls ? Bls12381.FR.modulus() : Bn254.FR.modulus();
+        long[] rw = SignedDigits.words(r);
+        BigInteger[] ks = {k0, k1, k2};
+        long[] scalars = new long[4 * ks.length];
+        for (int i = 0; i < ks.length; i++) {
+            System.arraycopy(SignedDigits.words(ks[i]), 0, scalars, 4 * i, 4);
+        }
+        int windows = SignedDigits.windows(r.bitLength(), c);
+        char[][] all = new char[windows][ks.length];
+        SignedDigits.recode(scalars, 0, 0, ks.length, rw, c, all);
+        int[] reversed = {2, 1, 0};
+        for (int w = 0; w < windows; w++) {
+            char[] alone = new char[ks.length];
+            SignedDigits.recodeWindow(scalars, 0, null, 0, ks.length, rw, c, w, alone);
+            char[] viaIndex = new char[ks.length];
+            SignedDigits.recodeWindow(scalars, 0, reversed, 1, ks.length, rw, c, w, viaIndex);
+            for (int i = 0; i < ks.length; i++) {
+                assertEquals((int) all[w][i], (int) alone[i], "window " + w + " of scalar " + ks[i]);
+            }
+            assertEquals(0, (int) viaIndex[0], "only the terms asked for are written");
+            for (int i = 1; i < ks.length; i++) {
+                assertEquals((int) all[w][reversed[i]], (int) viaIndex[i], "window " + w + " of term " + i
+                        + " read through the index");
+            }
+        }
+    }
 }
