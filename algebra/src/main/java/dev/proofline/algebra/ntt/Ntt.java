@@ -47,6 +47,8 @@ public final class Ntt {
 
     /** Block of the first stages: 2^13 four-limb elements = 256 KiB, well inside a core's L2. */
     private static final int BLOCK_LOG = 13;
+    /** The smallest block: below it, the first stages stay on one thread. */
+    private static final int MIN_BLOCK_LOG = 9;
     /** Below this many butterflies or elements, work stays in the calling thread. */
     private static final int MIN_GRAIN = 1 << 11;
 
@@ -287,6 +289,17 @@ public final class Ntt {
         }
     }
 
+    /**
+     * The log size of the blocks of the first stages: {@link #BLOCK_LOG}, or smaller so that every thread
+     * has a block (a transform of 2^13 elements in one block ran on one core, 1.7 ms where 2^14 took 2.2),
+     * but not below {@link #MIN_BLOCK_LOG}.
+     */
+    private int blockLog() {
+        int threads = pool.getParallelism() + 1;
+        int spread = 32 - Integer.numberOfLeadingZeros(threads - 1);    // ceil(log2(threads))
+        return Math.min(logN, Math.min(BLOCK_LOG, Math.max(MIN_BLOCK_LOG, logN - spread)));
+    }
+
     /** All logN stages of decimation in time on bit-reversed input. */
     private void dit(long[] a) {
         if (logN == 0) {
@@ -294,7 +307,7 @@ public final class Ntt {
         }
         butterflies.transformed((long) (n >>> 1) * logN);
         int[][] vt = kernelTables();
-        int blockLog = Math.min(BLOCK_LOG, logN);
+        int blockLog = blockLog();
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
@@ -313,7 +326,7 @@ public final class Ntt {
         }
         butterflies.transformed((long) (n >>> 1) * logN);
         int[][] vt = kernelTables();
-        int blockLog = Math.min(BLOCK_LOG, logN);
+        int blockLog = blockLog();
         for (int s = logN - 1; s >= blockLog; s--) {
             stagePass(a, s, true, vt);
         }
