@@ -14,7 +14,7 @@ import dev.proofline.algebra.ntt.RootsOfUnity;
 final class Quotient {
 
     /** Elements per task of the pointwise loop. */
-    private static final int CHUNK = 1 << 14;
+    private static final int CHUNK = 1 << 11;
 
     private Quotient() {
     }
