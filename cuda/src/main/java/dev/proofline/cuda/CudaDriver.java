@@ -1,20 +1,14 @@
 package dev.proofline.cuda;
 
+import static dev.proofline.cuda.DriverErrors.call;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +25,9 @@ import java.util.Optional;
  *
  * <p>Calls that work in a context ({@code cuMemAlloc}, {@code cuModuleLoadData}, ...) use the calling
  * thread's current one; the typed layer makes its context current before each of them.
+ *
+ * <p>{@link DriverLoader} opens the library, {@link DriverBindings} holds the bound calls and
+ * {@link DriverErrors} checks their results; this class makes the calls.
  */
 @SuppressWarnings("restricted") // binding native code is what this class is for
 public final class CudaDriver {
@@ -95,114 +92,15 @@ public final class CudaDriver {
     private final String library;
     private final int version;
 
-    private final MethodHandle cuGetErrorName;
-    private final MethodHandle cuGetErrorString;
-    private final MethodHandle cuInit;
-    private final MethodHandle cuDriverGetVersion;
-    private final MethodHandle cuDeviceGetCount;
-    private final MethodHandle cuDeviceGet;
-    private final MethodHandle cuDeviceGetName;
-    private final MethodHandle cuDeviceTotalMem;
-    private final MethodHandle cuDeviceGetAttribute;
-    private final MethodHandle cuDevicePrimaryCtxRetain;
-    private final MethodHandle cuDevicePrimaryCtxRelease;
-    private final MethodHandle cuCtxSetCurrent;
-    private final MethodHandle cuModuleLoadData;
-    private final MethodHandle cuModuleLoadDataEx;
-    private final MethodHandle cuModuleUnload;
-    private final MethodHandle cuModuleGetFunction;
-    private final MethodHandle cuLaunchKernel;
-    private final MethodHandle cuStreamCreate;
-    private final MethodHandle cuStreamDestroy;
-    private final MethodHandle cuStreamSynchronize;
-    private final MethodHandle cuStreamWaitEvent;
-    private final MethodHandle cuEventCreate;
-    private final MethodHandle cuEventRecord;
-    private final MethodHandle cuEventSynchronize;
-    private final MethodHandle cuEventElapsedTime;
-    private final String cuEventElapsedTimeName;
-    private final MethodHandle cuEventDestroy;
-    private final MethodHandle cuMemAlloc;
-    private final MethodHandle cuMemFree;
-    private final MethodHandle cuMemcpyHtoD;
-    private final MethodHandle cuMemcpyDtoH;
-    private final MethodHandle cuMemcpyHtoDAsync;
-    private final MethodHandle cuMemcpyDtoHAsync;
-    private final MethodHandle cuMemHostAlloc;
-    private final MethodHandle cuMemFreeHost;
-    private final MethodHandle cuMemGetInfo;
+    /** The bound calls, and the checks of their results. */
+    private final DriverBindings h;
+    private final DriverErrors errors;
 
-    /** A symbol the library lacks. */
-    private static final class MissingSymbol extends Exception {
-        MissingSymbol(String name) {
-            super(name, null, false, false);
-        }
-    }
-
-    /** Binds symbols of one library. */
-    private record Binder(SymbolLookup lookup, Linker linker) {
-
-        MethodHandle bind(String name, MemoryLayout... args) throws MissingSymbol {
-            return bindFirst(new String[] {name}, args).handle();
-        }
-
-        record Bound(String name, MethodHandle handle) {
-        }
-
-        /** The first of the names the library has (newer versions of a call first). */
-        Bound bindFirst(String[] names, MemoryLayout... args) throws MissingSymbol {
-            for (String name : names) {
-                Optional<MemorySegment> symbol = lookup.find(name);
-                if (symbol.isPresent()) {
-                    return new Bound(name, linker.downcallHandle(symbol.get(), FunctionDescriptor.of(JAVA_INT, args)));
-                }
-            }
-            throw new MissingSymbol(names[0]);
-        }
-    }
-
-    private CudaDriver(String library, Binder b) throws MissingSymbol {
+    /** A driver over calls bound from {@code library}: runs {@code cuInit} and reads the version. */
+    CudaDriver(String library, DriverBindings h) {
         this.library = library;
-        cuGetErrorName = b.bind("cuGetErrorName", JAVA_INT, ADDRESS);
-        cuGetErrorString = b.bind("cuGetErrorString", JAVA_INT, ADDRESS);
-        cuInit = b.bind("cuInit", JAVA_INT);
-        cuDriverGetVersion = b.bind("cuDriverGetVersion", ADDRESS);
-        cuDeviceGetCount = b.bind("cuDeviceGetCount", ADDRESS);
-        cuDeviceGet = b.bind("cuDeviceGet", ADDRESS, JAVA_INT);
-        cuDeviceGetName = b.bind("cuDeviceGetName", ADDRESS, JAVA_INT, JAVA_INT);
-        cuDeviceTotalMem = b.bind("cuDeviceTotalMem_v2", ADDRESS, JAVA_INT);
-        cuDeviceGetAttribute = b.bind("cuDeviceGetAttribute", ADDRESS, JAVA_INT, JAVA_INT);
-        cuDevicePrimaryCtxRetain = b.bind("cuDevicePrimaryCtxRetain", ADDRESS, JAVA_INT);
-        cuDevicePrimaryCtxRelease = b.bind("cuDevicePrimaryCtxRelease_v2", JAVA_INT);
-        cuCtxSetCurrent = b.bind("cuCtxSetCurrent", ADDRESS);
-        cuModuleLoadData = b.bind("cuModuleLoadData", ADDRESS, ADDRESS);
-        cuModuleLoadDataEx = b.bind("cuModuleLoadDataEx", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
-        cuModuleUnload = b.bind("cuModuleUnload", ADDRESS);
-        cuModuleGetFunction = b.bind("cuModuleGetFunction", ADDRESS, ADDRESS, ADDRESS);
-        cuLaunchKernel = b.bind("cuLaunchKernel", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-                JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
-        cuStreamCreate = b.bind("cuStreamCreate", ADDRESS, JAVA_INT);
-        cuStreamDestroy = b.bind("cuStreamDestroy_v2", ADDRESS);
-        cuStreamSynchronize = b.bind("cuStreamSynchronize", ADDRESS);
-        cuStreamWaitEvent = b.bind("cuStreamWaitEvent", ADDRESS, ADDRESS, JAVA_INT);
-        cuEventCreate = b.bind("cuEventCreate", ADDRESS, JAVA_INT);
-        cuEventRecord = b.bind("cuEventRecord", ADDRESS, ADDRESS);
-        cuEventSynchronize = b.bind("cuEventSynchronize", ADDRESS);
-        // cuda.h maps cuEventElapsedTime to the _v2 symbol (drivers from 12.8 on); older drivers have only the first
-        Binder.Bound elapsed = b.bindFirst(new String[] {"cuEventElapsedTime_v2", "cuEventElapsedTime"},
-                ADDRESS, ADDRESS, ADDRESS);
-        cuEventElapsedTime = elapsed.handle();
-        cuEventElapsedTimeName = elapsed.name();
-        cuEventDestroy = b.bind("cuEventDestroy_v2", ADDRESS);
-        cuMemAlloc = b.bind("cuMemAlloc_v2", ADDRESS, JAVA_LONG);
-        cuMemFree = b.bind("cuMemFree_v2", JAVA_LONG);
-        cuMemcpyHtoD = b.bind("cuMemcpyHtoD_v2", JAVA_LONG, ADDRESS, JAVA_LONG);
-        cuMemcpyDtoH = b.bind("cuMemcpyDtoH_v2", ADDRESS, JAVA_LONG, JAVA_LONG);
-        cuMemcpyHtoDAsync = b.bind("cuMemcpyHtoDAsync_v2", JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
-        cuMemcpyDtoHAsync = b.bind("cuMemcpyDtoHAsync_v2", ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS);
-        cuMemHostAlloc = b.bind("cuMemHostAlloc", ADDRESS, JAVA_LONG, JAVA_INT);
-        cuMemFreeHost = b.bind("cuMemFreeHost", ADDRESS);
-        cuMemGetInfo = b.bind("cuMemGetInfo_v2", ADDRESS, ADDRESS);
+        this.h = h;
+        this.errors = new DriverErrors(h.cuGetErrorName, h.cuGetErrorString);
         init();
         version = driverVersion0();
     }
@@ -221,55 +119,7 @@ public final class CudaDriver {
      * {@link Unavailable} with the reason.
      */
     public static Availability load(String library) {
-        SymbolLookup lookup;
-        try {
-            if (library.contains("/")) {
-                Path path = Path.of(library);
-                if (!Files.exists(path)) {
-                    return new Unavailable(library + " not found");
-                }
-                if (!isSharedObject(path)) {
-                    return new Unavailable(library + " could not be loaded: not an ELF shared object");
-                }
-                lookup = SymbolLookup.libraryLookup(path, Arena.global());
-            } else {
-                lookup = SymbolLookup.libraryLookup(library, Arena.global());
-            }
-        } catch (IllegalArgumentException e) {
-            return new Unavailable(library.equals(DEFAULT_LIBRARY)
-                    ? DEFAULT_LIBRARY + " not found: no NVIDIA driver on this machine"
-                    : library + " could not be loaded: " + e.getMessage());
-        }
-        CudaDriver driver;
-        try {
-            driver = new CudaDriver(library, new Binder(lookup, Linker.nativeLinker()));
-        } catch (MissingSymbol e) {
-            return new Unavailable(library + " is not a usable CUDA driver: it has no " + e.getMessage());
-        } catch (CudaException e) {
-            return new Unavailable(e.getMessage());
-        }
-        try {
-            if (driver.deviceCount() == 0) {
-                return new Unavailable("no CUDA device (driver " + driver.versionString() + ")");
-            }
-        } catch (CudaException e) {
-            return new Unavailable(e.getMessage());
-        }
-        return new Available(driver);
-    }
-
-    /**
-     * Whether a file starts as an ELF object does, on Linux (elsewhere: whether it is readable). The
-     * dynamic loader would refuse anything else too, but the JVM may print warnings on the way.
-     */
-    private static boolean isSharedObject(Path path) {
-        try (var in = Files.newInputStream(path)) {
-            byte[] magic = in.readNBytes(4);
-            return !System.getProperty("os.name", "").startsWith("Linux")
-                    || (magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F');
-        } catch (java.io.IOException e) {
-            return false;
-        }
+        return DriverLoader.load(library);
     }
 
     /** The library this driver was loaded from, as it was named. */
@@ -299,66 +149,26 @@ public final class CudaDriver {
 
     // ---- errors ----
 
-    /** Calls one bound function; what it throws other than runtime exceptions and errors cannot happen. */
-    @FunctionalInterface
-    private interface Call {
-        int run() throws Throwable;
-    }
-
-    private static int call(Call c) {
-        try {
-            return c.run();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
-
-    private void check(int result, String call) {
-        if (result != SUCCESS) {
-            throw failure(result, call, "");
-        }
-    }
-
-    private CudaException failure(int result, String call, String detail) {
-        String name = errorName(result).orElse("CUDA error " + result);
-        String text = errorString(result).orElse("no description");
-        return new CudaException(call, result, name, text, detail);
-    }
-
     /** {@code cuGetErrorName}, empty for a code the driver does not know. */
     public Optional<String> errorName(int result) {
-        return errorText(cuGetErrorName, result);
+        return errors.errorName(result);
     }
 
     /** {@code cuGetErrorString}, empty for a code the driver does not know. */
     public Optional<String> errorString(int result) {
-        return errorText(cuGetErrorString, result);
-    }
-
-    private static Optional<String> errorText(MethodHandle h, int result) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ADDRESS);
-            int r = call(() -> (int) h.invokeExact(result, out));
-            MemorySegment s = out.get(ADDRESS, 0);
-            if (r != SUCCESS || s.equals(MemorySegment.NULL)) {
-                return Optional.empty();
-            }
-            return Optional.of(s.reinterpret(Long.MAX_VALUE).getString(0));
-        }
+        return errors.errorString(result);
     }
 
     // ---- initialization and devices ----
 
     private void init() {
-        check(call(() -> (int) cuInit.invokeExact(0)), "cuInit");
+        errors.check(call(() -> (int) h.cuInit.invokeExact(0)), "cuInit");
     }
 
     private int driverVersion0() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
-            check(call(() -> (int) cuDriverGetVersion.invokeExact(out)), "cuDriverGetVersion");
+            errors.check(call(() -> (int) h.cuDriverGetVersion.invokeExact(out)), "cuDriverGetVersion");
             return out.get(JAVA_INT, 0);
         }
     }
@@ -367,7 +177,7 @@ public final class CudaDriver {
     public int deviceCount() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
-            check(call(() -> (int) cuDeviceGetCount.invokeExact(out)), "cuDeviceGetCount");
+            errors.check(call(() -> (int) h.cuDeviceGetCount.invokeExact(out)), "cuDeviceGetCount");
             return out.get(JAVA_INT, 0);
         }
     }
@@ -376,7 +186,7 @@ public final class CudaDriver {
     public int device(int ordinal) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
-            check(call(() -> (int) cuDeviceGet.invokeExact(out, ordinal)), "cuDeviceGet(" + ordinal + ")");
+            errors.check(call(() -> (int) h.cuDeviceGet.invokeExact(out, ordinal)), "cuDeviceGet(" + ordinal + ")");
             return out.get(JAVA_INT, 0);
         }
     }
@@ -385,7 +195,8 @@ public final class CudaDriver {
     public String deviceName(int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(NAME_BYTES);
-            check(call(() -> (int) cuDeviceGetName.invokeExact(out, NAME_BYTES, device)), "cuDeviceGetName(device " + device + ")");
+            errors.check(call(() -> (int) h.cuDeviceGetName.invokeExact(out, NAME_BYTES, device)),
+                    "cuDeviceGetName(device " + device + ")");
             return out.getString(0, StandardCharsets.UTF_8);
         }
     }
@@ -394,7 +205,8 @@ public final class CudaDriver {
     public long deviceTotalMemory(int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            check(call(() -> (int) cuDeviceTotalMem.invokeExact(out, device)), "cuDeviceTotalMem_v2(device " + device + ")");
+            errors.check(call(() -> (int) h.cuDeviceTotalMem.invokeExact(out, device)),
+                    "cuDeviceTotalMem_v2(device " + device + ")");
             return out.get(JAVA_LONG, 0);
         }
     }
@@ -403,7 +215,7 @@ public final class CudaDriver {
     public int deviceAttribute(int attribute, int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
-            check(call(() -> (int) cuDeviceGetAttribute.invokeExact(out, attribute, device)),
+            errors.check(call(() -> (int) h.cuDeviceGetAttribute.invokeExact(out, attribute, device)),
                     "cuDeviceGetAttribute(attribute " + attribute + ", device " + device + ")");
             return out.get(JAVA_INT, 0);
         }
@@ -415,7 +227,7 @@ public final class CudaDriver {
     public MemorySegment primaryContextRetain(int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device)),
+            errors.check(call(() -> (int) h.cuDevicePrimaryCtxRetain.invokeExact(out, device)),
                     "cuDevicePrimaryCtxRetain(device " + device + ")");
             return out.get(ADDRESS, 0);
         }
@@ -423,12 +235,13 @@ public final class CudaDriver {
 
     /** {@code cuDevicePrimaryCtxRelease_v2}. */
     public void primaryContextRelease(int device) {
-        check(call(() -> (int) cuDevicePrimaryCtxRelease.invokeExact(device)), "cuDevicePrimaryCtxRelease_v2(device " + device + ")");
+        errors.check(call(() -> (int) h.cuDevicePrimaryCtxRelease.invokeExact(device)),
+                "cuDevicePrimaryCtxRelease_v2(device " + device + ")");
     }
 
     /** {@code cuCtxSetCurrent}: binds a context (or none, with {@link MemorySegment#NULL}) to the calling thread. */
     public void setCurrentContext(MemorySegment context) {
-        check(call(() -> (int) cuCtxSetCurrent.invokeExact(context)), "cuCtxSetCurrent");
+        errors.check(call(() -> (int) h.cuCtxSetCurrent.invokeExact(context)), "cuCtxSetCurrent");
     }
 
     // ---- modules and launches ----
@@ -437,7 +250,8 @@ public final class CudaDriver {
     public MemorySegment moduleLoadData(MemorySegment image) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuModuleLoadData.invokeExact(out, image)), "cuModuleLoadData(" + image.byteSize() + " bytes)");
+            errors.check(call(() -> (int) h.cuModuleLoadData.invokeExact(out, image)),
+                    "cuModuleLoadData(" + image.byteSize() + " bytes)");
             return out.get(ADDRESS, 0);
         }
     }
@@ -457,9 +271,9 @@ public final class CudaDriver {
             values.setAtIndex(ADDRESS, 0, log);
             values.setAtIndex(ADDRESS, 1, MemorySegment.ofAddress(JIT_LOG_BYTES));
             MemorySegment out = a.allocate(ADDRESS);
-            int r = call(() -> (int) cuModuleLoadDataEx.invokeExact(out, image, 2, options, values));
+            int r = call(() -> (int) h.cuModuleLoadDataEx.invokeExact(out, image, 2, options, values));
             if (r != SUCCESS) {
-                throw failure(r, "cuModuleLoadDataEx(PTX, " + (image.byteSize() - 1) + " bytes)",
+                throw errors.failure(r, "cuModuleLoadDataEx(PTX, " + (image.byteSize() - 1) + " bytes)",
                         log.getString(0, StandardCharsets.UTF_8).strip());
             }
             return out.get(ADDRESS, 0);
@@ -468,7 +282,7 @@ public final class CudaDriver {
 
     /** {@code cuModuleUnload}. */
     public void moduleUnload(MemorySegment module) {
-        check(call(() -> (int) cuModuleUnload.invokeExact(module)), "cuModuleUnload");
+        errors.check(call(() -> (int) h.cuModuleUnload.invokeExact(module)), "cuModuleUnload");
     }
 
     /** {@code cuModuleGetFunction}. */
@@ -476,7 +290,8 @@ public final class CudaDriver {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment cname = a.allocateFrom(name, StandardCharsets.UTF_8);
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuModuleGetFunction.invokeExact(out, module, cname)), "cuModuleGetFunction(" + name + ")");
+            errors.check(call(() -> (int) h.cuModuleGetFunction.invokeExact(out, module, cname)),
+                    "cuModuleGetFunction(" + name + ")");
             return out.get(ADDRESS, 0);
         }
     }
@@ -488,11 +303,11 @@ public final class CudaDriver {
      */
     public void launchKernel(MemorySegment function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
             int sharedMemBytes, MemorySegment stream, MemorySegment params) {
-        int r = call(() -> (int) cuLaunchKernel.invokeExact(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+        int r = call(() -> (int) h.cuLaunchKernel.invokeExact(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                 sharedMemBytes, stream, params, MemorySegment.NULL));
         if (r != SUCCESS) {
-            throw failure(r, "cuLaunchKernel(grid " + gridX + "x" + gridY + "x" + gridZ + ", block " + blockX + "x" + blockY
-                    + "x" + blockZ + ", " + sharedMemBytes + " bytes shared)", "");
+            throw errors.failure(r, "cuLaunchKernel(grid " + gridX + "x" + gridY + "x" + gridZ + ", block " + blockX
+                    + "x" + blockY + "x" + blockZ + ", " + sharedMemBytes + " bytes shared)", "");
         }
     }
 
@@ -502,57 +317,57 @@ public final class CudaDriver {
     public MemorySegment streamCreate(int flags) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuStreamCreate.invokeExact(out, flags)), "cuStreamCreate");
+            errors.check(call(() -> (int) h.cuStreamCreate.invokeExact(out, flags)), "cuStreamCreate");
             return out.get(ADDRESS, 0);
         }
     }
 
     /** {@code cuStreamDestroy_v2}. */
     public void streamDestroy(MemorySegment stream) {
-        check(call(() -> (int) cuStreamDestroy.invokeExact(stream)), "cuStreamDestroy_v2");
+        errors.check(call(() -> (int) h.cuStreamDestroy.invokeExact(stream)), "cuStreamDestroy_v2");
     }
 
     /** {@code cuStreamSynchronize}: waits for everything queued on the stream. */
     public void streamSynchronize(MemorySegment stream) {
-        check(call(() -> (int) cuStreamSynchronize.invokeExact(stream)), "cuStreamSynchronize");
+        errors.check(call(() -> (int) h.cuStreamSynchronize.invokeExact(stream)), "cuStreamSynchronize");
     }
 
     /** {@code cuStreamWaitEvent}: work queued on the stream after this waits for the event. */
     public void streamWaitEvent(MemorySegment stream, MemorySegment event) {
-        check(call(() -> (int) cuStreamWaitEvent.invokeExact(stream, event, 0)), "cuStreamWaitEvent");
+        errors.check(call(() -> (int) h.cuStreamWaitEvent.invokeExact(stream, event, 0)), "cuStreamWaitEvent");
     }
 
     /** {@code cuEventCreate}. */
     public MemorySegment eventCreate(int flags) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuEventCreate.invokeExact(out, flags)), "cuEventCreate");
+            errors.check(call(() -> (int) h.cuEventCreate.invokeExact(out, flags)), "cuEventCreate");
             return out.get(ADDRESS, 0);
         }
     }
 
     /** {@code cuEventRecord}. */
     public void eventRecord(MemorySegment event, MemorySegment stream) {
-        check(call(() -> (int) cuEventRecord.invokeExact(event, stream)), "cuEventRecord");
+        errors.check(call(() -> (int) h.cuEventRecord.invokeExact(event, stream)), "cuEventRecord");
     }
 
     /** {@code cuEventSynchronize}. */
     public void eventSynchronize(MemorySegment event) {
-        check(call(() -> (int) cuEventSynchronize.invokeExact(event)), "cuEventSynchronize");
+        errors.check(call(() -> (int) h.cuEventSynchronize.invokeExact(event)), "cuEventSynchronize");
     }
 
     /** {@code cuEventElapsedTime}: milliseconds between two recorded events. */
     public float eventElapsedTime(MemorySegment start, MemorySegment end) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_FLOAT);
-            check(call(() -> (int) cuEventElapsedTime.invokeExact(out, start, end)), cuEventElapsedTimeName);
+            errors.check(call(() -> (int) h.cuEventElapsedTime.invokeExact(out, start, end)), h.cuEventElapsedTimeName);
             return out.get(JAVA_FLOAT, 0);
         }
     }
 
     /** {@code cuEventDestroy_v2}. */
     public void eventDestroy(MemorySegment event) {
-        check(call(() -> (int) cuEventDestroy.invokeExact(event)), "cuEventDestroy_v2");
+        errors.check(call(() -> (int) h.cuEventDestroy.invokeExact(event)), "cuEventDestroy_v2");
     }
 
     // ---- memory ----
@@ -561,52 +376,56 @@ public final class CudaDriver {
     public long memAlloc(long bytes) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            check(call(() -> (int) cuMemAlloc.invokeExact(out, bytes)), "cuMemAlloc_v2(" + bytes + " bytes)");
+            errors.check(call(() -> (int) h.cuMemAlloc.invokeExact(out, bytes)), "cuMemAlloc_v2(" + bytes + " bytes)");
             return out.get(JAVA_LONG, 0);
         }
     }
 
     /** {@code cuMemFree_v2}. */
     public void memFree(long devicePointer) {
-        check(call(() -> (int) cuMemFree.invokeExact(devicePointer)), "cuMemFree_v2(0x" + Long.toHexString(devicePointer) + ")");
+        errors.check(call(() -> (int) h.cuMemFree.invokeExact(devicePointer)),
+                "cuMemFree_v2(0x" + Long.toHexString(devicePointer) + ")");
     }
 
     /** {@code cuMemcpyHtoD_v2}: all of {@code src} (native memory) to the device pointer. */
     public void memcpyHtoD(long dst, MemorySegment src) {
         long n = src.byteSize();
-        check(call(() -> (int) cuMemcpyHtoD.invokeExact(dst, src, n)), "cuMemcpyHtoD_v2(" + n + " bytes)");
+        errors.check(call(() -> (int) h.cuMemcpyHtoD.invokeExact(dst, src, n)), "cuMemcpyHtoD_v2(" + n + " bytes)");
     }
 
     /** {@code cuMemcpyDtoH_v2}: fills {@code dst} (native memory) from the device pointer. */
     public void memcpyDtoH(MemorySegment dst, long src) {
         long n = dst.byteSize();
-        check(call(() -> (int) cuMemcpyDtoH.invokeExact(dst, src, n)), "cuMemcpyDtoH_v2(" + n + " bytes)");
+        errors.check(call(() -> (int) h.cuMemcpyDtoH.invokeExact(dst, src, n)), "cuMemcpyDtoH_v2(" + n + " bytes)");
     }
 
     /** {@code cuMemcpyHtoDAsync_v2}; {@code src} must stay valid until the stream has done the copy. */
     public void memcpyHtoDAsync(long dst, MemorySegment src, MemorySegment stream) {
         long n = src.byteSize();
-        check(call(() -> (int) cuMemcpyHtoDAsync.invokeExact(dst, src, n, stream)), "cuMemcpyHtoDAsync_v2(" + n + " bytes)");
+        errors.check(call(() -> (int) h.cuMemcpyHtoDAsync.invokeExact(dst, src, n, stream)),
+                "cuMemcpyHtoDAsync_v2(" + n + " bytes)");
     }
 
     /** {@code cuMemcpyDtoHAsync_v2}; {@code dst} must stay valid until the stream has done the copy. */
     public void memcpyDtoHAsync(MemorySegment dst, long src, MemorySegment stream) {
         long n = dst.byteSize();
-        check(call(() -> (int) cuMemcpyDtoHAsync.invokeExact(dst, src, n, stream)), "cuMemcpyDtoHAsync_v2(" + n + " bytes)");
+        errors.check(call(() -> (int) h.cuMemcpyDtoHAsync.invokeExact(dst, src, n, stream)),
+                "cuMemcpyDtoHAsync_v2(" + n + " bytes)");
     }
 
     /** {@code cuMemHostAlloc}: page-locked host memory, as a segment of {@code bytes} (unbounded lifetime). */
     public MemorySegment memHostAlloc(long bytes, int flags) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check(call(() -> (int) cuMemHostAlloc.invokeExact(out, bytes, flags)), "cuMemHostAlloc(" + bytes + " bytes)");
+            errors.check(call(() -> (int) h.cuMemHostAlloc.invokeExact(out, bytes, flags)),
+                    "cuMemHostAlloc(" + bytes + " bytes)");
             return out.get(ADDRESS, 0).reinterpret(bytes);
         }
     }
 
     /** {@code cuMemFreeHost}. */
     public void memFreeHost(MemorySegment pointer) {
-        check(call(() -> (int) cuMemFreeHost.invokeExact(pointer)), "cuMemFreeHost");
+        errors.check(call(() -> (int) h.cuMemFreeHost.invokeExact(pointer)), "cuMemFreeHost");
     }
 
     /** {@code cuMemGetInfo_v2}. */
@@ -614,7 +433,7 @@ public final class CudaDriver {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment free = a.allocate(JAVA_LONG);
             MemorySegment total = a.allocate(JAVA_LONG);
-            check(call(() -> (int) cuMemGetInfo.invokeExact(free, total)), "cuMemGetInfo_v2");
+            errors.check(call(() -> (int) h.cuMemGetInfo.invokeExact(free, total)), "cuMemGetInfo_v2");
             return new MemoryInfo(free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0));
         }
     }
