@@ -1,13 +1,18 @@
 package dev.proofline.cuda;
 
+import static dev.proofline.cuda.MsmSizes.RUN;
+import static dev.proofline.cuda.MsmSizes.maxTasks;
+import static dev.proofline.cuda.MsmSizes.scanChunk;
+import static dev.proofline.cuda.MsmSizes.segmentLength;
+
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.cuda.MsmBuffers.Scratch;
+import dev.proofline.cuda.MsmBuffers.Staging;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -114,43 +119,19 @@ public final class CudaMsm implements AutoCloseable {
     private final Context context;
     private final Curve curve;
     private final Stream stream;
-    private final Function clear;
-    private final Function recode;
-    private final Function chunkSums;
-    private final Function scan;
-    private final Function scatter;
-    private final Function taskCounts;
-    private final Function accumulate;
-    private final Function mergeGroups;
-    private final Function merge;
-    private final Function reduceSegments;
-    private final Function scaleSegments;
-    private final Function sumRuns;
-    private final DeviceBuffer[] scratch = new DeviceBuffer[Scratch.values().length];
-    private final PinnedBuffer[] staging = new PinnedBuffer[Staging.values().length];
+    private final MsmKernels kernels;
+    private final MsmBuffers buffers;
+    private final MsmStepTimes times;
     private boolean closed;
-    /** Non-null while steps are timed: the events of the call under way, one after each step. */
-    private List<Map.Entry<String, Event>> marks;
-    private final List<Map<String, Double>> profiles = new ArrayList<>();
 
     /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
     public CudaMsm(Context context, Module module, Curve curve) {
         this.context = Objects.requireNonNull(context, "context");
         this.curve = Objects.requireNonNull(curve, "curve");
-        String p = "pl_" + curve.prefix() + "_msm_";
-        this.clear = module.function("pl_msm_clear_u32");
-        this.chunkSums = module.function("pl_msm_chunk_sums");
-        this.scan = module.function("pl_msm_scan");
-        this.scatter = module.function("pl_msm_scatter");
-        this.recode = module.function(p + "recode");
-        this.taskCounts = module.function("pl_msm_task_counts");
-        this.accumulate = module.function(p + "accumulate");
-        this.mergeGroups = module.function(p + "merge_groups");
-        this.merge = module.function(p + "merge");
-        this.reduceSegments = module.function(p + "reduce_segments");
-        this.scaleSegments = module.function(p + "scale_segments");
-        this.sumRuns = module.function(p + "sum_runs");
+        this.kernels = new MsmKernels(module, curve);
         this.stream = context.createStream();
+        this.buffers = new MsmBuffers(context);
+        this.times = new MsmStepTimes(context, stream);
     }
 
     public Curve curve() {
@@ -159,39 +140,14 @@ public final class CudaMsm implements AutoCloseable {
 
     // ------------------------------------------------------------------ sizes
 
-    /**
-     * The window size for n points: about log2(n) - 2 bits, within [3, 15] ({@code msm_window_bits}). On an
-     * H200, 15 was 7-11% faster than 16 at 2^20 and 2^22 points and as fast at 2^24 (BENCHMARKS.md).
-     */
+    /** The window size for n points: about log2(n) - 2 bits, within [3, 15] ({@code msm_window_bits}). */
     public static int windowBits(long n) {
-        int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);
-        return Math.clamp(lg - 2, 3, 15);
+        return MsmSizes.windowBits(n);
     }
 
     /** Windows for scalars of {@code bits} bits with c-bit signed digits ({@code msm_windows}). */
     public static int windows(int bits, int c) {
-        return (bits + c) / c;
-    }
-
-    /** Buckets a segment of the bucket reduction: 16, or all when there are fewer ({@code msm_segment_len}). */
-    static int segmentLength(int buckets) {
-        return Math.min(buckets, 16);
-    }
-
-    /** Points a sum_runs thread adds ({@code MSM_RUN}). */
-    static final int RUN = 16;
-
-    /** Points a bucket-accumulation task adds at most ({@code MSM_TASK}). */
-    static final int TASK = 128;
-
-    /** A bound of a window's tasks ({@code msm_max_tasks}). */
-    static long maxTasks(long n, int buckets) {
-        return (n + TASK - 1) / TASK + Math.min(buckets, n);
-    }
-
-    /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
-    static int scanChunk(int buckets) {
-        return Math.min(buckets, 256);
+        return MsmSizes.windows(bits, c);
     }
 
     // ------------------------------------------------------------------ step timings
@@ -202,8 +158,7 @@ public final class CudaMsm implements AutoCloseable {
      * cost a little; off by default. Either way the calls timed so far are forgotten.
      */
     public void profile(boolean on) {
-        marks = on ? new ArrayList<>() : null;
-        profiles.clear();
+        times.profile(on);
     }
 
     /**
@@ -212,36 +167,7 @@ public final class CudaMsm implements AutoCloseable {
      * pinned memory, is timed by the host clock before that).
      */
     public List<Map<String, Double>> profiles() {
-        return List.copyOf(profiles);
-    }
-
-    /** Records an event after the step {@code step} when steps are timed. */
-    private void mark(String step) {
-        if (marks != null) {
-            Event e = context.createEvent();
-            marks.add(Map.entry(step, e));
-            e.record(stream);
-        }
-    }
-
-    /** After the stream is done: the time between the marks, then the events are destroyed. */
-    private void collectProfile(double hostCopyMillis) {
-        if (marks == null) {
-            return;
-        }
-        Map<String, Double> times = new LinkedHashMap<>();
-        if (hostCopyMillis >= 0) {
-            times.put("scalars: host copy", hostCopyMillis);
-        }
-        for (int i = 1; i < marks.size(); i++) {
-            times.merge(marks.get(i).getKey(),
-                    (double) marks.get(i).getValue().elapsedMillisSince(marks.get(i - 1).getValue()), Double::sum);
-        }
-        for (Map.Entry<String, Event> m : marks) {
-            m.getValue().close();
-        }
-        marks.clear();
-        profiles.add(times);
+        return times.profiles();
     }
 
     // ------------------------------------------------------------------ points
@@ -361,27 +287,27 @@ public final class CudaMsm implements AutoCloseable {
         int segs = nb / len;
         int lenLog2 = Integer.numberOfTrailingZeros(len);
         long pointBytes = 8L * jw;
-        DeviceBuffer dScalars = onDevice != null ? null : scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
-        DeviceBuffer digits = scratch(Scratch.DIGITS, 4L * nw * n);
-        DeviceBuffer counts = scratch(Scratch.COUNTS, 4L * nw * nb);
+        DeviceBuffer dScalars = onDevice != null ? null : buffers.scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
+        DeviceBuffer digits = buffers.scratch(Scratch.DIGITS, 4L * nw * n);
+        DeviceBuffer counts = buffers.scratch(Scratch.COUNTS, 4L * nw * nb);
         long chunks = (long) nw * (nb / scanChunk(nb));
-        DeviceBuffer sums = scratch(Scratch.SUMS, 4L * chunks);
-        DeviceBuffer offsets = scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
-        DeviceBuffer cursor = scratch(Scratch.CURSOR, 4L * nw * nb);
-        DeviceBuffer sorted = scratch(Scratch.SORTED, 4L * nw * n);
+        DeviceBuffer sums = buffers.scratch(Scratch.SUMS, 4L * chunks);
+        DeviceBuffer offsets = buffers.scratch(Scratch.OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer cursor = buffers.scratch(Scratch.CURSOR, 4L * nw * nb);
+        DeviceBuffer sorted = buffers.scratch(Scratch.SORTED, 4L * nw * n);
         long maxTasks = maxTasks(n, nb);
-        DeviceBuffer taskCountBuffer = scratch(Scratch.TASK_COUNTS, 4L * nw * nb);
-        DeviceBuffer taskOffsets = scratch(Scratch.TASK_OFFSETS, 4L * nw * (nb + 1));
-        DeviceBuffer partials = scratch(Scratch.PARTIALS, pointBytes * nw * maxTasks);
+        DeviceBuffer taskCountBuffer = buffers.scratch(Scratch.TASK_COUNTS, 4L * nw * nb);
+        DeviceBuffer taskOffsets = buffers.scratch(Scratch.TASK_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer partials = buffers.scratch(Scratch.PARTIALS, pointBytes * nw * maxTasks);
         long maxGroups = maxTasks(maxTasks, nb);
-        DeviceBuffer groupCounts = scratch(Scratch.GROUP_COUNTS, 4L * nw * nb);
-        DeviceBuffer groupOffsets = scratch(Scratch.GROUP_OFFSETS, 4L * nw * (nb + 1));
-        DeviceBuffer groupSums = scratch(Scratch.GROUP_SUMS, pointBytes * nw * maxGroups);
-        DeviceBuffer buckets = scratch(Scratch.BUCKETS, pointBytes * nw * nb);
-        DeviceBuffer segT = scratch(Scratch.SEG_T, pointBytes * nw * segs);
-        DeviceBuffer segS = scratch(Scratch.SEG_S, pointBytes * nw * segs);
-        PinnedBuffer hostScalars = onDevice != null ? null : staging(Staging.SCALARS, 8L * SCALAR_WORDS * n);
-        PinnedBuffer hostResult = staging(Staging.RESULT, pointBytes * nw);
+        DeviceBuffer groupCounts = buffers.scratch(Scratch.GROUP_COUNTS, 4L * nw * nb);
+        DeviceBuffer groupOffsets = buffers.scratch(Scratch.GROUP_OFFSETS, 4L * nw * (nb + 1));
+        DeviceBuffer groupSums = buffers.scratch(Scratch.GROUP_SUMS, pointBytes * nw * maxGroups);
+        DeviceBuffer buckets = buffers.scratch(Scratch.BUCKETS, pointBytes * nw * nb);
+        DeviceBuffer segT = buffers.scratch(Scratch.SEG_T, pointBytes * nw * segs);
+        DeviceBuffer segS = buffers.scratch(Scratch.SEG_S, pointBytes * nw * segs);
+        PinnedBuffer hostScalars = onDevice != null ? null : buffers.staging(Staging.SCALARS, 8L * SCALAR_WORDS * n);
+        PinnedBuffer hostResult = buffers.staging(Staging.RESULT, pointBytes * nw);
         try (Arena arena = Arena.ofConfined()) {
             long scalarAddress;
             double hostCopy = -1;
@@ -391,7 +317,7 @@ public final class CudaMsm implements AutoCloseable {
                         SCALAR_WORDS * count);
                 hostCopy = (System.nanoTime() - t0) / 1e6;
             }
-            mark("start");
+            times.mark("start");
             if (onDevice != null) {
                 if (ready != null) {
                     stream.waitFor(ready);
@@ -401,61 +327,67 @@ public final class CudaMsm implements AutoCloseable {
                 dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
                 scalarAddress = dScalars.address();
             }
-            mark("scalars: copy to the device (or wait)");
+            times.mark("scalars: copy to the device (or wait)");
             long pairs = (long) nw * nb;
-            launch(clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
-            launch(recode, n, BLOCK, new KernelArgs(arena).pointer(scalarAddress).pointer(digits).pointer(counts).i64(n)
-                    .i32(c));
-            mark("clear counts, recode digits");
-            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
-            launch(scan, chunks, BLOCK,
+            launch(kernels.clear, pairs, BLOCK, new KernelArgs(arena).pointer(counts).i64(pairs));
+            launch(kernels.recode, n, BLOCK,
+                    new KernelArgs(arena).pointer(scalarAddress).pointer(digits).pointer(counts).i64(n).i32(c));
+            times.mark("clear counts, recode digits");
+            launch(kernels.chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(counts).pointer(sums).i32(nw).i32(nb));
+            launch(kernels.scan, chunks, BLOCK,
                     new KernelArgs(arena).pointer(counts).pointer(sums).pointer(offsets).pointer(cursor).i32(nw).i32(nb));
-            launch(scatter, n * nw, BLOCK,
+            launch(kernels.scatter, n * nw, BLOCK,
                     new KernelArgs(arena).pointer(digits).pointer(cursor).pointer(sorted).i64(n).i32(nw).i32(nb));
-            mark("sort by bucket (scan, scatter)");
+            times.mark("sort by bucket (scan, scatter)");
             // tasks of at most TASK points of one bucket, their offsets by the same scan (the cursor is free)
-            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(counts).pointer(taskCountBuffer).i32(nw).i32(nb));
-            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).i32(nw).i32(nb));
-            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).pointer(taskOffsets)
-                    .pointer(cursor).i32(nw).i32(nb));
-            mark("tasks (counts, scan)");
-            launch(accumulate, nw * maxTasks, POINT_BLOCK, new KernelArgs(arena).pointer(points.buffer).pointer(sorted)
-                    .pointer(offsets).pointer(taskOffsets).pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
-            mark("accumulate buckets");
-            // groups of at most TASK partial sums of one bucket, summed; then each bucket's group sums
-            launch(taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(groupCounts)
+            launch(kernels.taskCounts, pairs, BLOCK,
+                    new KernelArgs(arena).pointer(counts).pointer(taskCountBuffer).i32(nw).i32(nb));
+            launch(kernels.chunkSums, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).i32(nw).i32(nb));
+            launch(kernels.scan, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(taskCountBuffer).pointer(sums).pointer(taskOffsets).pointer(cursor)
                     .i32(nw).i32(nb));
-            launch(chunkSums, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).i32(nw).i32(nb));
-            launch(scan, chunks, BLOCK, new KernelArgs(arena).pointer(groupCounts).pointer(sums).pointer(groupOffsets)
-                    .pointer(cursor).i32(nw).i32(nb));
-            launch(mergeGroups, nw * maxGroups, POINT_BLOCK, new KernelArgs(arena).pointer(partials)
+            times.mark("tasks (counts, scan)");
+            launch(kernels.accumulate, nw * maxTasks, POINT_BLOCK,
+                    new KernelArgs(arena).pointer(points.buffer).pointer(sorted).pointer(offsets).pointer(taskOffsets)
+                    .pointer(partials).i64(n).i32(nw).i32(nb).i64(maxTasks));
+            times.mark("accumulate buckets");
+            // groups of at most TASK partial sums of one bucket, summed; then each bucket's group sums
+            launch(kernels.taskCounts, pairs, BLOCK, new KernelArgs(arena).pointer(taskCountBuffer).pointer(groupCounts)
+                    .i32(nw).i32(nb));
+            launch(kernels.chunkSums, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(groupCounts).pointer(sums).i32(nw).i32(nb));
+            launch(kernels.scan, chunks, BLOCK,
+                    new KernelArgs(arena).pointer(groupCounts).pointer(sums).pointer(groupOffsets).pointer(cursor)
+                    .i32(nw).i32(nb));
+            launch(kernels.mergeGroups, nw * maxGroups, POINT_BLOCK, new KernelArgs(arena).pointer(partials)
                     .pointer(taskOffsets).pointer(groupOffsets).pointer(groupSums).i32(nw).i32(nb).i64(maxTasks)
                     .i64(maxGroups));
-            mark("group counts, merge groups");
-            launch(merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(groupSums).pointer(groupOffsets)
+            times.mark("group counts, merge groups");
+            launch(kernels.merge, pairs, POINT_BLOCK, new KernelArgs(arena).pointer(groupSums).pointer(groupOffsets)
                     .pointer(buckets).i32(nw).i32(nb).i64(maxGroups));
-            mark("merge");
-            launch(reduceSegments, (long) nw * segs, POINT_BLOCK,
+            times.mark("merge");
+            launch(kernels.reduceSegments, (long) nw * segs, POINT_BLOCK,
                     new KernelArgs(arena).pointer(buckets).pointer(segT).pointer(segS).i32(nw).i32(nb).i32(len));
-            mark("reduce segments");
-            launch(scaleSegments, (long) nw * segs, POINT_BLOCK,
+            times.mark("reduce segments");
+            launch(kernels.scaleSegments, (long) nw * segs, POINT_BLOCK,
                     new KernelArgs(arena).pointer(segT).pointer(segS).i32(nw).i32(segs).i32(lenLog2));
             // each window's shares summed in runs, the runs' sums in runs, ..., until one is left
             DeviceBuffer in = segT;
             DeviceBuffer out = segS;
             for (int k = segs; k > 1; k = (k + RUN - 1) / RUN) {
-                launch(sumRuns, (long) nw * ((k + RUN - 1) / RUN), POINT_BLOCK,
+                launch(kernels.sumRuns, (long) nw * ((k + RUN - 1) / RUN), POINT_BLOCK,
                         new KernelArgs(arena).pointer(in).pointer(out).i32(nw).i32(k).i32(RUN));
                 DeviceBuffer t = in;
                 in = out;
                 out = t;
             }
-            mark("window sums (scale segments, sum runs)");
+            times.mark("window sums (scale segments, sum runs)");
             MemorySegment windows = hostResult.segment().asSlice(0, pointBytes * nw);
             in.copyToHostAsync(windows, 0, stream);
-            mark("window sums' copy");
+            times.mark("window sums' copy");
             stream.synchronize();
-            collectProfile(hostCopy);
+            times.collect(hostCopy);
             return combine(windows.toArray(ValueLayout.JAVA_LONG), nw, c);
         }
     }
@@ -474,59 +406,9 @@ public final class CudaMsm implements AutoCloseable {
         return r;
     }
 
-    /** The scratch buffers of a call, kept between calls and grown when a call needs more. */
-    private enum Scratch {
-        SCALARS, DIGITS, COUNTS, SUMS, OFFSETS, TASK_COUNTS, TASK_OFFSETS, PARTIALS, GROUP_COUNTS, GROUP_OFFSETS,
-        GROUP_SUMS, CURSOR, SORTED, BUCKETS, SEG_T, SEG_S
-    }
-
-    /** Scratch buffer {@code which} with at least {@code bytes} bytes (its contents are not kept). */
-    private DeviceBuffer scratch(Scratch which, long bytes) {
-        DeviceBuffer b = scratch[which.ordinal()];
-        if (b != null && b.size() >= bytes) {
-            return b;
-        }
-        if (b != null) {
-            scratch[which.ordinal()] = null;
-            b.close();
-        }
-        b = context.allocate(bytes);
-        scratch[which.ordinal()] = b;
-        return b;
-    }
-
-    /** The pinned host buffers of a call: the scalars on their way to the device, the window sums back. */
-    private enum Staging { SCALARS, RESULT }
-
-    /** Pinned buffer {@code which} with at least {@code bytes} bytes, as {@link #scratch} on the host. */
-    private PinnedBuffer staging(Staging which, long bytes) {
-        PinnedBuffer b = staging[which.ordinal()];
-        if (b != null && b.size() >= bytes) {
-            return b;
-        }
-        if (b != null) {
-            staging[which.ordinal()] = null;
-            b.close();
-        }
-        b = context.allocatePinned(bytes);
-        staging[which.ordinal()] = b;
-        return b;
-    }
-
     /** Frees the scratch buffers kept between calls (the next call allocates them again). */
     public void releaseScratch() {
-        for (int i = 0; i < scratch.length; i++) {
-            if (scratch[i] != null) {
-                scratch[i].close();
-                scratch[i] = null;
-            }
-        }
-        for (int i = 0; i < staging.length; i++) {
-            if (staging[i] != null) {
-                staging[i].close();
-                staging[i] = null;
-            }
-        }
+        buffers.release();
     }
 
     private void launch(Function f, long threads, int block, KernelArgs args) {

@@ -1,0 +1,47 @@
+package dev.proofline.cuda;
+
+/**
+ * The sizes of {@link CudaMsm}'s work as the kernels of {@code msm.cuh} compute them (each names its
+ * function there): the window size, the windows, the reduction's segments, the tasks and the scan's
+ * chunks, from which the host sizes the launches and the scratch buffers.
+ */
+final class MsmSizes {
+
+    private MsmSizes() {
+    }
+
+    /**
+     * The window size for n points: about log2(n) - 2 bits, within [3, 15] ({@code msm_window_bits}). On an
+     * H200, 15 was 7-11% faster than 16 at 2^20 and 2^22 points and as fast at 2^24 (BENCHMARKS.md).
+     */
+    static int windowBits(long n) {
+        int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);
+        return Math.clamp(lg - 2, 3, 15);
+    }
+
+    /** Windows for scalars of {@code bits} bits with c-bit signed digits ({@code msm_windows}). */
+    static int windows(int bits, int c) {
+        return (bits + c) / c;
+    }
+
+    /** Buckets a segment of the bucket reduction: 16, or all when there are fewer ({@code msm_segment_len}). */
+    static int segmentLength(int buckets) {
+        return Math.min(buckets, 16);
+    }
+
+    /** Points a sum_runs thread adds ({@code MSM_RUN}). */
+    static final int RUN = 16;
+
+    /** Points a bucket-accumulation task adds at most ({@code MSM_TASK}). */
+    static final int TASK = 128;
+
+    /** A bound of a window's tasks ({@code msm_max_tasks}). */
+    static long maxTasks(long n, int buckets) {
+        return (n + TASK - 1) / TASK + Math.min(buckets, n);
+    }
+
+    /** Buckets a chunk of the counts' prefix sums ({@code msm_scan_chunk}). */
+    static int scanChunk(int buckets) {
+        return Math.min(buckets, 256);
+    }
+}
