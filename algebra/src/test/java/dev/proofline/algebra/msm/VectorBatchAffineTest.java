@@ -45,11 +45,11 @@ class VectorBatchAffineTest {
     void theWarmUpStartsOnlyAfterEnoughScalarWork() {
         Field f = Bls12381.G1.arithmetic().field();
         BatchAdder a = BatchAdder.of(f, false);
-        assertFalse(VectorBatchAffine.warmUpStarted(6));
+        assertFalse(VectorWarmUp.started(6));
         a.scalarWork(1024);
-        assertFalse(VectorBatchAffine.warmUpStarted(6));
-        a.scalarWork((int) VectorBatchAffine.WARM_UP_AFTER);
-        assertTrue(VectorBatchAffine.warmUpStarted(6));
+        assertFalse(VectorWarmUp.started(6));
+        a.scalarWork((int) VectorWarmUp.WARM_UP_AFTER);
+        assertTrue(VectorWarmUp.started(6));
     }
 
     @Test
