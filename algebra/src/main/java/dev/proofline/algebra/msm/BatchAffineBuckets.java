@@ -3,8 +3,6 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
-import dev.proofline.algebra.field.Fp2;
-import dev.proofline.algebra.field.PrimeField;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -24,10 +22,8 @@ import java.util.function.Function;
  * are read only when the batch completes (a bucket's cache line is requested when its point joins
  * the batch), so that offering a point touches no bucket data.
  *
- * <p>Over Fp2 (G2) the denominators are inverted through their norms, 1/d = conj(d) / N(d) with
- * N(d) = d0^2 + d1^2 in Fp (zero only for d = 0, u^2 = -1 being a non-square): the prefix products
- * and their unwinding are then base-field products, seven base multiplications a denominator
- * instead of nine.
+ * <p>A batch is completed by the 8-lane kernel ({@link BatchAdder}) where it applies and is ready,
+ * else by the scalar code ({@link ScalarBatchAffine}).
  *
  * <p>Measured on BN254 G1 (field multiplications counted, n = 2^16): batches of 1024 cost 3% less
  * than batches of 512, larger ones under 2% less again, so 1024.
@@ -37,18 +33,7 @@ final class BatchAffineBuckets extends BucketKernel {
     /** Most segments of the batched reduction (each of its steps is a batch of that many additions). */
     static final int REDUCTION_SEGMENTS = 1024;
 
-    private static final byte ADD = 0;
-    private static final byte DOUBLE = 1;
-    private static final byte CANCEL = 2;
-
     private final Field f;
-    /** Over Fp2: the field and its base (the norms' products), else null. */
-    private final Fp2 f2;
-    private final PrimeField fp;
-    private final int bw;
-    /** Over Fp2: the denominators' norms, entry j at j * bw; an inverse norm. */
-    private final long[] norm;
-    private final long[] tn;
     private final CostModel model;
     private final PointArithmetic pa;
     private final int fw;
@@ -60,13 +45,10 @@ final class BatchAffineBuckets extends BucketKernel {
     private final long[] buckets;
     private final boolean[] set;
     private final boolean[] inBatch;
-    // the batch: destination index, source offset, source negated; denominators, prefix products
+    // the batch: destination index, source offset, source negated
     private final int[] eDst;
     private final int[] eSrc;
     private final boolean[] eNeg;
-    private final byte[] eKind;
-    private final long[] den;
-    private final long[] prefix;
     /** The batch's source points, copied from memory when they join it (entry j at j * aw). */
     private final long[] staged;
     private int m;
@@ -84,14 +66,11 @@ final class BatchAffineBuckets extends BucketKernel {
     private final long[] segT;
     private final boolean[] rSet;
     private final boolean[] tSet;
-    private final long[] inv;
-    private final long[] t;
-    private final long[] lambda;
-    private final long[] x3;
     private final long[] acc;
     private final long[] run;
     private final long[] weighted;
-    /** The 8-lane kernel, or null. */
+    /** The scalar code that completes a batch; the 8-lane kernel, or null. */
+    private final ScalarBatchAffine scalar;
     private final BatchAdder vec;
     /** Batches smaller than this stay with the scalar code. */
     private static final int VECTOR_MIN = 8;
@@ -105,9 +84,6 @@ final class BatchAffineBuckets extends BucketKernel {
         this.model = new CostModel(curve);
         this.pa = curve.arithmetic();
         this.f = pa.field();
-        this.f2 = f instanceof Fp2 e ? e : null;
-        this.fp = f2 != null ? f2.base() : null;
-        this.bw = f2 != null ? fp.width() : 0;
         this.fw = curve.coordinateWidth();
         this.aw = curve.affineWidth();
         this.jw = curve.jacobianWidth();
@@ -122,11 +98,6 @@ final class BatchAffineBuckets extends BucketKernel {
         this.eDst = new int[entries];
         this.eSrc = new int[entries];
         this.eNeg = new boolean[entries];
-        this.eKind = new byte[entries];
-        this.den = new long[entries * fw];
-        this.prefix = new long[entries * fw];
-        this.norm = new long[entries * bw];
-        this.tn = new long[bw];
         this.staged = new long[cap * aw];
         int qcap = Math.max(16, cap);
         this.qBucket = new int[qcap];
@@ -136,13 +107,10 @@ final class BatchAffineBuckets extends BucketKernel {
         this.segT = new long[segMax * aw];
         this.rSet = new boolean[segMax];
         this.tSet = new boolean[segMax];
-        this.inv = new long[fw];
-        this.t = new long[fw];
-        this.lambda = new long[fw];
-        this.x3 = new long[fw];
         this.acc = new long[jw];
         this.run = new long[jw];
         this.weighted = new long[jw];
+        this.scalar = new ScalarBatchAffine(f, fw, aw, entries);
         this.vec = adder.apply(f);
     }
 
@@ -352,99 +320,7 @@ final class BatchAffineBuckets extends BucketKernel {
             }
             vec.scalarWork(m);
         }
-        // pass 1: denominators xS - xD, or xD - xS when S is negated (so that lambda needs no
-        // negation: (-yS - yD) / (xS - xD) = (yS + yD) / (xD - xS)), or 2 yD for a doubling
-        for (int j = 0; j < m; j++) {
-            final int jo = j * fw;
-            final int d = eDst[j] * aw;
-            final int s = eSrc[j];
-            final boolean neg = eNeg[j];
-            if (neg) {
-                f.sub(dst, d, src, s, den, jo);
-            } else {
-                f.sub(src, s, dst, d, den, jo);
-            }
-            byte kind = ADD;
-            if (f.isZero(den, jo)) {
-                // same x: S = D when their y agree (yS - yD = 0, or yS + yD = 0 for a negated S)
-                if (neg) {
-                    f.add(src, s + fw, dst, d + fw, t, 0);
-                } else {
-                    f.sub(src, s + fw, dst, d + fw, t, 0);
-                }
-                if (f.isZero(t, 0) && !f.isZero(dst, d + fw)) {
-                    kind = DOUBLE;
-                    f.dbl(dst, d + fw, den, jo);
-                } else {
-                    kind = CANCEL; // S = -D (or a point of order two doubled): D + S = O
-                    dstSet[eDst[j]] = false;
-                    f.setOne(den, jo);
-                }
-            }
-            eKind[j] = kind;
-            if (f2 != null) {
-                final int no = j * bw;
-                f2.norm(den, jo, norm, no);
-                if (j == 0) {
-                    fp.copy(norm, 0, prefix, 0);
-                } else {
-                    fp.mul(prefix, no - bw, norm, no, prefix, no);
-                }
-            } else if (j == 0) {
-                f.copy(den, 0, prefix, 0);
-            } else {
-                f.mul(prefix, jo - fw, den, jo, prefix, jo);
-            }
-        }
-        if (f2 != null) {
-            fp.invVartime(prefix, (m - 1) * bw, inv, 0);       // inv = 1 / (N_0 ... N_{m-1})
-        } else {
-            f.invVartime(prefix, (m - 1) * fw, inv, 0);        // inv = 1 / (den_0 ... den_{m-1})
-        }
-        // pass 2, backwards: 1/den_j = inv * prefix_{j-1}; then inv *= den_j. (Computing all the
-        // inverses first, for independent additions after, measured slower.)
-        for (int j = m - 1; j >= 0; j--) {
-            final int jo = j * fw;
-            if (f2 != null) {
-                // 1/N_j = inv * prefix_{j-1}, inv *= N_j; 1/den_j = conj(den_j) / N_j
-                if (j > 0) {
-                    fp.mul(inv, 0, prefix, (j - 1) * bw, tn, 0);
-                    fp.mul(inv, 0, norm, j * bw, inv, 0);
-                } else {
-                    fp.copy(inv, 0, tn, 0);
-                }
-                f2.conjugate(den, jo, t, 0);
-                f2.mulByBase(t, 0, tn, 0, t, 0);
-            } else if (j > 0) {
-                f.mul(inv, 0, prefix, jo - fw, t, 0);
-                f.mul(inv, 0, den, jo, inv, 0);
-            } else {
-                f.copy(inv, 0, t, 0);
-            }
-            final byte kind = eKind[j];
-            if (kind == CANCEL) {
-                continue;
-            }
-            final int d = eDst[j] * aw;
-            final int s = eSrc[j];
-            if (kind == DOUBLE) {
-                f.sqr(dst, d, lambda, 0);
-                f.add(lambda, 0, lambda, 0, x3, 0);
-                f.add(lambda, 0, x3, 0, lambda, 0);     // 3 xD^2
-            } else if (eNeg[j]) {
-                f.add(src, s + fw, dst, d + fw, lambda, 0); // over xD - xS
-            } else {
-                f.sub(src, s + fw, dst, d + fw, lambda, 0);
-            }
-            f.mul(lambda, 0, t, 0, lambda, 0);
-            f.sqr(lambda, 0, x3, 0);
-            f.sub(x3, 0, dst, d, x3, 0);
-            f.sub(x3, 0, src, s, x3, 0);                // x3 = lambda^2 - xD - xS (xS = xD when doubling)
-            f.sub(dst, d, x3, 0, t, 0);
-            f.mul(lambda, 0, t, 0, t, 0);
-            f.sub(t, 0, dst, d + fw, dst, d + fw);      // y3 = lambda (xD - x3) - yD
-            f.copy(x3, 0, dst, d);
-        }
+        scalar.complete(dst, dstSet, src, eDst, eSrc, eNeg, m);
     }
 
     /**
