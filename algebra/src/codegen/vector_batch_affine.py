@@ -17,11 +17,12 @@ from vector_butterflies import B, emit
 
 M_ALL = "M"
 # Every limb product multiplies two values below 2^32 (limbs of 29 bits, 30 or 31 in sums and doubled
-# limbs). Masking both operands with 0xFFFFFFFF lets C2 compile LongVector.mul to vpmuludq (32 x 32 ->
-# 64 bits) instead of vpmullq (64 x 64 -> 64, three uops and a latency of 15 cycles on Intel cores):
-# JDK-8341137 matches MulVL of two such ANDs. Measured on an Intel Xeon with AVX-512 (BatchKernelTiming,
-# alternating, best of 30 rounds): BN254 165-181 -> 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
-U32 = ".and(0xFFFFFFFFL)"
+# limbs). Both operands are ANDed with VectorBatchAffine.LO: with 0xFFFFFFFF, C2 compiles LongVector.mul
+# to vpmuludq (32 x 32 -> 64 bits; JDK-8341137 matches MulVL of two such ANDs) instead of vpmullq (64 x
+# 64 -> 64, three uops and a latency of 15 cycles on Intel cores); with all ones (other CPUs) C2 drops
+# the ANDs. Measured on an Intel Xeon with AVX-512 (BatchKernelTiming, alternating, best of 30 rounds):
+# BN254 165-181 -> 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
+U32 = ".and(LO)"
 
 
 def limbs_of(words):
@@ -166,7 +167,7 @@ def reduce_steps(L, s0, s1, last_bits):
     """Montgomery steps s0 .. s1-1 on the columns (in locals); step L - 1 takes last_bits bits."""
     for i in range(s0, s1):
         # m = c_i qInv mod 2^bits, from the low 32 bits of c_i; kept below 2^bits by shifts rather
-        # than an AND with the limb mask, which C2 would fold into the AND with 0xFFFFFFFF
+        # than an AND with the limb mask, which C2 would fold into the AND with LO
         bits = B if i < L - 1 else last_bits
         emit(f"{{ LongVector m = c{i}{U32}.mul(QIV).lanewise(LSHL, {64 - bits}).lanewise(LSHR, {64 - bits}){U32};")
         for j in range(L):

@@ -83,16 +83,16 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
 
     @Override
     void product(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector b0 = LongVector.fromArray(S, x, bo + 0).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0).and(LO);
         LongVector c0 = a0.mul(b0);
         LongVector c1 = a1.mul(b0);
         LongVector c2 = a2.mul(b0);
@@ -102,7 +102,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         LongVector c6 = a6.mul(b0);
         LongVector c7 = a7.mul(b0);
         LongVector c8 = a8.mul(b0);
-        LongVector b1 = LongVector.fromArray(S, x, bo + 8).and(0xFFFFFFFFL);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8).and(LO);
         c1 = c1.add(a0.mul(b1));
         c2 = c2.add(a1.mul(b1));
         c3 = c3.add(a2.mul(b1));
@@ -112,7 +112,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c7 = c7.add(a6.mul(b1));
         c8 = c8.add(a7.mul(b1));
         LongVector c9 = a8.mul(b1);
-        LongVector b2 = LongVector.fromArray(S, x, bo + 16).and(0xFFFFFFFFL);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16).and(LO);
         c2 = c2.add(a0.mul(b2));
         c3 = c3.add(a1.mul(b2));
         c4 = c4.add(a2.mul(b2));
@@ -122,7 +122,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c8 = c8.add(a6.mul(b2));
         c9 = c9.add(a7.mul(b2));
         LongVector c10 = a8.mul(b2);
-        LongVector b3 = LongVector.fromArray(S, x, bo + 24).and(0xFFFFFFFFL);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24).and(LO);
         c3 = c3.add(a0.mul(b3));
         c4 = c4.add(a1.mul(b3));
         c5 = c5.add(a2.mul(b3));
@@ -132,7 +132,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c9 = c9.add(a6.mul(b3));
         c10 = c10.add(a7.mul(b3));
         LongVector c11 = a8.mul(b3);
-        LongVector b4 = LongVector.fromArray(S, x, bo + 32).and(0xFFFFFFFFL);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32).and(LO);
         c4 = c4.add(a0.mul(b4));
         c5 = c5.add(a1.mul(b4));
         c6 = c6.add(a2.mul(b4));
@@ -168,15 +168,15 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
 
     /** Adds rows 5 to 8 of the product to the columns at co. */
     private static void productRows1(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
         LongVector c5 = LongVector.fromArray(S, x, co + 40);
         LongVector c6 = LongVector.fromArray(S, x, co + 48);
         LongVector c7 = LongVector.fromArray(S, x, co + 56);
@@ -189,7 +189,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
         LongVector c15 = LongVector.fromArray(S, x, co + 120);
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
-        LongVector b5 = LongVector.fromArray(S, x, bo + 40).and(0xFFFFFFFFL);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40).and(LO);
         c5 = c5.add(a0.mul(b5));
         c6 = c6.add(a1.mul(b5));
         c7 = c7.add(a2.mul(b5));
@@ -199,7 +199,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c11 = c11.add(a6.mul(b5));
         c12 = c12.add(a7.mul(b5));
         c13 = c13.add(a8.mul(b5));
-        LongVector b6 = LongVector.fromArray(S, x, bo + 48).and(0xFFFFFFFFL);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48).and(LO);
         c6 = c6.add(a0.mul(b6));
         c7 = c7.add(a1.mul(b6));
         c8 = c8.add(a2.mul(b6));
@@ -209,7 +209,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c12 = c12.add(a6.mul(b6));
         c13 = c13.add(a7.mul(b6));
         c14 = c14.add(a8.mul(b6));
-        LongVector b7 = LongVector.fromArray(S, x, bo + 56).and(0xFFFFFFFFL);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56).and(LO);
         c7 = c7.add(a0.mul(b7));
         c8 = c8.add(a1.mul(b7));
         c9 = c9.add(a2.mul(b7));
@@ -219,7 +219,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c13 = c13.add(a6.mul(b7));
         c14 = c14.add(a7.mul(b7));
         c15 = c15.add(a8.mul(b7));
-        LongVector b8 = LongVector.fromArray(S, x, bo + 64).and(0xFFFFFFFFL);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64).and(LO);
         c8 = c8.add(a0.mul(b8));
         c9 = c9.add(a1.mul(b8));
         c10 = c10.add(a2.mul(b8));
@@ -245,32 +245,32 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
 
     @Override
     void square(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
         LongVector c0 = a0.mul(a0);
-        LongVector d1 = a1.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d1 = a1.lanewise(LSHL, 1).and(LO);
         LongVector c1 = a0.mul(d1);
         LongVector c2 = a1.mul(a1);
-        LongVector d2 = a2.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d2 = a2.lanewise(LSHL, 1).and(LO);
         c2 = c2.add(a0.mul(d2));
         LongVector c3 = a1.mul(d2);
         LongVector c4 = a2.mul(a2);
-        LongVector d3 = a3.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d3 = a3.lanewise(LSHL, 1).and(LO);
         c3 = c3.add(a0.mul(d3));
         c4 = c4.add(a1.mul(d3));
         LongVector c5 = a2.mul(d3);
         LongVector c6 = a3.mul(a3);
-        LongVector d4 = a4.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d4 = a4.lanewise(LSHL, 1).and(LO);
         c4 = c4.add(a0.mul(d4));
         c5 = c5.add(a1.mul(d4));
         c6 = c6.add(a2.mul(d4));
         LongVector c7 = a3.mul(d4);
         LongVector c8 = a4.mul(a4);
-        LongVector d5 = a5.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d5 = a5.lanewise(LSHL, 1).and(LO);
         c5 = c5.add(a0.mul(d5));
         c6 = c6.add(a1.mul(d5));
         c7 = c7.add(a2.mul(d5));
@@ -305,15 +305,15 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
 
     /** Adds rows 6 to 8 of the square to the columns at co. */
     private static void squareRows1(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
         LongVector c6 = LongVector.fromArray(S, x, co + 48);
         LongVector c7 = LongVector.fromArray(S, x, co + 56);
         LongVector c8 = LongVector.fromArray(S, x, co + 64);
@@ -325,7 +325,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
         LongVector c15 = LongVector.fromArray(S, x, co + 120);
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
-        LongVector d6 = a6.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d6 = a6.lanewise(LSHL, 1).and(LO);
         c6 = c6.add(a0.mul(d6));
         c7 = c7.add(a1.mul(d6));
         c8 = c8.add(a2.mul(d6));
@@ -333,7 +333,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c10 = c10.add(a4.mul(d6));
         c11 = c11.add(a5.mul(d6));
         c12 = c12.add(a6.mul(a6));
-        LongVector d7 = a7.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d7 = a7.lanewise(LSHL, 1).and(LO);
         c7 = c7.add(a0.mul(d7));
         c8 = c8.add(a1.mul(d7));
         c9 = c9.add(a2.mul(d7));
@@ -342,7 +342,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         c12 = c12.add(a5.mul(d7));
         c13 = c13.add(a6.mul(d7));
         c14 = c14.add(a7.mul(a7));
-        LongVector d8 = a8.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d8 = a8.lanewise(LSHL, 1).and(LO);
         c8 = c8.add(a0.mul(d8));
         c9 = c9.add(a1.mul(d8));
         c10 = c10.add(a2.mul(d8));
@@ -369,16 +369,16 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
     void reduce(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
         LongVector c0 = LongVector.fromArray(S, x, co + 0);
         LongVector c1 = LongVector.fromArray(S, x, co + 8);
         LongVector c2 = LongVector.fromArray(S, x, co + 16);
@@ -396,7 +396,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
         LongVector c15 = LongVector.fromArray(S, x, co + 120);
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
-        { LongVector m = c0.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c0.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c0 = c0.add(m.mul(QV0));
             c1 = c1.add(m.mul(QV1));
             c2 = c2.add(m.mul(QV2));
@@ -407,7 +407,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c7 = c7.add(m.mul(QV7));
             c8 = c8.add(m.mul(QV8));
             c1 = c1.add(c0.lanewise(LSHR, 29)); }
-        { LongVector m = c1.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c1.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c1 = c1.add(m.mul(QV0));
             c2 = c2.add(m.mul(QV1));
             c3 = c3.add(m.mul(QV2));
@@ -418,7 +418,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c8 = c8.add(m.mul(QV7));
             c9 = c9.add(m.mul(QV8));
             c2 = c2.add(c1.lanewise(LSHR, 29)); }
-        { LongVector m = c2.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c2.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c2 = c2.add(m.mul(QV0));
             c3 = c3.add(m.mul(QV1));
             c4 = c4.add(m.mul(QV2));
@@ -429,7 +429,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c9 = c9.add(m.mul(QV7));
             c10 = c10.add(m.mul(QV8));
             c3 = c3.add(c2.lanewise(LSHR, 29)); }
-        { LongVector m = c3.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c3.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c3 = c3.add(m.mul(QV0));
             c4 = c4.add(m.mul(QV1));
             c5 = c5.add(m.mul(QV2));
@@ -440,7 +440,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c10 = c10.add(m.mul(QV7));
             c11 = c11.add(m.mul(QV8));
             c4 = c4.add(c3.lanewise(LSHR, 29)); }
-        { LongVector m = c4.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c4.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c4 = c4.add(m.mul(QV0));
             c5 = c5.add(m.mul(QV1));
             c6 = c6.add(m.mul(QV2));
@@ -451,7 +451,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c11 = c11.add(m.mul(QV7));
             c12 = c12.add(m.mul(QV8));
             c5 = c5.add(c4.lanewise(LSHR, 29)); }
-        { LongVector m = c5.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c5.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c5 = c5.add(m.mul(QV0));
             c6 = c6.add(m.mul(QV1));
             c7 = c7.add(m.mul(QV2));
@@ -462,7 +462,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c12 = c12.add(m.mul(QV7));
             c13 = c13.add(m.mul(QV8));
             c6 = c6.add(c5.lanewise(LSHR, 29)); }
-        { LongVector m = c6.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c6.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c6 = c6.add(m.mul(QV0));
             c7 = c7.add(m.mul(QV1));
             c8 = c8.add(m.mul(QV2));
@@ -473,7 +473,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c13 = c13.add(m.mul(QV7));
             c14 = c14.add(m.mul(QV8));
             c7 = c7.add(c6.lanewise(LSHR, 29)); }
-        { LongVector m = c7.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c7.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c7 = c7.add(m.mul(QV0));
             c8 = c8.add(m.mul(QV1));
             c9 = c9.add(m.mul(QV2));
@@ -484,7 +484,7 @@ final class VectorBatchAffine4 extends VectorBatchAffine {
             c14 = c14.add(m.mul(QV7));
             c15 = c15.add(m.mul(QV8));
             c8 = c8.add(c7.lanewise(LSHR, 29)); }
-        { LongVector m = c8.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 40).lanewise(LSHR, 40).and(0xFFFFFFFFL);
+        { LongVector m = c8.and(LO).mul(QIV).lanewise(LSHL, 40).lanewise(LSHR, 40).and(LO);
             c8 = c8.add(m.mul(QV0));
             c9 = c9.add(m.mul(QV1));
             c10 = c10.add(m.mul(QV2));

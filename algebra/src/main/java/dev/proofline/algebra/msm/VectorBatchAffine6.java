@@ -89,21 +89,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     @Override
     void product(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
-        LongVector b0 = LongVector.fromArray(S, x, bo + 0).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
+        LongVector b0 = LongVector.fromArray(S, x, bo + 0).and(LO);
         LongVector c0 = a0.mul(b0);
         LongVector c1 = a1.mul(b0);
         LongVector c2 = a2.mul(b0);
@@ -118,7 +118,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c11 = a11.mul(b0);
         LongVector c12 = a12.mul(b0);
         LongVector c13 = a13.mul(b0);
-        LongVector b1 = LongVector.fromArray(S, x, bo + 8).and(0xFFFFFFFFL);
+        LongVector b1 = LongVector.fromArray(S, x, bo + 8).and(LO);
         c1 = c1.add(a0.mul(b1));
         c2 = c2.add(a1.mul(b1));
         c3 = c3.add(a2.mul(b1));
@@ -133,7 +133,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c12 = c12.add(a11.mul(b1));
         c13 = c13.add(a12.mul(b1));
         LongVector c14 = a13.mul(b1);
-        LongVector b2 = LongVector.fromArray(S, x, bo + 16).and(0xFFFFFFFFL);
+        LongVector b2 = LongVector.fromArray(S, x, bo + 16).and(LO);
         c2 = c2.add(a0.mul(b2));
         c3 = c3.add(a1.mul(b2));
         c4 = c4.add(a2.mul(b2));
@@ -194,20 +194,20 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 3 to 5 of the product to the columns at co. */
     private static void productRows1(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
         LongVector c3 = LongVector.fromArray(S, x, co + 24);
         LongVector c4 = LongVector.fromArray(S, x, co + 32);
         LongVector c5 = LongVector.fromArray(S, x, co + 40);
@@ -224,7 +224,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
         LongVector c17 = LongVector.fromArray(S, x, co + 136);
         LongVector c18 = LongVector.fromArray(S, x, co + 144);
-        LongVector b3 = LongVector.fromArray(S, x, bo + 24).and(0xFFFFFFFFL);
+        LongVector b3 = LongVector.fromArray(S, x, bo + 24).and(LO);
         c3 = c3.add(a0.mul(b3));
         c4 = c4.add(a1.mul(b3));
         c5 = c5.add(a2.mul(b3));
@@ -239,7 +239,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c14 = c14.add(a11.mul(b3));
         c15 = c15.add(a12.mul(b3));
         c16 = c16.add(a13.mul(b3));
-        LongVector b4 = LongVector.fromArray(S, x, bo + 32).and(0xFFFFFFFFL);
+        LongVector b4 = LongVector.fromArray(S, x, bo + 32).and(LO);
         c4 = c4.add(a0.mul(b4));
         c5 = c5.add(a1.mul(b4));
         c6 = c6.add(a2.mul(b4));
@@ -254,7 +254,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c15 = c15.add(a11.mul(b4));
         c16 = c16.add(a12.mul(b4));
         c17 = c17.add(a13.mul(b4));
-        LongVector b5 = LongVector.fromArray(S, x, bo + 40).and(0xFFFFFFFFL);
+        LongVector b5 = LongVector.fromArray(S, x, bo + 40).and(LO);
         c5 = c5.add(a0.mul(b5));
         c6 = c6.add(a1.mul(b5));
         c7 = c7.add(a2.mul(b5));
@@ -289,20 +289,20 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 6 to 8 of the product to the columns at co. */
     private static void productRows2(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
         LongVector c6 = LongVector.fromArray(S, x, co + 48);
         LongVector c7 = LongVector.fromArray(S, x, co + 56);
         LongVector c8 = LongVector.fromArray(S, x, co + 64);
@@ -319,7 +319,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c19 = LongVector.fromArray(S, x, co + 152);
         LongVector c20 = LongVector.fromArray(S, x, co + 160);
         LongVector c21 = LongVector.fromArray(S, x, co + 168);
-        LongVector b6 = LongVector.fromArray(S, x, bo + 48).and(0xFFFFFFFFL);
+        LongVector b6 = LongVector.fromArray(S, x, bo + 48).and(LO);
         c6 = c6.add(a0.mul(b6));
         c7 = c7.add(a1.mul(b6));
         c8 = c8.add(a2.mul(b6));
@@ -334,7 +334,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c17 = c17.add(a11.mul(b6));
         c18 = c18.add(a12.mul(b6));
         c19 = c19.add(a13.mul(b6));
-        LongVector b7 = LongVector.fromArray(S, x, bo + 56).and(0xFFFFFFFFL);
+        LongVector b7 = LongVector.fromArray(S, x, bo + 56).and(LO);
         c7 = c7.add(a0.mul(b7));
         c8 = c8.add(a1.mul(b7));
         c9 = c9.add(a2.mul(b7));
@@ -349,7 +349,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c18 = c18.add(a11.mul(b7));
         c19 = c19.add(a12.mul(b7));
         c20 = c20.add(a13.mul(b7));
-        LongVector b8 = LongVector.fromArray(S, x, bo + 64).and(0xFFFFFFFFL);
+        LongVector b8 = LongVector.fromArray(S, x, bo + 64).and(LO);
         c8 = c8.add(a0.mul(b8));
         c9 = c9.add(a1.mul(b8));
         c10 = c10.add(a2.mul(b8));
@@ -384,20 +384,20 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 9 to 11 of the product to the columns at co. */
     private static void productRows3(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
         LongVector c9 = LongVector.fromArray(S, x, co + 72);
         LongVector c10 = LongVector.fromArray(S, x, co + 80);
         LongVector c11 = LongVector.fromArray(S, x, co + 88);
@@ -414,7 +414,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c22 = LongVector.fromArray(S, x, co + 176);
         LongVector c23 = LongVector.fromArray(S, x, co + 184);
         LongVector c24 = LongVector.fromArray(S, x, co + 192);
-        LongVector b9 = LongVector.fromArray(S, x, bo + 72).and(0xFFFFFFFFL);
+        LongVector b9 = LongVector.fromArray(S, x, bo + 72).and(LO);
         c9 = c9.add(a0.mul(b9));
         c10 = c10.add(a1.mul(b9));
         c11 = c11.add(a2.mul(b9));
@@ -429,7 +429,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c20 = c20.add(a11.mul(b9));
         c21 = c21.add(a12.mul(b9));
         c22 = c22.add(a13.mul(b9));
-        LongVector b10 = LongVector.fromArray(S, x, bo + 80).and(0xFFFFFFFFL);
+        LongVector b10 = LongVector.fromArray(S, x, bo + 80).and(LO);
         c10 = c10.add(a0.mul(b10));
         c11 = c11.add(a1.mul(b10));
         c12 = c12.add(a2.mul(b10));
@@ -444,7 +444,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c21 = c21.add(a11.mul(b10));
         c22 = c22.add(a12.mul(b10));
         c23 = c23.add(a13.mul(b10));
-        LongVector b11 = LongVector.fromArray(S, x, bo + 88).and(0xFFFFFFFFL);
+        LongVector b11 = LongVector.fromArray(S, x, bo + 88).and(LO);
         c11 = c11.add(a0.mul(b11));
         c12 = c12.add(a1.mul(b11));
         c13 = c13.add(a2.mul(b11));
@@ -479,20 +479,20 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 12 to 13 of the product to the columns at co. */
     private static void productRows4(long[] x, int ao, int bo, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
         LongVector c12 = LongVector.fromArray(S, x, co + 96);
         LongVector c13 = LongVector.fromArray(S, x, co + 104);
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
@@ -508,7 +508,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c24 = LongVector.fromArray(S, x, co + 192);
         LongVector c25 = LongVector.fromArray(S, x, co + 200);
         LongVector c26 = LongVector.fromArray(S, x, co + 208);
-        LongVector b12 = LongVector.fromArray(S, x, bo + 96).and(0xFFFFFFFFL);
+        LongVector b12 = LongVector.fromArray(S, x, bo + 96).and(LO);
         c12 = c12.add(a0.mul(b12));
         c13 = c13.add(a1.mul(b12));
         c14 = c14.add(a2.mul(b12));
@@ -523,7 +523,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c23 = c23.add(a11.mul(b12));
         c24 = c24.add(a12.mul(b12));
         c25 = c25.add(a13.mul(b12));
-        LongVector b13 = LongVector.fromArray(S, x, bo + 104).and(0xFFFFFFFFL);
+        LongVector b13 = LongVector.fromArray(S, x, bo + 104).and(LO);
         c13 = c13.add(a0.mul(b13));
         c14 = c14.add(a1.mul(b13));
         c15 = c15.add(a2.mul(b13));
@@ -557,40 +557,40 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     @Override
     void square(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
         LongVector c0 = a0.mul(a0);
-        LongVector d1 = a1.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d1 = a1.lanewise(LSHL, 1).and(LO);
         LongVector c1 = a0.mul(d1);
         LongVector c2 = a1.mul(a1);
-        LongVector d2 = a2.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d2 = a2.lanewise(LSHL, 1).and(LO);
         c2 = c2.add(a0.mul(d2));
         LongVector c3 = a1.mul(d2);
         LongVector c4 = a2.mul(a2);
-        LongVector d3 = a3.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d3 = a3.lanewise(LSHL, 1).and(LO);
         c3 = c3.add(a0.mul(d3));
         c4 = c4.add(a1.mul(d3));
         LongVector c5 = a2.mul(d3);
         LongVector c6 = a3.mul(a3);
-        LongVector d4 = a4.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d4 = a4.lanewise(LSHL, 1).and(LO);
         c4 = c4.add(a0.mul(d4));
         c5 = c5.add(a1.mul(d4));
         c6 = c6.add(a2.mul(d4));
         LongVector c7 = a3.mul(d4);
         LongVector c8 = a4.mul(a4);
-        LongVector d5 = a5.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d5 = a5.lanewise(LSHL, 1).and(LO);
         c5 = c5.add(a0.mul(d5));
         c6 = c6.add(a1.mul(d5));
         c7 = c7.add(a2.mul(d5));
         c8 = c8.add(a3.mul(d5));
         LongVector c9 = a4.mul(d5);
         LongVector c10 = a5.mul(a5);
-        LongVector d6 = a6.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d6 = a6.lanewise(LSHL, 1).and(LO);
         c6 = c6.add(a0.mul(d6));
         c7 = c7.add(a1.mul(d6));
         c8 = c8.add(a2.mul(d6));
@@ -646,16 +646,16 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 7 to 9 of the square to the columns at co. */
     private static void squareRows1(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
         LongVector c7 = LongVector.fromArray(S, x, co + 56);
         LongVector c8 = LongVector.fromArray(S, x, co + 64);
         LongVector c9 = LongVector.fromArray(S, x, co + 72);
@@ -668,7 +668,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
         LongVector c17 = LongVector.fromArray(S, x, co + 136);
         LongVector c18 = LongVector.fromArray(S, x, co + 144);
-        LongVector d7 = a7.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d7 = a7.lanewise(LSHL, 1).and(LO);
         c7 = c7.add(a0.mul(d7));
         c8 = c8.add(a1.mul(d7));
         c9 = c9.add(a2.mul(d7));
@@ -677,7 +677,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c12 = c12.add(a5.mul(d7));
         c13 = c13.add(a6.mul(d7));
         c14 = c14.add(a7.mul(a7));
-        LongVector d8 = a8.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d8 = a8.lanewise(LSHL, 1).and(LO);
         c8 = c8.add(a0.mul(d8));
         c9 = c9.add(a1.mul(d8));
         c10 = c10.add(a2.mul(d8));
@@ -687,7 +687,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c14 = c14.add(a6.mul(d8));
         c15 = c15.add(a7.mul(d8));
         c16 = c16.add(a8.mul(a8));
-        LongVector d9 = a9.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d9 = a9.lanewise(LSHL, 1).and(LO);
         c9 = c9.add(a0.mul(d9));
         c10 = c10.add(a1.mul(d9));
         c11 = c11.add(a2.mul(d9));
@@ -714,18 +714,18 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 10 to 11 of the square to the columns at co. */
     private static void squareRows2(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
         LongVector c10 = LongVector.fromArray(S, x, co + 80);
         LongVector c11 = LongVector.fromArray(S, x, co + 88);
         LongVector c12 = LongVector.fromArray(S, x, co + 96);
@@ -739,7 +739,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c20 = LongVector.fromArray(S, x, co + 160);
         LongVector c21 = LongVector.fromArray(S, x, co + 168);
         LongVector c22 = LongVector.fromArray(S, x, co + 176);
-        LongVector d10 = a10.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d10 = a10.lanewise(LSHL, 1).and(LO);
         c10 = c10.add(a0.mul(d10));
         c11 = c11.add(a1.mul(d10));
         c12 = c12.add(a2.mul(d10));
@@ -751,7 +751,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c18 = c18.add(a8.mul(d10));
         c19 = c19.add(a9.mul(d10));
         c20 = c20.add(a10.mul(a10));
-        LongVector d11 = a11.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d11 = a11.lanewise(LSHL, 1).and(LO);
         c11 = c11.add(a0.mul(d11));
         c12 = c12.add(a1.mul(d11));
         c13 = c13.add(a2.mul(d11));
@@ -781,20 +781,20 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
 
     /** Adds rows 12 to 13 of the square to the columns at co. */
     private static void squareRows3(long[] x, int ao, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(0xFFFFFFFFL);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(0xFFFFFFFFL);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(0xFFFFFFFFL);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(0xFFFFFFFFL);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(0xFFFFFFFFL);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(0xFFFFFFFFL);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(0xFFFFFFFFL);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(0xFFFFFFFFL);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(0xFFFFFFFFL);
-        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(0xFFFFFFFFL);
-        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(0xFFFFFFFFL);
-        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(0xFFFFFFFFL);
-        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(0xFFFFFFFFL);
-        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(0xFFFFFFFFL);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector a9 = LongVector.fromArray(S, x, ao + 72).and(LO);
+        LongVector a10 = LongVector.fromArray(S, x, ao + 80).and(LO);
+        LongVector a11 = LongVector.fromArray(S, x, ao + 88).and(LO);
+        LongVector a12 = LongVector.fromArray(S, x, ao + 96).and(LO);
+        LongVector a13 = LongVector.fromArray(S, x, ao + 104).and(LO);
         LongVector c12 = LongVector.fromArray(S, x, co + 96);
         LongVector c13 = LongVector.fromArray(S, x, co + 104);
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
@@ -810,7 +810,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c24 = LongVector.fromArray(S, x, co + 192);
         LongVector c25 = LongVector.fromArray(S, x, co + 200);
         LongVector c26 = LongVector.fromArray(S, x, co + 208);
-        LongVector d12 = a12.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d12 = a12.lanewise(LSHL, 1).and(LO);
         c12 = c12.add(a0.mul(d12));
         c13 = c13.add(a1.mul(d12));
         c14 = c14.add(a2.mul(d12));
@@ -824,7 +824,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         c22 = c22.add(a10.mul(d12));
         c23 = c23.add(a11.mul(d12));
         c24 = c24.add(a12.mul(a12));
-        LongVector d13 = a13.lanewise(LSHL, 1).and(0xFFFFFFFFL);
+        LongVector d13 = a13.lanewise(LSHL, 1).and(LO);
         c13 = c13.add(a0.mul(d13));
         c14 = c14.add(a1.mul(d13));
         c15 = c15.add(a2.mul(d13));
@@ -860,21 +860,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     void reduce(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
-        final LongVector QV9 = LongVector.broadcast(S, Q9).and(0xFFFFFFFFL);
-        final LongVector QV10 = LongVector.broadcast(S, Q10).and(0xFFFFFFFFL);
-        final LongVector QV11 = LongVector.broadcast(S, Q11).and(0xFFFFFFFFL);
-        final LongVector QV12 = LongVector.broadcast(S, Q12).and(0xFFFFFFFFL);
-        final LongVector QV13 = LongVector.broadcast(S, Q13).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
+        final LongVector QV9 = LongVector.broadcast(S, Q9).and(LO);
+        final LongVector QV10 = LongVector.broadcast(S, Q10).and(LO);
+        final LongVector QV11 = LongVector.broadcast(S, Q11).and(LO);
+        final LongVector QV12 = LongVector.broadcast(S, Q12).and(LO);
+        final LongVector QV13 = LongVector.broadcast(S, Q13).and(LO);
         LongVector c0 = LongVector.fromArray(S, x, co + 0);
         LongVector c1 = LongVector.fromArray(S, x, co + 8);
         LongVector c2 = LongVector.fromArray(S, x, co + 16);
@@ -891,7 +891,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c13 = LongVector.fromArray(S, x, co + 104);
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
         LongVector c15 = LongVector.fromArray(S, x, co + 120);
-        { LongVector m = c0.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c0.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c0 = c0.add(m.mul(QV0));
             c1 = c1.add(m.mul(QV1));
             c2 = c2.add(m.mul(QV2));
@@ -907,7 +907,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c12 = c12.add(m.mul(QV12));
             c13 = c13.add(m.mul(QV13));
             c1 = c1.add(c0.lanewise(LSHR, 29)); }
-        { LongVector m = c1.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c1.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c1 = c1.add(m.mul(QV0));
             c2 = c2.add(m.mul(QV1));
             c3 = c3.add(m.mul(QV2));
@@ -923,7 +923,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c13 = c13.add(m.mul(QV12));
             c14 = c14.add(m.mul(QV13));
             c2 = c2.add(c1.lanewise(LSHR, 29)); }
-        { LongVector m = c2.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c2.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c2 = c2.add(m.mul(QV0));
             c3 = c3.add(m.mul(QV1));
             c4 = c4.add(m.mul(QV2));
@@ -959,21 +959,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     private void reduce1(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
-        final LongVector QV9 = LongVector.broadcast(S, Q9).and(0xFFFFFFFFL);
-        final LongVector QV10 = LongVector.broadcast(S, Q10).and(0xFFFFFFFFL);
-        final LongVector QV11 = LongVector.broadcast(S, Q11).and(0xFFFFFFFFL);
-        final LongVector QV12 = LongVector.broadcast(S, Q12).and(0xFFFFFFFFL);
-        final LongVector QV13 = LongVector.broadcast(S, Q13).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
+        final LongVector QV9 = LongVector.broadcast(S, Q9).and(LO);
+        final LongVector QV10 = LongVector.broadcast(S, Q10).and(LO);
+        final LongVector QV11 = LongVector.broadcast(S, Q11).and(LO);
+        final LongVector QV12 = LongVector.broadcast(S, Q12).and(LO);
+        final LongVector QV13 = LongVector.broadcast(S, Q13).and(LO);
         LongVector c3 = LongVector.fromArray(S, x, co + 24);
         LongVector c4 = LongVector.fromArray(S, x, co + 32);
         LongVector c5 = LongVector.fromArray(S, x, co + 40);
@@ -990,7 +990,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c16 = LongVector.fromArray(S, x, co + 128);
         LongVector c17 = LongVector.fromArray(S, x, co + 136);
         LongVector c18 = LongVector.fromArray(S, x, co + 144);
-        { LongVector m = c3.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c3.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c3 = c3.add(m.mul(QV0));
             c4 = c4.add(m.mul(QV1));
             c5 = c5.add(m.mul(QV2));
@@ -1006,7 +1006,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c15 = c15.add(m.mul(QV12));
             c16 = c16.add(m.mul(QV13));
             c4 = c4.add(c3.lanewise(LSHR, 29)); }
-        { LongVector m = c4.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c4.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c4 = c4.add(m.mul(QV0));
             c5 = c5.add(m.mul(QV1));
             c6 = c6.add(m.mul(QV2));
@@ -1022,7 +1022,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c16 = c16.add(m.mul(QV12));
             c17 = c17.add(m.mul(QV13));
             c5 = c5.add(c4.lanewise(LSHR, 29)); }
-        { LongVector m = c5.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c5.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c5 = c5.add(m.mul(QV0));
             c6 = c6.add(m.mul(QV1));
             c7 = c7.add(m.mul(QV2));
@@ -1058,21 +1058,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     private void reduce2(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
-        final LongVector QV9 = LongVector.broadcast(S, Q9).and(0xFFFFFFFFL);
-        final LongVector QV10 = LongVector.broadcast(S, Q10).and(0xFFFFFFFFL);
-        final LongVector QV11 = LongVector.broadcast(S, Q11).and(0xFFFFFFFFL);
-        final LongVector QV12 = LongVector.broadcast(S, Q12).and(0xFFFFFFFFL);
-        final LongVector QV13 = LongVector.broadcast(S, Q13).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
+        final LongVector QV9 = LongVector.broadcast(S, Q9).and(LO);
+        final LongVector QV10 = LongVector.broadcast(S, Q10).and(LO);
+        final LongVector QV11 = LongVector.broadcast(S, Q11).and(LO);
+        final LongVector QV12 = LongVector.broadcast(S, Q12).and(LO);
+        final LongVector QV13 = LongVector.broadcast(S, Q13).and(LO);
         LongVector c6 = LongVector.fromArray(S, x, co + 48);
         LongVector c7 = LongVector.fromArray(S, x, co + 56);
         LongVector c8 = LongVector.fromArray(S, x, co + 64);
@@ -1089,7 +1089,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c19 = LongVector.fromArray(S, x, co + 152);
         LongVector c20 = LongVector.fromArray(S, x, co + 160);
         LongVector c21 = LongVector.fromArray(S, x, co + 168);
-        { LongVector m = c6.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c6.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c6 = c6.add(m.mul(QV0));
             c7 = c7.add(m.mul(QV1));
             c8 = c8.add(m.mul(QV2));
@@ -1105,7 +1105,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c18 = c18.add(m.mul(QV12));
             c19 = c19.add(m.mul(QV13));
             c7 = c7.add(c6.lanewise(LSHR, 29)); }
-        { LongVector m = c7.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c7.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c7 = c7.add(m.mul(QV0));
             c8 = c8.add(m.mul(QV1));
             c9 = c9.add(m.mul(QV2));
@@ -1121,7 +1121,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c19 = c19.add(m.mul(QV12));
             c20 = c20.add(m.mul(QV13));
             c8 = c8.add(c7.lanewise(LSHR, 29)); }
-        { LongVector m = c8.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c8.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c8 = c8.add(m.mul(QV0));
             c9 = c9.add(m.mul(QV1));
             c10 = c10.add(m.mul(QV2));
@@ -1157,21 +1157,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     private void reduce3(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
-        final LongVector QV9 = LongVector.broadcast(S, Q9).and(0xFFFFFFFFL);
-        final LongVector QV10 = LongVector.broadcast(S, Q10).and(0xFFFFFFFFL);
-        final LongVector QV11 = LongVector.broadcast(S, Q11).and(0xFFFFFFFFL);
-        final LongVector QV12 = LongVector.broadcast(S, Q12).and(0xFFFFFFFFL);
-        final LongVector QV13 = LongVector.broadcast(S, Q13).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
+        final LongVector QV9 = LongVector.broadcast(S, Q9).and(LO);
+        final LongVector QV10 = LongVector.broadcast(S, Q10).and(LO);
+        final LongVector QV11 = LongVector.broadcast(S, Q11).and(LO);
+        final LongVector QV12 = LongVector.broadcast(S, Q12).and(LO);
+        final LongVector QV13 = LongVector.broadcast(S, Q13).and(LO);
         LongVector c9 = LongVector.fromArray(S, x, co + 72);
         LongVector c10 = LongVector.fromArray(S, x, co + 80);
         LongVector c11 = LongVector.fromArray(S, x, co + 88);
@@ -1188,7 +1188,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c22 = LongVector.fromArray(S, x, co + 176);
         LongVector c23 = LongVector.fromArray(S, x, co + 184);
         LongVector c24 = LongVector.fromArray(S, x, co + 192);
-        { LongVector m = c9.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c9.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c9 = c9.add(m.mul(QV0));
             c10 = c10.add(m.mul(QV1));
             c11 = c11.add(m.mul(QV2));
@@ -1204,7 +1204,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c21 = c21.add(m.mul(QV12));
             c22 = c22.add(m.mul(QV13));
             c10 = c10.add(c9.lanewise(LSHR, 29)); }
-        { LongVector m = c10.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c10.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c10 = c10.add(m.mul(QV0));
             c11 = c11.add(m.mul(QV1));
             c12 = c12.add(m.mul(QV2));
@@ -1220,7 +1220,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c22 = c22.add(m.mul(QV12));
             c23 = c23.add(m.mul(QV13));
             c11 = c11.add(c10.lanewise(LSHR, 29)); }
-        { LongVector m = c11.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c11.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c11 = c11.add(m.mul(QV0));
             c12 = c12.add(m.mul(QV1));
             c13 = c13.add(m.mul(QV2));
@@ -1256,21 +1256,21 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
     private void reduce4(long[] x, int co) {
         final long Q0 = q[0], Q1 = q[1], Q2 = q[2], Q3 = q[3], Q4 = q[4], Q5 = q[5], Q6 = q[6], Q7 = q[7], Q8 = q[8], Q9 = q[9], Q10 = q[10], Q11 = q[11], Q12 = q[12], Q13 = q[13];
         final long QINV = qInv;
-        final LongVector QIV = LongVector.broadcast(S, QINV).and(0xFFFFFFFFL);
-        final LongVector QV0 = LongVector.broadcast(S, Q0).and(0xFFFFFFFFL);
-        final LongVector QV1 = LongVector.broadcast(S, Q1).and(0xFFFFFFFFL);
-        final LongVector QV2 = LongVector.broadcast(S, Q2).and(0xFFFFFFFFL);
-        final LongVector QV3 = LongVector.broadcast(S, Q3).and(0xFFFFFFFFL);
-        final LongVector QV4 = LongVector.broadcast(S, Q4).and(0xFFFFFFFFL);
-        final LongVector QV5 = LongVector.broadcast(S, Q5).and(0xFFFFFFFFL);
-        final LongVector QV6 = LongVector.broadcast(S, Q6).and(0xFFFFFFFFL);
-        final LongVector QV7 = LongVector.broadcast(S, Q7).and(0xFFFFFFFFL);
-        final LongVector QV8 = LongVector.broadcast(S, Q8).and(0xFFFFFFFFL);
-        final LongVector QV9 = LongVector.broadcast(S, Q9).and(0xFFFFFFFFL);
-        final LongVector QV10 = LongVector.broadcast(S, Q10).and(0xFFFFFFFFL);
-        final LongVector QV11 = LongVector.broadcast(S, Q11).and(0xFFFFFFFFL);
-        final LongVector QV12 = LongVector.broadcast(S, Q12).and(0xFFFFFFFFL);
-        final LongVector QV13 = LongVector.broadcast(S, Q13).and(0xFFFFFFFFL);
+        final LongVector QIV = LongVector.broadcast(S, QINV).and(LO);
+        final LongVector QV0 = LongVector.broadcast(S, Q0).and(LO);
+        final LongVector QV1 = LongVector.broadcast(S, Q1).and(LO);
+        final LongVector QV2 = LongVector.broadcast(S, Q2).and(LO);
+        final LongVector QV3 = LongVector.broadcast(S, Q3).and(LO);
+        final LongVector QV4 = LongVector.broadcast(S, Q4).and(LO);
+        final LongVector QV5 = LongVector.broadcast(S, Q5).and(LO);
+        final LongVector QV6 = LongVector.broadcast(S, Q6).and(LO);
+        final LongVector QV7 = LongVector.broadcast(S, Q7).and(LO);
+        final LongVector QV8 = LongVector.broadcast(S, Q8).and(LO);
+        final LongVector QV9 = LongVector.broadcast(S, Q9).and(LO);
+        final LongVector QV10 = LongVector.broadcast(S, Q10).and(LO);
+        final LongVector QV11 = LongVector.broadcast(S, Q11).and(LO);
+        final LongVector QV12 = LongVector.broadcast(S, Q12).and(LO);
+        final LongVector QV13 = LongVector.broadcast(S, Q13).and(LO);
         LongVector c12 = LongVector.fromArray(S, x, co + 96);
         LongVector c13 = LongVector.fromArray(S, x, co + 104);
         LongVector c14 = LongVector.fromArray(S, x, co + 112);
@@ -1286,7 +1286,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
         LongVector c24 = LongVector.fromArray(S, x, co + 192);
         LongVector c25 = LongVector.fromArray(S, x, co + 200);
         LongVector c26 = LongVector.fromArray(S, x, co + 208);
-        { LongVector m = c12.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(0xFFFFFFFFL);
+        { LongVector m = c12.and(LO).mul(QIV).lanewise(LSHL, 35).lanewise(LSHR, 35).and(LO);
             c12 = c12.add(m.mul(QV0));
             c13 = c13.add(m.mul(QV1));
             c14 = c14.add(m.mul(QV2));
@@ -1302,7 +1302,7 @@ final class VectorBatchAffine6 extends VectorBatchAffine {
             c24 = c24.add(m.mul(QV12));
             c25 = c25.add(m.mul(QV13));
             c13 = c13.add(c12.lanewise(LSHR, 29)); }
-        { LongVector m = c13.and(0xFFFFFFFFL).mul(QIV).lanewise(LSHL, 57).lanewise(LSHR, 57).and(0xFFFFFFFFL);
+        { LongVector m = c13.and(LO).mul(QIV).lanewise(LSHL, 57).lanewise(LSHR, 57).and(LO);
             c13 = c13.add(m.mul(QV0));
             c14 = c14.add(m.mul(QV1));
             c15 = c15.add(m.mul(QV2));
