@@ -17,11 +17,10 @@ from vector_butterflies import B, emit
 
 M_ALL = "M"
 # Every limb product multiplies two values below 2^32 (limbs of 29 bits, 30 or 31 in sums and doubled
-# limbs). Both operands are ANDed with VectorBatchAffine.LO: with 0xFFFFFFFF, C2 compiles LongVector.mul
-# to vpmuludq (32 x 32 -> 64 bits; JDK-8341137 matches MulVL of two such ANDs) instead of vpmullq (64 x
-# 64 -> 64, three uops and a latency of 15 cycles on Intel cores); with all ones (other CPUs) C2 drops
-# the ANDs. Measured on an Intel Xeon with AVX-512 (BatchKernelTiming, alternating, best of 30 rounds):
-# BN254 165-181 -> 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
+# limbs); both operands are ANDed with VectorBatchAffine.LO = LimbProducts.MASK (0xFFFFFFFF on Intel
+# cores, where C2 then uses vpmuludq instead of vpmullq; all ones elsewhere, an AND C2 drops). Measured
+# on an Intel Xeon with AVX-512 (BatchKernelTiming, alternating, best of 30 rounds): BN254 165-181 ->
+# 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
 U32 = ".and(LO)"
 
 

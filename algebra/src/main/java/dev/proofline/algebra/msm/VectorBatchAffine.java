@@ -2,6 +2,7 @@ package dev.proofline.algebra.msm;
 
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.Fp2;
+import dev.proofline.algebra.field.LimbProducts;
 import dev.proofline.algebra.field.PrimeField;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -29,12 +30,8 @@ abstract class VectorBatchAffine extends BatchAdder {
 
     static final VectorSpecies<Long> S = LongVector.SPECIES_512;
     static final long M = (1L << 29) - 1;
-    /**
-     * What the operands of every limb product are masked with ({@link #narrowProducts}): 0xFFFFFFFF, so that
-     * C2 compiles the products to {@code vpmuludq} (32 x 32 -> 64 bits), or all ones, an AND that C2 drops,
-     * leaving {@code vpmullq} (64 x 64 -> 64). The operands are below 2^32 either way.
-     */
-    static final long LO = narrowProducts() ? 0xFFFFFFFFL : -1L;
+    /** The limb products' operand mask ({@link LimbProducts}). */
+    static final long LO = LimbProducts.MASK;
 
     /** Limbs of 8 elements; per group of 8 entries: xD, yD, xS, numerator, denominator, prefix product. */
     private final int E;
@@ -427,26 +424,6 @@ abstract class VectorBatchAffine extends BatchAdder {
     final void addColumns(long[] x, int ao, int co) {
         for (int i = 0; i < 8 * (2 * L - 1); i += 8) {
             LongVector.fromArray(S, x, co + i).add(LongVector.fromArray(S, x, ao + i)).intoArray(x, co + i);
-        }
-    }
-
-    /**
-     * Whether the limb products run as 32 x 32-bit products: on Intel cores, where {@code vpmullq} is three
-     * uops with a latency of 15 cycles and {@code vpmuludq} one (BatchKernelTiming on a Xeon: 30% less
-     * time an addition on BN254, 25% on BLS12-381), not on others (on AMD's Zen 4 both are fast, and the
-     * masks only cost: a product-only version measured 15% slower there on BN254).
-     * {@code -Dproofline.vector.narrow=true|false} decides instead of the CPU's vendor.
-     */
-    static boolean narrowProducts() {
-        String forced = System.getProperty("proofline.vector.narrow");
-        if (forced != null) {
-            return Boolean.parseBoolean(forced);
-        }
-        try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/cpuinfo"))) {
-            return lines.filter(l -> l.startsWith("vendor_id")).findFirst()
-                    .map(l -> l.contains("GenuineIntel")).orElse(false);
-        } catch (java.io.IOException | RuntimeException e) {
-            return false;
         }
     }
 }
