@@ -96,12 +96,51 @@ def product_columns(x, y, load_y=True):
                 defined.add(k)
 
 
+# productTw in two methods, rows 0 .. TW_SPLIT-1 of the twiddle and the rest: as one, with its operands
+# masked, C1 ran out of virtual registers on it, C2 never compiled it and a transform took 25 times as
+# long (in two, 64 x 64-bit products also measured faster: 8.6 against 10.0 ms at 2^16)
+TW_SPLIT = 5
+
+
+def tw_rows(j0, j1, first):
+    """Rows j0 .. j1-1 of the product of the limbs at ao (a) and the twiddle limbs (b), 32 x 32 bits:
+    the first part defines and stores every column, a later one adds to the columns it touches."""
+    for k in range(L):
+        emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}).and(LO);")
+    touched = range(j0, j1 + L - 1)
+    if not first:
+        for k in touched:
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+    defined = set(touched) if not first else set()
+    for j in range(j0, j1):
+        idx = f"t + {j} * stride" if j else "t"
+        emit(f"LongVector b{j} = ((LongVector) IntVector.fromArray(SI, tw, {idx})"
+             f".convertShape(VectorOperators.I2L, S, 0)).and(LO);")
+        for i in range(L):
+            k = i + j
+            term = f"a{i}.mul(b{j})"
+            if k in defined:
+                emit(f"c{k} = c{k}.add({term});")
+            else:
+                emit(f"LongVector c{k} = {term};")
+                defined.add(k)
+    if first:
+        for k in range(2 * L - 1):
+            if k not in defined:
+                emit(f"LongVector c{k} = LongVector.zero(S);")
+        for k in range(2 * L - 1):
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+    else:
+        for k in touched:
+            emit(f"c{k}.intoArray(x, co + {8 * k});")
+
+
 def montgomery_reduce(dst):
     """dst = c 2^-261 mod q below 2q with normalised limbs, from the columns c0 .. c16 (in locals)."""
     # m = c_i qInv mod 2^29 from the low 32 bits of c_i, kept below 2^29 by shifts (an AND with M would
     # fold into the AND with LO), and m q_j as 32 x 32-bit products where LO = LimbProducts.MASK is
-    # 0xFFFFFFFF (on Intel cores: vpmuludq instead of vpmullq, 20% less time a transform on a Xeon).
-    # Masking the twiddle products too made a transform 25 times slower (C2 gave up on some of it).
+    # 0xFFFFFFFF (on Intel cores: vpmuludq instead of vpmullq). With the twiddle products (tw_rows) a
+    # forward transform of 2^16 took 6.2-6.5 ms on a Xeon where it took 10.0 with 64 x 64-bit products.
     for i in range(L):
         emit(f"{{ LongVector m = c{i}.and(LO).mul(QIV).lanewise(LSHL, {64 - B}).lanewise(LSHR, {64 - B}).and(LO);")
         for j in range(L):
@@ -230,11 +269,13 @@ def methods():
     emit(" * table (row k at t + k * stride), read there.")
     emit(" */")
     emit("private static void productTw(long[] x, int ao, int[] tw, int t, int stride, int co) {")
-    load_limbs("a", "ao")
-    twiddle("b", False)
-    product_columns("a", "b", load_y=False)
-    for k in range(2 * L - 1):
-        emit(f"c{k}.intoArray(x, co + {8 * k});")
+    tw_rows(0, TW_SPLIT, True)
+    emit("productTwRows1(x, ao, tw, t, stride, co);")
+    emit("}")
+    emit()
+    emit(f"/** Adds rows {TW_SPLIT} to {L - 1} of {{@link #productTw}}'s product to the columns at co. */")
+    emit("private static void productTwRows1(long[] x, int ao, int[] tw, int t, int stride, int co) {")
+    tw_rows(TW_SPLIT, L, False)
     emit("}")
     emit()
     emit("/**")

@@ -733,24 +733,16 @@ final class VectorButterflies extends Butterflies {
     * table (row k at t + k * stride), read there.
     */
     private static void productTw(long[] x, int ao, int[] tw, int t, int stride, int co) {
-        LongVector a0 = LongVector.fromArray(S, x, ao + 0);
-        LongVector a1 = LongVector.fromArray(S, x, ao + 8);
-        LongVector a2 = LongVector.fromArray(S, x, ao + 16);
-        LongVector a3 = LongVector.fromArray(S, x, ao + 24);
-        LongVector a4 = LongVector.fromArray(S, x, ao + 32);
-        LongVector a5 = LongVector.fromArray(S, x, ao + 40);
-        LongVector a6 = LongVector.fromArray(S, x, ao + 48);
-        LongVector a7 = LongVector.fromArray(S, x, ao + 56);
-        LongVector a8 = LongVector.fromArray(S, x, ao + 64);
-        LongVector b0 = (LongVector) IntVector.fromArray(SI, tw, t).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b1 = (LongVector) IntVector.fromArray(SI, tw, t + 1 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b2 = (LongVector) IntVector.fromArray(SI, tw, t + 2 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b3 = (LongVector) IntVector.fromArray(SI, tw, t + 3 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b4 = (LongVector) IntVector.fromArray(SI, tw, t + 4 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b5 = (LongVector) IntVector.fromArray(SI, tw, t + 5 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b6 = (LongVector) IntVector.fromArray(SI, tw, t + 6 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b7 = (LongVector) IntVector.fromArray(SI, tw, t + 7 * stride).convertShape(VectorOperators.I2L, S, 0);
-        LongVector b8 = (LongVector) IntVector.fromArray(SI, tw, t + 8 * stride).convertShape(VectorOperators.I2L, S, 0);
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector b0 = ((LongVector) IntVector.fromArray(SI, tw, t).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         LongVector c0 = a0.mul(b0);
         LongVector c1 = a1.mul(b0);
         LongVector c2 = a2.mul(b0);
@@ -760,6 +752,7 @@ final class VectorButterflies extends Butterflies {
         LongVector c6 = a6.mul(b0);
         LongVector c7 = a7.mul(b0);
         LongVector c8 = a8.mul(b0);
+        LongVector b1 = ((LongVector) IntVector.fromArray(SI, tw, t + 1 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c1 = c1.add(a0.mul(b1));
         c2 = c2.add(a1.mul(b1));
         c3 = c3.add(a2.mul(b1));
@@ -769,6 +762,7 @@ final class VectorButterflies extends Butterflies {
         c7 = c7.add(a6.mul(b1));
         c8 = c8.add(a7.mul(b1));
         LongVector c9 = a8.mul(b1);
+        LongVector b2 = ((LongVector) IntVector.fromArray(SI, tw, t + 2 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c2 = c2.add(a0.mul(b2));
         c3 = c3.add(a1.mul(b2));
         c4 = c4.add(a2.mul(b2));
@@ -778,6 +772,7 @@ final class VectorButterflies extends Butterflies {
         c8 = c8.add(a6.mul(b2));
         c9 = c9.add(a7.mul(b2));
         LongVector c10 = a8.mul(b2);
+        LongVector b3 = ((LongVector) IntVector.fromArray(SI, tw, t + 3 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c3 = c3.add(a0.mul(b3));
         c4 = c4.add(a1.mul(b3));
         c5 = c5.add(a2.mul(b3));
@@ -787,6 +782,7 @@ final class VectorButterflies extends Butterflies {
         c9 = c9.add(a6.mul(b3));
         c10 = c10.add(a7.mul(b3));
         LongVector c11 = a8.mul(b3);
+        LongVector b4 = ((LongVector) IntVector.fromArray(SI, tw, t + 4 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c4 = c4.add(a0.mul(b4));
         c5 = c5.add(a1.mul(b4));
         c6 = c6.add(a2.mul(b4));
@@ -796,6 +792,54 @@ final class VectorButterflies extends Butterflies {
         c10 = c10.add(a6.mul(b4));
         c11 = c11.add(a7.mul(b4));
         LongVector c12 = a8.mul(b4);
+        LongVector c13 = LongVector.zero(S);
+        LongVector c14 = LongVector.zero(S);
+        LongVector c15 = LongVector.zero(S);
+        LongVector c16 = LongVector.zero(S);
+        c0.intoArray(x, co + 0);
+        c1.intoArray(x, co + 8);
+        c2.intoArray(x, co + 16);
+        c3.intoArray(x, co + 24);
+        c4.intoArray(x, co + 32);
+        c5.intoArray(x, co + 40);
+        c6.intoArray(x, co + 48);
+        c7.intoArray(x, co + 56);
+        c8.intoArray(x, co + 64);
+        c9.intoArray(x, co + 72);
+        c10.intoArray(x, co + 80);
+        c11.intoArray(x, co + 88);
+        c12.intoArray(x, co + 96);
+        c13.intoArray(x, co + 104);
+        c14.intoArray(x, co + 112);
+        c15.intoArray(x, co + 120);
+        c16.intoArray(x, co + 128);
+        productTwRows1(x, ao, tw, t, stride, co);
+    }
+
+    /** Adds rows 5 to 8 of {@link #productTw}'s product to the columns at co. */
+    private static void productTwRows1(long[] x, int ao, int[] tw, int t, int stride, int co) {
+        LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
+        LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
+        LongVector a2 = LongVector.fromArray(S, x, ao + 16).and(LO);
+        LongVector a3 = LongVector.fromArray(S, x, ao + 24).and(LO);
+        LongVector a4 = LongVector.fromArray(S, x, ao + 32).and(LO);
+        LongVector a5 = LongVector.fromArray(S, x, ao + 40).and(LO);
+        LongVector a6 = LongVector.fromArray(S, x, ao + 48).and(LO);
+        LongVector a7 = LongVector.fromArray(S, x, ao + 56).and(LO);
+        LongVector a8 = LongVector.fromArray(S, x, ao + 64).and(LO);
+        LongVector c5 = LongVector.fromArray(S, x, co + 40);
+        LongVector c6 = LongVector.fromArray(S, x, co + 48);
+        LongVector c7 = LongVector.fromArray(S, x, co + 56);
+        LongVector c8 = LongVector.fromArray(S, x, co + 64);
+        LongVector c9 = LongVector.fromArray(S, x, co + 72);
+        LongVector c10 = LongVector.fromArray(S, x, co + 80);
+        LongVector c11 = LongVector.fromArray(S, x, co + 88);
+        LongVector c12 = LongVector.fromArray(S, x, co + 96);
+        LongVector c13 = LongVector.fromArray(S, x, co + 104);
+        LongVector c14 = LongVector.fromArray(S, x, co + 112);
+        LongVector c15 = LongVector.fromArray(S, x, co + 120);
+        LongVector c16 = LongVector.fromArray(S, x, co + 128);
+        LongVector b5 = ((LongVector) IntVector.fromArray(SI, tw, t + 5 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c5 = c5.add(a0.mul(b5));
         c6 = c6.add(a1.mul(b5));
         c7 = c7.add(a2.mul(b5));
@@ -804,7 +848,8 @@ final class VectorButterflies extends Butterflies {
         c10 = c10.add(a5.mul(b5));
         c11 = c11.add(a6.mul(b5));
         c12 = c12.add(a7.mul(b5));
-        LongVector c13 = a8.mul(b5);
+        c13 = c13.add(a8.mul(b5));
+        LongVector b6 = ((LongVector) IntVector.fromArray(SI, tw, t + 6 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c6 = c6.add(a0.mul(b6));
         c7 = c7.add(a1.mul(b6));
         c8 = c8.add(a2.mul(b6));
@@ -813,7 +858,8 @@ final class VectorButterflies extends Butterflies {
         c11 = c11.add(a5.mul(b6));
         c12 = c12.add(a6.mul(b6));
         c13 = c13.add(a7.mul(b6));
-        LongVector c14 = a8.mul(b6);
+        c14 = c14.add(a8.mul(b6));
+        LongVector b7 = ((LongVector) IntVector.fromArray(SI, tw, t + 7 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c7 = c7.add(a0.mul(b7));
         c8 = c8.add(a1.mul(b7));
         c9 = c9.add(a2.mul(b7));
@@ -822,7 +868,8 @@ final class VectorButterflies extends Butterflies {
         c12 = c12.add(a5.mul(b7));
         c13 = c13.add(a6.mul(b7));
         c14 = c14.add(a7.mul(b7));
-        LongVector c15 = a8.mul(b7);
+        c15 = c15.add(a8.mul(b7));
+        LongVector b8 = ((LongVector) IntVector.fromArray(SI, tw, t + 8 * stride).convertShape(VectorOperators.I2L, S, 0)).and(LO);
         c8 = c8.add(a0.mul(b8));
         c9 = c9.add(a1.mul(b8));
         c10 = c10.add(a2.mul(b8));
@@ -831,12 +878,7 @@ final class VectorButterflies extends Butterflies {
         c13 = c13.add(a5.mul(b8));
         c14 = c14.add(a6.mul(b8));
         c15 = c15.add(a7.mul(b8));
-        LongVector c16 = a8.mul(b8);
-        c0.intoArray(x, co + 0);
-        c1.intoArray(x, co + 8);
-        c2.intoArray(x, co + 16);
-        c3.intoArray(x, co + 24);
-        c4.intoArray(x, co + 32);
+        c16 = c16.add(a8.mul(b8));
         c5.intoArray(x, co + 40);
         c6.intoArray(x, co + 48);
         c7.intoArray(x, co + 56);
