@@ -61,41 +61,17 @@ final class SignedDigits {
         for (int i = from; i < to; i++) {
             int s = scalarBase + 4 * i;
             long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
-            while (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
-                // k -= r (2^256 / r < 6 for both curves: a few rounds at most, and only for rare inputs)
-                long d0 = k0 - r0;
-                long b = Long.compareUnsigned(k0, r0) < 0 ? 1 : 0;
-                long d1 = k1 - r1 - b;
-                b = ((~k1 & r1) | (~(k1 ^ r1) & d1)) >>> 63;
-                long d2 = k2 - r2 - b;
-                b = ((~k2 & r2) | (~(k2 ^ r2) & d2)) >>> 63;
-                long d3 = k3 - r3 - b;
-                k0 = d0;
-                k1 = d1;
-                k2 = d2;
-                k3 = d3;
+            if (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
+                long[] m = modR(k0, k1, k2, k3, r);
+                k0 = m[0];
+                k1 = m[1];
+                k2 = m[2];
+                k3 = m[3];
             }
             long carry = 0;
             int o = i - from;
             for (int w = 0; w < nw; w++, o += stride) {
-                int pos = w * c;
-                int sh = pos & 63;
-                // the c bits at pos: from the word holding them, and the next one when they straddle
-                long lo = switch (pos >>> 6) {
-                    case 0 -> k0;
-                    case 1 -> k1;
-                    case 2 -> k2;
-                    case 3 -> k3;
-                    default -> 0;
-                };
-                long hi = switch (pos >>> 6) {
-                    case 0 -> k1;
-                    case 1 -> k2;
-                    case 2 -> k3;
-                    default -> 0;
-                };
-                long v = ((lo >>> sh) | (sh == 0 ? 0 : hi << (64 - sh))) & mask;
-                long d = v + carry;
+                long d = bitsAt(k0, k1, k2, k3, w * c, mask) + carry;
                 carry = d > half ? 1 : 0;
                 block[o] = (char) ((d - (carry << c)) & mask);
             }
@@ -117,8 +93,6 @@ final class SignedDigits {
         final long mask = (1L << c) - 1;
         final long half = 1L << (c - 1);
         final int pos = w * c;
-        final int sh = pos & 63;
-        final int word = pos >>> 6;
         // T and the mask of the bits below pos, word by word
         long t0 = 0, t1 = 0, t2 = 0, t3 = 0;
         for (int j = 0; j < w; j++) {
@@ -135,38 +109,58 @@ final class SignedDigits {
         for (int i = from; i < to; i++) {
             int s = scalarBase + 4 * (index == null ? i : index[i]);
             long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
-            while (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
-                // k -= r, as in recodeInto
-                long d0 = k0 - r0;
-                long b = Long.compareUnsigned(k0, r0) < 0 ? 1 : 0;
-                long d1 = k1 - r1 - b;
-                b = ((~k1 & r1) | (~(k1 ^ r1) & d1)) >>> 63;
-                long d2 = k2 - r2 - b;
-                b = ((~k2 & r2) | (~(k2 ^ r2) & d2)) >>> 63;
-                long d3 = k3 - r3 - b;
-                k0 = d0;
-                k1 = d1;
-                k2 = d2;
-                k3 = d3;
+            if (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
+                long[] m = modR(k0, k1, k2, k3, r);
+                k0 = m[0];
+                k1 = m[1];
+                k2 = m[2];
+                k3 = m[3];
             }
             long carry = lessThan(t0, t1, t2, t3, k0 & m0, k1 & m1, k2 & m2, k3 & m3) ? 1 : 0;
-            long lo = switch (word) {
-                case 0 -> k0;
-                case 1 -> k1;
-                case 2 -> k2;
-                case 3 -> k3;
-                default -> 0;
-            };
-            long hi = switch (word) {
-                case 0 -> k1;
-                case 1 -> k2;
-                case 2 -> k3;
-                default -> 0;
-            };
-            long v = ((lo >>> sh) | (sh == 0 ? 0 : hi << (64 - sh))) & mask;
-            long d = v + carry;
+            long d = bitsAt(k0, k1, k2, k3, pos, mask) + carry;
             out[i] = (char) ((d - ((d > half ? 1L : 0L) << c)) & mask);
         }
+    }
+
+    /** k mod r for a k = (k3:k2:k1:k0) not below r (a few subtractions: 2^256 / r < 6 for both curves). */
+    private static long[] modR(long k0, long k1, long k2, long k3, long[] r) {
+        final long r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+        while (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
+            long d0 = k0 - r0;
+            long b = Long.compareUnsigned(k0, r0) < 0 ? 1 : 0;
+            long d1 = k1 - r1 - b;
+            b = ((~k1 & r1) | (~(k1 ^ r1) & d1)) >>> 63;
+            long d2 = k2 - r2 - b;
+            b = ((~k2 & r2) | (~(k2 ^ r2) & d2)) >>> 63;
+            long d3 = k3 - r3 - b;
+            k0 = d0;
+            k1 = d1;
+            k2 = d2;
+            k3 = d3;
+        }
+        return new long[] {k0, k1, k2, k3};
+    }
+
+    /**
+     * The bits of (k3:k2:k1:k0) at position pos under mask (at most 16 bits): from the word holding them,
+     * and the next one when they straddle.
+     */
+    private static long bitsAt(long k0, long k1, long k2, long k3, int pos, long mask) {
+        int sh = pos & 63;
+        long lo = switch (pos >>> 6) {
+            case 0 -> k0;
+            case 1 -> k1;
+            case 2 -> k2;
+            case 3 -> k3;
+            default -> 0;
+        };
+        long hi = switch (pos >>> 6) {
+            case 0 -> k1;
+            case 1 -> k2;
+            case 2 -> k3;
+            default -> 0;
+        };
+        return ((lo >>> sh) | (sh == 0 ? 0 : hi << (64 - sh))) & mask;
     }
 
     /** Word k of the mask of the bits below position pos. */
