@@ -13,15 +13,14 @@ with 29-bit steps and a last, shorter one, and the result is in the data's own f
 import pathlib
 
 import vector_butterflies as vb
-from vector_butterflies import B, emit
+from vector_butterflies import B, U32, emit, in_parts, product_rows
 
 M_ALL = "M"
 # Every limb product multiplies two values below 2^32 (limbs of 29 bits, 30 or 31 in sums and doubled
-# limbs); both operands are ANDed with VectorBatchAffine.LO = LimbProducts.MASK (0xFFFFFFFF on Intel
+# limbs); both operands are ANDed (U32) with VectorBatchAffine.LO = LimbProducts.MASK (0xFFFFFFFF on Intel
 # cores, where C2 then uses vpmuludq instead of vpmullq; all ones elsewhere, an AND C2 drops). Measured
 # on an Intel Xeon with AVX-512 (BatchKernelTiming, alternating, best of 30 rounds): BN254 165-181 ->
 # 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
-U32 = ".and(LO)"
 
 
 def limbs_of(words):
@@ -73,26 +72,6 @@ def join(words, L):
         emit(f"LongVector w{i} = {e};")
 
 
-def product_rows(L, j0, j1, first, loaded=()):
-    """Columns c0 .. c{2L-2} += rows j0 .. j1-1 of the schoolbook product (a in locals); unless first,
-    the columns the rows touch are in locals."""
-    defined = set() if first else set(loaded)
-    for j in range(j0, j1):
-        emit(f"LongVector b{j} = LongVector.fromArray(S, x, bo + {8 * j}){U32};")
-        for i in range(L):
-            k = i + j
-            term = f"a{i}.mul(b{j})"
-            if k in defined:
-                emit(f"c{k} = c{k}.add({term});")
-            else:
-                emit(f"LongVector c{k} = {term};")
-                defined.add(k)
-    if first:
-        for k in range(2 * L - 1):
-            if k not in defined:
-                emit(f"LongVector c{k} = LongVector.zero(S);")
-
-
 def square_rows(L, j0, j1, first, loaded=()):
     """Columns += rows j0 .. j1-1 of the square: row j is 2 a_i a_j for i < j, and a_j^2."""
     defined = set() if first else set(loaded)
@@ -111,43 +90,6 @@ def square_rows(L, j0, j1, first, loaded=()):
         for k in range(2 * L - 1):
             if k not in defined:
                 emit(f"LongVector c{k} = LongVector.zero(S);")
-
-
-def in_parts(name, rows_name, params, args, L, split_at, limbs_used, touched_by, rows):
-    """Method `name` adding rows of limb products into the 2L - 1 columns at co, in parts that start
-    at the rows in split_at: the first part in `name` itself (all columns, stored), each later one in
-    a method of its own that loads and stores only the columns its rows touch. A part of rows j0 ..
-    j1-1 reads limbs a0 .. a{limbs_used(j1) - 1}."""
-    cuts = [0] + list(split_at or []) + [L]
-    parts = list(zip(cuts, cuts[1:]))
-    emit("@Override")
-    emit(f"void {name}({params}) {{")
-    for h, (j0, j1) in enumerate(parts):
-        if h > 0:
-            emit(f"{rows_name}{h}({args});")
-            continue
-        for k in range(limbs_used(j1)):
-            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}){U32};")
-        rows(L, j0, j1, True)
-        for k in range(2 * L - 1):
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-    emit("}")
-    for h, (j0, j1) in enumerate(parts):
-        if h == 0:
-            continue
-        emit()
-        emit(f"/** Adds rows {j0} to {j1 - 1} of the {name} to the columns at co. */")
-        emit(f"private static void {rows_name}{h}({params}) {{")
-        for k in range(limbs_used(j1)):
-            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}){U32};")
-        touched = touched_by(j0, j1)
-        for k in touched:
-            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
-        rows(L, j0, j1, False, touched)
-        for k in touched:
-            emit(f"c{k}.intoArray(x, co + {8 * k});")
-        emit("}")
-    emit()
 
 
 def shifted_limbs(L, last_bits):

@@ -11,6 +11,7 @@ import re
 
 L = 9          # limbs
 B = 29         # bits per limb
+U32 = ".and(LO)"   # the limb products' operand mask (LimbProducts: 0xFFFFFFFF on Intel cores, else all ones)
 
 out = []
 
@@ -80,42 +81,29 @@ def twiddle(dst, reversed_):
         emit(f"LongVector {dst}{k} = (LongVector) {src}.convertShape(VectorOperators.I2L, S, 0);")
 
 
-def product_columns(x, y, load_y=True):
-    """c0 .. c16: the column sums of the schoolbook product of x and y (no carries)."""
-    defined = set()
-    for j in range(L):
-        if load_y:
-            emit(f"LongVector {y}{j} = LongVector.fromArray(S, x, bo + {8 * j});")
-        for i in range(L):
-            k = i + j
-            term = f"{x}{i}.mul({y}{j})"
-            if k in defined:
-                emit(f"c{k} = c{k}.add({term});")
-            else:
-                emit(f"LongVector c{k} = {term};")
-                defined.add(k)
-
-
 # productTw in two methods, rows 0 .. TW_SPLIT-1 of the twiddle and the rest: as one, with its operands
 # masked, C1 ran out of virtual registers on it, C2 never compiled it and a transform took 25 times as
 # long (in two, 64 x 64-bit products also measured faster: 8.6 against 10.0 ms at 2^16)
 TW_SPLIT = 5
 
 
-def tw_rows(j0, j1, first):
-    """Rows j0 .. j1-1 of the product of the limbs at ao (a) and the twiddle limbs (b), 32 x 32 bits:
-    the first part defines and stores every column, a later one adds to the columns it touches."""
-    for k in range(L):
-        emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}).and(LO);")
-    touched = range(j0, j1 + L - 1)
-    if not first:
-        for k in touched:
-            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
-    defined = set(touched) if not first else set()
+def twiddle_limb(j):
+    """Limb j of the 8 twiddles at t + lane of a stage's table (row j at t + j * stride), masked with LO."""
+    idx = f"t + {j} * stride" if j else "t"
+    return f"((LongVector) IntVector.fromArray(SI, tw, {idx}).convertShape(VectorOperators.I2L, S, 0)).and(LO)"
+
+
+def limbs_at_bo(j):
+    """Limb j of the 8 elements at bo, masked with LO."""
+    return f"LongVector.fromArray(S, x, bo + {8 * j}){U32}"
+
+
+def product_rows(L, j0, j1, first, loaded=(), load_b=limbs_at_bo):
+    """Columns c0 .. c{2L-2} += rows j0 .. j1-1 of the schoolbook product (a in locals, limb j of b from
+    load_b(j)); unless first, the columns the rows touch are in locals."""
+    defined = set() if first else set(loaded)
     for j in range(j0, j1):
-        idx = f"t + {j} * stride" if j else "t"
-        emit(f"LongVector b{j} = ((LongVector) IntVector.fromArray(SI, tw, {idx})"
-             f".convertShape(VectorOperators.I2L, S, 0)).and(LO);")
+        emit(f"LongVector b{j} = {load_b(j)};")
         for i in range(L):
             k = i + j
             term = f"a{i}.mul(b{j})"
@@ -128,18 +116,52 @@ def tw_rows(j0, j1, first):
         for k in range(2 * L - 1):
             if k not in defined:
                 emit(f"LongVector c{k} = LongVector.zero(S);")
+
+
+def in_parts(name, rows_name, params, args, L, split_at, limbs_used, touched_by, rows, head=("@Override", "void")):
+    """Method `name` adding rows of limb products into the 2L - 1 columns at co, in parts that start
+    at the rows in split_at: the first part in `name` itself (all columns, stored), each later one in
+    a method of its own that loads and stores only the columns its rows touch. A part of rows j0 ..
+    j1-1 reads limbs a0 .. a{limbs_used(j1) - 1}, masked with LO. `head`: the annotation lines of `name`,
+    then its modifiers and type."""
+    cuts = [0] + list(split_at or []) + [L]
+    parts = list(zip(cuts, cuts[1:]))
+    for line in head[:-1]:
+        emit(line)
+    emit(f"{head[-1]} {name}({params}) {{")
+    for h, (j0, j1) in enumerate(parts):
+        if h > 0:
+            emit(f"{rows_name}{h}({args});")
+            continue
+        for k in range(limbs_used(j1)):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}){U32};")
+        rows(L, j0, j1, True)
         for k in range(2 * L - 1):
             emit(f"c{k}.intoArray(x, co + {8 * k});")
-    else:
+    emit("}")
+    for h, (j0, j1) in enumerate(parts):
+        if h == 0:
+            continue
+        emit()
+        emit(f"/** Adds rows {j0} to {j1 - 1} of the {name} to the columns at co. */")
+        emit(f"private static void {rows_name}{h}({params}) {{")
+        for k in range(limbs_used(j1)):
+            emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}){U32};")
+        touched = touched_by(j0, j1)
+        for k in touched:
+            emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
+        rows(L, j0, j1, False, touched)
         for k in touched:
             emit(f"c{k}.intoArray(x, co + {8 * k});")
+        emit("}")
+    emit()
 
 
 def montgomery_reduce(dst):
     """dst = c 2^-261 mod q below 2q with normalised limbs, from the columns c0 .. c16 (in locals)."""
     # m = c_i qInv mod 2^29 from the low 32 bits of c_i, kept below 2^29 by shifts (an AND with M would
     # fold into the AND with LO), and m q_j as 32 x 32-bit products where LO = LimbProducts.MASK is
-    # 0xFFFFFFFF (on Intel cores: vpmuludq instead of vpmullq). With the twiddle products (tw_rows) a
+    # 0xFFFFFFFF (on Intel cores: vpmuludq instead of vpmullq). With the twiddle products (productTw) a
     # forward transform of 2^16 took 6.2-6.5 ms on a Xeon where it took 10.0 with 64 x 64-bit products.
     for i in range(L):
         emit(f"{{ LongVector m = c{i}.and(LO).mul(QIV).lanewise(LSHL, {64 - B}).lanewise(LSHR, {64 - B}).and(LO);")
@@ -259,7 +281,7 @@ def methods():
     emit("/** The 17 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */")
     emit("private static void product(long[] x, int ao, int bo, int co) {")
     load_limbs("a", "ao")
-    product_columns("a", "b")
+    product_rows(L, 0, L, True, load_b=lambda j: f"LongVector.fromArray(S, x, bo + {8 * j})")
     for k in range(2 * L - 1):
         emit(f"c{k}.intoArray(x, co + {8 * k});")
     emit("}")
@@ -268,16 +290,10 @@ def methods():
     emit(" * As {@link #product}, the second operand the 8 twiddles at t + lane of each limb row of a stage's")
     emit(" * table (row k at t + k * stride), read there.")
     emit(" */")
-    emit("private static void productTw(long[] x, int ao, int[] tw, int t, int stride, int co) {")
-    tw_rows(0, TW_SPLIT, True)
-    emit("productTwRows1(x, ao, tw, t, stride, co);")
-    emit("}")
-    emit()
-    emit(f"/** Adds rows {TW_SPLIT} to {L - 1} of {{@link #productTw}}'s product to the columns at co. */")
-    emit("private static void productTwRows1(long[] x, int ao, int[] tw, int t, int stride, int co) {")
-    tw_rows(TW_SPLIT, L, False)
-    emit("}")
-    emit()
+    in_parts("productTw", "productTwRows", "long[] x, int ao, int[] tw, int t, int stride, int co",
+             "x, ao, tw, t, stride, co", L, [TW_SPLIT], lambda j1: L, lambda j0, j1: range(j0, j1 + L - 1),
+             lambda l, j0, j1, first, loaded=(): product_rows(l, j0, j1, first, loaded, load_b=twiddle_limb),
+             head=("private static void",))
     emit("/**")
     emit(" * Montgomery reduction of the columns at co (a product of two values below q): the limbs of")
     emit(" * c 2^-261 mod q, canonical, to x[ro + 8 k + lane].")

@@ -816,7 +816,7 @@ final class VectorButterflies extends Butterflies {
         productTwRows1(x, ao, tw, t, stride, co);
     }
 
-    /** Adds rows 5 to 8 of {@link #productTw}'s product to the columns at co. */
+    /** Adds rows 5 to 8 of the productTw to the columns at co. */
     private static void productTwRows1(long[] x, int ao, int[] tw, int t, int stride, int co) {
         LongVector a0 = LongVector.fromArray(S, x, ao + 0).and(LO);
         LongVector a1 = LongVector.fromArray(S, x, ao + 8).and(LO);
