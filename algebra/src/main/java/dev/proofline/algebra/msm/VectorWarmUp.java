@@ -84,33 +84,17 @@ final class VectorWarmUp {
      */
     private static void run(PrimeField f) {
         final int m = 1024;
-        final int aw = 2 * f.width();
-        Random rnd = new Random(1);
-        long[] dst = new long[m * aw];
-        long[] src = new long[m * aw];
-        for (int i = 0; i < m * aw; i += f.width()) {
-            f.fromBigInteger(new BigInteger(f.bits() + 8, rnd).mod(f.modulus()), dst, i);
-            f.fromBigInteger(new BigInteger(f.bits() + 8, rnd).mod(f.modulus()), src, i);
-        }
-        int[] eDst = new int[m];
-        int[] eSrc = new int[m];
-        boolean[] eNeg = new boolean[m];
-        boolean[] set = new boolean[m];
-        for (int j = 0; j < m; j++) {
-            eDst[j] = j;
-            eSrc[j] = j * aw;
-            eNeg[j] = rnd.nextBoolean();
-        }
+        Batch batch = Batch.random(f, m);
+        final int aw = batch.aw();
         VectorBatchAffine k = VectorBatchAffine.create(f, true);
         long[] a = new long[f.width()];
         f.setOne(a, 0);
-        long[] b = src.clone();
+        long[] b = batch.src().clone();
         long start = System.nanoTime();
         int wins = 0;
         while (wins < 3 && System.nanoTime() - start < WARM_UP_LIMIT_NANOS) {
-            java.util.Arrays.fill(set, true);
             long t0 = System.nanoTime();
-            k.completeBatch(dst, set, src, eDst, eSrc, eNeg, m, aw);
+            batch.completeWith(k);
             long t1 = System.nanoTime();
             for (int j = 0; j < 6 * m; j++) {
                 f.mul(a, 0, b, (j % m) * aw, a, 0);
@@ -124,4 +108,39 @@ final class VectorWarmUp {
     }
 
     static volatile long sink;
+
+    /**
+     * A batch of m additions in the kernel's layout: destination j plus or minus source j (the sign at
+     * random), both random points' worth of field elements (what the warm-up and {@code BatchKernelTiming}
+     * time, not points on the curve).
+     */
+    record Batch(int m, int aw, long[] dst, long[] src, int[] eDst, int[] eSrc, boolean[] eNeg, boolean[] set) {
+
+        /** The same batch every time for a field (a fixed seed). */
+        static Batch random(PrimeField f, int m) {
+            int aw = 2 * f.width();
+            Random rnd = new Random(1);
+            long[] dst = new long[m * aw];
+            long[] src = new long[m * aw];
+            for (int i = 0; i < m * aw; i += f.width()) {
+                f.fromBigInteger(new BigInteger(f.bits() + 8, rnd).mod(f.modulus()), dst, i);
+                f.fromBigInteger(new BigInteger(f.bits() + 8, rnd).mod(f.modulus()), src, i);
+            }
+            int[] eDst = new int[m];
+            int[] eSrc = new int[m];
+            boolean[] eNeg = new boolean[m];
+            for (int j = 0; j < m; j++) {
+                eDst[j] = j;
+                eSrc[j] = j * aw;
+                eNeg[j] = rnd.nextBoolean();
+            }
+            return new Batch(m, aw, dst, src, eDst, eSrc, eNeg, new boolean[m]);
+        }
+
+        /** Completes the batch with the kernel, every destination set first. */
+        void completeWith(VectorBatchAffine k) {
+            java.util.Arrays.fill(set, true);
+            k.completeBatch(dst, set, src, eDst, eSrc, eNeg, m, aw);
+        }
+    }
 }
