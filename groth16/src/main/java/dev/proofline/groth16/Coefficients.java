@@ -112,6 +112,9 @@ final class Coefficients {
                 int matrix = coefs.get(BinFile.U32, o);
                 int c = coefs.get(BinFile.U32, o + 4);
                 int s = coefs.get(BinFile.U32, o + 8);
+                if ((w[s * 4] | w[s * 4 + 1] | w[s * 4 + 2] | w[s * 4 + 3]) == 0) {
+                    continue;   // a zero value adds nothing (most of a bit-heavy witness)
+                }
                 MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
                 fr.mul(v, 0, w, s * 4, t, 0);
                 target.add(fr, matrix, c, t, scratch);

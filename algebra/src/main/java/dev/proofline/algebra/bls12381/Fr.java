@@ -32,7 +32,8 @@ public final class Fr extends PrimeField {
 
     /** Unsigned a < b, as 0 or 1. */
     private static long lt(long a, long b) {
-        return Long.compareUnsigned(a, b) < 0 ? 1L : 0L;
+        // the borrow of a - b: no comparison whose compiled form depends on the profile (gen_fields.py)
+        return ((~a & b) | (~(a ^ b) & (a - b))) >>> 63;
     }
 
     @Override
