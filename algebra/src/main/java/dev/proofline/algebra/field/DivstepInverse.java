@@ -31,6 +31,8 @@ final class DivstepInverse {
     private final int n;            // 62-bit limbs
     private final long[] p;         // the modulus in 62-bit limbs
     private final long pInv;        // p^-1 mod 2^64
+    /** 2^k p in 62-bit limbs, k = 0 .. K, with |d| < 2^K p at the end of any inversion. */
+    private final long[][] pTimes;
 
     DivstepInverse(BigInteger modulus, int words) {
         if (!modulus.testBit(0) || modulus.signum() <= 0) {
@@ -45,6 +47,16 @@ final class DivstepInverse {
             p[j] = modulus.shiftRight(BATCH * j).longValue() & MASK;
         }
         this.pInv = modulus.modInverse(BigInteger.ONE.shiftLeft(64)).longValue();
+        // |d| < (batches + 1) p, and batches <= 2.3 bits / 62 + 1 (see above): 2^K p bounds it
+        int bound = (int) (2.3 * modulus.bitLength() / BATCH) + 3;
+        int k = 32 - Integer.numberOfLeadingZeros(bound - 1);
+        this.pTimes = new long[k + 1][n];
+        for (int i = 0; i <= k; i++) {
+            BigInteger m = modulus.shiftLeft(i);
+            for (int j = 0; j < n; j++) {
+                pTimes[i][j] = m.shiftRight(BATCH * j).longValue() & MASK;
+            }
+        }
     }
 
     /**
@@ -80,11 +92,22 @@ final class DivstepInverse {
         if (f[n - 1] < 0) {
             negate(d);
         }
-        while (d[n - 1] < 0) {
-            addMultipleOfP(d, 1);
+        // d into [0, 2^K p), then 2^k p taken off where it fits, k = K-1 .. 0: into [0, p) in K steps
+        // where one p at a time took up to 2^K (the loops after them are a safety net that does not run)
+        int top = pTimes.length - 1;
+        if (d[n - 1] < 0) {
+            addLimbs(d, pTimes[top], 1);
         }
-        while (!lessThanP(d)) {
-            addMultipleOfP(d, -1);
+        for (int k = top - 1; k >= 0; k--) {
+            if (!lessThan(d, pTimes[k])) {
+                addLimbs(d, pTimes[k], -1);
+            }
+        }
+        while (d[n - 1] < 0) {
+            addLimbs(d, p, 1);
+        }
+        while (!lessThan(d, p)) {
+            addLimbs(d, p, -1);
         }
         fromLimbs(d, r, ri);
     }
@@ -220,15 +243,15 @@ final class DivstepInverse {
         e[n - 1] = el;
     }
 
-    /** x += sign p, sign = ±1. */
-    private void addMultipleOfP(long[] x, int sign) {
+    /** x += sign m, sign = ±1, m non-negative in 62-bit limbs. */
+    private void addLimbs(long[] x, long[] m, int sign) {
         long c = 0;
         for (int j = 0; j < n - 1; j++) {
-            long s = x[j] + sign * p[j] + c;
+            long s = x[j] + sign * m[j] + c;
             x[j] = s & MASK;
             c = s >> BATCH;
         }
-        x[n - 1] += sign * p[n - 1] + c;
+        x[n - 1] += sign * m[n - 1] + c;
     }
 
     private void negate(long[] x) {
@@ -241,11 +264,11 @@ final class DivstepInverse {
         x[n - 1] = -x[n - 1] + c;
     }
 
-    /** Whether 0 &lt;= x &lt; p, for x &gt;= 0. */
-    private boolean lessThanP(long[] x) {
+    /** Whether x &lt; m, for x, m &gt;= 0 in 62-bit limbs. */
+    private boolean lessThan(long[] x, long[] m) {
         for (int j = n - 1; j >= 0; j--) {
-            if (x[j] != p[j]) {
-                return x[j] < p[j];
+            if (x[j] != m[j]) {
+                return x[j] < m[j];
             }
         }
         return false;

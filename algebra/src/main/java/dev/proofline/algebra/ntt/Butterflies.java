@@ -101,6 +101,32 @@ abstract class Butterflies {
      */
     abstract void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch);
 
+    /**
+     * The factors of the coset scaling of a bit-reversed vector: element p is multiplied by
+     * low[p mod 2^lowBits] high[p >>> lowBits] (Montgomery elements of the field); {@code lowLimbs}
+     * and {@code highLimbs} hold them in the kernel's own form, or are null.
+     */
+    record CosetFactors(PrimeField field, long[] low, long[] high, int lowBits, int[] lowLimbs, int[] highLimbs) {
+    }
+
+    /** The factors for {@link #scale}, with the kernel's own forms of them where it has any. */
+    CosetFactors cosetFactors(PrimeField f, long[] low, long[] high, int lowBits) {
+        return new CosetFactors(f, low, high, lowBits, null, null);
+    }
+
+    /** Elements [start, start + len) times their factors (see {@link CosetFactors}). */
+    void scale(long[] a, int start, int len, CosetFactors s) {
+        PrimeField f = s.field();
+        int w = f.width();
+        int b = s.lowBits();
+        int lowMask = (1 << b) - 1;
+        long[] t = f.newElement();
+        for (int p = start; p < start + len; p++) {
+            f.mul(s.low(), (p & lowMask) * w, s.high(), (p >>> b) * w, t, 0);
+            f.mul(a, p * w, t, 0, a, p * w);
+        }
+    }
+
     /** Whether the next transform would read {@link #vectorTables} (built only then). */
     boolean readsKernelTables() {
         return false;

@@ -192,14 +192,14 @@ public final class Ntt {
     public void forward(long[] a) {
         checkLength(a);
         bitReverse(a, w, logN, pool);
-        dit(a);
+        dit(a, null);
     }
 
     /** a_i <- n^-1 sum_j a_j w^(-ij). */
     public void inverse(long[] a) {
         checkLength(a);
         bitReverse(a, w, logN, pool);
-        dit(a);
+        dit(a, null);
         reverseTailAndScale(a, nInv);
     }
 
@@ -221,7 +221,7 @@ public final class Ntt {
             throw new IllegalArgumentException("coset shift is zero");
         }
         bitReverse(a, w, logN, pool);
-        dit(a);
+        dit(a, null);
         reverseTailAndScale(a, null);
         scaleByPowers(a, nInv, gInv);    // a_j *= n^-1 g^-j
     }
@@ -239,8 +239,7 @@ public final class Ntt {
         long[] g1 = f.newElement();
         f.copy(g, gi, g1, 0);
         dif(a);
-        scaleBitReversed(a, nInv, g1);
-        dit(a);
+        dit(a, cosetFactors(nInv, g1));
     }
 
     // ---------------------------------------------------------------- bit reversal
@@ -300,9 +299,15 @@ public final class Ntt {
         return Math.min(logN, Math.min(BLOCK_LOG, Math.max(MIN_BLOCK_LOG, logN - spread)));
     }
 
-    /** All logN stages of decimation in time on bit-reversed input. */
-    private void dit(long[] a) {
+    /**
+     * All logN stages of decimation in time on bit-reversed input; with {@code factors}, each block of
+     * the first stages is scaled by them first, while it is in cache.
+     */
+    private void dit(long[] a, Butterflies.CosetFactors factors) {
         if (logN == 0) {
+            if (factors != null) {
+                butterflies.scale(a, 0, 1, factors);
+            }
             return;
         }
         butterflies.transformed((long) (n >>> 1) * logN);
@@ -311,6 +316,9 @@ public final class Ntt {
         int blocks = n >>> blockLog;
         Parallel.forRange(pool, 0, blocks, Math.max(1, MIN_GRAIN >>> blockLog), (from, to) -> {
             for (int b = from; b < to; b++) {
+                if (factors != null) {
+                    butterflies.scale(a, b << blockLog, 1 << blockLog, factors);
+                }
                 butterflies.stages(a, b << blockLog, 1 << blockLog, 0, blockLog, tw, vt);
             }
         });
@@ -390,11 +398,11 @@ public final class Ntt {
     }
 
     /**
-     * a_p *= c * r^rev(p), rev reversing logN bits: the scaling of {@link #scaleByPowers} applied to
-     * a bit-reversed vector. With p = hi * 2^b + lo, rev(p) = rev_b(lo) 2^(logN-b) + rev_(logN-b)(hi),
-     * so r^rev(p) = low[lo] * high[hi] from two tables of about sqrt(n) entries each.
+     * The factors of a_p *= c * r^rev(p), rev reversing logN bits: the scaling of {@link #scaleByPowers}
+     * applied to a bit-reversed vector. With p = hi * 2^b + lo, rev(p) = rev_b(lo) 2^(logN-b) +
+     * rev_(logN-b)(hi), so c r^rev(p) = low[lo] * high[hi] from two tables of about sqrt(n) entries each.
      */
-    private void scaleBitReversed(long[] a, long[] c, long[] r) {
+    private Butterflies.CosetFactors cosetFactors(long[] c, long[] r) {
         int b = logN >>> 1;
         int hb = logN - b;
         long[] rToTwoHb = r.clone();
@@ -403,14 +411,7 @@ public final class Ntt {
         }
         long[] low = bitReversedPowers(f.one(), rToTwoHb, b);   // (r^(2^hb))^rev_b(lo)
         long[] high = bitReversedPowers(c, r, hb);              // c * r^rev_hb(hi)
-        int lowMask = (1 << b) - 1;
-        Parallel.forRange(pool, 0, n, MIN_GRAIN, (from, to) -> {
-            long[] t = f.newElement();
-            for (int p = from; p < to; p++) {
-                f.mul(low, (p & lowMask) * w, high, (p >>> b) * w, t, 0);
-                f.mul(a, p * w, t, 0, a, p * w);
-            }
-        });
+        return butterflies.cosetFactors(f, low, high, b);
     }
 
     /** table_i = c * r^rev_bits(i) for i < 2^bits. */
