@@ -1,5 +1,6 @@
 package dev.proofline.algebra.pairing;
 
+import dev.proofline.algebra.Parallel;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
@@ -85,8 +86,26 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
 
     /** Whether ∏ e(P_i, Q_i) = 1: one product of Miller loops and one final exponentiation. */
     public boolean pairingProductIsOne(long[][] g1s, long[][] g2s) {
-        long[] f = finalExponentiation(millerLoop(g1s, g2s));
+        long[] f = finalExponentiation(millerLoopOnThreads(g1s, g2s));
         return fp12().isOne(f, 0);
+    }
+
+    /**
+     * {@link #millerLoop}, with four pairs or more cut in two halves run on two threads where there are
+     * two, their values multiplied: each half pays its own squarings of f, and half the lines (a Groth16
+     * check's four pairs: 1.9 ms on one thread, about a fifth of it the squarings).
+     */
+    private long[] millerLoopOnThreads(long[][] g1s, long[][] g2s) {
+        if (g1s.length < 4 || g1s.length != g2s.length || Runtime.getRuntime().availableProcessors() < 2) {
+            return millerLoop(g1s, g2s);
+        }
+        int h = g1s.length / 2;
+        long[][] parts = new long[2][];
+        Parallel.run(2, 2, () -> t -> parts[t] = t == 0
+                ? millerLoop(Arrays.copyOfRange(g1s, 0, h), Arrays.copyOfRange(g2s, 0, h))
+                : millerLoop(Arrays.copyOfRange(g1s, h, g1s.length), Arrays.copyOfRange(g2s, h, g2s.length)));
+        fp12().mul(parts[0], 0, parts[1], 0, parts[0], 0);
+        return parts[0];
     }
 
     /** ∏ f_i, the Miller loop values of the pairs, computed together (one squaring per step for all). */
