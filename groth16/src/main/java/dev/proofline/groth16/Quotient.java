@@ -1,6 +1,5 @@
 package dev.proofline.groth16;
 
-import dev.proofline.algebra.Parallel;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
@@ -13,9 +12,6 @@ import dev.proofline.algebra.ntt.RootsOfUnity;
  */
 final class Quotient {
 
-    /** Elements per task of the pointwise loop. */
-    private static final int CHUNK = 1 << 11;
-
     private Quotient() {
     }
 
@@ -25,8 +21,6 @@ final class Quotient {
      */
     static long[] compute(ProvingKey key, long[] a, long[] b, long[] c) {
         PrimeField fr = key.curve().fr();
-        int n = key.domainSize();
-        int words = fr.limbs();
         Ntt ntt = Ntt.of(fr, key.logDomainSize());
         long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
         // one after the other, each on all cores; a task handed to the common pool and joined from this
@@ -34,17 +28,7 @@ final class Quotient {
         ntt.evaluationsOnCoset(a, g, 0);
         ntt.evaluationsOnCoset(b, g, 0);
         ntt.evaluationsOnCoset(c, g, 0);
-        long[] one = new long[words];
-        one[0] = 1;
-        // h = a b - c
-        Parallel.chunks(n, CHUNK, (lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                int o = i * words;
-                fr.mul(a, o, b, o, a, o);
-                fr.sub(a, o, c, o, a, o);
-                fr.mul(a, o, one, 0, a, o); // Montgomery form -> canonical words
-            }
-        });
+        ntt.mulSubToCanonical(a, b, c);     // h = a b - c, out of Montgomery form
         return a;
     }
 }

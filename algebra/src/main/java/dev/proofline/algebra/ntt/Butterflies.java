@@ -127,6 +127,22 @@ abstract class Butterflies {
         }
     }
 
+    /**
+     * a_i = a_i b_i - c_i for i in [from, to), written as canonical words (out of Montgomery form): the
+     * quotient's pointwise step on the coset.
+     */
+    void mulSubToCanonical(PrimeField f, long[] a, long[] b, long[] c, int from, int to) {
+        int w = f.width();
+        long[] one = new long[w];
+        one[0] = 1;
+        for (int i = from; i < to; i++) {
+            int o = i * w;
+            f.mul(a, o, b, o, a, o);
+            f.sub(a, o, c, o, a, o);
+            f.mul(a, o, one, 0, a, o); // Montgomery form -> canonical words
+        }
+    }
+
     /** Whether the next transform would read {@link #vectorTables} (built only then). */
     boolean readsKernelTables() {
         return false;

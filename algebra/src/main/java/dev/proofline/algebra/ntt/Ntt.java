@@ -242,6 +242,17 @@ public final class Ntt {
         dit(a, cosetFactors(nInv, g1));
     }
 
+    /**
+     * a_i = a_i b_i - c_i for the n elements, written as canonical words (out of Montgomery form): what
+     * the Groth16 quotient takes from the three vectors of {@link #evaluationsOnCoset}.
+     */
+    public void mulSubToCanonical(long[] a, long[] b, long[] c) {
+        checkLength(a);
+        checkLength(b);
+        checkLength(c);
+        Parallel.forRange(pool, 0, n, MIN_GRAIN, (from, to) -> butterflies.mulSubToCanonical(f, a, b, c, from, to));
+    }
+
     // ---------------------------------------------------------------- bit reversal
 
     /**

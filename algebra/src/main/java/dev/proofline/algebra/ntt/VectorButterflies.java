@@ -91,6 +91,8 @@ final class VectorButterflies extends Butterflies {
     private static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
 
     private final boolean eager;
+    /** {@link #canonicalFactors}. */
+    private int[] canonical;
 
     /** The kernel, falling back to the scalar one until its vector methods are compiled. */
     VectorButterflies(PrimeField f) {
@@ -402,6 +404,53 @@ final class VectorButterflies extends Butterflies {
             }
         }
         return new CosetFactors(field, low, high, lowBits, lowLimbs, highLimbs);
+    }
+
+    /**
+     * Eight elements at a time, with R' = 2^261 the kernel's Montgomery factor and x~ = x 2^256 the data's
+     * form: u = a~ b~ / R' = a b 2^251, then u 2^10 / R' - c~ 2^5 / R' = a b - c, canonical.
+     */
+    @Override
+    void mulSubToCanonical(PrimeField field, long[] a, long[] b, long[] c, int from, int to) {
+        int i = from;
+        if (eager || compiled) {
+            int[] k = canonicalFactors();
+            long[] x = newScratch();
+            for (; i + 8 <= to; i += 8) {
+                load(a, i << 2, x, A);
+                load(b, i << 2, x, B);
+                product(x, A, B, C);
+                reduce(x, C, R);                    // a b 2^251
+                productTw(x, R, k, 0, 8, C);
+                reduce(x, C, SUM);                  // a b
+                load(c, i << 2, x, A);
+                productTw(x, A, k, 72, 8, C);
+                reduce(x, C, R);                    // c
+                addSub(x, SUM, R, A, DIFF);
+                store(x, DIFF, a, i << 2);
+            }
+        }
+        if (i < to) {
+            super.mulSubToCanonical(field, a, b, c, i, to);
+        }
+    }
+
+    /** 2^10 and 2^5 as second operands of {@link #productTw}, each in the 8 lanes: built on first use. */
+    private int[] canonicalFactors() {
+        int[] k = canonical;
+        if (k == null) {
+            k = new int[144];
+            for (int j = 0; j < 2; j++) {
+                long[] l = limbs(new long[] {j == 0 ? 1L << 10 : 1L << 5, 0, 0, 0}, 0);
+                for (int r = 0; r < 9; r++) {
+                    for (int lane = 0; lane < 8; lane++) {
+                        k[72 * j + 8 * r + lane] = (int) l[r];
+                    }
+                }
+            }
+            canonical = k;
+        }
+        return k;
     }
 
     /** Eight elements at a time: times their low factors, then times their high one (the same for all 8). */

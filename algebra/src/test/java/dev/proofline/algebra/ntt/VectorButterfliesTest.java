@@ -185,6 +185,63 @@ class VectorButterfliesTest {
         }
     }
 
+    /**
+     * The quotient's pointwise step, both kernels, against BigInteger: a_i b_i - c_i of the Montgomery
+     * values, canonical; the vector kernel equal to the scalar one word for word, on ranges that do and
+     * do not fill 8 lanes (a pool of 2 cuts 2^16 into 12 pieces).
+     */
+    @Property(tries = 30)
+    void mulSubToCanonicalIsABMinusCOutOfMontgomeryForm(@ForAll("field") PrimeField f,
+            @ForAll @IntRange(min = 0, max = 11) int log, @ForAll long seed) {
+        int n = 1 << log;
+        long[] a = sample(f, n, seed);
+        long[] b = sample(f, n, seed + 1);
+        long[] c = sample(f, n, seed + 2);
+        long[] x = a.clone();
+        scalar(f, log, ForkJoinPool.commonPool()).mulSubToCanonical(x, b, c);
+        BigInteger q = f.modulus();
+        BigInteger rInv = BigInteger.ONE.shiftLeft(256).modInverse(q);
+        for (int i = 0; i < n; i++) {
+            BigInteger ai = value(a, i).multiply(rInv);
+            BigInteger bi = value(b, i).multiply(rInv);
+            BigInteger ci = value(c, i).multiply(rInv);
+            assertEquals(ai.multiply(bi).subtract(ci).mod(q), value(x, i), "element " + i);
+        }
+        if (vectorised(f)) {
+            long[] y = a.clone();
+            vector(f, log, ForkJoinPool.commonPool()).mulSubToCanonical(y, b, c);
+            assertArrayEquals(x, y);
+        }
+    }
+
+    @Test
+    void mulSubToCanonicalOnPiecesThatDoNotFillALaneBlockEqualsTheScalarOne() {
+        ForkJoinPool pool = new ForkJoinPool(2);
+        try {
+            for (PrimeField f : fields()) {
+                assumeTrue(vectorised(f));
+                long[] a = sample(f, 1 << 16, 5);
+                long[] b = sample(f, 1 << 16, 6);
+                long[] c = sample(f, 1 << 16, 7);
+                long[] x = a.clone();
+                long[] y = a.clone();
+                scalar(f, 16, pool).mulSubToCanonical(x, b, c);
+                vector(f, 16, pool).mulSubToCanonical(y, b, c);
+                assertArrayEquals(x, y);
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static BigInteger value(long[] a, int i) {
+        BigInteger v = BigInteger.ZERO;
+        for (int k = 3; k >= 0; k--) {
+            v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(a[4 * i + k])));
+        }
+        return v;
+    }
+
     @Property(tries = 40)
     void transformsOfRandomVectorsEqualTheScalarOnes(@ForAll("field") PrimeField f,
             @ForAll @IntRange(min = 1, max = 12) int log, @ForAll long seed) {
