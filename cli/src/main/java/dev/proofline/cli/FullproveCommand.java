@@ -62,7 +62,6 @@ final class FullproveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        StartUpWarmUp.end();
         long t0 = System.nanoTime();
         CircomInput in = CircomInput.read(input);
         Proof proof;

@@ -16,9 +16,6 @@ public final class Main {
         int code;
         try {
             OptionalInt served = EngineClient.forward(args, System.getenv(), System.out, System.err);
-            if (served.isEmpty()) {
-                StartUpWarmUp.begin(args);
-            }
             code = served.isPresent() ? served.getAsInt() : run(args);
         } catch (VirtualMachineError e) {
             // picocli hands only exceptions to handle(): an error (out of memory, a stack overflow)

@@ -56,7 +56,6 @@ final class ProveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        StartUpWarmUp.end();
         if (repeat < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--repeat must be at least 1, not " + repeat);
