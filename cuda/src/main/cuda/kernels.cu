@@ -71,3 +71,18 @@ PL_G1_KERNELS(bls12381, pl::bls12381_fp_params)
 
 #include "ntt_kernels.cuh"
 #include "msm_kernels.cuh"
+#include "abc.cuh"
+
+/** a, b, c of the domain's count rows from a key's grouped coefficients and the witness (abc.cuh). */
+#define PL_ABC_KERNELS(name, P)                                                                     \
+    extern "C" __global__ void pl_##name##_abc(const pl::u32 *rows, const pl::u32 *signals,        \
+                                               const pl::u64 *values, const pl::u64 *w,            \
+                                               pl::u64 *a, pl::u64 *b, pl::u64 *c,                 \
+                                               unsigned long long count) {                         \
+        const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;    \
+        if (i >= count) return;                                                                     \
+        pl::abc_row<P>(i, rows, signals, values, w, a, b, c, count);                                \
+    }
+
+PL_ABC_KERNELS(bn254_fr, pl::bn254_fr_params)
+PL_ABC_KERNELS(bls12381_fr, pl::bls12381_fr_params)

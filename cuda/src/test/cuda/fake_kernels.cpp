@@ -1,15 +1,17 @@
-// The MSM and NTT kernels for the tests' fake driver (src/test/c/fake_cuda.c loads this library with
+// The MSM, NTT and a, b, c kernels for the tests' fake driver (src/test/c/fake_cuda.c loads this library with
 // fake_load_kernels and runs fake_kernel_<entry point> for a launch of that entry point): each runs the
 // kernel's body on the CPU for every thread of the grid, one thread after another, with the launch's
 // parameters read from its void*[] by the body's own parameter types. The MSM kernels are the bodies of
 // msm_kernels.cuh; the NTT kernels run the per-thread functions of ntt.cuh as ntt_kernels.cuh does
 // (ntt_block: each thread block's steps, every thread of a step before the next step, as the barriers
-// order them). So CudaMsm's and CudaNtt's launches, buffers and arguments are exercised without a GPU.
+// order them); the a, b, c kernel runs abc_row of abc.cuh for each thread. So CudaMsm's, CudaNtt's and
+// CudaCoefficients' launches, buffers and arguments are exercised without a GPU.
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "abc.cuh"
 #include "msm_kernels.cuh"
 #include "ntt.cuh"
 
@@ -157,9 +159,24 @@ int ntt_h(unsigned gx, unsigned bx, void **params) {
     return 0;
 }
 
+template <class P>
+int abc(unsigned gx, unsigned bx, void **params) {
+    const u32 *rows = param<const u32 *>(params, 0);
+    const u32 *signals = param<const u32 *>(params, 1);
+    const u64 *values = param<const u64 *>(params, 2);
+    const u64 *w = param<const u64 *>(params, 3);
+    u64 *a = param<u64 *>(params, 4);
+    u64 *b = param<u64 *>(params, 5);
+    u64 *c = param<u64 *>(params, 6);
+    const u64 count = param<unsigned long long>(params, 7);
+    const u64 n = live_threads(gx, bx, count);
+    for (u64 i = 0; i < n; i++) pl::abc_row<P>(i, rows, signals, values, w, a, b, c, count);
+    return 0;
+}
+
 }  // namespace
 
-#define PL_FAKE_NTT(name, P)                                                                                  \
+#define PL_FAKE_FR(name, P)                                                                                   \
     extern "C" int fake_kernel_pl_##name##_ntt_bit_reverse(unsigned gx, unsigned bx, void **p) {             \
         return ntt_bit_reverse<P>(gx, bx, p);                                                                \
     }                                                                                                          \
@@ -174,7 +191,10 @@ int ntt_h(unsigned gx, unsigned bx, void **params) {
     }                                                                                                          \
     extern "C" int fake_kernel_pl_##name##_ntt_h(unsigned gx, unsigned bx, void **p) {                       \
         return ntt_h<P>(gx, bx, p);                                                                          \
+    }                                                                                                          \
+    extern "C" int fake_kernel_pl_##name##_abc(unsigned gx, unsigned bx, void **p) {                         \
+        return abc<P>(gx, bx, p);                                                                            \
     }
 
-PL_FAKE_NTT(bn254_fr, pl::bn254_fr_params)
-PL_FAKE_NTT(bls12381_fr, pl::bls12381_fr_params)
+PL_FAKE_FR(bn254_fr, pl::bn254_fr_params)
+PL_FAKE_FR(bls12381_fr, pl::bls12381_fr_params)

@@ -46,6 +46,14 @@ public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prov
     public static final String G2_PROPERTY = "proofline.cuda.g2";
 
     /**
+     * System property, {@code -Dproofline.cuda.abc=false}: a, b, c of keys proved from their coefficients
+     * (circom keys) on the CPU, before the device is taken, instead of on the GPU from the key's
+     * coefficients (resident there) and the witness; when set it overrides
+     * {@link BackendSettings#abcOnDevice}, which is on by default.
+     */
+    public static final String ABC_PROPERTY = "proofline.cuda.abc";
+
+    /**
      * What {@code start} takes, decided once in {@code prepare}: a, b, c completed in the pool's pinned
      * buffers, or a job's heap vectors (proved through {@code CudaNtt}'s and {@code CudaMsm}'s staging).
      */
@@ -165,7 +173,7 @@ public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prov
             for (Device d : chosen) {
                 Context ctx = d.retainPrimaryContext();
                 try {
-                    GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice());
+                    GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice());
                     Prover p = prover.withAccelerator(acc);
                     gpus.add(new Gpu(ctx, acc, p, new CpuBackend(p)));
                 } catch (RuntimeException e) {

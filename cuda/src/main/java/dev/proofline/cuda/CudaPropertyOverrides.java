@@ -7,7 +7,8 @@ import java.util.function.Function;
  * The CUDA backend's system properties, each overriding one of the configured {@link BackendSettings}
  * when set (so that one run can differ from the configuration file without editing it):
  * {@value CudaBackend#DEVICES_PROPERTY} the devices, {@value CudaBackend#G2_PROPERTY} B in G2 on the
- * device, {@value CudaDriver#LIBRARY_PROPERTY} the driver library.
+ * device, {@value CudaBackend#ABC_PROPERTY} a, b, c on the device, {@value CudaDriver#LIBRARY_PROPERTY}
+ * the driver library.
  */
 final class CudaPropertyOverrides {
 
@@ -22,9 +23,11 @@ final class CudaPropertyOverrides {
     static BackendSettings apply(BackendSettings configured, Function<String, String> properties) {
         String devices = properties.apply(CudaBackend.DEVICES_PROPERTY);
         String g2 = properties.apply(CudaBackend.G2_PROPERTY);
+        String abc = properties.apply(CudaBackend.ABC_PROPERTY);
         return new BackendSettings(
                 isSet(devices) ? CudaBackend.parseDevices(devices) : configured.devices(),
                 isSet(g2) ? Boolean.parseBoolean(g2.strip()) : configured.g2OnDevice(),
+                isSet(abc) ? Boolean.parseBoolean(abc.strip()) : configured.abcOnDevice(),
                 library(configured, properties));
     }
 

@@ -26,9 +26,33 @@ import java.util.function.Supplier;
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
-    /** A key's G1 points on the device, its B2 points when B in G2 is computed here (else null), their bytes. */
-    private record Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h,
-            CudaMsm.Points b2, long bytes) implements AutoCloseable {
+    /**
+     * A key on the device: its G1 points, its B2 points when B in G2 is computed here (else null), its
+     * coefficients grouped by row once a proof has computed a, b, c here (else null), and their bytes.
+     */
+    private static final class Resident implements AutoCloseable {
+        final CudaMsm.Points a;
+        final CudaMsm.Points b1;
+        final CudaMsm.Points c;
+        final CudaMsm.Points h;
+        final CudaMsm.Points b2;
+        final long pointBytes;
+        CudaCoefficients.Rows rows;
+
+        Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h, CudaMsm.Points b2,
+                long pointBytes) {
+            this.a = a;
+            this.b1 = b1;
+            this.c = c;
+            this.h = h;
+            this.b2 = b2;
+            this.pointBytes = pointBytes;
+        }
+
+        long bytes() {
+            return pointBytes + (rows == null ? 0 : rows.bytes());
+        }
+
         @Override
         public void close() {
             a.close();
@@ -37,6 +61,9 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             h.close();
             if (b2 != null) {
                 b2.close();
+            }
+            if (rows != null) {
+                rows.close();
             }
         }
     }
@@ -47,9 +74,12 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private final Context context;
     private final Module module;
     private final CudaNtt ntt;
+    private final CudaCoefficients coefficients;
     private final Map<CudaMsm.Curve, CudaMsm> msms = new java.util.EnumMap<>(CudaMsm.Curve.class);
     /** Whether B in G2 is computed here, with the G1 sums (else on the CPU in the prover's finish). */
     private final boolean g2;
+    /** Whether a, b, c of keys proved from their coefficients are computed here (else on the CPU). */
+    private final boolean abc;
     /** Resident keys, least recently used first. */
     private final LinkedHashMap<ProvingKey, Resident> resident = new LinkedHashMap<>(16, 0.75f, true);
     private final DeviceBuffer[] vectors = new DeviceBuffer[Vector.values().length];
@@ -63,21 +93,26 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private volatile int residentKeys;
     private long uploads;
     private long evictions;
+    private long abcOnDevice;
 
     GpuAccelerator(Context context) {
         this(context, KernelImage.load().orElseThrow(() -> new IllegalStateException(
-                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)")), false);
+                "no CUDA kernels: " + KernelImage.RESOURCE + " is not on the classpath (built without nvcc)")), false,
+                true);
     }
 
     /**
      * With the kernels of {@code image} (a fatbin; the tests' fake driver takes its own); with {@code g2},
-     * B in G2 too (the key's B2 points resident as well).
+     * B in G2 too (the key's B2 points resident as well); with {@code abc}, a, b, c of keys proved from
+     * their coefficients (the coefficients resident too, from the first such proof).
      */
-    GpuAccelerator(Context context, byte[] image, boolean g2) {
+    GpuAccelerator(Context context, byte[] image, boolean g2, boolean abc) {
         this.context = context;
         this.module = context.loadModule(image);
         this.ntt = new CudaNtt(context, module);
+        this.coefficients = new CudaCoefficients(context, module);
         this.g2 = g2;
+        this.abc = abc;
     }
 
     /** The G1 MSM of {@code curve} on this device (made on first use). */
@@ -95,6 +130,16 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     }
 
     @Override
+    public boolean computesAbc(ProvingKey key) {
+        return abc;
+    }
+
+    /** Proofs whose a, b, c were computed here from the key's coefficients. */
+    long abcOnDevice() {
+        return abcOnDevice;
+    }
+
+    @Override
     public long[] quotient(ProvingKey key, long[] a, long[] b, long[] c) {
         return ntt.quotient(key.curve().fr(), key.logDomainSize(), a, b, c);
     }
@@ -105,11 +150,11 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
-        long[] sumA = msm.multiply(r.a(), w, 0, nVars);
-        long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars);
-        long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1);
-        long[] sumH = msm.multiply(r.h(), h, 0, key.domainSize());
-        long[] sumB2 = r.b2() == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars);
+        long[] sumA = msm.multiply(r.a, w, 0, nVars);
+        long[] sumB1 = msm.multiply(r.b1, w, 0, nVars);
+        long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1);
+        long[] sumH = msm.multiply(r.h, h, 0, key.domainSize());
+        long[] sumB2 = r.b2 == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars);
         return sums(sumA, sumB1, sumC, sumH, sumB2);
     }
 
@@ -120,7 +165,25 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      */
     @Override
     public long[][] sums(ProvingKey key, Prover.NativeWorkspace ws) {
+        return sums(key, ws, false);
+    }
+
+    /**
+     * As {@link #sums(ProvingKey, Prover.NativeWorkspace)} with a, b, c computed here: only the witness
+     * is copied, the key's coefficients (grouped by row and uploaded with the first such proof) give
+     * a, b, c on the device ({@link CudaCoefficients}), and the NTTs wait for them there.
+     */
+    @Override
+    public long[][] sumsFromWitness(ProvingKey key, Prover.NativeWorkspace ws) {
+        if (!abc) {
+            throw new IllegalStateException("a, b, c on the device are switched off for this accelerator");
+        }
+        return sums(key, ws, true);
+    }
+
+    private long[][] sums(ProvingKey key, Prover.NativeWorkspace ws, boolean fromWitness) {
         Resident r = resident(key);
+        CudaCoefficients.Rows rows = fromWitness ? rows(key, r) : null;
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
@@ -135,19 +198,29 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         try {
             // the witness first: the MSMs of A, B1 and C need nothing else
             copy(ws.witness(), witnessBytes, w, witnessReady);
-            copy(ws.a(), vectorBytes, a, aReady);
-            copy(ws.b(), vectorBytes, b, bReady);
-            copy(ws.c(), vectorBytes, c, cReady);
-            ntt.quotientAsync(key.curve().fr(), key.logDomainSize(), a, b, c, aReady, bReady, cReady, hReady);
-            long[] sumA = msm.multiply(r.a(), w, 0, nVars, witnessReady);
-            long[] sumB1 = msm.multiply(r.b1(), w, 0, nVars, null);
-            long[] sumC = msm.multiply(r.c(), w, nPublic + 1, nVars - nPublic - 1, null);
-            long[] sumH = msm.multiply(r.h(), a, 0, key.domainSize(), hReady);
-            long[] sumB2 = r.b2() == null ? null
-                    : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2(), w, 0, nVars, witnessReady);
+            if (rows != null) {
+                // a, b, c written together by one kernel: the NTTs wait for its one event
+                coefficients.launchAsync(key, rows, w, witnessReady, a, b, c, aReady);
+                ntt.quotientAsync(key.curve().fr(), key.logDomainSize(), a, b, c, aReady, aReady, aReady, hReady);
+            } else {
+                copy(ws.a(), vectorBytes, a, aReady);
+                copy(ws.b(), vectorBytes, b, bReady);
+                copy(ws.c(), vectorBytes, c, cReady);
+                ntt.quotientAsync(key.curve().fr(), key.logDomainSize(), a, b, c, aReady, bReady, cReady, hReady);
+            }
+            long[] sumA = msm.multiply(r.a, w, 0, nVars, witnessReady);
+            long[] sumB1 = msm.multiply(r.b1, w, 0, nVars, null);
+            long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1, null);
+            long[] sumH = msm.multiply(r.h, a, 0, key.domainSize(), hReady);
+            long[] sumB2 = r.b2 == null ? null
+                    : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars, witnessReady);
             ntt.synchronize();
+            coefficients.synchronize();
             copies.synchronize();
             done = true;
+            if (rows != null) {
+                abcOnDevice++;
+            }
             return sums(sumA, sumB1, sumC, sumH, sumB2);
         } finally {
             if (!done) {
@@ -167,7 +240,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     }
 
     private void drain() {
-        for (Runnable r : new Runnable[] {ntt::synchronize, copies::synchronize}) {
+        for (Runnable r : new Runnable[] {ntt::synchronize, coefficients::synchronize, copies::synchronize}) {
             try {
                 r.run();
             } catch (RuntimeException ignored) {
@@ -200,6 +273,15 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         b = withRoom(using, () -> context.allocate(bytes));
         vectors[v.ordinal()] = b;
         return b;
+    }
+
+    /** The key's coefficients on the device, grouped by row and uploaded now if they are not. */
+    private CudaCoefficients.Rows rows(ProvingKey key, Resident r) {
+        if (r.rows == null) {
+            r.rows = CudaCoefficients.upload(key, bytes -> withRoom(key, () -> context.allocate(bytes)));
+            counts();
+        }
+        return r.rows;
     }
 
     /** The key's points on the device, uploaded now if they are not. */
@@ -316,7 +398,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         return residentKeys;
     }
 
-    /** Bytes of the resident keys' points; may be read from any thread. */
+    /** Bytes of the resident keys' points and coefficients; may be read from any thread. */
     long residentBytes() {
         return residentBytes;
     }
@@ -351,6 +433,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
                 m.close();
             }
             ntt.close();
+            coefficients.close();
             if (copies != null) {
                 for (Event e : new Event[] {witnessReady, aReady, bReady, cReady, hReady}) {
                     e.close();

@@ -36,6 +36,12 @@ public final class KernelImage {
     public static final List<String> NTT_ENTRY_POINTS = Stream.of("bn254_fr", "bls12381_fr")
             .flatMap(f -> NttPlan.KERNELS.stream().map(k -> NttPlan.entryPoint(f, k))).toList();
 
+    /**
+     * a, b, c from a key's grouped coefficients and the witness ({@code abc.cuh}), launched by
+     * {@link CudaCoefficients}.
+     */
+    public static final List<String> ABC_ENTRY_POINTS = List.of("pl_bn254_fr_abc", "pl_bls12381_fr_abc");
+
     /** The MSM's kernels ({@code msm_kernels.cuh}), launched by {@link CudaMsm}. */
     public static final List<String> MSM_ENTRY_POINTS = List.of(
             "pl_msm_clear_u32", "pl_msm_chunk_sums", "pl_msm_scan", "pl_msm_scatter", "pl_msm_task_counts",

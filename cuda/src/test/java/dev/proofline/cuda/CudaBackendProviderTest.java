@@ -29,7 +29,7 @@ class CudaBackendProviderTest {
 
     private static final byte[] IMAGE = "fake kernels".getBytes(StandardCharsets.US_ASCII);
     private static final List<String> PROPERTIES = List.of(CudaDriver.LIBRARY_PROPERTY, CudaBackend.DEVICES_PROPERTY,
-            CudaBackend.G2_PROPERTY);
+            CudaBackend.G2_PROPERTY, CudaBackend.ABC_PROPERTY);
 
     @TempDir
     Path tmp;
@@ -121,17 +121,17 @@ class CudaBackendProviderTest {
 
     @Test
     void eachPropertyOverridesItsSettingWhenSet() {
-        BackendSettings configured = new BackendSettings(List.of(2), true, "/opt/nvidia/libcuda.so.1");
+        BackendSettings configured = new BackendSettings(List.of(2), true, true, "/opt/nvidia/libcuda.so.1");
         assertEquals(configured, CudaPropertyOverrides.apply(configured, Map.<String, String>of()::get));
-        assertEquals(new BackendSettings(List.of(), false, CudaDriver.DEFAULT_LIBRARY),
+        assertEquals(new BackendSettings(List.of(), false, true, CudaDriver.DEFAULT_LIBRARY),
                 CudaPropertyOverrides.apply(BackendSettings.defaults(), Map.<String, String>of()::get),
                 "no library configured: the default one");
         Map<String, String> set = Map.of(CudaBackend.DEVICES_PROPERTY, "1, 0", CudaBackend.G2_PROPERTY, "false",
-                CudaDriver.LIBRARY_PROPERTY, " /tmp/libfake.so ");
-        assertEquals(new BackendSettings(List.of(1, 0), false, "/tmp/libfake.so"),
+                CudaBackend.ABC_PROPERTY, "false", CudaDriver.LIBRARY_PROPERTY, " /tmp/libfake.so ");
+        assertEquals(new BackendSettings(List.of(1, 0), false, false, "/tmp/libfake.so"),
                 CudaPropertyOverrides.apply(configured, set::get));
         Map<String, String> blank = Map.of(CudaBackend.DEVICES_PROPERTY, " ", CudaBackend.G2_PROPERTY, "",
-                CudaDriver.LIBRARY_PROPERTY, "");
+                CudaBackend.ABC_PROPERTY, " ", CudaDriver.LIBRARY_PROPERTY, "");
         assertEquals(configured, CudaPropertyOverrides.apply(configured, blank::get), "blank counts as unset");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaPropertyOverrides.apply(
                 configured, Map.of(CudaBackend.DEVICES_PROPERTY, "0,x")::get));

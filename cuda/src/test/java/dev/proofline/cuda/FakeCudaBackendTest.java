@@ -2,6 +2,7 @@ package dev.proofline.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bodies on the host: both devices serve the engine's one queue (each under its own lock: never two
  * kernels on one device at once), the pool's buffers are the driver's page-locked memory, a, b, c and
  * the witness reach each device by async copies on a copy stream that the NTT and MSM streams wait for
+ * (for a key proved from its coefficients only the witness, a, b, c then computed on the device)
  * (the fake does a stream's copies only when another stream's work waits for them, so a missing wait
  * gives a wrong proof), and the proofs equal the CPU prover's for the same r and s. Also which devices
  * the backend takes, and what the status shows of them.
@@ -153,6 +155,16 @@ class FakeCudaBackendTest {
                 }
                 viaCoefficients = e.submit(new CircuitJob(Circuits.of(e), "mp-coefficients", values.subList(0, 3)),
                         Priority.NORMAL).await(Duration.ofMinutes(5));
+                assertEquals(3, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
+                        "a, b, c of the proofs from the key's coefficients computed on the devices");
+                long pointBytes = 8L * CudaMsm.Curve.g1(curve).affineWords() * (2L * key.variableCount()
+                        + (key.variableCount() - key.publicCount() - 1) + key.domainSize());
+                for (GpuAccelerator acc : gpu.accelerators()) {
+                    // the two registrations' keys (one file opened twice), and the coefficients of the one
+                    // proved from them where a, b, c were computed
+                    assertEquals(acc.residentKeys() * pointBytes
+                            + (acc.abcOnDevice() > 0 ? CudaCoefficients.deviceBytes(key) : 0), acc.residentBytes());
+                }
                 pinnedWithoutPool = fake.livePinnedBytes() - e.pool().stats().idleBytes();
             }
             assertEquals(pinnedWithoutPool, fake.livePinnedBytes(), "the pool's pinned buffers freed with the engine");
@@ -184,6 +196,7 @@ class FakeCudaBackendTest {
     /**
      * With {@code proofline.cuda.g2}, B in G2 is computed on the device with the G1 sums (the key's B2
      * points resident too), through the engine's pinned path and the heap path; the proofs equal the CPU's.
+     * With {@code proofline.cuda.abc=false} a key proved from its coefficients gets a, b, c from the CPU.
      */
     @Test
     void bInG2OnTheDeviceWhenAskedAndTheProofsEqualTheCpus() throws Exception {
@@ -198,32 +211,42 @@ class FakeCudaBackendTest {
         List<String> why = new ArrayList<>();
         long allocationsBefore = fake.liveDeviceAllocations();
         System.setProperty(CudaBackend.G2_PROPERTY, "true");
+        System.setProperty(CudaBackend.ABC_PROPERTY, "false");
         CudaBackend gpu;
         try {
             gpu = CudaBackend.open(Prover.create().withRandomness(RS), List.of(0), IMAGE, why::add)
                     .orElseThrow(() -> new AssertionError("unavailable: " + why));
         } finally {
             System.clearProperty(CudaBackend.G2_PROPERTY);
+            System.clearProperty(CudaBackend.ABC_PROPERTY);
         }
         try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
             GpuAccelerator acc = gpu.accelerators().getFirst();
             assertTrue(acc.g2(), "B in G2 on the device");
+            assertFalse(acc.computesAbc(key), "a, b, c on the CPU, as asked");
             List<Object> proofs;
+            List<Object> viaCoefficients;
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
             try (Engine e = new Engine(cfg, gpu)) {
                 Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
+                Circuits.of(e).register(new Circuits.Circom("mp-coefficients", zkey));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
                 for (MerklePost m : instances) {
                     parts.add(new CircuitJob.Instance(m));
                 }
                 proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
                         .await(Duration.ofMinutes(5));
+                viaCoefficients = e.submit(new CircuitJob(Circuits.of(e), "mp-coefficients",
+                        List.of(new CircuitJob.Values(WitnessSystem.witness(curve, instances.get(0))))),
+                        Priority.NORMAL).await(Duration.ofMinutes(5));
             }
+            assertEquals(0, acc.abcOnDevice(), "no a, b, c on the device");
             long g1Bytes = 8L * CudaMsm.Curve.g1(curve).affineWords()
                     * (2L * key.variableCount() + (key.variableCount() - key.publicCount() - 1) + key.domainSize());
             long g2Bytes = 8L * CudaMsm.Curve.g2(curve).affineWords() * key.variableCount();
-            assertEquals(g1Bytes + g2Bytes, acc.residentBytes(), "the key's G1 and B2 points resident");
+            assertEquals(2, acc.residentKeys(), "the two registrations' keys (one file opened twice)");
+            assertEquals(2 * (g1Bytes + g2Bytes), acc.residentBytes(), "the keys' G1 and B2 points resident");
             Prover cpu = Prover.create().withRandomness(RS);
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));
@@ -232,6 +255,11 @@ class FakeCudaBackendTest {
                 assertArrayEquals(expected.b(), pinned.b(), "B in G2, pinned path, partition " + p);
                 assertArrayEquals(expected.a(), pinned.a(), "partition " + p);
                 assertArrayEquals(expected.c(), pinned.c(), "partition " + p);
+                if (p == 0) {
+                    Proof c = assertInstanceOf(ProofResult.class, viaCoefficients.getFirst()).proof();
+                    assertArrayEquals(expected.b(), c.b(), "from the coefficients, a, b, c on the CPU");
+                    assertArrayEquals(expected.c(), c.c(), "from the coefficients, a, b, c on the CPU");
+                }
                 Proof heap = Prover.create().withRandomness(RS).withAccelerator(acc).prove(key, w);
                 assertArrayEquals(expected.b(), heap.b(), "B in G2, heap path, partition " + p);
                 assertArrayEquals(expected.c(), heap.c(), "heap path, partition " + p);

@@ -64,6 +64,8 @@ public final class GpuCheck {
     private final List<String[]> rows = new ArrayList<>();
     /** An accelerator that computes B in G2 on the device too ({@link CudaBackend#G2_PROPERTY}). */
     private GpuAccelerator withG2;
+    /** An accelerator that leaves a, b, c to the CPU ({@link CudaBackend#ABC_PROPERTY} false). */
+    private GpuAccelerator abcOnCpu;
     private boolean failed;
 
     private GpuCheck() {
@@ -91,8 +93,11 @@ public final class GpuCheck {
         try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx);
                 // (the sanitizer's case proves without B in G2 on the device: no second module to load there)
                 GpuAccelerator gpuG2 = sanitize ? null
-                        : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true)) {
+                        : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true, true);
+                GpuAccelerator gpuCpuAbc = sanitize ? null
+                        : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), false, false)) {
             check.withG2 = gpuG2;
+            check.abcOnCpu = gpuCpuAbc;
             if (sanitize) {
                 check.sanitizerCase(ctx);
             } else if (profile) {
@@ -211,6 +216,8 @@ public final class GpuCheck {
             int log = quick ? 12 : 16;
             verdict("proof = CPU proof (fixed r, s)", curve.snarkjsName(), log, proofMatches(gpu, curve, 1 << log));
             verdict("same, B in G2 on the GPU", curve.snarkjsName(), log, proofMatches(withG2, curve, 1 << log));
+            verdict("a, b, c on the GPU = CPU's (prepare, start)", curve.snarkjsName(), log,
+                    abcMatches(gpu, curve, 1 << log));
         }
         for (PairingCurve curve : PairingCurve.values()) {
             engineProofs(curve, 1 << (quick ? 12 : 16), 4);
@@ -351,6 +358,31 @@ public final class GpuCheck {
             gpu.forget(key);
             return Arrays.equals(cpu.a(), onGpu.a()) && Arrays.equals(cpu.b(), onGpu.b())
                     && Arrays.equals(cpu.c(), onGpu.c());
+        } finally {
+            Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
+            Files.deleteIfExists(s.dir());
+        }
+    }
+
+    /**
+     * A proof through prepare and start (the engine's path) with a, b, c computed on the device from the
+     * key's coefficients, against the CPU prover's with the same r and s.
+     */
+    private static boolean abcMatches(GpuAccelerator gpu, PairingCurve curve, int constraints) throws Exception {
+        Setup s = setup(curve, constraints);
+        try (ProvingKey key = s.key(); Arena arena = Arena.ofConfined()) {
+            ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(99991), BigInteger.valueOf(8887));
+            Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
+            long vb = Prover.NativeWorkspace.vectorBytes(key);
+            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
+                    arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+            Prover prover = Prover.create().withRandomness(rs).withAccelerator(gpu);
+            Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1);
+            long before = gpu.abcOnDevice();
+            Proof onGpu = prover.finish(prover.start(p));
+            gpu.forget(key);
+            return p.abcLeftToAccelerator() && gpu.abcOnDevice() == before + 1 && Arrays.equals(cpu.a(), onGpu.a())
+                    && Arrays.equals(cpu.b(), onGpu.b()) && Arrays.equals(cpu.c(), onGpu.c());
         } finally {
             Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
             Files.deleteIfExists(s.dir());
@@ -506,10 +538,11 @@ public final class GpuCheck {
     }
 
     /**
-     * A proof of a 2^20-constraint circuit with the key resident, as the engine runs it: a, b, c from
-     * the key's coefficients into pinned buffers on the CPU (prepare), then copies, H and the four G1
-     * MSMs on the GPU (start), then the G2 MSM, assembly and verification on the CPU (finish); then again
-     * with B in G2 on the GPU in start.
+     * A proof of a 2^20-constraint circuit with the key resident, as the engine runs it: the witness into
+     * pinned buffers (prepare), then its copy, a, b, c from the key's resident coefficients, H and the
+     * four G1 MSMs on the GPU (start), then the G2 MSM, assembly and verification on the CPU (finish);
+     * the whole proof, witness in and verified proof out; then again with a, b, c computed on the CPU in
+     * prepare (and copied in start), and with B in G2 on the GPU in start.
      */
     private void proofBenchmark(Context ctx, GpuAccelerator gpu, PairingCurve curve, boolean profile)
             throws Exception {
@@ -526,14 +559,21 @@ public final class GpuCheck {
             String size = "2^" + key.logDomainSize();
             double[][] t = timedProofs(gpu, key, s.witness(), ws, curve, profile);
             double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
-            row("proof 2^20: prepare (CPU: a, b, c)", curve.snarkjsName(), size, ms(t[0]));
-            row("proof 2^20: start (GPU: H, G1 MSMs)", curve.snarkjsName(), size, ms(t[1])
+            row("proof 2^20: prepare (CPU: the witness)", curve.snarkjsName(), size, ms(t[0]));
+            row("proof 2^20: start (GPU: a, b, c, H, G1 MSMs)", curve.snarkjsName(), size, ms(t[1])
                     + String.format(Locale.ROOT, " (CPU start %.0f ms)", cpu));
             row("proof 2^20: finish (CPU: G2, verify)", curve.snarkjsName(), size, ms(t[2]));
+            row("proof 2^20: whole, witness in, verified proof out", curve.snarkjsName(), size, ms(t[3]));
             gpu.forget(key);
+            t = timedProofs(abcOnCpu, key, s.witness(), ws, curve, false);
+            row("proof 2^20, a, b, c on the CPU: prepare", curve.snarkjsName(), size, ms(t[0]));
+            row("proof 2^20, a, b, c on the CPU: start", curve.snarkjsName(), size, ms(t[1]));
+            row("proof 2^20, a, b, c on the CPU: whole", curve.snarkjsName(), size, ms(t[3]));
+            abcOnCpu.forget(key);
             t = timedProofs(withG2, key, s.witness(), ws, curve, false);
             row("proof 2^20, B in G2 on the GPU: start", curve.snarkjsName(), size, ms(t[1]));
             row("proof 2^20, B in G2 on the GPU: finish", curve.snarkjsName(), size, ms(t[2]));
+            row("proof 2^20, B in G2 on the GPU: whole", curve.snarkjsName(), size, ms(t[3]));
             withG2.forget(key);
         } finally {
             Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
@@ -541,11 +581,14 @@ public final class GpuCheck {
         }
     }
 
-    /** Milliseconds of prepare, start and finish of 5 proofs after one warm-up (the key's upload). */
+    /**
+     * Milliseconds of prepare, start, finish and the three together of 5 proofs after one warm-up (the
+     * key's upload).
+     */
     private static double[][] timedProofs(GpuAccelerator gpu, ProvingKey key, Witness witness,
             Prover.NativeWorkspace ws, PairingCurve curve, boolean profile) {
         Prover prover = Prover.create().withAccelerator(gpu);
-        double[][] t = new double[3][5];
+        double[][] t = new double[4][5];
         for (int i = -1; i < 5; i++) {
             CudaMsm msm = gpu.msm(curve);
             msm.profile(profile && i == 4);
@@ -560,6 +603,7 @@ public final class GpuCheck {
                 t[0][i] = (t1 - t0) / 1e6;
                 t[1][i] = (t2 - t1) / 1e6;
                 t[2][i] = (t3 - t2) / 1e6;
+                t[3][i] = (t3 - t0) / 1e6;
             }
             if (profile && i == 4) {
                 printProfile("  proof " + curve.snarkjsName() + " G1 MSMs A, B1, C, H", msm.profiles());

@@ -63,6 +63,7 @@ class KernelImageTest {
         names.addAll(KernelImage.G1_ADD_MIXED_ENTRY_POINTS);
         names.addAll(KernelImage.NTT_ENTRY_POINTS);
         names.addAll(KernelImage.MSM_ENTRY_POINTS);
+        names.addAll(KernelImage.ABC_ENTRY_POINTS);
         for (String name : names) {
             if (!text.contains(".text." + name + "\0")) {
                 missing.add(name);

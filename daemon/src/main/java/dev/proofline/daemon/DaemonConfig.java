@@ -51,11 +51,12 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
             @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout,
             List<Integer> devices, @JsonProperty("g2_on_device") Boolean g2OnDevice,
+            @JsonProperty("abc_on_device") Boolean abcOnDevice,
             @JsonProperty("driver_library") String driverLibrary, @JsonProperty("key_tables") String keyTables) {
 
-        /** What the backend is opened with: the devices, B in G2 on them, the driver library. */
+        /** What the backend is opened with: the devices, B in G2 and a, b, c on them, the driver library. */
         public BackendSettings backendSettings() {
-            return new BackendSettings(devices, g2OnDevice, driverLibrary);
+            return new BackendSettings(devices, g2OnDevice, abcOnDevice, driverLibrary);
         }
     }
 
@@ -213,13 +214,14 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         Keys k = keys != null ? keys : new Keys(null, null);
         k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
         EngineSection e = engine != null ? engine
-                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
                 e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), false),
-                or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"));
+                or(e.abcOnDevice(), true), or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"));
         for (int d : e.devices()) {
             c.atLeast("engine", "devices", d, 0);
         }

@@ -74,8 +74,10 @@ class DaemonBackendTest {
         assertEquals(BackendSettings.defaults(), DaemonConfig.defaults().engine().backendSettings());
         DaemonConfig c = DaemonConfig.parse("[engine]\ndevices = [1, 0]\ng2_on_device = true\n"
                 + "driver_library = \"/opt/nvidia/lib64/libcuda.so.1\"\n", "d.toml");
-        assertEquals(new BackendSettings(List.of(1, 0), true, "/opt/nvidia/lib64/libcuda.so.1"),
+        assertEquals(new BackendSettings(List.of(1, 0), true, true, "/opt/nvidia/lib64/libcuda.so.1"),
                 c.engine().backendSettings());
+        assertEquals(new BackendSettings(List.of(), false, false, ""),
+                DaemonConfig.parse("[engine]\nabc_on_device = false\n", "d.toml").engine().backendSettings());
         DaemonConfig.ConfigException e = assertThrows(DaemonConfig.ConfigException.class,
                 () -> DaemonConfig.parse("[engine]\ng2_on_device = \"yes\"\n", "d.toml"));
         assertEquals("d.toml:2: engine.g2_on_device: wrong type", e.getMessage().replaceFirst(": wrong type.*", ": wrong type"));

@@ -5,17 +5,19 @@ import java.util.Objects;
 
 /**
  * How a backend is opened, from the engine's configuration (the daemon's {@code [engine]} section, or
- * {@link #builder()} for an application): which devices to prove on, whether B in G2 runs on the device
- * too, and which driver library to load. A backend reads what applies to it; the CPU backend reads
+ * {@link #builder()} for an application): which devices to prove on, whether B in G2 and a, b, c run
+ * on the device too, and which driver library to load. A backend reads what applies to it; the CPU backend reads
  * nothing. A backend may let system properties override these (the CUDA backend's
  * {@code proofline.cuda.*}, {@code docs/cuda.md}), so that one run can differ without a new file.
  *
  * @param devices the ordinals of the devices to prove on, distinct; empty: every usable one
  * @param g2OnDevice the B in G2 MSM on the device as well, where the backend can do it (else on the CPU)
+ * @param abcOnDevice a = A w, b = B w and c = a b of keys proved from their coefficients (circom keys) on
+ *     the device as well, the coefficients resident there (else on the CPU before the device is taken)
  * @param driverLibrary the device driver's library, a path or a name for the dynamic loader; empty: the
  *     backend's default
  */
-public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String driverLibrary) {
+public record BackendSettings(List<Integer> devices, boolean g2OnDevice, boolean abcOnDevice, String driverLibrary) {
 
     public BackendSettings {
         devices = List.copyOf(devices);
@@ -25,9 +27,9 @@ public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String 
         }
     }
 
-    /** Every usable device, B in G2 on the CPU, the default driver. */
+    /** Every usable device, B in G2 on the CPU, a, b, c on the device, the default driver. */
     public static BackendSettings defaults() {
-        return new BackendSettings(List.of(), false, "");
+        return new BackendSettings(List.of(), false, true, "");
     }
 
     public static Builder builder() {
@@ -38,6 +40,7 @@ public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String 
     public static final class Builder {
         private List<Integer> devices = List.of();
         private boolean g2OnDevice;
+        private boolean abcOnDevice = true;
         private String driverLibrary = "";
 
         private Builder() {
@@ -59,6 +62,11 @@ public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String 
             return this;
         }
 
+        public Builder abcOnDevice(boolean on) {
+            this.abcOnDevice = on;
+            return this;
+        }
+
         /** The driver library (empty: the backend's default). */
         public Builder driverLibrary(String library) {
             this.driverLibrary = Objects.requireNonNull(library, "library");
@@ -66,7 +74,7 @@ public record BackendSettings(List<Integer> devices, boolean g2OnDevice, String 
         }
 
         public BackendSettings build() {
-            return new BackendSettings(devices, g2OnDevice, driverLibrary);
+            return new BackendSettings(devices, g2OnDevice, abcOnDevice, driverLibrary);
         }
     }
 }

@@ -132,6 +132,24 @@ public final class Prover {
             long[] w = ws.witness().asSlice(0, NativeWorkspace.witnessBytes(key)).toArray(ValueLayout.JAVA_LONG);
             return g1Sums(key, w, h);
         }
+
+        /**
+         * Whether {@link #sumsFromWitness} computes a = A w, b = B w and c = a b for {@code key} from
+         * its coefficient section itself; {@link #prepare} then leaves them out of the workspace for a
+         * key proved from its coefficients (a circom key with no PCE), and copies only the witness.
+         */
+        default boolean computesAbc(ProvingKey key) {
+            return false;
+        }
+
+        /**
+         * As {@link #sums}, with only the witness's canonical words in {@code ws} (its a, b, c
+         * unwritten): a, b, c from the key's coefficients and the witness, computed by the accelerator.
+         * Called only where {@link #computesAbc} said so for the key.
+         */
+        default long[][] sumsFromWitness(ProvingKey key, NativeWorkspace ws) {
+            throw new UnsupportedOperationException("this accelerator does not compute a, b, c");
+        }
     }
 
     private final ProofRandomness randomness;
@@ -230,12 +248,22 @@ public final class Prover {
         private final Witness witness;
         private final NativeWorkspace workspace;
         private final long nanos;
+        private final boolean abcLeft;
 
-        private Prepared(ProvingKey key, Witness witness, NativeWorkspace workspace, long nanos) {
+        private Prepared(ProvingKey key, Witness witness, NativeWorkspace workspace, long nanos, boolean abcLeft) {
             this.key = key;
             this.witness = witness;
             this.workspace = workspace;
             this.nanos = nanos;
+            this.abcLeft = abcLeft;
+        }
+
+        /**
+         * Whether a, b, c were left to the accelerator ({@link Accelerator#computesAbc}): the workspace
+         * then holds only the witness.
+         */
+        public boolean abcLeftToAccelerator() {
+            return abcLeft;
         }
 
         public ProvingKey key() {
@@ -256,28 +284,32 @@ public final class Prover {
      * device: with {@code rows >= 0}, a, b, c of the circuit's {@code rows} constraints are already in
      * the first {@code rows} elements of the workspace's vectors (e.g. written there by the PCE) and the
      * rows snarkjs's setup adds are appended, as {@link #start(ProvingKey, Witness, Workspace, int)}
-     * does; with {@code rows < 0} a and b come from the key's coefficients and c = a b. The rest of the
-     * domain is zeroed, and the witness's canonical words are copied into the workspace.
+     * does; with {@code rows < 0} a and b come from the key's coefficients and c = a b, here, or on
+     * the accelerator where it {@link Accelerator#computesAbc computes them} (the vectors are then left
+     * as they are). The rest of the domain is zeroed, and the witness's canonical words are copied into
+     * the workspace.
      */
     public Prepared prepare(ProvingKey key, Witness witness, NativeWorkspace ws, int rows) {
         check(key, witness);
         ws.check(key);
         long t0 = System.nanoTime();
         step("a, b, c");
+        boolean abcLeft = rows < 0 && accelerator != null && accelerator.computesAbc(key);
         if (rows >= 0) {
             PublicRows.check(key, rows);
             PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
-        } else {
+        } else if (!abcLeft) {
             Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
         }
         long[] w = witness.words();
         MemorySegment.copy(w, 0, ws.witness(), ValueLayout.JAVA_LONG, 0, key.variableCount() * 4);
-        return new Prepared(key, witness, ws, System.nanoTime() - t0);
+        return new Prepared(key, witness, ws, System.nanoTime() - t0, abcLeft);
     }
 
     /**
      * H and the G1 MSMs from {@link #prepare}d native vectors: on the accelerator
-     * ({@link Accelerator#sums}), or without one on the CPU from heap copies. {@link Started#polynomialNanos}
+     * ({@link Accelerator#sums}, or {@link Accelerator#sumsFromWitness} where a, b, c were left to it),
+     * or without one on the CPU from heap copies. {@link Started#polynomialNanos}
      * is then the time of {@code prepare}, {@link Started#msmNanos} the time of this call.
      */
     public Started start(Prepared p) {
@@ -285,8 +317,11 @@ public final class Prover {
         long t1 = System.nanoTime();
         if (accelerator != null) {
             step("H (NTTs)");
-            long[][] sums = accelerator.sums(key, p.workspace);
+            long[][] sums = p.abcLeft ? accelerator.sumsFromWitness(key, p.workspace) : accelerator.sums(key, p.workspace);
             return new Started(key, p.witness, sums, p.nanos, System.nanoTime() - t1);
+        }
+        if (p.abcLeft) {
+            throw new IllegalStateException("prepared for an accelerator that computes a, b, c; this prover has none");
         }
         long bytes = NativeWorkspace.vectorBytes(key);
         long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AcceleratorTest {
 
     /** H and the G1 sums by the CPU code, counting its calls. */
-    static final class OnCpu implements Prover.Accelerator {
+    static class OnCpu implements Prover.Accelerator {
         final AtomicInteger calls = new AtomicInteger();
         final boolean corruptH;
         /** B in G2 as a fifth sum: none, right, or off by the generator of G2. */
@@ -76,6 +76,45 @@ class AcceleratorTest {
         }
     }
 
+    /**
+     * An accelerator that computes a, b, c itself ({@link Prover.Accelerator#computesAbc}): it checks that
+     * prepare left a, b, c as they were (the pool's stale bytes) and copied the witness, then computes
+     * them from the witness it was made with, and H and the sums as {@link OnCpu}.
+     */
+    static final class ComputesAbc extends OnCpu {
+        final Witness witness;
+        final AtomicInteger fromWitness = new AtomicInteger();
+
+        ComputesAbc(Witness witness) {
+            super(false);
+            this.witness = witness;
+        }
+
+        @Override
+        public boolean computesAbc(ProvingKey key) {
+            return true;
+        }
+
+        @Override
+        public long[][] sumsFromWitness(ProvingKey key, Prover.NativeWorkspace ws) {
+            fromWitness.incrementAndGet();
+            long bytes = Prover.NativeWorkspace.vectorBytes(key);
+            for (MemorySegment v : new MemorySegment[] {ws.a(), ws.b(), ws.c()}) {
+                for (long x : v.asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG)) {
+                    assertEquals(STALE, x, "a, b, c left to the accelerator are not written by prepare");
+                }
+            }
+            long[] w = ws.witness().asSlice(0, Prover.NativeWorkspace.witnessBytes(key)).toArray(ValueLayout.JAVA_LONG);
+            assertArrayEquals(witness.words(), w);
+            Prover.Workspace heap = Prover.Workspace.allocate(key);
+            Coefficients.abc(key, witness, heap.a(), heap.b(), heap.c());
+            return g1Sums(key, w, quotient(key, heap.a(), heap.b(), heap.c()));
+        }
+    }
+
+    /** A word of the bytes the pool's buffers hold from an earlier proof, in the test below. */
+    private static final long STALE = 0x5c5c5c5c5c5c5c5cL;
+
     @ParameterizedTest
     @ValueSource(strings = {"bn128", "bls12381"})
     void nativeVectorsPreparedFromTheCoefficientsOrThePceGiveTheSameProof(String curve) throws Exception {
@@ -87,7 +126,7 @@ class AcceleratorTest {
             Proof plain = Prover.create().withRandomness(rs).prove(key, w);
             long vector = Prover.NativeWorkspace.vectorBytes(key);
             for (boolean fromPce : new boolean[] {false, true}) {
-                for (OnCpu acc : new OnCpu[] {null, new OnCpu(false)}) {
+                for (OnCpu acc : new OnCpu[] {null, new OnCpu(false), new ComputesAbc(w)}) {
                     // buffers as the pool hands them out: larger than needed, holding an earlier proof's bytes
                     Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vector + 4096, 64),
                             arena.allocate(vector + 4096, 64), arena.allocate(vector + 4096, 64),
@@ -105,7 +144,13 @@ class AcceleratorTest {
                     assertArrayEquals(w.words(), ws.witness().asSlice(0, Prover.NativeWorkspace.witnessBytes(key))
                             .toArray(ValueLayout.JAVA_LONG), "the witness's words in native memory");
                     Proof p = prover.finish(prover.start(prepared));
-                    String what = (fromPce ? "PCE" : "coefficients") + (acc == null ? ", CPU" : ", accelerator");
+                    String what = (fromPce ? "PCE" : "coefficients") + (acc == null ? ", CPU"
+                            : acc instanceof ComputesAbc ? ", accelerator computing a, b, c" : ", accelerator");
+                    boolean left = !fromPce && acc instanceof ComputesAbc;
+                    assertEquals(left, prepared.abcLeftToAccelerator(), what);
+                    if (acc instanceof ComputesAbc c) {
+                        assertEquals(left ? 1 : 0, c.fromWitness.get(), what + ": a, b, c by the accelerator");
+                    }
                     assertArrayEquals(plain.a(), p.a(), what);
                     assertArrayEquals(plain.b(), p.b(), what);
                     assertArrayEquals(plain.c(), p.c(), what);

@@ -102,9 +102,9 @@ class BackendProvidersTest {
 
     @Test
     void settingsFromTheBuilderAndTheirChecks() {
-        assertEquals(new BackendSettings(List.of(0, 2), true, "/opt/libcuda.so.1"), BackendSettings.builder()
-                .devices(0, 2).g2OnDevice(true).driverLibrary("/opt/libcuda.so.1").build());
-        assertEquals(new BackendSettings(List.of(), false, ""), BackendSettings.builder().build());
+        assertEquals(new BackendSettings(List.of(0, 2), true, false, "/opt/libcuda.so.1"), BackendSettings.builder()
+                .devices(0, 2).g2OnDevice(true).abcOnDevice(false).driverLibrary("/opt/libcuda.so.1").build());
+        assertEquals(new BackendSettings(List.of(), false, true, ""), BackendSettings.builder().build());
         assertEquals(BackendSettings.defaults(), BackendSettings.builder().build());
         assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(1, 1).build());
         assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(-1).build());
