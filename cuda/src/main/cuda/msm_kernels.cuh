@@ -1,6 +1,8 @@
 // The MSM's kernels (entry points with C linkage, names also in KernelImage.MSM_ENTRY_POINTS), in the
 // order CudaMsm launches them; <curve> is bn254 or bls12381 (G1), bn254_g2 or bls12381_g2 (G2):
 //
+//   pl_msm_gather_scalars(const u64 *scalars, const u32 *index, u64 *out, u64 n), for points resident
+//                         without those at infinity: out_k = scalars_index[k] (4 words each), k < n
 //   pl_msm_clear_u32(u32 *p, u64 count)
 //   pl_<curve>_msm_recode(const u64 *scalars, u32 *digits, u32 *counts, u64 n, u32 c)
 //   pl_msm_chunk_sums(const u32 *counts, u32 *sums, u32 nw, u32 nb)
@@ -32,6 +34,13 @@ namespace pl {
 namespace msm_kernel {
 
 typedef unsigned long long ull;
+
+PL_HD void gather_scalars(ull tid, ull threads, const u64 *scalars, const u32 *index, u64 *out, ull n) {
+    for (ull k = tid; k < n; k += threads) {
+        const u64 *s = scalars + (ull)index[k] * 4;
+        PL_UNROLL for (int w = 0; w < 4; w++) out[k * 4 + w] = s[w];
+    }
+}
 
 PL_HD void clear_u32(ull tid, ull threads, u32 *p, ull count) {
     for (ull i = tid; i < count; i += threads) p[i] = 0;
@@ -111,6 +120,11 @@ typedef curve<g2<bls12381_fp_params>, bls12381_fr_params> bls12381_g2;
 
 #define PL_MSM_TID ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define PL_MSM_THREADS ((unsigned long long)gridDim.x * blockDim.x)
+
+extern "C" __global__ void pl_msm_gather_scalars(const pl::u64 *scalars, const pl::u32 *index, pl::u64 *out,
+                                                  unsigned long long n) {
+    pl::msm_kernel::gather_scalars(PL_MSM_TID, PL_MSM_THREADS, scalars, index, out, n);
+}
 
 extern "C" __global__ void pl_msm_clear_u32(pl::u32 *p, unsigned long long count) {
     pl::msm_kernel::clear_u32(PL_MSM_TID, PL_MSM_THREADS, p, count);

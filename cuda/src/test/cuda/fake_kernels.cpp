@@ -38,6 +38,7 @@ int launch(void (*body)(unsigned long long, unsigned long long, A...), unsigned 
         return launch(body, gx, bx, params);                                             \
     }
 
+PL_FAKE_KERNEL(pl_msm_gather_scalars, pl::msm_kernel::gather_scalars)
 PL_FAKE_KERNEL(pl_msm_clear_u32, pl::msm_kernel::clear_u32)
 PL_FAKE_KERNEL(pl_msm_chunk_sums, pl::msm_kernel::chunk_sums)
 PL_FAKE_KERNEL(pl_msm_scan, pl::msm_kernel::scan)

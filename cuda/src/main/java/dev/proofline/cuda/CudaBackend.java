@@ -237,7 +237,7 @@ public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prov
 
     /**
      * One line a device: ordinal, name, compute capability, SMs, its memory now (used, total, free) and
-     * the keys resident on it.
+     * the keys resident on it, with each key's footprint.
      */
     @Override
     public List<String> devices() {
@@ -249,9 +249,11 @@ public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prov
             String mem = m.freeBytes() < 0 ? "memory " + size(d.totalMemory()) + " (free: unknown)"
                     : "memory " + size(m.totalBytes() - m.freeBytes()) + " used of " + size(m.totalBytes()) + " ("
                             + size(m.freeBytes()) + " free)";
-            lines.add(String.format(Locale.ROOT, "cuda:%d %s, compute capability %s, %d SMs, %s, %d key%s resident (%s)",
+            List<String> keys = gpus.get(i).accelerator().footprints();
+            lines.add(String.format(Locale.ROOT, "cuda:%d %s, compute capability %s, %d SMs, %s, %d key%s resident (%s%s)",
                     d.ordinal(), d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
-                    m.residentKeys() == 1 ? "" : "s", size(m.residentKeyBytes())));
+                    m.residentKeys() == 1 ? "" : "s", size(m.residentKeyBytes()),
+                    keys.isEmpty() ? "" : ": " + String.join(", ", keys)));
         }
         return lines;
     }

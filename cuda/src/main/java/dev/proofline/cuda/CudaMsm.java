@@ -172,18 +172,40 @@ public final class CudaMsm implements AutoCloseable {
 
     // ------------------------------------------------------------------ points
 
-    /** Points resident in device memory. */
+    /**
+     * Points resident in device memory: a set as uploaded, or a set without its points at infinity
+     * ({@link #uploadWithoutInfinity}), which then keeps the original index of each point it holds (on
+     * the device, and on the host for scalars that come from the host) and still takes a scalar for
+     * every point of the original set.
+     */
     public final class Points implements AutoCloseable {
         private final DeviceBuffer buffer;
         private final int count;
+        private final DeviceBuffer index;
+        private final int[] hostIndex;
+        private final int scalarCount;
 
-        private Points(DeviceBuffer buffer, int count) {
+        private Points(DeviceBuffer buffer, int count, DeviceBuffer index, int[] hostIndex, int scalarCount) {
             this.buffer = buffer;
             this.count = count;
+            this.index = index;
+            this.hostIndex = hostIndex;
+            this.scalarCount = scalarCount;
         }
 
+        /** The points held on the device. */
         public int count() {
             return count;
+        }
+
+        /** The scalars an MSM over the set takes: the points of the set as given, at infinity or not. */
+        public int scalarCount() {
+            return scalarCount;
+        }
+
+        /** Device memory held: the points, and the index of each when some were left out. */
+        public long bytes() {
+            return (buffer == null ? 0 : buffer.size()) + (index == null ? 0 : index.size());
         }
 
         public Curve curve() {
@@ -192,7 +214,12 @@ public final class CudaMsm implements AutoCloseable {
 
         @Override
         public void close() {
-            buffer.close();
+            if (buffer != null) {
+                buffer.close();
+            }
+            if (index != null) {
+                index.close();
+            }
         }
     }
 
@@ -202,10 +229,76 @@ public final class CudaMsm implements AutoCloseable {
      */
     public Points upload(MemorySegment points, long offset, int count) {
         checkOpen();
+        checkRange(points, offset, count);
+        return new Points(copyToDevice(points, offset, count), count, null, null, count);
+    }
+
+    private void checkRange(MemorySegment points, long offset, int count) {
         long bytes = 8L * curve.affineWords() * count;
         if (count <= 0 || offset < 0 || offset + bytes > points.byteSize()) {
             throw new IllegalArgumentException(count + " points at byte " + offset + " of " + points.byteSize());
         }
+    }
+
+    /**
+     * As {@link #upload(MemorySegment, long, int)} without the points at infinity (all words zero, as
+     * snarkjs writes them): most of a circom key's A and B points are, for the signals that appear in no
+     * constraint's A or B. Only the others are copied to the device, with their original indices (4
+     * bytes each); an MSM over the set still takes its {@code count} scalars and reads those of the kept
+     * points ({@code pl_msm_gather_scalars} on the device). When no point is at infinity this is
+     * {@link #upload(MemorySegment, long, int)}.
+     */
+    public Points uploadWithoutInfinity(MemorySegment points, long offset, int count) {
+        checkOpen();
+        checkRange(points, offset, count);
+        int aw = curve.affineWords();
+        long pointBytes = 8L * aw;
+        int[] kept = new int[count];
+        int k = 0;
+        for (int i = 0; i < count; i++) {
+            long at = offset + pointBytes * i;
+            long any = 0;
+            for (int w = 0; w < aw; w++) {
+                any |= points.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 8L * w);
+            }
+            if (any != 0) {
+                kept[k++] = i;
+            }
+        }
+        if (k == count) {
+            return upload(points, offset, count);
+        }
+        int[] index = java.util.Arrays.copyOf(kept, k);
+        if (k == 0) {
+            return new Points(null, 0, null, index, count);
+        }
+        DeviceBuffer buffer = null;
+        DeviceBuffer deviceIndex = null;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = arena.allocate(pointBytes * k, 8);
+            for (int j = 0; j < k; j++) {
+                MemorySegment.copy(points, offset + pointBytes * index[j], host, pointBytes * j, pointBytes);
+            }
+            buffer = copyToDevice(host, 0, k);
+            MemorySegment hostIndex = arena.allocate(4L * k, 8);
+            MemorySegment.copy(index, 0, hostIndex, ValueLayout.JAVA_INT, 0, k);
+            deviceIndex = context.allocate(4L * k);
+            deviceIndex.copyFromHost(hostIndex, 0);
+            return new Points(buffer, k, deviceIndex, index, count);
+        } catch (RuntimeException | Error e) {
+            if (buffer != null) {
+                buffer.close();
+            }
+            if (deviceIndex != null) {
+                deviceIndex.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Copies {@code count} affine points from byte {@code offset} of {@code points} to a new device buffer. */
+    private DeviceBuffer copyToDevice(MemorySegment points, long offset, int count) {
+        long bytes = 8L * curve.affineWords() * count;
         DeviceBuffer buffer = context.allocate(bytes);
         try (PinnedBuffer bounce = context.allocatePinned(Math.min(bytes, UPLOAD_CHUNK))) {
             for (long done = 0; done < bytes; ) {
@@ -220,7 +313,7 @@ public final class CudaMsm implements AutoCloseable {
             buffer.close();
             throw e;
         }
-        return new Points(buffer, count);
+        return buffer;
     }
 
     /** As {@link #upload(MemorySegment, long, int)} from a {@code long[]} of affine points. */
@@ -241,12 +334,26 @@ public final class CudaMsm implements AutoCloseable {
     /** As {@link #multiply(Points, long[], int, int)} with window size c in [2, 16] (0: {@link #windowBits}). */
     public long[] multiply(Points points, long[] scalars, int scalarIndex, int count, int c) {
         checkOpen();
-        if (points.curve() != curve || count < 0 || count > points.count() || scalarIndex < 0
+        if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
                 || ((long) scalarIndex + count) * SCALAR_WORDS > scalars.length) {
-            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.count()
+            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.scalarCount()
                     + " points, scalars from " + scalarIndex + " of " + scalars.length / SCALAR_WORDS);
         }
-        return run(points, count, c, null, scalars, scalarIndex, null);
+        return run(points, resident(points, count), c, null, scalars, scalarIndex, null);
+    }
+
+    /**
+     * Whether an MSM of {@code count} terms may run over {@code points}: the first {@code count} of a set
+     * as uploaded; none or all of a set without its points at infinity.
+     */
+    private static boolean terms(Points points, int count) {
+        return points.hostIndex == null ? count >= 0 && count <= points.count()
+                : count == 0 || count == points.scalarCount();
+    }
+
+    /** The resident points an MSM of {@code count} terms over {@code points} adds. */
+    private static int resident(Points points, int count) {
+        return points.hostIndex == null || count == 0 ? count : points.count();
     }
 
     /**
@@ -258,16 +365,20 @@ public final class CudaMsm implements AutoCloseable {
      */
     public long[] multiply(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
         checkOpen();
-        if (points.curve() != curve || count < 0 || count > points.count() || scalarIndex < 0
+        if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
                 || ((long) scalarIndex + count) * SCALAR_WORDS * 8 > scalars.size()) {
-            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.count()
+            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.scalarCount()
                     + " points, scalars from " + scalarIndex + " of " + scalars.size() / (8 * SCALAR_WORDS)
                     + " on the device");
         }
-        return run(points, count, 0, scalars, null, scalarIndex, ready);
+        return run(points, resident(points, count), 0, scalars, null, scalarIndex, ready);
     }
 
-    /** The MSM with the scalars on the device ({@code onDevice}) or copied there from {@code onHost}. */
+    /**
+     * The MSM of the first {@code count} resident points with the scalars on the device ({@code onDevice})
+     * or copied there from {@code onHost}; for a set without its points at infinity, every resident
+     * point with the scalar of its original index (gathered on the device or on the host).
+     */
     private long[] run(Points points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
             Event ready) {
         if (c != 0 && (c < 2 || c > 16)) {
@@ -287,7 +398,9 @@ public final class CudaMsm implements AutoCloseable {
         int segs = nb / len;
         int lenLog2 = Integer.numberOfTrailingZeros(len);
         long pointBytes = 8L * jw;
-        DeviceBuffer dScalars = onDevice != null ? null : buffers.scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
+        boolean gather = points.index != null;
+        DeviceBuffer dScalars = onDevice != null && !gather ? null
+                : buffers.scratch(Scratch.SCALARS, 8L * SCALAR_WORDS * n);
         DeviceBuffer digits = buffers.scratch(Scratch.DIGITS, 4L * nw * n);
         DeviceBuffer counts = buffers.scratch(Scratch.COUNTS, 4L * nw * nb);
         long chunks = (long) nw * (nb / scanChunk(nb));
@@ -313,8 +426,15 @@ public final class CudaMsm implements AutoCloseable {
             double hostCopy = -1;
             if (onDevice == null) {
                 long t0 = System.nanoTime();
-                MemorySegment.copy(onHost, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG, 0,
-                        SCALAR_WORDS * count);
+                if (gather) {
+                    for (int j = 0; j < count; j++) {
+                        MemorySegment.copy(onHost, (scalarIndex + points.hostIndex[j]) * SCALAR_WORDS,
+                                hostScalars.segment(), ValueLayout.JAVA_LONG, 8L * SCALAR_WORDS * j, SCALAR_WORDS);
+                    }
+                } else {
+                    MemorySegment.copy(onHost, scalarIndex * SCALAR_WORDS, hostScalars.segment(), ValueLayout.JAVA_LONG,
+                            0, SCALAR_WORDS * count);
+                }
                 hostCopy = (System.nanoTime() - t0) / 1e6;
             }
             times.mark("start");
@@ -323,6 +443,11 @@ public final class CudaMsm implements AutoCloseable {
                     stream.waitFor(ready);
                 }
                 scalarAddress = onDevice.address() + 8L * SCALAR_WORDS * scalarIndex;
+                if (gather) {
+                    launch(kernels.gather, n, BLOCK, new KernelArgs(arena).pointer(scalarAddress).pointer(points.index)
+                            .pointer(dScalars).i64(n));
+                    scalarAddress = dScalars.address();
+                }
             } else {
                 dScalars.copyFromHostAsync(hostScalars.segment().asSlice(0, 8L * SCALAR_WORDS * n), 0, stream);
                 scalarAddress = dScalars.address();

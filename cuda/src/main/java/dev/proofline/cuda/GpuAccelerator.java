@@ -4,7 +4,10 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -91,6 +94,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private Event hReady;
     private volatile long residentBytes;
     private volatile int residentKeys;
+    private volatile List<String> footprints = List.of();
     private long uploads;
     private long evictions;
     private long abcOnDevice;
@@ -323,17 +327,17 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         CudaMsm.Points c = null;
         CudaMsm.Points h = null;
         try {
-            a = msm.upload(key.pointsA(), 0, nVars);
-            b1 = msm.upload(key.pointsB1(), 0, nVars);
-            int nc = Math.max(1, nVars - nPublic - 1);
-            c = msm.upload(key.pointsC(), 0, nc);
+            // A, B1, C and B2 without their points at infinity (most of a circom key's A and B)
+            a = msm.uploadWithoutInfinity(key.pointsA(), 0, nVars);
+            b1 = msm.uploadWithoutInfinity(key.pointsB1(), 0, nVars);
+            int nc = nVars - nPublic - 1;
+            c = msm.uploadWithoutInfinity(key.pointsC(), 0, Math.max(1, nc));
             h = msm.upload(key.pointsH(), 0, key.domainSize());
-            long bytes = 8L * msm.curve().affineWords() * (2L * nVars + nc + key.domainSize());
+            long bytes = a.bytes() + b1.bytes() + c.bytes() + h.bytes();
             CudaMsm.Points b2 = null;
             if (g2) {
-                CudaMsm m2 = msm(CudaMsm.Curve.g2(key.curve()));
-                b2 = m2.upload(key.pointsB2(), 0, nVars);
-                bytes += 8L * m2.curve().affineWords() * nVars;
+                b2 = msm(CudaMsm.Curve.g2(key.curve())).uploadWithoutInfinity(key.pointsB2(), 0, nVars);
+                bytes += b2.bytes();
             }
             return new Resident(a, b1, c, h, b2, bytes);
         } catch (RuntimeException e) {
@@ -377,11 +381,16 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     private void counts() {
         long bytes = 0;
-        for (Resident r : resident.values()) {
-            bytes += r.bytes();
+        List<String> each = new ArrayList<>(resident.size());
+        for (Map.Entry<ProvingKey, Resident> e : resident.entrySet()) {
+            bytes += e.getValue().bytes();
+            Path file = e.getKey().source().getFileName();
+            each.add((file == null ? e.getKey().source().toString() : file.toString()) + " "
+                    + CudaBackend.size(e.getValue().bytes()));
         }
         residentBytes = bytes;
         residentKeys = resident.size();
+        footprints = List.copyOf(each);
     }
 
     /** Frees the device copy of {@code key}'s points, if there is one (the key was evicted from the host). */
@@ -396,6 +405,14 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     /** Keys whose points are resident; may be read from any thread. */
     int residentKeys() {
         return residentKeys;
+    }
+
+    /**
+     * Each resident key's file name and device footprint ("circuit.zkey 412.5 MiB"), least recently used
+     * first; may be read from any thread.
+     */
+    List<String> footprints() {
+        return footprints;
     }
 
     /** Bytes of the resident keys' points and coefficients; may be read from any thread. */

@@ -44,7 +44,7 @@ public final class KernelImage {
 
     /** The MSM's kernels ({@code msm_kernels.cuh}), launched by {@link CudaMsm}. */
     public static final List<String> MSM_ENTRY_POINTS = List.of(
-            "pl_msm_clear_u32", "pl_msm_chunk_sums", "pl_msm_scan", "pl_msm_scatter", "pl_msm_task_counts",
+            "pl_msm_gather_scalars", "pl_msm_clear_u32", "pl_msm_chunk_sums", "pl_msm_scan", "pl_msm_scatter", "pl_msm_task_counts",
             "pl_bn254_msm_recode", "pl_bn254_msm_accumulate", "pl_bn254_msm_merge_groups", "pl_bn254_msm_merge",
             "pl_bn254_msm_reduce_segments", "pl_bn254_msm_scale_segments", "pl_bn254_msm_sum_runs",
             "pl_bls12381_msm_recode", "pl_bls12381_msm_accumulate", "pl_bls12381_msm_merge_groups",

@@ -6,6 +6,7 @@ package dev.proofline.cuda;
  */
 final class MsmKernels {
 
+    final Function gather;
     final Function clear;
     final Function recode;
     final Function chunkSums;
@@ -22,6 +23,7 @@ final class MsmKernels {
     /** The kernels of {@code curve} in {@code module}. */
     MsmKernels(Module module, CudaMsm.Curve curve) {
         String p = "pl_" + curve.prefix() + "_msm_";
+        gather = module.function("pl_msm_gather_scalars");
         clear = module.function("pl_msm_clear_u32");
         chunkSums = module.function("pl_msm_chunk_sums");
         scan = module.function("pl_msm_scan");

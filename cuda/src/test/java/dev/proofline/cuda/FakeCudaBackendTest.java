@@ -143,6 +143,8 @@ class FakeCudaBackendTest {
                 assertTrue(s.devices().get(1).startsWith("cuda:1 Proofline Fake GPU B"), s.devices().get(1));
                 assertTrue(s.devices().get(1).contains(" used of 4.0 GiB (") && s.devices().get(1).contains(", 1 key resident ("),
                         s.devices().get(1));
+                assertTrue(s.devices().get(1).endsWith(": mp.zkey " + CudaBackend.size(
+                        gpu.accelerators().get(1).residentBytes()) + ")"), "the key's footprint: " + s.devices().get(1));
                 for (int d = 0; d < 2; d++) {
                     EngineStatus.Device dev = s.deviceStatus().get(d);
                     assertEquals(d == 0 ? 8L << 30 : 4L << 30, dev.memoryTotalBytes());
@@ -157,8 +159,7 @@ class FakeCudaBackendTest {
                         Priority.NORMAL).await(Duration.ofMinutes(5));
                 assertEquals(3, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
                         "a, b, c of the proofs from the key's coefficients computed on the devices");
-                long pointBytes = 8L * CudaMsm.Curve.g1(curve).affineWords() * (2L * key.variableCount()
-                        + (key.variableCount() - key.publicCount() - 1) + key.domainSize());
+                long pointBytes = residentPointBytes(key, false);
                 for (GpuAccelerator acc : gpu.accelerators()) {
                     // the two registrations' keys (one file opened twice), and the coefficients of the one
                     // proved from them where a, b, c were computed
@@ -242,11 +243,8 @@ class FakeCudaBackendTest {
                         Priority.NORMAL).await(Duration.ofMinutes(5));
             }
             assertEquals(0, acc.abcOnDevice(), "no a, b, c on the device");
-            long g1Bytes = 8L * CudaMsm.Curve.g1(curve).affineWords()
-                    * (2L * key.variableCount() + (key.variableCount() - key.publicCount() - 1) + key.domainSize());
-            long g2Bytes = 8L * CudaMsm.Curve.g2(curve).affineWords() * key.variableCount();
             assertEquals(2, acc.residentKeys(), "the two registrations' keys (one file opened twice)");
-            assertEquals(2 * (g1Bytes + g2Bytes), acc.residentBytes(), "the keys' G1 and B2 points resident");
+            assertEquals(2 * residentPointBytes(key, true), acc.residentBytes(), "the keys' G1 and B2 points resident");
             Prover cpu = Prover.create().withRandomness(RS);
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));
@@ -267,6 +265,29 @@ class FakeCudaBackendTest {
         }
         assertEquals(allocationsBefore, fake.liveDeviceAllocations(),
                 "the resident points (B2 with them) and every buffer freed with the backend");
+    }
+
+    /**
+     * Device bytes of a key's resident points: A, B1, C (and B2 with {@code g2}) without their points at
+     * infinity, 4 bytes of index for each point kept where some were left out; H whole.
+     */
+    static long residentPointBytes(ProvingKey key, boolean g2) {
+        PairingCurve curve = key.curve();
+        int nVars = key.variableCount();
+        int g1 = CudaMsm.Curve.g1(curve).affineWords();
+        long bytes = withoutInfinity(key.pointsA(), nVars, g1) + withoutInfinity(key.pointsB1(), nVars, g1)
+                + withoutInfinity(key.pointsC(), Math.max(1, nVars - key.publicCount() - 1), g1)
+                + 8L * g1 * key.domainSize();
+        return g2 ? bytes + withoutInfinity(key.pointsB2(), nVars, CudaMsm.Curve.g2(curve).affineWords()) : bytes;
+    }
+
+    private static long withoutInfinity(java.lang.foreign.MemorySegment points, int count, int words) {
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            long[] p = points.asSlice(8L * words * i, 8L * words).toArray(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED);
+            kept += java.util.Arrays.stream(p).anyMatch(x -> x != 0) ? 1 : 0;
+        }
+        return 8L * words * kept + (kept < count ? 4L * kept : 0);
     }
 
     @Test

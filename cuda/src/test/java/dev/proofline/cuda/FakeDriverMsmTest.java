@@ -153,4 +153,79 @@ class FakeDriverMsmTest {
         assertEquals(allocations, fake.liveDeviceAllocations(), "device allocations after closing");
         assertEquals(pinned, fake.livePinnedAllocations(), "pinned allocations after closing");
     }
+    /**
+     * A set uploaded without its points at infinity (runs of them at both ends and every third point in
+     * between): only the others on the device, with their indices, and the MSM over all the set's scalars,
+     * from the host or from the device, equal to the Java MSM over the whole set; an empty MSM and a set
+     * of nothing but infinity give infinity, a set with none left out is a plain upload.
+     */
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void aSetWithoutItsPointsAtInfinityGivesTheSameSums(PairingCurve curve) {
+        Path lib = kernels();
+        FakeCuda fake = FakeCuda.get();
+        fake.reset();
+        fake.loadKernels(lib);
+        Random rnd = new Random(curve.ordinal() + 23);
+        for (WeierstrassCurve group : new WeierstrassCurve[] {curve.g1(), curve.g2()}) {
+            PointArithmetic pa = group.arithmetic();
+            int aw = group.affineWidth();
+            int n = 400;
+            int from = 50;
+            long[] pool = MsmHostEmulationTest.randomPoints(group, 64, rnd);
+            MsmHostEmulationTest.Case k = MsmHostEmulationTest.mixed("fake", group, pool, n + from, 0, rnd);
+            long[] pts = java.util.Arrays.copyOf(k.points(), n * aw);
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                if (i < 7 || i >= n - 5 || i % 3 == 0) {
+                    java.util.Arrays.fill(pts, i * aw, (i + 1) * aw, 0L);
+                }
+                // (the mixed case has points at infinity of its own)
+                kept += java.util.Arrays.stream(pts, i * aw, (i + 1) * aw).anyMatch(x -> x != 0) ? 1 : 0;
+            }
+            String what = curve + (group == curve.g1() ? " G1" : " G2");
+            Msm java = Msm.on(group).withParallelism(2);
+            long[] expected = java.multiplyAffine(pts, 0, k.scalars(), from, n);
+            CudaMsm.Curve cc = group == curve.g1() ? CudaMsm.Curve.g1(curve) : CudaMsm.Curve.g2(curve);
+            try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
+                    Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
+                    CudaMsm msm = new CudaMsm(context, module, cc);
+                    Arena arena = Arena.ofConfined()) {
+                MemorySegment seg = arena.allocate(8L * pts.length, 8);
+                MemorySegment.copy(pts, 0, seg, ValueLayout.JAVA_LONG, 0, pts.length);
+                MemorySegment scalars = arena.allocate(8L * k.scalars().length, 8);
+                MemorySegment.copy(k.scalars(), 0, scalars, ValueLayout.JAVA_LONG, 0, k.scalars().length);
+                try (CudaMsm.Points points = msm.uploadWithoutInfinity(seg, 0, n);
+                        DeviceBuffer onDevice = context.allocate(scalars.byteSize())) {
+                    assertEquals(kept, points.count(), what + ": the points kept");
+                    assertEquals(n, points.scalarCount(), what);
+                    assertEquals(8L * aw * kept + 4L * kept, points.bytes(), what + ": points and indices");
+                    onDevice.copyFromHost(scalars, 0);
+                    long[] fromHost = new long[aw];
+                    pa.toAffine(msm.multiply(points, k.scalars(), from, n), 0, fromHost, 0);
+                    assertArrayEquals(expected, fromHost, what + ": scalars from the host");
+                    long[] fromDevice = new long[aw];
+                    pa.toAffine(msm.multiply(points, onDevice, from, n, null), 0, fromDevice, 0);
+                    assertArrayEquals(expected, fromDevice, what + ": scalars gathered on the device");
+                    assertTrue(pa.isInfinity(msm.multiply(points, k.scalars(), from, 0), 0), what + ": empty MSM");
+                    assertThrows(IllegalArgumentException.class, () -> msm.multiply(points, k.scalars(), from, n - 1),
+                            "a set without infinity is summed whole or not at all");
+                }
+                MemorySegment zeros = arena.allocate(8L * aw * 10, 8);
+                try (CudaMsm.Points none = msm.uploadWithoutInfinity(zeros, 0, 10)) {
+                    assertEquals(0, none.count());
+                    assertEquals(0, none.bytes());
+                    assertTrue(pa.isInfinity(msm.multiply(none, k.scalars(), 0, 10), 0), what + ": all at infinity");
+                }
+                int first = 7;
+                while (pa.isInfinityAffine(pts, first * aw) || pa.isInfinityAffine(pts, (first + 1) * aw)) {
+                    first++;
+                }
+                try (CudaMsm.Points all = msm.uploadWithoutInfinity(seg, 8L * aw * first, 2)) {
+                    assertEquals(2, all.count(), what + ": none at infinity");
+                    assertEquals(8L * aw * 2, all.bytes(), what + ": no indices");
+                }
+            }
+        }
+    }
 }
