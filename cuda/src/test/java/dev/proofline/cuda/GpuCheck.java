@@ -48,7 +48,8 @@ import java.util.SplittableRandom;
  *
  * <pre>
  *   GpuCheck                      correctness, then benchmarks (NTT and G1 MSM at 2^20, 2^22, 2^24; G2 MSM
- *                                 at 2^16 and 2^20 against the CPU's; a 2^20 proof)
+ *                                 at 2^16 and 2^20 against the CPU's; a 2^20 proof; 2^16 proofs through the
+ *                                 engine: proofs a second, devices' busy share)
  *   GpuCheck --quick              correctness at small sizes only
  *   GpuCheck --sanitize           a small case for compute-sanitizer: NTT and MSM at 2^12, proofs through the engine
  *   GpuCheck --profile            correctness at small sizes, then the MSM's steps and window sizes at 2^20 to 2^24
@@ -424,6 +425,65 @@ public final class GpuCheck {
                 proofBenchmark(ctx, gpu, curve, profile);
             }
         }
+        if (!profile) {
+            engineThroughput(PairingCurve.BN254, 1 << 16, 600);
+        }
+    }
+
+    /**
+     * Proofs of a 2^16-constraint circuit through the engine on the CUDA backend, as the daemon runs them
+     * (every usable device, two prover workers a device, half the cores synthesizing and half finishing):
+     * proofs a second and the devices' busy share in steady state ({@link Engine#steadyThroughputPerMs},
+     * {@link Engine#steadyProverBusy}: the middle eight tenths of the runs), and over the whole batch, from
+     * witnesses (a circom registration: a, b, c on the GPU from the key's coefficients) and from the Java
+     * circuit (its PCE evaluates a, b, c in synthesis, on the CPU). A fresh engine for each, with a
+     * warm-up job of eight proofs a device first.
+     */
+    private void engineThroughput(PairingCurve curve, int constraints, int proofs) throws Exception {
+        Setup s = setup(curve, constraints);
+        Path zkey = s.dir().resolve("circuit.zkey");
+        try (ProvingKey key = s.key()) {
+            String size = "2^" + key.logDomainSize();
+            List<String> why = new ArrayList<>();
+            java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create(), why::add);
+            if (opened.isEmpty()) {
+                failed = true;
+                row("engine throughput", curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
+                return;
+            }
+            int cores = Runtime.getRuntime().availableProcessors();
+            try (CudaBackend gpu = opened.get()) {
+                for (String id : new String[] {"coefficients", "pce"}) {
+                    EngineConfig cfg = EngineConfig.builder().proverWorkers(2).synthesisThreads(Math.max(1, cores / 2))
+                            .finalizerThreads(Math.max(1, cores / 2)).budgetBytes(Runtime.getRuntime().maxMemory() / 2)
+                            .timelineCapacity(16 * (proofs + 100)).build();
+                    try (Engine e = new Engine(cfg, gpu)) {
+                        Circuits.of(e).register(id.equals("pce") ? new Circuits.Java(id, zkey, curve, s.circuit())
+                                : new Circuits.Circom(id, zkey));
+                        List<CircuitJob.Partition> parts = new ArrayList<>();
+                        for (int p = 0; p < proofs; p++) {
+                            parts.add(id.equals("pce") ? new CircuitJob.Instance(s.circuit())
+                                    : new CircuitJob.Values(s.witness()));
+                        }
+                        e.submit(new CircuitJob(Circuits.of(e), id, parts.subList(0, 8 * gpu.deviceCount())),
+                                Priority.NORMAL).await(java.time.Duration.ofMinutes(10));
+                        long t0 = System.nanoTime();
+                        e.submit(new CircuitJob(Circuits.of(e), id, parts), Priority.NORMAL)
+                                .await(java.time.Duration.ofMinutes(10));
+                        double seconds = (System.nanoTime() - t0) / 1e9;
+                        String what = "engine: " + proofs + " proofs, " + gpu.deviceCount() + " device"
+                                + (gpu.deviceCount() == 1 ? "" : "s") + ", "
+                                + (id.equals("pce") ? "Java circuit (PCE on the CPU)" : "witnesses (a, b, c on the GPU)");
+                        row(what, curve.snarkjsName(), size, String.format(Locale.ROOT,
+                                "%.0f proofs/s steady (%.0f%% busy), %.0f proofs/s whole batch",
+                                e.steadyThroughputPerMs() * 1000, 100 * e.steadyProverBusy(), proofs / seconds));
+                    }
+                }
+            }
+        } finally {
+            Files.deleteIfExists(zkey);
+            Files.deleteIfExists(s.dir());
+        }
     }
 
     /** {@code distinct} points of {@code group} (G, 2G, ...) repeated to {@code total} (a multiple of it). */
@@ -558,6 +618,7 @@ public final class GpuCheck {
             Prover.NativeWorkspace ws = new Prover.NativeWorkspace(a.segment(), b.segment(), c.segment(), w.segment());
             String size = "2^" + key.logDomainSize();
             double[][] t = timedProofs(gpu, key, s.witness(), ws, curve, profile);
+            printFootprint(gpu);
             double cpu = medianMs(1, () -> Prover.create().start(key, s.witness()));
             row("proof 2^20: prepare (CPU: the witness)", curve.snarkjsName(), size, ms(t[0]));
             row("proof 2^20: start (GPU: a, b, c, H, G1 MSMs)", curve.snarkjsName(), size, ms(t[1])
@@ -579,6 +640,12 @@ public final class GpuCheck {
             Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
             Files.deleteIfExists(s.dir());
         }
+    }
+
+    /** The accelerator's resident keys and their device footprints, one line. */
+    private static void printFootprint(GpuAccelerator gpu) {
+        System.out.println("  resident on the device: " + gpu.residentKeys() + " key(s), "
+                + CudaBackend.size(gpu.residentBytes()) + ": " + String.join(", ", gpu.footprints()));
     }
 
     /**
