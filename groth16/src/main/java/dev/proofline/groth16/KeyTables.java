@@ -15,14 +15,16 @@ import java.util.List;
  * key ({@link #build}, then {@link ProvingKey#attach}); the {@link Prover}'s MSMs
  * ({@code ProofMsms}) use whichever tables a key has.
  *
- * <p>A table is built for each set of at most {@link #MAX_POINTS} points, in the order A, B1, C, H, B in
- * G2, while they fit into the memory given. Beyond 2^15 points the gain is small for the memory (a G1
- * MSM of 2^16 points 1.09x faster with a table of 80 MiB, BENCHMARKS.md "Circom circuits").
+ * <p>A table is built for each set of at most {@link #MAX_POINTS} points, in the order H, A, B1, C, B in
+ * G2, while they fit into the memory given. H comes first: its scalars (the quotient's coefficients) are
+ * dense in every circuit, where a bit-heavy circuit's witness makes A, B1 and C mostly sums of ones,
+ * which a table does not speed up. A dense G1 MSM of 2^16 points takes 0.85x the time of one without a
+ * table, 2^12 points 0.41x (BENCHMARKS.md "Precomputed key tables").
  */
 public final class KeyTables implements AutoCloseable {
 
-    /** The most points of a set that gets a table. */
-    public static final int MAX_POINTS = 1 << 15;
+    /** The most points of a set that gets a table (a BN254 G1 table of 2^17 points takes 128 MiB). */
+    public static final int MAX_POINTS = 1 << 17;
 
     private final FixedBaseTable a;
     private final FixedBaseTable b1;
@@ -42,6 +44,9 @@ public final class KeyTables implements AutoCloseable {
     private record Set(WeierstrassCurve curve, MemorySegment points, int count) {
     }
 
+    /** The sets in the order they are given memory: H, A, B1, C, B2 (indices into {@link #sets}). */
+    private static final int[] PLAN_ORDER = {3, 0, 1, 2, 4};
+
     /** The key's five point sets, in the order of the tables. */
     private static List<Set> sets(ProvingKey key) {
         PairingCurve curve = key.curve();
@@ -53,14 +58,14 @@ public final class KeyTables implements AutoCloseable {
 
     /**
      * The window bits of each set's table within {@code maxBytes} in all (0: no table), the sets of at
-     * most {@link #MAX_POINTS} points in order while they fit; the bytes each would take at most (points
-     * at infinity are left out of a table, so it may take less).
+     * most {@link #MAX_POINTS} points in {@link #PLAN_ORDER} while they fit; the bytes each would take at
+     * most (points at infinity are left out of a table, so it may take less).
      */
     private static int[] plan(List<Set> sets, long maxBytes) {
         int threads = Runtime.getRuntime().availableProcessors();
         int[] bits = new int[sets.size()];
         long left = maxBytes;
-        for (int i = 0; i < sets.size(); i++) {
+        for (int i : PLAN_ORDER) {
             Set s = sets.get(i);
             if (s.count() == 0 || s.count() > MAX_POINTS) {
                 continue;

@@ -58,14 +58,14 @@ public final class FixedBaseTable implements AutoCloseable {
     }
 
     /**
-     * Most window bits {@link #windowBits} chooses. Measured on BN254 (AMD EPYC, 2 threads, dense random
-     * scalars, one JVM, alternating with the MSM without a table), c = 13 was the fastest from 2^12 to 2^16
-     * points on G1 and from 2^12 to 2^14 on G2, against c = 11, 12 and 14: at 2^15 points on G1, 1.14x the
-     * MSM without a table with c = 13, 0.84x with c = 14 (2^13 buckets of 64 bytes, 512 KiB a thread, and
-     * longer queues of points waiting for a bucket), 0.78x with c = 12 (more windows, more additions).
-     * The cost model, which counts operations, does not see either effect.
+     * Most window bits {@link #windowBits} chooses: the most a digit's code holds. The cost model's choice
+     * matched the fastest measured on BN254 G1 (Intel 2.6, 2 threads, dense random scalars, one JVM,
+     * alternating, c from 11 to 16): c = 13 at 2^12 and 2^13 points, 15 at 2^14 and 2^15, 16 at 2^16
+     * (within 3% of the best at every size). Where the top window can hit few buckets (BN254: 4 for
+     * c = 12 and 14) its digits are summed apart ({@code TableMsm}); before that, such a c cost up to
+     * 1.6x the time of its neighbours.
      */
-    public static final int MAX_CHOSEN_BITS = 13;
+    public static final int MAX_CHOSEN_BITS = 16;
 
     /**
      * The window size for a table of n points used by MSMs on {@code threads} threads: the cheapest by
@@ -92,10 +92,15 @@ public final class FixedBaseTable implements AutoCloseable {
 
     /** The cost model's time of an MSM of n dense terms with the table: each thread's share, one reduction. */
     static double cost(CostModel model, int n, int bits, int c, int threads) {
-        int entries = (int) Math.min(Integer.MAX_VALUE, (long) SignedDigits.windows(bits, c) * n / threads);
+        int share = n / threads;
         int nb = 1 << (c - 1);
-        return Math.min(model.window(entries, nb, true, MsmPlanner.DEFAULT_BATCH),
-                model.window(entries, nb, false, MsmPlanner.DEFAULT_BATCH));
+        int topUsed = SignedDigits.topUsed(bits, c);
+        int batch = MsmPlanner.DEFAULT_BATCH;
+        boolean topApart = topUsed < nb && !model.affineIsCheaper(share, topUsed, batch);
+        int shared = SignedDigits.windows(bits, c) - (topApart ? 1 : 0);
+        int entries = (int) Math.min(Integer.MAX_VALUE, (long) shared * share);
+        double cost = Math.min(model.window(entries, nb, true, batch), model.window(entries, nb, false, batch));
+        return topApart ? cost + model.window(share, topUsed, false, batch) : cost;
     }
 
     /**

@@ -47,8 +47,7 @@ final class MsmPlanner {
     private MsmPlan plan(int n, int c, int bits, CostModel model) {
         int nw = SignedDigits.windows(bits, c);
         int nb = 1 << (c - 1);
-        // the top window holds bits - c (nw - 1) < c bits of k (k < r), plus a carry
-        int topUsed = Math.min(nb, 1 << (bits - c * (nw - 1)));
+        int topUsed = SignedDigits.topUsed(bits, c);
         int batch = batchSize != 0 ? batchSize : DEFAULT_BATCH;
         // windows are the unit of parallel work; points are cut into chunks (each with its own buckets
         // and reduction) when there are too few windows for the threads, or when the windows do not

@@ -28,6 +28,14 @@ final class SignedDigits {
     }
 
     /**
+     * Buckets the top window's digits can hit for scalars below 2^bits: it holds bits - c (W - 1) bits
+     * of k plus a carry. Few for some c (BN254, 254 bits: 4 for c = 12 and c = 14, 128 for c = 13).
+     */
+    static int topUsed(int bits, int c) {
+        return Math.min(1 << (c - 1), 1 << (bits - c * (windows(bits, c) - 1)));
+    }
+
+    /**
      * Recodes scalars {@code from..to} (indices relative to the slice starting at word offset
      * {@code scalarBase}) into {@code digits[w][i]}. Scalars not below r are reduced mod r first.
      */

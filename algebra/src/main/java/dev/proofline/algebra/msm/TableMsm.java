@@ -73,6 +73,7 @@ final class TableMsm {
         int tasks = Math.max(1, Math.min(threads, m / MIN_TASK));
         int jw = curve.jacobianWidth();
         int nb = 1 << (c - 1);
+        int topUsed = SignedDigits.topUsed(curve.order().bitLength(), c);
         long[] partial = new long[tasks * jw];
         CostModel model = new CostModel(curve);
         MemorySegment rows = table.segment();
@@ -80,14 +81,26 @@ final class TableMsm {
         Parallel.run(threads, tasks, () -> t -> {
             int lo = (int) ((long) m * t / tasks);
             int hi = (int) ((long) m * (t + 1) / tasks);
-            int entries = (int) Math.min(Integer.MAX_VALUE, (long) nw * (hi - lo));
+            // a top window that can hit few buckets keeps affine batches short (a bucket is in a batch
+            // once): its digits go into buckets of their own, Jacobian
+            boolean topApart = topUsed < nb && !model.affineIsCheaper(hi - lo, topUsed, msm.batch());
+            int shared = topApart ? nw - 1 : nw;
+            int entries = (int) Math.min(Integer.MAX_VALUE, (long) shared * (hi - lo));
             BucketKernel k = model.affineIsCheaper(entries, nb, msm.batch()) ? msm.batchAffine(c)
                     : new JacobianBuckets(curve, c);
             k.begin(nb, rows);
-            for (int win = 0; win < nw; win++) {
+            for (int win = 0; win < shared; win++) {
                 k.accumulate(digits[win], lo, hi, points, rowBytes * win);
             }
             k.end(partial, t * jw);
+            if (topApart) {
+                BucketKernel top = new JacobianBuckets(curve, c);
+                top.begin(topUsed, rows);
+                top.accumulate(digits[nw - 1], lo, hi, points, rowBytes * (nw - 1));
+                long[] sum = new long[jw];
+                top.end(sum, 0);
+                curve.arithmetic().add(partial, t * jw, sum, 0, partial, t * jw);
+            }
         });
         PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];
