@@ -4,9 +4,11 @@ import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.engine.groth16.CircuitJob;
+import dev.proofline.engine.groth16.ComputesAbc;
 import dev.proofline.engine.groth16.CpuBackend;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.ProvingKey;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +31,7 @@ import java.util.function.Consumer;
  * stream overlapped with the NTTs and MSMs. Close the engine before the backend (its pool frees the
  * pinned buffers through the backend's context).
  */
-public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prover.Started>, AutoCloseable {
+public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prover.Started>, ComputesAbc, AutoCloseable {
 
     /**
      * System property: the ordinals of the devices to prove on, comma separated; when set it overrides
@@ -333,6 +335,12 @@ public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prov
     @Override
     public Prover.Started start(Staged staged) {
         return start(staged, 0);
+    }
+
+    /** Whether a, b, c of proofs with {@code key} are computed on the devices ({@link BackendSettings#abcOnDevice}). */
+    @Override
+    public boolean computesAbc(ProvingKey key) {
+        return gpus.getFirst().accelerator().computesAbc(key);
     }
 
     @Override

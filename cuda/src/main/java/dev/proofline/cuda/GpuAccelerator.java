@@ -135,7 +135,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     @Override
     public boolean computesAbc(ProvingKey key) {
-        return abc;
+        return abc && key.coefficientCount() > 0;
     }
 
     /** Proofs whose a, b, c were computed here from the key's coefficients. */

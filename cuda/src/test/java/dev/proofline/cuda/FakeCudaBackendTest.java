@@ -111,8 +111,8 @@ class FakeCudaBackendTest {
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
             try (Engine e = new Engine(cfg, gpu)) {
                 assertEquals(2, e.deviceCount());
-                // with the PCE (a Java circuit), and from the key's coefficients (a circom registration
-                // without an r1cs, given the witnesses)
+                // a Java circuit (which has a PCE), and a circom registration without an r1cs, given the
+                // witnesses: a, b, c of both from the key's coefficients, on the devices
                 Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
                 Circuits.of(e).register(new Circuits.Circom("mp-coefficients", zkey));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
@@ -123,6 +123,9 @@ class FakeCudaBackendTest {
                 }
                 proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
                         .await(Duration.ofMinutes(5));
+                assertEquals(8, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
+                        "a, b, c of the Java circuit's proofs computed on the devices");
+                assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PCE), "its PCE never loaded");
                 assertTrue(fake.livePinnedBytes() > pinnedBefore, "the pool's idle buffers are page-locked memory");
                 assertEquals(e.pool().stats().idleBytes(), e.budget().reserved(MemoryBudget.Kind.POOL),
                         "idle pinned buffers counted once, by the pool");
@@ -157,14 +160,14 @@ class FakeCudaBackendTest {
                 }
                 viaCoefficients = e.submit(new CircuitJob(Circuits.of(e), "mp-coefficients", values.subList(0, 3)),
                         Priority.NORMAL).await(Duration.ofMinutes(5));
-                assertEquals(3, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
-                        "a, b, c of the proofs from the key's coefficients computed on the devices");
+                assertEquals(11, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
+                        "a, b, c of the circom registration's proofs computed on the devices too");
                 long pointBytes = residentPointBytes(key, false);
                 for (GpuAccelerator acc : gpu.accelerators()) {
-                    // the two registrations' keys (one file opened twice), and the coefficients of the one
-                    // proved from them where a, b, c were computed
-                    assertEquals(acc.residentKeys() * pointBytes
-                            + (acc.abcOnDevice() > 0 ? CudaCoefficients.deviceBytes(key) : 0), acc.residentBytes());
+                    // the two registrations' keys (one file opened twice) resident where they were proved,
+                    // each with its points and its coefficients
+                    assertEquals(acc.residentKeys() * (pointBytes + CudaCoefficients.deviceBytes(key)),
+                            acc.residentBytes());
                 }
                 pinnedWithoutPool = fake.livePinnedBytes() - e.pool().stats().idleBytes();
             }
@@ -197,7 +200,8 @@ class FakeCudaBackendTest {
     /**
      * With {@code proofline.cuda.g2}, B in G2 is computed on the device with the G1 sums (the key's B2
      * points resident too), through the engine's pinned path and the heap path; the proofs equal the CPU's.
-     * With {@code proofline.cuda.abc=false} a key proved from its coefficients gets a, b, c from the CPU.
+     * With {@code proofline.cuda.abc=false} a, b, c come from the CPU: a Java circuit's from its PCE, a key
+     * proved from its coefficients from them.
      */
     @Test
     void bInG2OnTheDeviceWhenAskedAndTheProofsEqualTheCpus() throws Exception {
@@ -238,6 +242,7 @@ class FakeCudaBackendTest {
                 }
                 proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
                         .await(Duration.ofMinutes(5));
+                assertTrue(e.budget().reserved(MemoryBudget.Kind.PCE) > 0, "the Java circuit's a, b, c by its PCE");
                 viaCoefficients = e.submit(new CircuitJob(Circuits.of(e), "mp-coefficients",
                         List.of(new CircuitJob.Values(WitnessSystem.witness(curve, instances.get(0))))),
                         Priority.NORMAL).await(Duration.ofMinutes(5));

@@ -135,8 +135,8 @@ public final class Prover {
 
         /**
          * Whether {@link #sumsFromWitness} computes a = A w, b = B w and c = a b for {@code key} from
-         * its coefficient section itself; {@link #prepare} then leaves them out of the workspace for a
-         * key proved from its coefficients (a circom key with no PCE), and copies only the witness.
+         * its coefficient section itself; {@link #prepare} then leaves them out of the workspace where no
+         * PCE wrote them there, and copies only the witness.
          */
         default boolean computesAbc(ProvingKey key) {
             return false;

@@ -18,7 +18,8 @@ import java.util.List;
  * (and PCE) — taken by {@link #lease}, before the engine reserves the partition's bytes — computes the
  * witness (read from {@code .wtns} bytes, run by the circom witness generator on inputs, or computed by
  * a Java circuit), then a, b, c by the PCE when the circuit has one (otherwise the prover takes them
- * from the key's coefficients). The references are let go when the partition ends, however it ends.
+ * from the key's coefficients; so does a backend that computes them on its device, {@link ComputesAbc},
+ * and the PCE is then not loaded). The references are let go when the partition ends, however it ends.
  *
  * <p>With heap buffers (the {@link CpuBackend}) a, b, c go into the pooled {@code long[]}s and
  * synthesis yields a {@link CpuBackend.Synthesized}; with {@link BufferPool.Memory#PINNED} buffers
@@ -67,7 +68,8 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
     private final long vectorBytes;
     private final long witnessBytes;
     private final long extraBytes;
-    private final boolean hasPce;
+    /** Whether a, b, c come from the circuit's PCE ({@link Circuits#usesPce}); otherwise from the key. */
+    private final boolean usesPce;
     /** Each partition's references, from its lease to its release. */
     private final Leases[] partitionLeases;
 
@@ -95,8 +97,8 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
         try (var key = circuits.key(id)) {
             this.vectorBytes = CpuBackend.vectorBytes(key.value());
             this.witnessBytes = 32L * key.value().variableCount();
-            this.hasPce = circuits.hasPce(id);
-            this.extraBytes = CpuBackend.extraBytes(key.value()) - (hasPce ? witnessBytes : 0);
+            this.usesPce = circuits.usesPce(id, key.value());
+            this.extraBytes = CpuBackend.extraBytes(key.value()) - (usesPce ? witnessBytes : 0);
         }
         this.partitionLeases = new Leases[partitions.size()];
     }
@@ -126,7 +128,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
      */
     @Override
     public long[] bufferSizes(int p) {
-        return hasPce ? new long[] {vectorBytes, vectorBytes, vectorBytes, witnessBytes}
+        return usesPce ? new long[] {vectorBytes, vectorBytes, vectorBytes, witnessBytes}
                 : new long[] {vectorBytes, vectorBytes, vectorBytes};
     }
 
@@ -151,7 +153,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
      */
     @Override
     public long extraBytes(int p, BufferPool.Memory memory) {
-        return memory == BufferPool.Memory.PINNED ? (hasPce ? 2 : 1) * witnessBytes : extraBytes(p);
+        return memory == BufferPool.Memory.PINNED ? (usesPce ? 2 : 1) * witnessBytes : extraBytes(p);
     }
 
     /**
@@ -169,7 +171,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
         var key = circuits.key(id);
         ResidentCache<Pce>.Lease pce = null;
         try {
-            if (hasPce) {
+            if (usesPce) {
                 pce = circuits.pce(id);
             }
         } catch (Throwable e) {
@@ -204,7 +206,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
         }
         boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
         Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
-        if (!hasPce) {
+        if (!usesPce) {
             return new CpuBackend.Synthesized(key, w, ws, -1);
         }
         Pce pce = pce(key, leases);
@@ -228,7 +230,7 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
             Leases leases) {
         Prover.NativeWorkspace ws = new Prover.NativeWorkspace(buffers.get(0).segment(), buffers.get(1).segment(),
                 buffers.get(2).segment(), buffers.get(3).segment());
-        if (!hasPce) {
+        if (!usesPce) {
             return new NativeSynthesized(key, w, ws, -1);
         }
         Pce pce = pce(key, leases);

@@ -99,7 +99,7 @@ public final class Circuits implements Residents {
      */
     public static Circuits of(Engine engine) {
         return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
-                e.config().keyTableBytes()));
+                e.config().keyTableBytes(), e.backend() instanceof ComputesAbc b ? b : null));
     }
 
     /** Circuits whose keys and PCEs are paid for from {@code budget}; a load waits for room at most {@code loadTimeout}. */
@@ -113,12 +113,30 @@ public final class Circuits implements Residents {
      * once it is loaded: its proofs use them once they are attached.
      */
     public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes) {
+        this(budget, loadTimeout, keyTableBytes, null);
+    }
+
+    /**
+     * As {@link #Circuits(MemoryBudget, Duration, long)}, for a backend that computes a, b, c itself
+     * ({@code abc}; null: none does): its jobs use no PCE where it computes them.
+     */
+    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes, ComputesAbc abc) {
         this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, loadTimeout);
         this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
         this.keyTableBytes = keyTableBytes;
+        this.abc = abc;
     }
 
     private final long keyTableBytes;
+    private final ComputesAbc abc;
+
+    /**
+     * Whether a job of circuit {@code id} with {@code key} takes a, b, c from the circuit's PCE: where it
+     * has one ({@link #hasPce}) and the backend does not compute them from the key ({@link ComputesAbc}).
+     */
+    public boolean usesPce(String id, ProvingKey key) {
+        return hasPce(id) && (abc == null || !abc.computesAbc(key));
+    }
 
     /** The tables a key of this file would get (0 when they are off), from its header. */
     private long tableBytes(Path zkey) {
