@@ -7,6 +7,7 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
@@ -434,36 +435,38 @@ public final class GpuCheck {
      * Proofs of a 2^16-constraint circuit through the engine on the CUDA backend, as the daemon runs them
      * (every usable device, two prover workers a device, half the cores synthesizing and half finishing):
      * proofs a second and the devices' busy share in steady state ({@link Engine#steadyThroughputPerMs},
-     * {@link Engine#steadyProverBusy}: the middle eight tenths of the runs), and over the whole batch, from
-     * witnesses (a circom registration: a, b, c on the GPU from the key's coefficients) and from the Java
-     * circuit (its PCE evaluates a, b, c in synthesis, on the CPU). A fresh engine for each, with a
-     * warm-up job of eight proofs a device first.
+     * {@link Engine#steadyProverBusy}: the middle eight tenths of the runs), and over the whole batch: from
+     * witnesses (a circom registration: a, b, c on the GPU from the key's coefficients), from the Java
+     * circuit (synthesis computes the witness; a, b, c on the GPU), and from the Java circuit with a, b, c
+     * on the CPU (its PCE evaluates them in synthesis: {@code abc_on_device} off). A fresh backend and
+     * engine for each, with a warm-up job of eight proofs a device first.
      */
     private void engineThroughput(PairingCurve curve, int constraints, int proofs) throws Exception {
         Setup s = setup(curve, constraints);
         Path zkey = s.dir().resolve("circuit.zkey");
         try (ProvingKey key = s.key()) {
             String size = "2^" + key.logDomainSize();
-            List<String> why = new ArrayList<>();
-            java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create(), why::add);
-            if (opened.isEmpty()) {
-                failed = true;
-                row("engine throughput", curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
-                return;
-            }
             int cores = Runtime.getRuntime().availableProcessors();
-            try (CudaBackend gpu = opened.get()) {
-                for (String id : new String[] {"coefficients", "pce"}) {
+            for (String id : new String[] {"coefficients", "java", "pce"}) {
+                List<String> why = new ArrayList<>();
+                java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create(),
+                        BackendSettings.builder().abcOnDevice(!id.equals("pce")).build(), why::add);
+                if (opened.isEmpty()) {
+                    failed = true;
+                    row("engine throughput", curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
+                    return;
+                }
+                try (CudaBackend gpu = opened.get()) {
                     EngineConfig cfg = EngineConfig.builder().proverWorkers(2).synthesisThreads(Math.max(1, cores / 2))
                             .finalizerThreads(Math.max(1, cores / 2)).budgetBytes(Runtime.getRuntime().maxMemory() / 2)
                             .timelineCapacity(16 * (proofs + 100)).build();
                     try (Engine e = new Engine(cfg, gpu)) {
-                        Circuits.of(e).register(id.equals("pce") ? new Circuits.Java(id, zkey, curve, s.circuit())
+                        boolean javaCircuit = !id.equals("coefficients");
+                        Circuits.of(e).register(javaCircuit ? new Circuits.Java(id, zkey, curve, s.circuit())
                                 : new Circuits.Circom(id, zkey));
                         List<CircuitJob.Partition> parts = new ArrayList<>();
                         for (int p = 0; p < proofs; p++) {
-                            parts.add(id.equals("pce") ? new CircuitJob.Instance(s.circuit())
-                                    : new CircuitJob.Values(s.witness()));
+                            parts.add(javaCircuit ? new CircuitJob.Instance(s.circuit()) : new CircuitJob.Values(s.witness()));
                         }
                         e.submit(new CircuitJob(Circuits.of(e), id, parts.subList(0, 8 * gpu.deviceCount())),
                                 Priority.NORMAL).await(java.time.Duration.ofMinutes(10));
@@ -472,8 +475,11 @@ public final class GpuCheck {
                                 .await(java.time.Duration.ofMinutes(10));
                         double seconds = (System.nanoTime() - t0) / 1e9;
                         String what = "engine: " + proofs + " proofs, " + gpu.deviceCount() + " device"
-                                + (gpu.deviceCount() == 1 ? "" : "s") + ", "
-                                + (id.equals("pce") ? "Java circuit (PCE on the CPU)" : "witnesses (a, b, c on the GPU)");
+                                + (gpu.deviceCount() == 1 ? "" : "s") + ", " + switch (id) {
+                                    case "coefficients" -> "witnesses (a, b, c on the GPU)";
+                                    case "java" -> "Java circuit (a, b, c on the GPU)";
+                                    default -> "Java circuit (a, b, c by its PCE on the CPU)";
+                                };
                         row(what, curve.snarkjsName(), size, String.format(Locale.ROOT,
                                 "%.0f proofs/s steady (%.0f%% busy), %.0f proofs/s whole batch",
                                 e.steadyThroughputPerMs() * 1000, 100 * e.steadyProverBusy(), proofs / seconds));
