@@ -5,8 +5,10 @@ import dev.proofline.algebra.bn254.Bn254;
 import dev.proofline.algebra.Samples;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.algebra.msm.FixedBaseTable;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,11 +42,18 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--log", split = ",", defaultValue = "16", description = "log2 sizes, comma separated")
     List<Integer> logs;
 
-    @Option(names = "--reps", defaultValue = "3", description = "timed repetitions after one warm-up")
+    @Option(names = "--reps", defaultValue = "3", description = "timed repetitions after the warm-up")
     int reps;
+
+    @Option(names = "--warm-up", defaultValue = "1", description = "untimed runs first, at each size")
+    int warmUp;
 
     @Option(names = "--window", defaultValue = "0", description = "MSM window bits, 2 to 16 (0: the cost model's choice)")
     int window;
+
+    @Option(names = "--table", description = "MSM against precomputed multiples of the points (a resident key's tables),"
+            + " built before timing, with --window bits")
+    boolean table;
 
     @Override
     public Integer call() {
@@ -60,11 +69,13 @@ final class BenchCommand implements Callable<Integer> {
         };
         for (int log : logs) {
             Runnable run = switch (kernel) {
-                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log, window);
-                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log, window);
+                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log, window, table);
+                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log, window, table);
                 case ntt -> ntt(bn ? Bn254.FR : Bls12381.FR, log);
             };
-            run.run(); // warm-up
+            for (int i = 0; i < warmUp; i++) {
+                run.run();
+            }
             double[] ms = new double[reps];
             for (int i = 0; i < reps; i++) {
                 long t0 = System.nanoTime();
@@ -82,19 +93,35 @@ final class BenchCommand implements Callable<Integer> {
                             + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d%s}%n",
                     bn ? "bn128" : "bls12381", op, log, sorted[reps / 2], String.join(",", all), 1 << log,
                     Runtime.getRuntime().availableProcessors(), kernel == Op.ntt ? "" : ",\"window\":"
-                            + Msm.on(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1) : (bn ? Bn254.G2 : Bls12381.G2))
-                                    .withWindowBits(window).windowBitsFor(1 << log));
+                            + windowBits(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1) : (bn ? Bn254.G2 : Bls12381.G2),
+                                    log) + (table ? ",\"table\":true" : ""));
         }
         return 0;
     }
 
-    /** Bases G, 2G, 3G, ... and scalars below 2^253, as ffjavascript's benchmark uses. */
-    private static Runnable msm(WeierstrassCurve c, int log, int window) {
+    /** The window bits of an MSM of 2^log points as timed: the given ones, or the choice for a table or without. */
+    private int windowBits(WeierstrassCurve c, int log) {
+        if (window != 0) {
+            return window;
+        }
+        return table ? FixedBaseTable.windowBits(c, 1 << log, Runtime.getRuntime().availableProcessors(), Long.MAX_VALUE)
+                : Msm.on(c).windowBitsFor(1 << log);
+    }
+
+    /**
+     * Bases G, 2G, 3G, ... and scalars below 2^253, as ffjavascript's benchmark uses; with {@code table},
+     * against their precomputed multiples (built here, kept for the process: a benchmark's few sizes).
+     */
+    private Runnable msm(WeierstrassCurve c, int log, int window, boolean table) {
         long[] points = Samples.generatorMultiples(c, 1 << log);
         long[] scalars = Samples.scalarWords(1 << log, 253, 7);
         Msm.warmUp(c); // the 8-lane additions, where there are some, compiled before the first run
         Msm msm = Msm.on(c).withWindowBits(window);
-        return () -> msm.multiply(points, scalars);
+        if (!table) {
+            return () -> msm.multiply(points, scalars);
+        }
+        FixedBaseTable t = FixedBaseTable.build(c, MemorySegment.ofArray(points), 0, 1 << log, windowBits(c, log));
+        return () -> msm.multiply(t, scalars, 0, 1 << log);
     }
 
     private static Runnable ntt(PrimeField fr, int log) {

@@ -60,6 +60,21 @@ class CircuitCommandsTest {
     }
 
     @org.junit.jupiter.api.Test
+    void kernelBenchTimesAnMsmWithAndWithoutATableAndNamesItsWindow() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        JsonNode plain = json.readTree(run(0, "bench", "msm-g1", "--log", "9", "--reps", "2"));
+        assertTrue(plain.get("table") == null && plain.get("window").asInt() > 0, plain.toString());
+        JsonNode table = json.readTree(run(0, "bench", "msm-g1", "--log", "9", "--table", "--window", "7",
+                "--warm-up", "2", "--reps", "2"));
+        assertTrue(table.get("table").asBoolean(), table.toString());
+        assertEquals(7, table.get("window").asInt());
+        assertEquals(2, table.get("ms_all").size());
+        JsonNode chosen = json.readTree(run(0, "bench", "msm-g2", "--log", "9", "--table", "--reps", "1"));
+        assertEquals(dev.proofline.algebra.msm.FixedBaseTable.windowBits(dev.proofline.algebra.bn254.Bn254.G2, 1 << 9,
+                Runtime.getRuntime().availableProcessors(), Long.MAX_VALUE), chosen.get("window").asInt());
+    }
+
+    @org.junit.jupiter.api.Test
     void engineBenchComparesBothDispatchModes() throws Exception {
         String out = run(0, "bench", "engine", "--compare", "--jobs", "3", "--partitions", "4", "--synth-ms", "2",
                 "--prove-ms", "1", "--finish-ms", "0", "--bytes", "65536", "--json");
