@@ -51,8 +51,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--window", defaultValue = "0", description = "MSM window bits, 2 to 16 (0: the cost model's choice)")
     int window;
 
-    @Option(names = "--table", description = "MSM against precomputed multiples of the points (a resident key's tables),"
-            + " built before timing, with --window bits")
+    @Option(names = "--table", description = "MSM against precomputed multiples of the points (a resident"
+            + " key's tables), built before timing, with --window bits")
     boolean table;
 
     @Override
@@ -93,18 +93,19 @@ final class BenchCommand implements Callable<Integer> {
                             + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d%s}%n",
                     bn ? "bn128" : "bls12381", op, log, sorted[reps / 2], String.join(",", all), 1 << log,
                     Runtime.getRuntime().availableProcessors(), kernel == Op.ntt ? "" : ",\"window\":"
-                            + windowBits(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1) : (bn ? Bn254.G2 : Bls12381.G2),
-                                    log) + (table ? ",\"table\":true" : ""));
+                            + windowBits(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1)
+                                    : (bn ? Bn254.G2 : Bls12381.G2), log) + (table ? ",\"table\":true" : ""));
         }
         return 0;
     }
 
-    /** The window bits of an MSM of 2^log points as timed: the given ones, or the choice for a table or without. */
+    /** The window bits of an MSM of 2^log points as timed: the given ones, or the choice with a table or without. */
     private int windowBits(WeierstrassCurve c, int log) {
         if (window != 0) {
             return window;
         }
-        return table ? FixedBaseTable.windowBits(c, 1 << log, Runtime.getRuntime().availableProcessors(), Long.MAX_VALUE)
+        int threads = Runtime.getRuntime().availableProcessors();
+        return table ? FixedBaseTable.windowBits(c, 1 << log, threads, Long.MAX_VALUE)
                 : Msm.on(c).windowBitsFor(1 << log);
     }
 

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * stream overlapped with the NTTs and MSMs. Close the engine before the backend (its pool frees the
  * pinned buffers through the backend's context).
  */
-public final class CudaBackend implements ProverBackend<CudaBackend.Staged, Prover.Started>, ComputesAbc, AutoCloseable {
+public final class CudaBackend
+        implements ProverBackend<CudaBackend.Staged, Prover.Started>, ComputesAbc, AutoCloseable {
 
     /**
      * System property: the ordinals of the devices to prove on, comma separated; when set it overrides

@@ -466,7 +466,8 @@ public final class GpuCheck {
                                 : new Circuits.Circom(id, zkey));
                         List<CircuitJob.Partition> parts = new ArrayList<>();
                         for (int p = 0; p < proofs; p++) {
-                            parts.add(javaCircuit ? new CircuitJob.Instance(s.circuit()) : new CircuitJob.Values(s.witness()));
+                            parts.add(javaCircuit ? new CircuitJob.Instance(s.circuit())
+                                    : new CircuitJob.Values(s.witness()));
                         }
                         e.submit(new CircuitJob(Circuits.of(e), id, parts.subList(0, 8 * gpu.deviceCount())),
                                 Priority.NORMAL).await(java.time.Duration.ofMinutes(10));
