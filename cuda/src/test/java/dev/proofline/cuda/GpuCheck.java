@@ -227,8 +227,10 @@ public final class GpuCheck {
     }
 
     /**
-     * Partitions through the engine on the CUDA backend (every usable device, pinned pool buffers, the
-     * PCE and the key's coefficients), each proof against the CPU prover's with the same r and s.
+     * Partitions through the engine on the CUDA backend (every usable device, pinned pool buffers), each
+     * proof against the CPU prover's with the same r and s: a Java circuit and a circom registration with
+     * a, b, c on the device from the key's coefficients, then the Java circuit on a backend with
+     * {@code abc_on_device} off (its PCE writes a, b, c into the pinned buffers).
      */
     private void engineProofs(PairingCurve curve, int constraints, int partitions) throws Exception {
         Setup s = setup(curve, constraints);
@@ -237,47 +239,54 @@ public final class GpuCheck {
         try (ProvingKey key = s.key()) {
             String size = "2^" + key.logDomainSize();
             ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(424242), BigInteger.valueOf(171717));
-            List<String> why = new ArrayList<>();
-            java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create().withRandomness(rs), why::add);
-            if (opened.isEmpty()) {
-                failed = true;
-                row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
-                return;
-            }
             Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
             boolean ok = true;
-            int devices;
-            EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
-                    .finalizerThreads(2).budgetBytes(Runtime.getRuntime().maxMemory() / 2).timelineCapacity(1000)
-                    .build();
-            try (CudaBackend gpu = opened.get();
-                    Engine e = new Engine(cfg, gpu)) {
-                devices = gpu.deviceCount();
-                // the PCE (a Java circuit) and the key's coefficients (a circom registration without an r1cs)
-                Circuits.of(e).register(new Circuits.Java("pce", zkey, curve, s.circuit()));
-                Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
-                List<CircuitJob.Partition> instances = new ArrayList<>();
-                List<CircuitJob.Partition> witnesses = new ArrayList<>();
-                for (int p = 0; p < partitions; p++) {
-                    instances.add(new CircuitJob.Instance(s.circuit()));
-                    witnesses.add(new CircuitJob.Values(s.witness()));
+            int devices = 0;
+            int proved = 0;
+            for (boolean abcOnDevice : new boolean[] {true, false}) {
+                List<String> why = new ArrayList<>();
+                java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create().withRandomness(rs),
+                        BackendSettings.builder().abcOnDevice(abcOnDevice).build(), why::add);
+                if (opened.isEmpty()) {
+                    failed = true;
+                    row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
+                    return;
                 }
-                List<Object> proofs = new ArrayList<>();
-                proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "pce", instances), Priority.NORMAL)
-                        .await(java.time.Duration.ofMinutes(10)));
-                proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "coefficients", witnesses), Priority.NORMAL)
-                        .await(java.time.Duration.ofMinutes(10)));
-                for (Object o : proofs) {
-                    Proof p = ((ProofResult) o).proof();
-                    ok &= Arrays.equals(cpu.a(), p.a()) && Arrays.equals(cpu.b(), p.b()) && Arrays.equals(cpu.c(), p.c());
-                }
-                for (String line : e.status().devices()) {
-                    System.out.println("  " + line);
+                EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
+                        .finalizerThreads(2).budgetBytes(Runtime.getRuntime().maxMemory() / 2).timelineCapacity(1000)
+                        .build();
+                try (CudaBackend gpu = opened.get();
+                        Engine e = new Engine(cfg, gpu)) {
+                    devices = gpu.deviceCount();
+                    Circuits.of(e).register(new Circuits.Java("java", zkey, curve, s.circuit()));
+                    Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
+                    List<CircuitJob.Partition> instances = new ArrayList<>();
+                    List<CircuitJob.Partition> witnesses = new ArrayList<>();
+                    for (int p = 0; p < partitions; p++) {
+                        instances.add(new CircuitJob.Instance(s.circuit()));
+                        witnesses.add(new CircuitJob.Values(s.witness()));
+                    }
+                    List<Object> proofs = new ArrayList<>();
+                    proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "java", instances), Priority.NORMAL)
+                            .await(java.time.Duration.ofMinutes(10)));
+                    if (abcOnDevice) {
+                        proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "coefficients", witnesses),
+                                Priority.NORMAL).await(java.time.Duration.ofMinutes(10)));
+                    }
+                    for (Object o : proofs) {
+                        Proof p = ((ProofResult) o).proof();
+                        ok &= Arrays.equals(cpu.a(), p.a()) && Arrays.equals(cpu.b(), p.b())
+                                && Arrays.equals(cpu.c(), p.c());
+                    }
+                    proved += proofs.size();
+                    for (String line : e.status().devices()) {
+                        System.out.println("  " + line);
+                    }
                 }
             }
             failed |= !ok;
-            row(what + ", " + devices + " device" + (devices == 1 ? "" : "s") + ", " + 2 * partitions + " proofs",
-                    curve.snarkjsName(), size, ok ? "OK" : "MISMATCH");
+            row(what + ", " + devices + " device" + (devices == 1 ? "" : "s") + ", " + proved
+                    + " proofs (a, b, c on the GPU and by the PCE)", curve.snarkjsName(), size, ok ? "OK" : "MISMATCH");
         } finally {
             Files.deleteIfExists(zkey);
             Files.deleteIfExists(s.dir());
