@@ -15,7 +15,6 @@ final class JacobianBuckets extends BucketKernel {
     private final int aw;
     private final int jw;
     private final int c;
-    private final int nb;
     private final long[] buckets;
     private final long[] point;
     private final long[] running;
@@ -23,12 +22,19 @@ final class JacobianBuckets extends BucketKernel {
     private final long[] multiple;
 
     JacobianBuckets(WeierstrassCurve curve, int c) {
+        this(curve, c, 1 << (c - 1));
+    }
+
+    /**
+     * For c-bit digits of which none hits a bucket past the first {@code room} (a top window's: it may
+     * be used with at most that many buckets), with memory for those buckets only.
+     */
+    JacobianBuckets(WeierstrassCurve curve, int c, int room) {
         this.pa = curve.arithmetic();
         this.aw = curve.affineWidth();
         this.jw = curve.jacobianWidth();
         this.c = c;
-        this.nb = 1 << (c - 1);
-        this.buckets = new long[nb * jw];
+        this.buckets = new long[room * jw];
         this.point = new long[aw];
         this.running = new long[jw];
         this.sum = new long[jw];

@@ -94,7 +94,7 @@ final class TableMsm {
             }
             k.end(partial, t * jw);
             if (topApart) {
-                BucketKernel top = new JacobianBuckets(curve, c);
+                BucketKernel top = new JacobianBuckets(curve, c, topUsed);
                 top.begin(topUsed, rows);
                 top.accumulate(digits[nw - 1], lo, hi, points, rowBytes * (nw - 1));
                 long[] sum = new long[jw];
