@@ -67,12 +67,9 @@ final class BenchCommand implements Callable<Integer> {
             case "bls12381", "bls12-381" -> false;
             default -> throw new IllegalArgumentException("unknown curve: " + curve);
         };
+        WeierstrassCurve group = kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1) : (bn ? Bn254.G2 : Bls12381.G2);
         for (int log : logs) {
-            Runnable run = switch (kernel) {
-                case msm_g1 -> msm(bn ? Bn254.G1 : Bls12381.G1, log, window, table);
-                case msm_g2 -> msm(bn ? Bn254.G2 : Bls12381.G2, log, window, table);
-                case ntt -> ntt(bn ? Bn254.FR : Bls12381.FR, log);
-            };
+            Runnable run = kernel == Op.ntt ? ntt(bn ? Bn254.FR : Bls12381.FR, log) : msm(group, log);
             for (int i = 0; i < warmUp; i++) {
                 run.run();
             }
@@ -93,8 +90,7 @@ final class BenchCommand implements Callable<Integer> {
                             + "\"ms_all\":[%s],\"n\":%d,\"threads\":%d%s}%n",
                     bn ? "bn128" : "bls12381", op, log, sorted[reps / 2], String.join(",", all), 1 << log,
                     Runtime.getRuntime().availableProcessors(), kernel == Op.ntt ? "" : ",\"window\":"
-                            + windowBits(kernel == Op.msm_g1 ? (bn ? Bn254.G1 : Bls12381.G1)
-                                    : (bn ? Bn254.G2 : Bls12381.G2), log) + (table ? ",\"table\":true" : ""));
+                            + windowBits(group, log) + (table ? ",\"table\":true" : ""));
         }
         return 0;
     }
@@ -113,7 +109,7 @@ final class BenchCommand implements Callable<Integer> {
      * Bases G, 2G, 3G, ... and scalars below 2^253, as ffjavascript's benchmark uses; with {@code table},
      * against their precomputed multiples (built here, kept for the process: a benchmark's few sizes).
      */
-    private Runnable msm(WeierstrassCurve c, int log, int window, boolean table) {
+    private Runnable msm(WeierstrassCurve c, int log) {
         long[] points = Samples.generatorMultiples(c, 1 << log);
         long[] scalars = Samples.scalarWords(1 << log, 253, 7);
         Msm.warmUp(c); // the 8-lane additions, where there are some, compiled before the first run

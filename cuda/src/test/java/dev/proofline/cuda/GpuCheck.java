@@ -244,12 +244,9 @@ public final class GpuCheck {
             int devices = 0;
             int proved = 0;
             for (boolean abcOnDevice : new boolean[] {true, false}) {
-                List<String> why = new ArrayList<>();
-                java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create().withRandomness(rs),
-                        BackendSettings.builder().abcOnDevice(abcOnDevice).build(), why::add);
+                java.util.Optional<CudaBackend> opened = backend(Prover.create().withRandomness(rs), abcOnDevice, what,
+                        curve, size);
                 if (opened.isEmpty()) {
-                    failed = true;
-                    row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
                     return;
                 }
                 EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
@@ -457,12 +454,9 @@ public final class GpuCheck {
             String size = "2^" + key.logDomainSize();
             int cores = Runtime.getRuntime().availableProcessors();
             for (String id : new String[] {"coefficients", "java", "pce"}) {
-                List<String> why = new ArrayList<>();
-                java.util.Optional<CudaBackend> opened = CudaBackend.open(Prover.create(),
-                        BackendSettings.builder().abcOnDevice(!id.equals("pce")).build(), why::add);
+                java.util.Optional<CudaBackend> opened = backend(Prover.create(), !id.equals("pce"), "engine throughput",
+                        curve, size);
                 if (opened.isEmpty()) {
-                    failed = true;
-                    row("engine throughput", curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
                     return;
                 }
                 try (CudaBackend gpu = opened.get()) {
@@ -500,6 +494,22 @@ public final class GpuCheck {
             Files.deleteIfExists(zkey);
             Files.deleteIfExists(s.dir());
         }
+    }
+
+    /**
+     * The CUDA backend on every usable device with {@code prover} and {@code abc_on_device} as given; when
+     * there is none, a failed row for {@code what} that says why, and empty.
+     */
+    private java.util.Optional<CudaBackend> backend(Prover prover, boolean abcOnDevice, String what, PairingCurve curve,
+            String size) {
+        List<String> why = new ArrayList<>();
+        java.util.Optional<CudaBackend> opened = CudaBackend.open(prover,
+                BackendSettings.builder().abcOnDevice(abcOnDevice).build(), why::add);
+        if (opened.isEmpty()) {
+            failed = true;
+            row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));
+        }
+        return opened;
     }
 
     /** {@code distinct} points of {@code group} (G, 2G, ...) repeated to {@code total} (a multiple of it). */
