@@ -169,12 +169,57 @@ final class BatchAffineBuckets extends BucketKernel {
 
     @Override
     void end(long[] out, int oi) {
+        drain();
+        reduce(0, used, out, oi);
+    }
+
+    /**
+     * Completes the accumulation (the waiting points are added) without reducing: the buckets can then
+     * take another kernel's ({@link #absorb}) and be reduced a range at a time ({@link #reduceRange}).
+     */
+    void drain() {
         while (m > 0 || qn > 0) {
             flush(source);
         }
         sink = touched;
         source = null;
-        reduce(used, out, oi);
+    }
+
+    /**
+     * B_b += B'_b for b in [from, to), B' the buckets of {@code other} (a kernel of the same curve and
+     * window size, drained): the additions in batches, each bucket in one once. Kernels that accumulated
+     * parts of one MSM are merged so, a range each, before their buckets are reduced.
+     */
+    void absorb(BatchAffineBuckets other, int from, int to) {
+        m = 0;
+        final int cap = eDst.length;
+        for (int b = from; b < to; b++) {
+            if (!other.set[b]) {
+                continue;
+            }
+            if (!set[b]) {
+                System.arraycopy(other.buckets, b * aw, buckets, b * aw, aw);
+                set[b] = true;
+                continue;
+            }
+            eDst[m] = b;
+            eSrc[m] = b * aw;
+            eNeg[m] = false;
+            if (++m == cap) {
+                completeBatch(buckets, set, other.buckets);
+                m = 0;
+            }
+        }
+        completeBatch(buckets, set, other.buckets);
+        m = 0;
+    }
+
+    /**
+     * Writes sum_{from <= b < from + count} (b + 1) B_b, Jacobian, to {@code out} at {@code oi}, after
+     * {@link #drain}; {@code count} is a power of two.
+     */
+    void reduceRange(int from, int count, long[] out, int oi) {
+        reduce(from, count, out, oi);
     }
 
     /** Below this many points a {@link #sum} finishes with mixed Jacobian additions (batches too small to pay). */
@@ -324,12 +369,12 @@ final class BatchAffineBuckets extends BucketKernel {
     }
 
     /**
-     * sum_{b < used} (b + 1) B_b. The buckets are cut into K segments of L; within each, from the top
-     * down, R_s += B_b and T_s += R_s, the K segments advancing together so that each step is a batch
-     * of K affine additions. Then T_s = sum_{b in s} (b - sL + 1) B_b and R_s = sum_{b in s} B_b, and
-     * the result is sum_s T_s + L sum_s s R_s.
+     * sum_{from <= b < from + used} (b + 1) B_b. The buckets are cut into K segments of L; within each,
+     * from the top down, R_s += B_b and T_s += R_s, the K segments advancing together so that each step
+     * is a batch of K affine additions. Then T_s = sum_{b in s} (b - from - sL + 1) B_b and
+     * R_s = sum_{b in s} B_b, and the result is sum_s T_s + L sum_s s R_s + from sum_s R_s.
      */
-    private void reduce(int used, long[] out, int oi) {
+    private void reduce(int from, int used, long[] out, int oi) {
         int k = model.segments(used);
         int len = used / k; // used and k are powers of two
         Arrays.fill(rSet, 0, k, false);
@@ -337,7 +382,7 @@ final class BatchAffineBuckets extends BucketKernel {
         for (int i = len - 1; i >= 0; i--) {
             m = 0;
             for (int s = 0; s < k; s++) {
-                int b = s * len + i;
+                int b = from + s * len + i;
                 if (!set[b]) {
                     continue;
                 }
@@ -391,6 +436,25 @@ final class BatchAffineBuckets extends BucketKernel {
             pa.dbl(weighted, 0, weighted, 0);
         }
         pa.add(acc, 0, weighted, 0, acc, 0);
+        if (from != 0) {
+            // run = sum_{s > 0} R_s: with R_0, every bucket of the range, taken from times
+            if (rSet[0]) {
+                pa.addMixed(run, 0, segR, 0, run, 0);
+            }
+            multiplySmall(run, from, weighted);
+            pa.add(acc, 0, weighted, 0, acc, 0);
+        }
         System.arraycopy(acc, 0, out, oi, jw);
+    }
+
+    /** r = k P, Jacobian, for 0 < k < 2^31 (double and add; P is not kept). */
+    private void multiplySmall(long[] p, int k, long[] r) {
+        pa.setInfinity(r, 0);
+        for (int bit = 31 - Integer.numberOfLeadingZeros(k); bit >= 0; bit--) {
+            pa.dbl(r, 0, r, 0);
+            if ((k >>> bit & 1) != 0) {
+                pa.add(r, 0, p, 0, r, 0);
+            }
+        }
     }
 }

@@ -74,39 +74,60 @@ final class TableMsm {
         int jw = curve.jacobianWidth();
         int nb = 1 << (c - 1);
         int topUsed = SignedDigits.topUsed(curve.order().bitLength(), c);
-        long[] partial = new long[tasks * jw];
         CostModel model = new CostModel(curve);
+        // a top window that can hit few buckets keeps affine batches short (a bucket is in a batch
+        // once): its digits go into buckets of their own, Jacobian
+        int share = m / tasks;
+        boolean topApart = topUsed < nb && !model.affineIsCheaper(share, topUsed, msm.batch());
+        int shared = topApart ? nw - 1 : nw;
+        boolean affine = model.affineIsCheaper((int) Math.min(Integer.MAX_VALUE, (long) shared * share), nb,
+                msm.batch());
+        // affine buckets of several tasks are merged before they are reduced, each task then reducing a
+        // range of them: each reduces nb / tasks buckets instead of nb (tasks a power of two, so that the
+        // ranges are too)
+        boolean merge = affine && tasks > 1 && Integer.bitCount(tasks) == 1;
+        BucketKernel[] kernels = new BucketKernel[tasks];
+        long[] partial = new long[2 * tasks * jw];
         MemorySegment rows = table.segment();
         long rowBytes = table.rowBytes();
         Parallel.run(threads, tasks, () -> t -> {
             int lo = (int) ((long) m * t / tasks);
             int hi = (int) ((long) m * (t + 1) / tasks);
-            // a top window that can hit few buckets keeps affine batches short (a bucket is in a batch
-            // once): its digits go into buckets of their own, Jacobian
-            boolean topApart = topUsed < nb && !model.affineIsCheaper(hi - lo, topUsed, msm.batch());
-            int shared = topApart ? nw - 1 : nw;
-            int entries = (int) Math.min(Integer.MAX_VALUE, (long) shared * (hi - lo));
-            BucketKernel k = model.affineIsCheaper(entries, nb, msm.batch()) ? msm.batchAffine(c)
-                    : new JacobianBuckets(curve, c);
+            BucketKernel k = affine ? msm.batchAffine(c) : new JacobianBuckets(curve, c);
             k.begin(nb, rows);
             for (int win = 0; win < shared; win++) {
                 k.accumulate(digits[win], lo, hi, points, rowBytes * win);
             }
-            k.end(partial, t * jw);
+            if (merge) {
+                ((BatchAffineBuckets) k).drain();
+                kernels[t] = k;
+            } else {
+                k.end(partial, 2 * t * jw);
+            }
             if (topApart) {
                 BucketKernel top = new JacobianBuckets(curve, c, topUsed);
                 top.begin(topUsed, rows);
                 top.accumulate(digits[nw - 1], lo, hi, points, rowBytes * (nw - 1));
-                long[] sum = new long[jw];
-                top.end(sum, 0);
-                curve.arithmetic().add(partial, t * jw, sum, 0, partial, t * jw);
+                top.end(partial, (2 * t + 1) * jw);
             }
         });
+        if (merge) {
+            int range = nb / tasks;
+            Parallel.run(threads, tasks, () -> t -> {
+                BatchAffineBuckets k = (BatchAffineBuckets) kernels[t];
+                for (int u = 1; u < tasks; u++) {
+                    k.absorb((BatchAffineBuckets) kernels[(t + u) % tasks], t * range, (t + 1) * range);
+                }
+                k.reduceRange(t * range, range, partial, 2 * t * jw);
+            });
+        }
         PointArithmetic pa = curve.arithmetic();
         long[] result = new long[jw];
         pa.setInfinity(result, 0);
-        for (int t = 0; t < tasks; t++) {
-            pa.add(result, 0, partial, t * jw, result, 0);
+        for (int t = 0; t < 2 * tasks; t++) {
+            if (topApart || t % 2 == 0) {
+                pa.add(result, 0, partial, t * jw, result, 0);
+            }
         }
         return result;
     }

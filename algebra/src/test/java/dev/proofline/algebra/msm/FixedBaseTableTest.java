@@ -42,6 +42,28 @@ class FixedBaseTableTest {
         }
     }
 
+    /**
+     * With 2 or 4 threads and enough terms, each thread's affine buckets are merged into the others' before
+     * a range of them is reduced by each: with few buckets (c = 8, 10) every bucket is hit by every thread,
+     * so the merge adds, doubles (a repeated point with the same scalar) and cancels (a point and its
+     * negation) across threads; the top range is reduced from a bucket other than the first.
+     */
+    @ParameterizedTest
+    @MethodSource("groups")
+    void theBucketsOfSeveralThreadsMergedThenReducedByRangeGiveTheNaiveSum(WeierstrassCurve curve) {
+        int n = 1200;
+        Input in = MsmTest.input(curve, n, 23);
+        long[] expected = MsmTest.naiveSum(curve, in.points(), in.ks());
+        for (int c : new int[] {8, 10}) {
+            try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, n, c)) {
+                for (int threads : new int[] {2, 4}) {
+                    assertSamePoint(curve, expected, Msm.on(curve).withParallelism(threads).multiply(t, in.scalars(), 0,
+                            n), curve + " c=" + c + ", " + threads + " threads");
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("groups")
     void denseAndBitHeavyScalarsGiveTheSumOfKnownDiscreteLogsAndTheMsmWithoutATable(WeierstrassCurve curve) {
