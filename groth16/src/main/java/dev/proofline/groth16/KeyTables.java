@@ -130,7 +130,10 @@ public final class KeyTables implements AutoCloseable {
             if (!key.attach(t)) {
                 return "no tables (the key was closed)";
             }
-            return t.count() == 0 ? "no tables (no point set of at most 2^15 points fits the memory given)" : "tables of " + t.bytes() + " bytes";
+            return t.count() == 0
+                    ? "no tables (no point set of at most 2^" + Integer.numberOfTrailingZeros(MAX_POINTS)
+                            + " points fits the memory given)"
+                    : "tables of " + t.bytes() + " bytes";
         } catch (IllegalStateException | OutOfMemoryError e) {
             return "no tables (" + e.getMessage() + ")";
         }
