@@ -19,7 +19,7 @@ final class CostModel {
     /** Reducing one non-empty Jacobian bucket: two full additions (11M + 5S each) and their additions. */
     private static final double JACOBIAN_REDUCE = 38;
     /** Affine addition in a batch: 3M for the shared inverse, 2M + 1S, and its additions. */
-    private static final double AFFINE_ADD = 7.5;
+    static final double AFFINE_ADD = 7.5;
     /** An empty bucket taking its first point: a copy. */
     private static final double COPY = 0.3;
     /** Clearing and scanning a bucket, hit or not. */

@@ -45,6 +45,20 @@ final class TableMsm {
         }
         long[] result = new long[jw];
         pa.setInfinity(result, 0);
+        if (nOnes > 0 && m > 0 && m < 2 * MIN_TASK && msm.parallelism() > 1
+                && 2 * othersCost(table, compact, m) > nOnes * CostModel.AFFINE_ADD) {
+            // the other terms are too few for more than one thread, and would take it longer than half
+            // the ones take two (a bit-heavy circuit's C: a hundred dense terms beside thousands of
+            // ones), so they and the ones are summed side by side
+            final int ms = m;
+            final int n1 = nOnes;
+            Msm one = msm.withParallelism(1);
+            long[][] parts = new long[2][];
+            Parallel.run(2, 2, () -> t -> parts[t] = t == 0 ? buckets(one, table, others, compact, ms)
+                    : sumOnes(one, table, ones, n1));
+            pa.add(parts[0], 0, parts[1], 0, result, 0);
+            return result;
+        }
         if (nOnes > 0) {
             pa.add(result, 0, sumOnes(msm, table, ones, nOnes), 0, result, 0);
         }
@@ -52,6 +66,29 @@ final class TableMsm {
             pa.add(result, 0, buckets(msm, table, others, compact, m), 0, result, 0);
         }
         return result;
+    }
+
+    /**
+     * The cost model's time of {@link #buckets} on one thread for m terms: a digit in each window their
+     * widest scalar reaches, the cheaper of affine and Jacobian buckets.
+     */
+    private static double othersCost(FixedBaseTable table, long[] compact, int m) {
+        int bits = 0;
+        for (int i = 0; i < m; i++) {
+            for (int w = Msm.SCALAR_WORDS - 1; w >= 0; w--) {
+                long x = compact[i * Msm.SCALAR_WORDS + w];
+                if (x != 0) {
+                    bits = Math.max(bits, 64 * w + 64 - Long.numberOfLeadingZeros(x));
+                    break;
+                }
+            }
+        }
+        int c = table.windowBits();
+        int entries = m * Math.min(table.windows(), bits / c + 1);
+        CostModel model = new CostModel(table.curve());
+        int nb = 1 << (c - 1);
+        return Math.min(model.window(entries, nb, true, MsmPlanner.DEFAULT_BATCH),
+                model.window(entries, nb, false, MsmPlanner.DEFAULT_BATCH));
     }
 
     /** The sum of the table's points {@code ones[0 .. n)} (row 0 holds the points themselves). */
