@@ -192,8 +192,7 @@ abstract class VectorBatchAffine extends BatchAdder {
     }
 
     private void mul(int ao, int bo, int ro) {
-        product(x, ao, bo, col);
-        reduce(x, col);
+        mulReduce(x, ao, bo, col);
         finish(x, col, ro);
     }
 
@@ -202,8 +201,7 @@ abstract class VectorBatchAffine extends BatchAdder {
      * take factors below 2q: (2q)^2 / R + q < 2q, R = 2^(64 fw) > 4q).
      */
     private void mulLazy(int ao, int bo, int ro) {
-        product(x, ao, bo, col);
-        reduce(x, col);
+        mulReduce(x, ao, bo, col);
         finishLazy(x, col, ro);
     }
 
@@ -386,9 +384,6 @@ abstract class VectorBatchAffine extends BatchAdder {
     /** The inverse of {@link #load}, for canonical values. */
     abstract void store(long[] x, int xo, long[] a, int off);
 
-    /** The 2L - 1 column sums of the products of the limbs at ao and bo, to x[co + 8 k + lane]. */
-    abstract void product(long[] x, int ao, int bo, int co);
-
     /** The 2L - 1 column sums of the square of the limbs at ao, to x[co + 8 k + lane]. */
     abstract void square(long[] x, int ao, int co);
 
@@ -398,6 +393,13 @@ abstract class VectorBatchAffine extends BatchAdder {
      * (In one method with {@link #finish}, C1 runs out of registers on it, and C2 never gets it.)
      */
     abstract void reduce(long[] x, int co);
+
+    /**
+     * The Montgomery product of the limbs at ao and bo, as {@link #reduce} leaves it: L + 1 limbs at co,
+     * for {@link #finish} or {@link #finishLazy} (the schoolbook rows interleaved with the reduction's
+     * steps, the columns kept in locals in parts).
+     */
+    abstract void mulReduce(long[] x, int ao, int bo, int co);
 
     /** Second part of the reduction: the limbs at co shifted down to c 2^(-64 fw) mod q, canonical, to ro. */
     abstract void finish(long[] x, int co, int ro);

@@ -129,8 +129,7 @@ final class VectorBatchAffine2 extends BatchAdder {
 
     /** Base product of the limbs at a and b, reduced, to r. */
     private void mulBase(int a, int b, int r) {
-        k.product(x, a, b, col);
-        k.reduce(x, col);
+        k.mulReduce(x, a, b, col);
         k.finish(x, col, r);
     }
 
