@@ -13,7 +13,7 @@ with 29-bit steps and a last, shorter one, and the result is in the data's own f
 import pathlib
 
 import vector_butterflies as vb
-from vector_butterflies import B, U32, emit, in_parts
+from vector_butterflies import B, U32, emit, in_parts, product_rows
 
 M_ALL = "M"
 # Every limb product multiplies two values below 2^32 (limbs of 29 bits, 30 or 31 in sums and doubled
@@ -134,11 +134,7 @@ def fused_product(L, last_bits, split_at):
             emit(f"/** Rows {i0} to {i1 - 1} of the product and Montgomery steps {i0} to {i1 - 1}"
                  + (", then the normalisation. */" if i1 == L else ". */"))
             emit(f"private void mulReduce{h}(long[] x, int ao, int bo, int co) {{")
-        modulus(L)
-        emit("final long QINV = qInv;")
-        emit(f"final LongVector QIV = LongVector.broadcast(S, QINV){U32};")
-        for j in range(L):
-            emit(f"final LongVector QV{j} = LongVector.broadcast(S, Q{j}){U32};")
+        reduction_constants(L)
         for k in range(L):
             emit(f"LongVector a{k} = LongVector.fromArray(S, x, ao + {8 * k}){U32};")
         # the columns earlier parts left: i0 .. i0 + L - 2 (column i0 holds the carry of step i0 - 1)
@@ -148,34 +144,41 @@ def fused_product(L, last_bits, split_at):
                 emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
                 defined.add(k)
         for i in range(i0, i1):
-            emit(f"LongVector b{i} = LongVector.fromArray(S, x, bo + {8 * i}){U32};")
-            for j in range(L):
-                k = i + j
-                term = f"a{j}.mul(b{i})"
-                if k in defined:
-                    emit(f"c{k} = c{k}.add({term});")
-                else:
-                    emit(f"LongVector c{k} = {term};")
-                    defined.add(k)
+            product_rows(L, i, i + 1, False, defined)
+            defined.update(range(i, i + L))
             reduce_steps(L, i, i + 1, last_bits)
         if i1 < L:
             for k in range(i1, i1 + L - 1):
                 emit(f"c{k}.intoArray(x, co + {8 * k});")
             emit(f"mulReduce{h + 1}(x, ao, bo, co);")
         else:
-            emit(f"LongVector n0 = c{L - 1}.and(M);")
-            for k in range(1, L):
-                emit(f"c{L - 1 + k} = c{L - 1 + k}.add(c{L - 2 + k}.lanewise(LSHR, {B}));")
-                emit(f"LongVector n{k} = c{L - 1 + k}.and(M);")
-            emit(f"LongVector n{L} = c{2 * L - 2}.lanewise(LSHR, {B});")
-            for k in range(L + 1):
-                emit(f"n{k}.intoArray(x, co + {8 * k});")
+            store_normalised(L)
         emit("}")
         emit()
 
 
 def modulus(L):
     emit("final long " + ", ".join(f"Q{k} = q[{k}]" for k in range(L)) + ";")
+
+
+def reduction_constants(L):
+    """The modulus, qInv and their limbs as vectors (masked with LO), for reduce_steps."""
+    modulus(L)
+    emit("final long QINV = qInv;")
+    emit(f"final LongVector QIV = LongVector.broadcast(S, QINV){U32};")
+    for j in range(L):
+        emit(f"final LongVector QV{j} = LongVector.broadcast(S, Q{j}){U32};")
+
+
+def store_normalised(L):
+    """The columns c{L-1} .. c{2L-2} after the last step, their carries propagated, as L + 1 limbs at co."""
+    emit(f"LongVector n0 = c{L - 1}.and(M);")
+    for k in range(1, L):
+        emit(f"c{L - 1 + k} = c{L - 1 + k}.add(c{L - 2 + k}.lanewise(LSHR, {B}));")
+        emit(f"LongVector n{k} = c{L - 1 + k}.and(M);")
+    emit(f"LongVector n{L} = c{2 * L - 2}.lanewise(LSHR, {B});")
+    for k in range(L + 1):
+        emit(f"n{k}.intoArray(x, co + {8 * k});")
 
 
 def gen(cls, words, L, transpose, square_split_at, reduce_chunk, mul_split_at):
@@ -224,11 +227,7 @@ def gen(cls, words, L, transpose, square_split_at, reduce_chunk, mul_split_at):
         else:
             emit(f"/** Montgomery steps {s0} to {s1 - 1}" + (" and the normalisation. */" if last else ". */"))
             emit(f"private void reduce{h}(long[] x, int co) {{")
-        modulus(L)
-        emit("final long QINV = qInv;")
-        emit(f"final LongVector QIV = LongVector.broadcast(S, QINV){U32};")
-        for j in range(L):
-            emit(f"final LongVector QV{j} = LongVector.broadcast(S, Q{j}){U32};")
+        reduction_constants(L)
         for k in range(s0, top + 1):
             emit(f"LongVector c{k} = LongVector.fromArray(S, x, co + {8 * k});")
         reduce_steps(L, s0, s1, last_bits)
@@ -237,13 +236,7 @@ def gen(cls, words, L, transpose, square_split_at, reduce_chunk, mul_split_at):
                 emit(f"c{k}.intoArray(x, co + {8 * k});")
             emit(f"reduce{h + 1}(x, co);")
         else:
-            emit(f"LongVector n0 = c{L - 1}.and(M);")
-            for k in range(1, L):
-                emit(f"c{L - 1 + k} = c{L - 1 + k}.add(c{L - 2 + k}.lanewise(LSHR, {B}));")
-                emit(f"LongVector n{k} = c{L - 1 + k}.and(M);")
-            emit(f"LongVector n{L} = c{2 * L - 2}.lanewise(LSHR, {B});")
-            for k in range(L + 1):
-                emit(f"n{k}.intoArray(x, co + {8 * k});")
+            store_normalised(L)
         emit("}")
         emit()
     # the product interleaved with its reduction, in parts: row i, then step i (split_at: the rows
