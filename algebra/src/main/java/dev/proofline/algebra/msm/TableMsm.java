@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
  * An MSM against a {@link FixedBaseTable} ({@link Msm#multiply(FixedBaseTable, long[], int, int)}):
  * the scalars are read first (zeros dropped, ones summed directly), the others recoded into the
  * table's c-bit signed digits, and the points cut among the threads, each thread adding every window's
- * digits of its points into one set of buckets (window w from row w of the table) and reducing them once.
+ * digits of its points into one set of buckets (window w from row w of the table). With affine buckets
+ * and two or four threads, each thread then merges the others' buckets of one range into its own and
+ * reduces that range; otherwise each reduces its whole set.
  */
 final class TableMsm {
 
