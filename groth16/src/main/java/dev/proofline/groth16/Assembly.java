@@ -53,12 +53,11 @@ final class Assembly {
         addAffine(p1, a, key.alpha1());
         addMultiple(m, a, key.delta1(), r);
 
-        // B1 = beta + sum w_i B_i + s delta, in G1
+        // C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta, and B1 = B1' + s delta with
+        // B1' = beta + sum w_i B_i in G1, so r B1 - r s delta = r B1': C = ... + s A + r B1', three
+        // scalar products in all instead of five (neither s delta nor r s delta is needed)
         long[] b1 = sumB1.clone();
         addAffine(p1, b1, key.beta1());
-        addMultiple(m, b1, key.delta1(), s);
-
-        // C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta
         long[] c = sumC.clone();
         p1.add(c, 0, sumH, 0, c, 0);
         long[] t = new long[g1.jacobianWidth()];
@@ -66,8 +65,6 @@ final class Assembly {
         p1.add(c, 0, t, 0, c, 0);
         m.mul(b1, 0, r, t, 0);
         p1.add(c, 0, t, 0, c, 0);
-        BigInteger rs = r.multiply(s).mod(g1.order());
-        addMultiple(m, c, key.delta1(), g1.order().subtract(rs).mod(g1.order()));
         return new long[][] {affine(p1, a, g1.affineWidth()), affine(p1, c, g1.affineWidth())};
     }
 
