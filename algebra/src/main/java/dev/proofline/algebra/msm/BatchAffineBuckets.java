@@ -1,9 +1,11 @@
 package dev.proofline.algebra.msm;
 
 import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
 import java.lang.foreign.MemorySegment;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.function.Function;
 
@@ -170,7 +172,7 @@ final class BatchAffineBuckets extends BucketKernel {
     @Override
     void end(long[] out, int oi) {
         drain();
-        reduce(0, used, out, oi);
+        reduceRange(0, used, out, oi);
     }
 
     /**
@@ -214,13 +216,6 @@ final class BatchAffineBuckets extends BucketKernel {
         m = 0;
     }
 
-    /**
-     * Writes sum_{from <= b < from + count} (b + 1) B_b, Jacobian, to {@code out} at {@code oi}, after
-     * {@link #drain}; {@code count} is a power of two.
-     */
-    void reduceRange(int from, int count, long[] out, int oi) {
-        reduce(from, count, out, oi);
-    }
 
     /** Below this many points a {@link #sum} finishes with mixed Jacobian additions (batches too small to pay). */
     static final int SUM_TAIL = 16;
@@ -369,12 +364,13 @@ final class BatchAffineBuckets extends BucketKernel {
     }
 
     /**
-     * sum_{from <= b < from + used} (b + 1) B_b. The buckets are cut into K segments of L; within each,
-     * from the top down, R_s += B_b and T_s += R_s, the K segments advancing together so that each step
-     * is a batch of K affine additions. Then T_s = sum_{b in s} (b - from - sL + 1) B_b and
+     * Writes sum_{from <= b < from + used} (b + 1) B_b, Jacobian, to {@code out} at {@code oi}, after
+     * {@link #drain}; {@code used} is a power of two. The buckets are cut into K segments of L; within
+     * each, from the top down, R_s += B_b and T_s += R_s, the K segments advancing together so that each
+     * step is a batch of K affine additions. Then T_s = sum_{b in s} (b - from - sL + 1) B_b and
      * R_s = sum_{b in s} B_b, and the result is sum_s T_s + L sum_s s R_s + from sum_s R_s.
      */
-    private void reduce(int from, int used, long[] out, int oi) {
+    void reduceRange(int from, int used, long[] out, int oi) {
         int k = model.segments(used);
         int len = used / k; // used and k are powers of two
         Arrays.fill(rSet, 0, k, false);
@@ -441,20 +437,9 @@ final class BatchAffineBuckets extends BucketKernel {
             if (rSet[0]) {
                 pa.addMixed(run, 0, segR, 0, run, 0);
             }
-            multiplySmall(run, from, weighted);
+            new ScalarMultiplier(pa).mul(run, 0, BigInteger.valueOf(from), weighted, 0);
             pa.add(acc, 0, weighted, 0, acc, 0);
         }
         System.arraycopy(acc, 0, out, oi, jw);
-    }
-
-    /** r = k P, Jacobian, for 0 < k < 2^31 (double and add; P is not kept). */
-    private void multiplySmall(long[] p, int k, long[] r) {
-        pa.setInfinity(r, 0);
-        for (int bit = 31 - Integer.numberOfLeadingZeros(k); bit >= 0; bit--) {
-            pa.dbl(r, 0, r, 0);
-            if ((k >>> bit & 1) != 0) {
-                pa.add(r, 0, p, 0, r, 0);
-            }
-        }
     }
 }
