@@ -90,13 +90,23 @@ public final class FixedBaseTable implements AutoCloseable {
         return best;
     }
 
+    /**
+     * Whether a thread's {@code share} of terms sums the top window's digits apart, in Jacobian buckets
+     * of their own: when that window can hit only {@code topUsed} of the nb buckets and affine batches
+     * would not pay for so few (a bucket is in a batch once, so its digits would cut the shared batches
+     * short). {@code TableMsm} decides so, and {@link #cost} prices it so.
+     */
+    static boolean topApart(CostModel model, int share, int topUsed, int nb, int batch) {
+        return topUsed < nb && !model.affineIsCheaper(share, topUsed, batch);
+    }
+
     /** The cost model's time of an MSM of n dense terms with the table: each thread's share, one reduction. */
     static double cost(CostModel model, int n, int bits, int c, int threads) {
         int share = n / threads;
         int nb = 1 << (c - 1);
         int topUsed = SignedDigits.topUsed(bits, c);
         int batch = MsmPlanner.DEFAULT_BATCH;
-        boolean topApart = topUsed < nb && !model.affineIsCheaper(share, topUsed, batch);
+        boolean topApart = topApart(model, share, topUsed, nb, batch);
         int shared = SignedDigits.windows(bits, c) - (topApart ? 1 : 0);
         int entries = (int) Math.min(Integer.MAX_VALUE, (long) shared * share);
         double cost = Math.min(model.window(entries, nb, true, batch), model.window(entries, nb, false, batch));

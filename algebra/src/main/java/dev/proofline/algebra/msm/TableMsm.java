@@ -71,26 +71,15 @@ final class TableMsm {
     }
 
     /**
-     * The cost model's time of {@link #buckets} on one thread for m terms: a digit in each window their
-     * widest scalar reaches, the cheaper of affine and Jacobian buckets.
+     * The cost model's time of {@link #buckets} on one thread for the m terms, as dense terms as wide
+     * as the widest of them.
      */
     private static double othersCost(FixedBaseTable table, long[] compact, int m) {
         int bits = 0;
         for (int i = 0; i < m; i++) {
-            for (int w = Msm.SCALAR_WORDS - 1; w >= 0; w--) {
-                long x = compact[i * Msm.SCALAR_WORDS + w];
-                if (x != 0) {
-                    bits = Math.max(bits, 64 * w + 64 - Long.numberOfLeadingZeros(x));
-                    break;
-                }
-            }
+            bits = Math.max(bits, WidthGroups.bitLength(compact, i * Msm.SCALAR_WORDS));
         }
-        int c = table.windowBits();
-        int entries = m * Math.min(table.windows(), bits / c + 1);
-        CostModel model = new CostModel(table.curve());
-        int nb = 1 << (c - 1);
-        return Math.min(model.window(entries, nb, true, MsmPlanner.DEFAULT_BATCH),
-                model.window(entries, nb, false, MsmPlanner.DEFAULT_BATCH));
+        return FixedBaseTable.cost(new CostModel(table.curve()), m, bits, table.windowBits(), 1);
     }
 
     /** The sum of the table's points {@code ones[0 .. n)} (row 0 holds the points themselves). */
@@ -114,10 +103,8 @@ final class TableMsm {
         int nb = 1 << (c - 1);
         int topUsed = SignedDigits.topUsed(curve.order().bitLength(), c);
         CostModel model = new CostModel(curve);
-        // a top window that can hit few buckets keeps affine batches short (a bucket is in a batch
-        // once): its digits go into buckets of their own, Jacobian
         int share = m / tasks;
-        boolean topApart = topUsed < nb && !model.affineIsCheaper(share, topUsed, msm.batch());
+        boolean topApart = FixedBaseTable.topApart(model, share, topUsed, nb, msm.batch());
         int shared = topApart ? nw - 1 : nw;
         boolean affine = model.affineIsCheaper((int) Math.min(Integer.MAX_VALUE, (long) shared * share), nb,
                 msm.batch());

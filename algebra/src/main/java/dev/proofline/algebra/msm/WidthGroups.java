@@ -63,6 +63,15 @@ final class WidthGroups {
                 && (dropped == 0 || bits[0] == fullBits && dropped < Math.max(1, n / 8));
     }
 
+    /** The bit length of the 4-word scalar at {@code scalars[s ..]} (0 for zero). */
+    static int bitLength(long[] scalars, int s) {
+        long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
+        return k3 != 0 ? 256 - Long.numberOfLeadingZeros(k3)
+                : k2 != 0 ? 192 - Long.numberOfLeadingZeros(k2)
+                : k1 != 0 ? 128 - Long.numberOfLeadingZeros(k1)
+                : 64 - Long.numberOfLeadingZeros(k0);
+    }
+
     /**
      * Classifies the n terms (scalars from word {@code scalarBase}, 4 words each; points from byte
      * {@code pointBase}, {@code aw} words each) and chooses the groups, {@code cost} pricing a Pippenger
@@ -77,11 +86,7 @@ final class WidthGroups {
         int dropped = 0;
         for (int i = 0; i < n; i++) {
             int s = scalarBase + i * Msm.SCALAR_WORDS;
-            long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
-            int len = k3 != 0 ? 256 - Long.numberOfLeadingZeros(k3)
-                    : k2 != 0 ? 192 - Long.numberOfLeadingZeros(k2)
-                    : k1 != 0 ? 128 - Long.numberOfLeadingZeros(k1)
-                    : 64 - Long.numberOfLeadingZeros(k0);
+            int len = bitLength(scalars, s);
             if (len == 0 || isInfinity(points, pointBase + 8L * aw * i, aw)) {
                 classOf[i] = DROPPED;
                 dropped++;
