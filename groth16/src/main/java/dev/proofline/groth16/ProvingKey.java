@@ -52,6 +52,8 @@ public final class ProvingKey implements AutoCloseable {
      * For key readers: the parts of a key, already checked. The key owns {@code arena} (the mapping
      * of the segments) and closes it when closed.
      */
+    private volatile VerificationKey verificationKey;
+
     public ProvingKey(Path source, Arena arena, PairingCurve curve, int nVars, int nPublic, int logDomain, long[] alpha1,
             long[] beta1, long[] beta2, long[] gamma2, long[] delta1, long[] delta2, long[] ic,
             MemorySegment coefficients, int coefficientCount, boolean inConstraintOrder,
@@ -182,7 +184,13 @@ public final class ProvingKey implements AutoCloseable {
 
     /** The verification key that goes with this proving key. */
     public VerificationKey verificationKey() {
-        return new VerificationKey(curve, nPublic, alpha1, beta2, gamma2, delta2, ic);
+        VerificationKey vk = verificationKey;
+        if (vk == null) {
+            // one per key: a resident key's proofs are checked with it, which prepares it once
+            vk = new VerificationKey(curve, nPublic, alpha1, beta2, gamma2, delta2, ic);
+            verificationKey = vk;
+        }
+        return vk;
     }
 
     /** The precomputed tables attached to this key ({@link #attach}), or null. */

@@ -5,6 +5,7 @@ import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.pairing.Pairing;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,9 @@ import java.util.List;
 /**
  * Groth16 verification: e(A, B) = e(alpha, beta) e(vk_x, gamma) e(C, delta) with
  * vk_x = IC_0 + sum_i x_i IC_i, checked as one multi-pairing
- * e(-A, B) e(alpha, beta) e(vk_x, gamma) e(C, delta) = 1 (one final exponentiation).
+ * e(-A, B) e(alpha, beta) e(vk_x, gamma) e(C, delta) = 1 (one final exponentiation). A key checked
+ * more than once has its fixed parts prepared ({@link VerificationKey#prepared}): gamma's and delta's
+ * lines recorded, e(alpha, beta)'s Miller loop computed once.
  */
 public final class Verifier {
 
@@ -68,14 +71,22 @@ public final class Verifier {
         long[] negA = new long[aw];
         pa.negAffine(proof.a(), 0, negA, 0);
 
-        List<long[]> ps = new ArrayList<>();
-        List<long[]> qs = new ArrayList<>();
-        add(ps, qs, pa, curve.g2().arithmetic(), negA, proof.b());
-        add(ps, qs, pa, curve.g2().arithmetic(), vk.alpha1(), vk.beta2());
-        add(ps, qs, pa, curve.g2().arithmetic(), vkx, vk.gamma2());
-        add(ps, qs, pa, curve.g2().arithmetic(), proof.c(), vk.delta2());
-        boolean ok = ps.isEmpty()
-                || curve.pairing().pairingProductIsOne(ps.toArray(new long[0][]), qs.toArray(new long[0][]));
+        VerificationKey.Prepared prepared = vk.prepared();
+        boolean ok;
+        if (prepared != null) {
+            ok = curve.pairing().pairingProductIsOne(new long[][] {negA}, new long[][] {proof.b()},
+                    new long[][] {vkx, proof.c()}, new Pairing.PreparedG2[] {prepared.gamma2(), prepared.delta2()},
+                    prepared.alphaBetaLoop());
+        } else {
+            List<long[]> ps = new ArrayList<>();
+            List<long[]> qs = new ArrayList<>();
+            add(ps, qs, pa, curve.g2().arithmetic(), negA, proof.b());
+            add(ps, qs, pa, curve.g2().arithmetic(), vk.alpha1(), vk.beta2());
+            add(ps, qs, pa, curve.g2().arithmetic(), vkx, vk.gamma2());
+            add(ps, qs, pa, curve.g2().arithmetic(), proof.c(), vk.delta2());
+            ok = ps.isEmpty()
+                    || curve.pairing().pairingProductIsOne(ps.toArray(new long[0][]), qs.toArray(new long[0][]));
+        }
         return ok ? Result.ok() : Result.invalid("the pairing check failed");
     }
 

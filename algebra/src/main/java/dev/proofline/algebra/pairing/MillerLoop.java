@@ -2,6 +2,7 @@ package dev.proofline.algebra.pairing;
 
 import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
+import java.util.Arrays;
 
 /**
  * The state of one (multi-)Miller loop: the accumulator f in Fp12 and, per pair (P, Q), the running
@@ -9,6 +10,10 @@ import dev.proofline.algebra.field.PrimeField;
  * Lines come from the doubling and addition formulas of Costello, Lange and Naehrig, "Faster pairing
  * computations on curves with high-degree twists" (PKC 2010), in the form arkworks uses; each line is
  * known only up to a factor in Fp2, which the final exponentiation removes (p^6 - 1 kills Fp6).
+ *
+ * <p>A pair whose Q is fixed can replay the lines recorded for Q once ({@link Pairing.PreparedG2}):
+ * its T and its doubling and addition formulas are then skipped, and only the lines' evaluation at P
+ * remains.
  *
  * <p>One instance per call; not thread-safe.
  */
@@ -33,6 +38,12 @@ final class MillerLoop {
     final long[] f;
     private final long[] s;      // scratch, Fp2 slots
     private final long[] line;   // l0, l1, l2 (Fp2)
+    /** Per pair: the lines recorded for its Q ({@link Pairing.PreparedG2}), replayed in order; null: computed. */
+    private final long[][] replayed;
+    private final int[] cursor;
+    /** In a recording loop, the lines so far (one pair; f is not computed); null otherwise. */
+    private long[] recorded;
+    private int recordedLength;
 
     MillerLoop(Fp12 f12, Pairing.Twist twist, long[] threeB, long[] half, long[][] g1s, long[][] g2s, int[] live,
             int pairs) {
@@ -60,6 +71,23 @@ final class MillerLoop {
         this.f = f12.one();
         this.s = new long[12 * w2];
         this.line = new long[3 * w2];
+        this.replayed = new long[pairs][];
+        this.cursor = new int[pairs];
+    }
+
+    /** Pair j's lines are {@code lines} (recorded for its Q): its doublings and additions replay them. */
+    void replay(int j, long[] lines) {
+        replayed[j] = lines;
+    }
+
+    /** Makes this loop (of one pair) record its lines instead of evaluating them; {@link #lines} returns them. */
+    void record() {
+        recorded = new long[64 * 3 * w2];
+    }
+
+    /** The lines recorded, in the order the loop computed them. */
+    long[] lines() {
+        return Arrays.copyOf(recorded, recordedLength);
     }
 
     /** Offset of Q's x in {@link #q} for pair j; y follows, then -y. */
@@ -68,15 +96,23 @@ final class MillerLoop {
     }
 
     void square() {
-        f12.sqr(f, 0, f, 0);
+        if (recorded == null) {
+            f12.sqr(f, 0, f, 0);
+        }
     }
 
     void conjugate() {
-        f12.conjugate(f, 0, f, 0);
+        if (recorded == null) {
+            f12.conjugate(f, 0, f, 0);
+        }
     }
 
     /** T = 2T for pair j, and f = f * (the tangent line at T, evaluated at P). */
     void doubling(int j) {
+        if (replayed[j] != null) {
+            replayLine(j);
+            return;
+        }
         final int x = j * 3 * w2, y = x + w2, z = y + w2;
         final int a = 0, b = w2, c = 2 * w2, e = 3 * w2, ff = 4 * w2, g = 5 * w2, h = 6 * w2, i = 7 * w2,
                 jj = 8 * w2, u = 9 * w2, v = 10 * w2;
@@ -118,6 +154,10 @@ final class MillerLoop {
 
     /** T = T + R for pair j, R affine at (ra, rx) and (ra, ry), and f = f * (the chord, at P). */
     void addition(int j, long[] ra, int rx, int ry) {
+        if (replayed[j] != null) {
+            replayLine(j);
+            return;
+        }
         final int x = j * 3 * w2, y = x + w2, z = y + w2;
         final int th = 0, la = w2, c = 2 * w2, d = 3 * w2, e = 4 * w2, ff = 5 * w2, g = 6 * w2, h = 7 * w2,
                 u = 8 * w2;
@@ -151,11 +191,26 @@ final class MillerLoop {
         evaluate(j);
     }
 
+    /** The next recorded line of pair j, evaluated at its P. */
+    private void replayLine(int j) {
+        System.arraycopy(replayed[j], cursor[j], line, 0, line.length);
+        cursor[j] += line.length;
+        evaluate(j);
+    }
+
     /**
      * f = f * l(P). D-type twist: l = l0 y_P + l1 x_P w + l2 v w (sparse 0, 3, 4); M-type twist:
      * l = l0 + l1 x_P v + l2 y_P v w (sparse 0, 1, 4).
      */
     private void evaluate(int j) {
+        if (recorded != null) {
+            if (recordedLength + line.length > recorded.length) {
+                recorded = Arrays.copyOf(recorded, 2 * recorded.length);
+            }
+            System.arraycopy(line, 0, recorded, recordedLength, line.length);
+            recordedLength += line.length;
+            return;
+        }
         final int px = j * 2 * n, py = px + n;
         final int l0 = 0, l1 = w2, l2 = 2 * w2;
         fp2.mulByBase(line, l1, p, px, line, l1);

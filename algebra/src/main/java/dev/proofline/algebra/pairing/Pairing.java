@@ -91,6 +91,77 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
     }
 
     /**
+     * A G2 point's lines in the Miller loop, computed once, for pairings of many G1 points with this
+     * fixed one (a verification key's gamma and delta): the loop then evaluates the recorded lines at P
+     * and does no G2 arithmetic for the pair. Immutable and thread-safe.
+     */
+    public static final class PreparedG2 {
+
+        private final Pairing pairing;
+        private final long[] point;
+        /** l0, l1, l2 (Fp2) of each doubling and addition, in the loop's order; null at infinity. */
+        private final long[] lines;
+
+        private PreparedG2(Pairing pairing, long[] point, long[] lines) {
+            this.pairing = pairing;
+            this.point = point;
+            this.lines = lines;
+        }
+    }
+
+    /** Q's lines, for {@link #pairingProductIsOne(long[][], long[][], long[][], PreparedG2[], long[])}. */
+    public PreparedG2 prepare(long[] g2Affine) {
+        int n = fp.width();
+        if (g2Affine.length != 4 * n) {
+            throw new IllegalArgumentException("expected an affine G2 point of " + 4 * n + " longs, got "
+                    + g2Affine.length);
+        }
+        long[] q = g2Affine.clone();
+        if (allZero(q)) {
+            return new PreparedG2(this, q, null);
+        }
+        MillerLoop m = new MillerLoop(fp12(), twist, threeB, half, new long[][] {new long[2 * n]},
+                new long[][] {q}, new int[] {0}, 1);
+        m.record();
+        run(m);
+        return new PreparedG2(this, q, m.lines());
+    }
+
+    /**
+     * Whether ∏ e(P_i, Q_i) ∏ e(R_k, S_k) e0 = 1, S_k prepared ({@link #prepare}) and e0 given as the
+     * Miller loop value {@code factor} (null: 1), e.g. {@link #millerLoop} of a fixed pair: the same
+     * check as {@link #pairingProductIsOne(long[][], long[][])} over all the pairs, for less work. The
+     * computed and the prepared pairs run on two threads where there are two.
+     */
+    public boolean pairingProductIsOne(long[][] g1s, long[][] g2s, long[][] preparedG1s, PreparedG2[] prepared,
+            long[] factor) {
+        if (preparedG1s.length != prepared.length) {
+            throw new IllegalArgumentException("need as many G1 points as prepared G2 points: " + preparedG1s.length
+                    + " vs " + prepared.length);
+        }
+        for (PreparedG2 q : prepared) {
+            if (q.pairing != this) {
+                throw new IllegalArgumentException("a G2 point prepared for another curve");
+            }
+        }
+        long[][] parts = new long[2][];
+        if (g1s.length > 0 && prepared.length > 0 && Runtime.getRuntime().availableProcessors() >= 2) {
+            Parallel.run(2, 2, () -> t -> parts[t] = t == 0
+                    ? millerLoop(g1s, g2s, new long[0][], new PreparedG2[0])
+                    : millerLoop(new long[0][], new long[0][], preparedG1s, prepared));
+        } else {
+            parts[0] = millerLoop(g1s, g2s, preparedG1s, prepared);
+            parts[1] = fp12().one();
+        }
+        Fp12 f12 = fp12();
+        f12.mul(parts[0], 0, parts[1], 0, parts[0], 0);
+        if (factor != null) {
+            f12.mul(parts[0], 0, factor, 0, parts[0], 0);
+        }
+        return f12.isOne(finalExponentiation(parts[0]), 0);
+    }
+
+    /**
      * {@link #millerLoop}, with four pairs or more cut in two halves run on two threads where there are
      * two, their values multiplied: each half pays its own squarings of f, and half the lines (a Groth16
      * check's four pairs: 1.9 ms on one thread, about a fifth of it the squarings).
@@ -110,18 +181,39 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
 
     /** ∏ f_i, the Miller loop values of the pairs, computed together (one squaring per step for all). */
     public long[] millerLoop(long[][] g1s, long[][] g2s) {
+        return millerLoop(g1s, g2s, new long[0][], new PreparedG2[0]);
+    }
+
+    /**
+     * ∏ f_i over the computed pairs (P_i, Q_i) and the prepared pairs (R_k, S_k), in one loop: the same
+     * value as {@link #millerLoop(long[][], long[][])} of all the pairs.
+     */
+    public long[] millerLoop(long[][] g1s, long[][] g2s, long[][] preparedG1s, PreparedG2[] prepared) {
         if (g1s.length != g2s.length) {
             throw new IllegalArgumentException("need as many G1 as G2 points: " + g1s.length + " vs " + g2s.length);
         }
         int n = fp.width();
-        int[] live = new int[g1s.length];
-        int pairs = 0;
+        int total = g1s.length + prepared.length;
+        long[][] ps = new long[total][];
+        long[][] qs = new long[total][];
+        long[][] lines = new long[total][];
         for (int i = 0; i < g1s.length; i++) {
-            if (g1s[i].length != 2 * n || g2s[i].length != 4 * n) {
+            ps[i] = g1s[i];
+            qs[i] = g2s[i];
+        }
+        for (int k = 0; k < prepared.length; k++) {
+            ps[g1s.length + k] = preparedG1s[k];
+            qs[g1s.length + k] = prepared[k].point;
+            lines[g1s.length + k] = prepared[k].lines;
+        }
+        int[] live = new int[total];
+        int pairs = 0;
+        for (int i = 0; i < total; i++) {
+            if (ps[i].length != 2 * n || qs[i].length != 4 * n) {
                 throw new IllegalArgumentException("pair " + i + ": expected affine points of " + 2 * n + " and "
-                        + 4 * n + " longs, got " + g1s[i].length + " and " + g2s[i].length);
+                        + 4 * n + " longs, got " + ps[i].length + " and " + qs[i].length);
             }
-            if (!allZero(g1s[i]) && !allZero(g2s[i])) {
+            if (!allZero(ps[i]) && !allZero(qs[i])) {
                 live[pairs++] = i;
             }
         }
@@ -129,18 +221,30 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
         if (pairs == 0) {
             return f12.one();
         }
-        MillerLoop m = new MillerLoop(f12, twist, threeB, half, g1s, g2s, live, pairs);
+        MillerLoop m = new MillerLoop(f12, twist, threeB, half, ps, qs, live, pairs);
+        for (int j = 0; j < pairs; j++) {
+            if (lines[live[j]] != null) {
+                m.replay(j, lines[live[j]]);
+            }
+        }
+        run(m);
+        return m.f;
+    }
+
+    /** The loop over the Miller scalar's digits, then the curve's last steps. */
+    private void run(MillerLoop m) {
+        int n = fp.width();
         int top = loopDigits.length - 1;   // loopDigits[top] = 1: T starts at Q
         for (int i = top - 1; i >= 0; i--) {
             if (i != top - 1) {
                 m.square();
             }
-            for (int j = 0; j < pairs; j++) {
+            for (int j = 0; j < m.pairs; j++) {
                 m.doubling(j);
             }
             int d = loopDigits[i];
             if (d != 0) {
-                for (int j = 0; j < pairs; j++) {
+                for (int j = 0; j < m.pairs; j++) {
                     int qo = m.qOffset(j);
                     int w2 = 2 * n;
                     m.addition(j, m.q, qo, d > 0 ? qo + w2 : qo + 2 * w2);
@@ -148,7 +252,6 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
             }
         }
         finishMillerLoop(m);
-        return m.f;
     }
 
     /** f^((p^12 - 1)/r * m) (see the class comment). */

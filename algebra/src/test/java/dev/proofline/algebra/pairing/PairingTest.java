@@ -188,6 +188,65 @@ class PairingTest {
 
     @ParameterizedTest
     @MethodSource("curves")
+    void preparedPointsGiveTheSameChecksAsComputedOnes(Curve c) {
+        Pairing e = c.pairing();
+        Random rnd = new Random(7 + c.ffjsName().hashCode());
+        BigInteger[] k = new BigInteger[7];
+        for (int i = 0; i < k.length; i++) {
+            k[i] = new BigInteger(c.r().bitLength() - 1, rnd);
+        }
+        long[] g1 = e.g1().generator();
+        long[] g2 = e.g2().generator();
+        // the Groth16 shape: e(-A, B) e(alpha, beta) e(x, gamma) e(C, delta) = 1 with
+        // A = k0 G1, B = k1 G2, alpha = k2 G1, beta = k3 G2, gamma = k4 G2, delta = k5 G2, x = k6 G1,
+        // C = (k0 k1 - k2 k3 - k6 k4) / k5 G1
+        BigInteger r = c.r();
+        BigInteger cs = k[0].multiply(k[1]).subtract(k[2].multiply(k[3])).subtract(k[6].multiply(k[4]))
+                .multiply(k[5].modInverse(r)).mod(r);
+        long[] negA = neg(e.g1(), mulG(e.g1(), g1, k[0]));
+        long[] b = mulG(e.g2(), g2, k[1]);
+        long[] alpha = mulG(e.g1(), g1, k[2]);
+        long[] beta = mulG(e.g2(), g2, k[3]);
+        long[] gamma = mulG(e.g2(), g2, k[4]);
+        long[] delta = mulG(e.g2(), g2, k[5]);
+        long[] x = mulG(e.g1(), g1, k[6]);
+        long[] cPoint = mulG(e.g1(), g1, cs);
+        assertTrue(e.pairingProductIsOne(new long[][] {negA, alpha, x, cPoint}, new long[][] {b, beta, gamma, delta}));
+        Pairing.PreparedG2[] prepared = {e.prepare(gamma), e.prepare(delta)};
+        long[] alphaBeta = e.millerLoop(new long[][] {alpha}, new long[][] {beta});
+        assertTrue(e.pairingProductIsOne(new long[][] {negA}, new long[][] {b}, new long[][] {x, cPoint}, prepared,
+                alphaBeta));
+        // all of it prepared, or none of it (the prepared pairs alone, on one thread)
+        assertTrue(e.pairingProductIsOne(new long[0][], new long[0][], new long[][] {negA, x, cPoint},
+                new Pairing.PreparedG2[] {e.prepare(b), prepared[0], prepared[1]}, alphaBeta));
+        assertTrue(e.pairingProductIsOne(new long[][] {negA, alpha, x, cPoint}, new long[][] {b, beta, gamma, delta},
+                new long[0][], new Pairing.PreparedG2[0], null));
+        // each prepared point's lines belong to it: swapped, or a G1 point off by one, the check fails
+        assertFalse(e.pairingProductIsOne(new long[][] {negA}, new long[][] {b}, new long[][] {x, cPoint},
+                new Pairing.PreparedG2[] {prepared[1], prepared[0]}, alphaBeta));
+        long[] cOff = mulG(e.g1(), g1, cs.add(BigInteger.ONE));
+        assertFalse(e.pairingProductIsOne(new long[][] {negA}, new long[][] {b}, new long[][] {x, cOff}, prepared,
+                alphaBeta));
+        assertFalse(e.pairingProductIsOne(new long[][] {negA}, new long[][] {b}, new long[][] {x, cPoint}, prepared,
+                null));
+        // the Miller loop value of a prepared pair is the computed one's, to the word
+        assertArrayEquals(e.millerLoop(new long[][] {x}, new long[][] {gamma}),
+                e.millerLoop(new long[0][], new long[0][], new long[][] {x}, new Pairing.PreparedG2[] {prepared[0]}));
+        assertArrayEquals(e.millerLoop(new long[][] {negA, x, cPoint}, new long[][] {b, gamma, delta}),
+                e.millerLoop(new long[][] {negA}, new long[][] {b}, new long[][] {x, cPoint}, prepared));
+        // a prepared point at infinity, or a G1 point at infinity, contributes 1
+        Pairing.PreparedG2 infinity = e.prepare(new long[e.g2().affineWidth()]);
+        assertTrue(e.pairingProductIsOne(new long[][] {negA}, new long[][] {b},
+                new long[][] {x, cPoint, g1, new long[e.g1().affineWidth()]},
+                new Pairing.PreparedG2[] {prepared[0], prepared[1], infinity, prepared[0]}, alphaBeta));
+        Pairing other = c.ffjsName().equals("bn128") ? Pairing.bls12381() : Pairing.bn254();
+        Pairing.PreparedG2 foreign = other.prepare(other.g2().generator());
+        assertThrows(IllegalArgumentException.class, () -> e.pairingProductIsOne(new long[0][], new long[0][],
+                new long[][] {g1}, new Pairing.PreparedG2[] {foreign}, null));
+    }
+
+    @ParameterizedTest
+    @MethodSource("curves")
     void finalExponentiationRaisesToMTimesTheReducedExponent(Curve c) {
         Pairing e = c.pairing();
         Fp12 f12 = e.fp12();
