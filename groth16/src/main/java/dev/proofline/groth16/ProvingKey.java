@@ -48,12 +48,13 @@ public final class ProvingKey implements AutoCloseable {
     private volatile KeyTables tables;
     private boolean closed;
 
+    /** Made at the first {@link #verificationKey()}; one per key, so that its preparation is kept. */
+    private volatile VerificationKey verificationKey;
+
     /**
      * For key readers: the parts of a key, already checked. The key owns {@code arena} (the mapping
      * of the segments) and closes it when closed.
      */
-    private volatile VerificationKey verificationKey;
-
     public ProvingKey(Path source, Arena arena, PairingCurve curve, int nVars, int nPublic, int logDomain, long[] alpha1,
             long[] beta1, long[] beta2, long[] gamma2, long[] delta1, long[] delta2, long[] ic,
             MemorySegment coefficients, int coefficientCount, boolean inConstraintOrder,
