@@ -216,7 +216,6 @@ final class BatchAffineBuckets extends BucketKernel {
         m = 0;
     }
 
-
     /** Below this many points a {@link #sum} finishes with mixed Jacobian additions (batches too small to pay). */
     static final int SUM_TAIL = 16;
 

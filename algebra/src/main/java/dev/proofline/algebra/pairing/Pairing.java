@@ -135,26 +135,17 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
      */
     public boolean pairingProductIsOne(long[][] g1s, long[][] g2s, long[][] preparedG1s, PreparedG2[] prepared,
             long[] factor) {
-        if (preparedG1s.length != prepared.length) {
-            throw new IllegalArgumentException("need as many G1 points as prepared G2 points: " + preparedG1s.length
-                    + " vs " + prepared.length);
-        }
-        for (PreparedG2 q : prepared) {
-            if (q.pairing != this) {
-                throw new IllegalArgumentException("a G2 point prepared for another curve");
-            }
-        }
+        requirePrepared(preparedG1s, prepared);
+        Fp12 f12 = fp12();
         long[][] parts = new long[2][];
         if (g1s.length > 0 && prepared.length > 0 && Runtime.getRuntime().availableProcessors() >= 2) {
             Parallel.run(2, 2, () -> t -> parts[t] = t == 0
                     ? millerLoop(g1s, g2s, new long[0][], new PreparedG2[0])
                     : millerLoop(new long[0][], new long[0][], preparedG1s, prepared));
+            f12.mul(parts[0], 0, parts[1], 0, parts[0], 0);
         } else {
             parts[0] = millerLoop(g1s, g2s, preparedG1s, prepared);
-            parts[1] = fp12().one();
         }
-        Fp12 f12 = fp12();
-        f12.mul(parts[0], 0, parts[1], 0, parts[0], 0);
         if (factor != null) {
             f12.mul(parts[0], 0, factor, 0, parts[0], 0);
         }
@@ -189,6 +180,7 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
      * value as {@link #millerLoop(long[][], long[][])} of all the pairs.
      */
     public long[] millerLoop(long[][] g1s, long[][] g2s, long[][] preparedG1s, PreparedG2[] prepared) {
+        requirePrepared(preparedG1s, prepared);
         if (g1s.length != g2s.length) {
             throw new IllegalArgumentException("need as many G1 as G2 points: " + g1s.length + " vs " + g2s.length);
         }
@@ -229,6 +221,19 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
         }
         run(m);
         return m.f;
+    }
+
+    /** As many G1 points as prepared G2 points, each prepared by this pairing. */
+    private void requirePrepared(long[][] preparedG1s, PreparedG2[] prepared) {
+        if (preparedG1s.length != prepared.length) {
+            throw new IllegalArgumentException("need as many G1 points as prepared G2 points: " + preparedG1s.length
+                    + " vs " + prepared.length);
+        }
+        for (PreparedG2 q : prepared) {
+            if (q.pairing != this) {
+                throw new IllegalArgumentException("a G2 point prepared for another curve");
+            }
+        }
     }
 
     /** The loop over the Miller scalar's digits, then the curve's last steps. */

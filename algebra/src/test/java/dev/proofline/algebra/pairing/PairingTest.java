@@ -243,6 +243,10 @@ class PairingTest {
         Pairing.PreparedG2 foreign = other.prepare(other.g2().generator());
         assertThrows(IllegalArgumentException.class, () -> e.pairingProductIsOne(new long[0][], new long[0][],
                 new long[][] {g1}, new Pairing.PreparedG2[] {foreign}, null));
+        assertThrows(IllegalArgumentException.class, () -> e.millerLoop(new long[0][], new long[0][],
+                new long[][] {g1}, new Pairing.PreparedG2[] {foreign}));
+        assertThrows(IllegalArgumentException.class, () -> e.millerLoop(new long[0][], new long[0][],
+                new long[][] {g1, x}, new Pairing.PreparedG2[] {prepared[0]}));
     }
 
     @ParameterizedTest
