@@ -42,12 +42,18 @@ public final class RetargetOldClasses {
         for (String a : args) {
             Path jar = Path.of(a);
             int n = retarget(jar);
-            System.out.println(jar.getFileName() + ": " + (n == 0 ? "no class below version 50, left as it is"
-                    : n + " class files rewritten to version " + TARGET_MAJOR));
+            System.out.println(jar.getFileName() + ": " + switch (n) {
+                case SIGNED -> "signed, left as it is";
+                case 0 -> "no class below version 50, left as it is";
+                default -> n + " class files rewritten to version " + TARGET_MAJOR;
+            });
         }
     }
 
-    /** Rewrites the jar's old class files; returns how many (0: the jar is untouched). */
+    /** What {@link #retarget} returns for a signed jar, which it leaves as it is. */
+    private static final int SIGNED = -1;
+
+    /** Rewrites the jar's old class files; returns how many (0 or {@link #SIGNED}: the jar is untouched). */
     static int retarget(Path jar) throws IOException {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         Map<String, Long> times = new LinkedHashMap<>();
@@ -63,7 +69,7 @@ public final class RetargetOldClasses {
             String upper = name.toUpperCase(java.util.Locale.ROOT);
             if (upper.startsWith("META-INF/") && (upper.endsWith(".SF") || upper.endsWith(".RSA")
                     || upper.endsWith(".DSA") || upper.endsWith(".EC"))) {
-                return 0;   // signed: a rewritten class would fail its digest
+                return SIGNED;   // a rewritten class would fail its digest
             }
         }
         // the jar's own classes for the stack maps' common supertypes, then the JDK's
