@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.groth16.testing.CircomFixtures;
@@ -134,6 +135,23 @@ class FileRejectionTest {
         rejects(sig, () -> ZkeyFile.open(sig), "section 4 (coefficients)", "coefficient #0", "signal");
         Path mat = corrupt(zkey, "matrix.zkey", b -> putU32(b, c4 + 4, 2));
         rejects(mat, () -> ZkeyFile.open(mat), "section 4 (coefficients)", "matrix is 2");
+        // the last coefficient's value equal to r (little-endian, all four words of it read), and its
+        // constraint at the domain size
+        int nCoef = ByteBuffer.wrap(Files.readAllBytes(zkey)).order(ByteOrder.LITTLE_ENDIAN).getInt((int) c4);
+        long last = c4 + 4 + (long) (nCoef - 1) * ProvingKey.COEFFICIENT_BYTES;
+        byte[] r = (curve.equals("bn128") ? PairingCurve.BN254 : PairingCurve.BLS12_381).fr().modulus().toByteArray();
+        Path value = corrupt(zkey, "value.zkey", b -> {
+            for (int i = 0; i < 32; i++) {
+                b[(int) last + 12 + i] = i < r.length ? r[r.length - 1 - i] : 0;
+            }
+        });
+        rejects(value, () -> ZkeyFile.open(value), "section 4 (coefficients)",
+                "coefficient #" + (nCoef - 1) + ": value is not below r");
+        long h2words = sectionOffset(zkey, "zkey", 2) + 4 + n8 + 4 + 32 + 8;   // nVars, nPublic, domainSize
+        int domainSize = ByteBuffer.wrap(Files.readAllBytes(zkey)).order(ByteOrder.LITTLE_ENDIAN).getInt((int) h2words);
+        Path constraint = corrupt(zkey, "constraint.zkey", b -> putU32(b, last + 4, domainSize));
+        rejects(constraint, () -> ZkeyFile.open(constraint), "coefficient #" + (nCoef - 1),
+                "constraint " + domainSize + " is not below the domain size " + domainSize);
         // a section whose size does not fit its contents: declare IC one byte shorter, the file keeps
         // its bytes, so the section table no longer adds up
         long ic = sectionOffset(zkey, "zkey", 3);

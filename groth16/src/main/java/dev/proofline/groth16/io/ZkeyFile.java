@@ -180,35 +180,49 @@ public final class ZkeyFile {
      * below r); returns whether the records come in non-decreasing constraint order (as snarkjs writes
      * them: each constraint's A and B terms together).
      */
+    /** Coefficient records checked a chunk at a time ({@link #checkCoefficients}). */
+    private static final int CHECK_CHUNK = 4096;
+
     private static boolean checkCoefficients(BinFile f, MemorySegment coefs, int n, int domainSize, int nVars,
             PrimeField fr) {
         boolean ordered = true;
         long lastConstraint = -1;
         long[] v = new long[4];
-        for (int i = 0; i < n; i++) {
-            long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-            int m = coefs.get(BinFile.U32, o);
-            long constraint = Integer.toUnsignedLong(coefs.get(BinFile.U32, o + 4));
-            long signal = Integer.toUnsignedLong(coefs.get(BinFile.U32, o + 8));
-            if (m != 0 && m != 1) {
-                throw f.error(4, "coefficient #" + i + ": matrix is " + Integer.toUnsignedString(m)
-                        + ", must be 0 (A) or 1 (B)");
+        int words = ProvingKey.COEFFICIENT_BYTES / 4;   // a record's little-endian 32-bit words
+        int[] w = new int[Math.min(n, CHECK_CHUNK) * words];
+        for (int start = 0; start < n; start += CHECK_CHUNK) {
+            int count = Math.min(CHECK_CHUNK, n - start);
+            // one copy a chunk, then plain array reads: quick even in the interpreter, where a one-off
+            // process runs this loop (a read of the mapped segment each is tens of calls there)
+            MemorySegment.copy(coefs, BinFile.U32, (long) start * ProvingKey.COEFFICIENT_BYTES, w, 0, count * words);
+            for (int r = 0; r < count; r++) {
+                int i = start + r;
+                int at = r * words;
+                int m = w[at];
+                long constraint = Integer.toUnsignedLong(w[at + 1]);
+                long signal = Integer.toUnsignedLong(w[at + 2]);
+                if (m != 0 && m != 1) {
+                    throw f.error(4, "coefficient #" + i + ": matrix is " + Integer.toUnsignedString(m)
+                            + ", must be 0 (A) or 1 (B)");
+                }
+                if (constraint >= domainSize) {
+                    throw f.error(4, "coefficient #" + i + ": constraint " + constraint
+                            + " is not below the domain size " + domainSize);
+                }
+                if (signal >= nVars) {
+                    throw f.error(4, "coefficient #" + i + ": signal " + signal + " is not below nVars " + nVars);
+                }
+                for (int k = 0; k < 4; k++) {
+                    v[k] = Integer.toUnsignedLong(w[at + 3 + 2 * k]) | (long) w[at + 4 + 2 * k] << 32;
+                }
+                if (!fr.isCanonical(v, 0)) {
+                    throw f.error(4, "coefficient #" + i + ": value is not below r");
+                }
+                if (constraint < lastConstraint) {
+                    ordered = false;
+                }
+                lastConstraint = constraint;
             }
-            if (constraint >= domainSize) {
-                throw f.error(4, "coefficient #" + i + ": constraint " + constraint + " is not below the domain size "
-                        + domainSize);
-            }
-            if (signal >= nVars) {
-                throw f.error(4, "coefficient #" + i + ": signal " + signal + " is not below nVars " + nVars);
-            }
-            MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
-            if (!fr.isCanonical(v, 0)) {
-                throw f.error(4, "coefficient #" + i + ": value is not below r");
-            }
-            if (constraint < lastConstraint) {
-                ordered = false;
-            }
-            lastConstraint = constraint;
         }
         return ordered;
     }
