@@ -20,6 +20,8 @@ final class Coefficients {
 
     /** Elements per task of the pointwise loops. */
     private static final int CHUNK = 1 << 14;
+    /** Coefficient records copied at a time by {@link #evaluate}. */
+    private static final int RECORDS = 2048;
 
     private Coefficients() {
     }
@@ -103,21 +105,29 @@ final class Coefficients {
         long[] w = witness.words();
         PrimeField fr = key.curve().fr();
         int[] cut = cuts(key);
+        int words = ProvingKey.COEFFICIENT_BYTES / 4;   // a record's little-endian 32-bit words
         IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
             long[] v = new long[4];
             long[] t = new long[4];
             long[] scratch = new long[4];
-            for (int i = cut[p]; i < cut[p + 1]; i++) {
-                long o = (long) i * ProvingKey.COEFFICIENT_BYTES;
-                int matrix = coefs.get(BinFile.U32, o);
-                int c = coefs.get(BinFile.U32, o + 4);
-                int s = coefs.get(BinFile.U32, o + 8);
-                if ((w[s * 4] | w[s * 4 + 1] | w[s * 4 + 2] | w[s * 4 + 3]) == 0) {
-                    continue;   // a zero value adds nothing (most of a bit-heavy witness)
+            int[] rec = new int[Math.min(RECORDS, cut[p + 1] - cut[p]) * words];
+            for (int start = cut[p]; start < cut[p + 1]; start += RECORDS) {
+                int count = Math.min(RECORDS, cut[p + 1] - start);
+                // a chunk of records copied at once, then read from the array: a one-off process runs
+                // this loop in its interpreter first, where a read of the mapped segment is tens of calls
+                MemorySegment.copy(coefs, BinFile.U32, (long) start * ProvingKey.COEFFICIENT_BYTES, rec, 0,
+                        count * words);
+                for (int at = 0; at < count * words; at += words) {
+                    int s = rec[at + 2];
+                    if ((w[s * 4] | w[s * 4 + 1] | w[s * 4 + 2] | w[s * 4 + 3]) == 0) {
+                        continue;   // a zero value adds nothing (most of a bit-heavy witness)
+                    }
+                    for (int k = 0; k < 4; k++) {
+                        v[k] = Integer.toUnsignedLong(rec[at + 3 + 2 * k]) | (long) rec[at + 4 + 2 * k] << 32;
+                    }
+                    fr.mul(v, 0, w, s * 4, t, 0);
+                    target.add(fr, rec[at], rec[at + 1], t, scratch);
                 }
-                MemorySegment.copy(coefs, BinFile.U64, o + 12, v, 0, 4);
-                fr.mul(v, 0, w, s * 4, t, 0);
-                target.add(fr, matrix, c, t, scratch);
             }
         });
     }

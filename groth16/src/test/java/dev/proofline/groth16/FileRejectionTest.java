@@ -41,7 +41,8 @@ class FileRejectionTest {
     private static final Map<Integer, String> NO_NAMES = Map.of();
 
     /** Offset of a section's data in a file. */
-    private static long sectionOffset(Path file, String magic, int type) {
+    /** Where section {@code type}'s data starts in a circom-format binary file. */
+    static long sectionOffset(Path file, String magic, int type) {
         try (Arena arena = Arena.ofConfined()) {
             return BinFile.open(file, magic, 2, NO_NAMES, arena).section(type).offset();
         }
