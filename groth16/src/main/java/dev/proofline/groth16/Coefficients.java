@@ -105,7 +105,7 @@ final class Coefficients {
         long[] w = witness.words();
         PrimeField fr = key.curve().fr();
         int[] cut = cuts(key);
-        int words = ProvingKey.COEFFICIENT_BYTES / 4;   // a record's little-endian 32-bit words
+        int words = ProvingKey.COEFFICIENT_WORDS;
         IntStream.range(0, cut.length - 1).parallel().forEach(p -> {
             long[] v = new long[4];
             long[] t = new long[4];
@@ -113,18 +113,13 @@ final class Coefficients {
             int[] rec = new int[Math.min(RECORDS, cut[p + 1] - cut[p]) * words];
             for (int start = cut[p]; start < cut[p + 1]; start += RECORDS) {
                 int count = Math.min(RECORDS, cut[p + 1] - start);
-                // a chunk of records copied at once, then read from the array: a one-off process runs
-                // this loop in its interpreter first, where a read of the mapped segment is tens of calls
-                MemorySegment.copy(coefs, BinFile.U32, (long) start * ProvingKey.COEFFICIENT_BYTES, rec, 0,
-                        count * words);
+                ProvingKey.copyCoefficients(coefs, start, count, rec);
                 for (int at = 0; at < count * words; at += words) {
                     int s = rec[at + 2];
                     if ((w[s * 4] | w[s * 4 + 1] | w[s * 4 + 2] | w[s * 4 + 3]) == 0) {
                         continue;   // a zero value adds nothing (most of a bit-heavy witness)
                     }
-                    for (int k = 0; k < 4; k++) {
-                        v[k] = Integer.toUnsignedLong(rec[at + 3 + 2 * k]) | (long) rec[at + 4 + 2 * k] << 32;
-                    }
+                    ProvingKey.coefficientValue(rec, at, v);
                     fr.mul(v, 0, w, s * 4, t, 0);
                     target.add(fr, rec[at], rec[at + 1], t, scratch);
                 }

@@ -3,6 +3,8 @@ package dev.proofline.groth16;
 import dev.proofline.algebra.PairingCurve;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -23,6 +25,25 @@ public final class ProvingKey implements AutoCloseable {
 
     /** Bytes of one coefficient record: matrix, constraint, signal (u32 each), value (32 bytes). */
     public static final int COEFFICIENT_BYTES = 12 + 32;
+    /** A coefficient record as little-endian 32-bit words: matrix, constraint, signal, the value's eight. */
+    public static final int COEFFICIENT_WORDS = COEFFICIENT_BYTES / 4;
+
+    /**
+     * Records [from, from + count) of a coefficient section into {@code rec}, {@link #COEFFICIENT_WORDS}
+     * words each, in one copy: loops over many records read the array, which even the interpreter (where
+     * a one-off process runs them first) does quickly, where a read of the mapped segment is tens of calls.
+     */
+    public static void copyCoefficients(MemorySegment coefs, int from, int count, int[] rec) {
+        MemorySegment.copy(coefs, ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                (long) from * COEFFICIENT_BYTES, rec, 0, count * COEFFICIENT_WORDS);
+    }
+
+    /** The value of the record at word {@code at} of {@code rec} ({@link #copyCoefficients}), as four words into v. */
+    public static void coefficientValue(int[] rec, int at, long[] v) {
+        for (int k = 0; k < 4; k++) {
+            v[k] = Integer.toUnsignedLong(rec[at + 3 + 2 * k]) | (long) rec[at + 4 + 2 * k] << 32;
+        }
+    }
 
     private final Path source;
     private final Arena arena;

@@ -175,26 +175,24 @@ public final class ZkeyFile {
         return data;
     }
 
+    /** Coefficient records checked a chunk at a time ({@link #checkCoefficients}). */
+    private static final int CHECK_CHUNK = 4096;
+
     /**
      * Checks every record (matrix 0 or 1, constraint below the domain size, signal below nVars, value
      * below r); returns whether the records come in non-decreasing constraint order (as snarkjs writes
      * them: each constraint's A and B terms together).
      */
-    /** Coefficient records checked a chunk at a time ({@link #checkCoefficients}). */
-    private static final int CHECK_CHUNK = 4096;
-
     private static boolean checkCoefficients(BinFile f, MemorySegment coefs, int n, int domainSize, int nVars,
             PrimeField fr) {
         boolean ordered = true;
         long lastConstraint = -1;
         long[] v = new long[4];
-        int words = ProvingKey.COEFFICIENT_BYTES / 4;   // a record's little-endian 32-bit words
+        int words = ProvingKey.COEFFICIENT_WORDS;
         int[] w = new int[Math.min(n, CHECK_CHUNK) * words];
         for (int start = 0; start < n; start += CHECK_CHUNK) {
             int count = Math.min(CHECK_CHUNK, n - start);
-            // one copy a chunk, then plain array reads: quick even in the interpreter, where a one-off
-            // process runs this loop (a read of the mapped segment each is tens of calls there)
-            MemorySegment.copy(coefs, BinFile.U32, (long) start * ProvingKey.COEFFICIENT_BYTES, w, 0, count * words);
+            ProvingKey.copyCoefficients(coefs, start, count, w);
             for (int r = 0; r < count; r++) {
                 int i = start + r;
                 int at = r * words;
@@ -212,9 +210,7 @@ public final class ZkeyFile {
                 if (signal >= nVars) {
                     throw f.error(4, "coefficient #" + i + ": signal " + signal + " is not below nVars " + nVars);
                 }
-                for (int k = 0; k < 4; k++) {
-                    v[k] = Integer.toUnsignedLong(w[at + 3 + 2 * k]) | (long) w[at + 4 + 2 * k] << 32;
-                }
+                ProvingKey.coefficientValue(w, at, v);
                 if (!fr.isCanonical(v, 0)) {
                     throw f.error(4, "coefficient #" + i + ": value is not below r");
                 }
