@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.r1cs.Witness;
-import dev.proofline.r1cs.cs.Circuit;
-import dev.proofline.r1cs.cs.ConstraintSystem;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.Variable;
 import dev.proofline.r1cs.cs.WitnessSystem;
 import dev.proofline.r1cs.io.FormatException;
 import dev.proofline.r1cs.io.WtnsFile;
@@ -41,30 +37,13 @@ class CoefficientsTest {
     @TempDir
     Path tmp;
 
-    /** x_(i+1) = x_i^2 + i, STEPS times, x_STEPS public: two coefficients a constraint. */
+    /** Steps of the chain circuit (two coefficients each). */
     private static final int STEPS = 6000;
 
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
     void aKeyOfManyCoefficientsProvesWhatSnarkjsVerifies(PairingCurve curve) throws Exception {
-        Circuit chain = cs -> {
-            PrimeField fr = cs.field();
-            Variable x = cs.alloc("x0", () -> fr.fromLong(5));
-            for (int i = 0; i < STEPS; i++) {
-                Variable prev = x;
-                long k = i;
-                x = cs.alloc("x" + (i + 1), () -> {
-                    long[] v = cs.value(prev);
-                    fr.sqr(v, 0, v, 0);
-                    fr.add(v, 0, fr.fromLong(k), 0, v, 0);
-                    return v;
-                });
-                cs.enforce("step " + i, cs.lc().add(prev), cs.lc().add(prev), cs.lc().add(x).add(-k, cs.one()));
-            }
-            Variable last = x;
-            Variable out = cs.allocInput("out", () -> cs.value(last));
-            cs.enforce("out", cs.lc().add(out), cs.lc().add(cs.one()), cs.lc().add(last));
-        };
+        JavaCircuitInteropTest.Chain chain = new JavaCircuitInteropTest.Chain(STEPS);
         Witness w = WitnessSystem.witness(curve, chain);
         Path zkey = tmp.resolve("chain.zkey");
         DevSetup.run(RecordingSystem.record(curve, chain), zkey, new Random(11));
@@ -88,7 +67,6 @@ class CoefficientsTest {
         FormatException e = assertThrows(FormatException.class, () -> ZkeyFile.open(broken).close());
         assertTrue(e.getMessage().contains("coefficient #" + bad + ": matrix is 2"), e.getMessage());
     }
-
 
     @ParameterizedTest
     @ValueSource(strings = {"bn128", "bls12381"})

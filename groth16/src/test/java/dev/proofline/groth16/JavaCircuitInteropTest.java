@@ -38,11 +38,23 @@ class JavaCircuitInteropTest {
 
     /** A chain x_{i+1} = x_i^2 + i with two public inputs allocated between the constraints. */
     static final class Chain implements Circuit {
+        private final int steps;
+
+        /** 40 steps. */
+        Chain() {
+            this(40);
+        }
+
+        /** {@code steps} steps (more than 30), two coefficients each. */
+        Chain(int steps) {
+            this.steps = steps;
+        }
+
         @Override
         public void synthesize(ConstraintSystem cs) {
             PrimeField fr = cs.field();
             Variable x = cs.alloc("x0", () -> fr.fromLong(3));
-            for (int i = 0; i < 40; i++) {
+            for (int i = 0; i < steps; i++) {
                 final Variable prev = x;
                 final long k = i;
                 if (i == 10 || i == 30) {
