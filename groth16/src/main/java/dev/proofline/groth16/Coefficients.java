@@ -20,8 +20,6 @@ final class Coefficients {
 
     /** Elements per task of the pointwise loops. */
     private static final int CHUNK = 1 << 14;
-    /** Coefficient records copied at a time by {@link #evaluate}. */
-    private static final int RECORDS = 2048;
 
     private Coefficients() {
     }
@@ -110,9 +108,10 @@ final class Coefficients {
             long[] v = new long[4];
             long[] t = new long[4];
             long[] scratch = new long[4];
-            int[] rec = new int[Math.min(RECORDS, cut[p + 1] - cut[p]) * words];
-            for (int start = cut[p]; start < cut[p + 1]; start += RECORDS) {
-                int count = Math.min(RECORDS, cut[p + 1] - start);
+            int chunk = ProvingKey.COEFFICIENT_CHUNK;
+            int[] rec = new int[Math.min(chunk, cut[p + 1] - cut[p]) * words];
+            for (int start = cut[p]; start < cut[p + 1]; start += chunk) {
+                int count = Math.min(chunk, cut[p + 1] - start);
                 ProvingKey.copyCoefficients(coefs, start, count, rec);
                 for (int at = 0; at < count * words; at += words) {
                     int s = rec[at + 2];

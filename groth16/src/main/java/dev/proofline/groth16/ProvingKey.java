@@ -1,10 +1,9 @@
 package dev.proofline.groth16;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.r1cs.io.BinFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -28,14 +27,16 @@ public final class ProvingKey implements AutoCloseable {
     /** A coefficient record as little-endian 32-bit words: matrix, constraint, signal, the value's eight. */
     public static final int COEFFICIENT_WORDS = COEFFICIENT_BYTES / 4;
 
+    /** Coefficient records a loop over them copies at a time ({@link #copyCoefficients}). */
+    public static final int COEFFICIENT_CHUNK = 2048;
+
     /**
      * Records [from, from + count) of a coefficient section into {@code rec}, {@link #COEFFICIENT_WORDS}
      * words each, in one copy: loops over many records read the array, which even the interpreter (where
      * a one-off process runs them first) does quickly, where a read of the mapped segment is tens of calls.
      */
     public static void copyCoefficients(MemorySegment coefs, int from, int count, int[] rec) {
-        MemorySegment.copy(coefs, ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
-                (long) from * COEFFICIENT_BYTES, rec, 0, count * COEFFICIENT_WORDS);
+        MemorySegment.copy(coefs, BinFile.U32, (long) from * COEFFICIENT_BYTES, rec, 0, count * COEFFICIENT_WORDS);
     }
 
     /** The value of the record at word {@code at} of {@code rec} ({@link #copyCoefficients}), as four words into v. */

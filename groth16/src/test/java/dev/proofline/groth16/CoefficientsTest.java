@@ -49,6 +49,7 @@ class CoefficientsTest {
         DevSetup.run(RecordingSystem.record(curve, chain), zkey, new Random(11));
         try (ProvingKey key = ZkeyFile.open(zkey)) {
             assertTrue(key.coefficientCount() > 2 * STEPS, key.coefficientCount() + " coefficients");
+            assertTrue(key.coefficientCount() > 2 * ProvingKey.COEFFICIENT_CHUNK, "more than two chunks");
             Proof proof = Prover.create().prove(key, w);
             Path vk = CircomFixtures.exportVk(zkey, tmp.resolve("vk.json"));
             Path proofJson = tmp.resolve("proof.json");

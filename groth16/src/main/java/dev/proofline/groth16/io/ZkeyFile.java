@@ -175,9 +175,6 @@ public final class ZkeyFile {
         return data;
     }
 
-    /** Coefficient records checked a chunk at a time ({@link #checkCoefficients}). */
-    private static final int CHECK_CHUNK = 4096;
-
     /**
      * Checks every record (matrix 0 or 1, constraint below the domain size, signal below nVars, value
      * below r); returns whether the records come in non-decreasing constraint order (as snarkjs writes
@@ -189,9 +186,10 @@ public final class ZkeyFile {
         long lastConstraint = -1;
         long[] v = new long[4];
         int words = ProvingKey.COEFFICIENT_WORDS;
-        int[] w = new int[Math.min(n, CHECK_CHUNK) * words];
-        for (int start = 0; start < n; start += CHECK_CHUNK) {
-            int count = Math.min(CHECK_CHUNK, n - start);
+        int chunk = ProvingKey.COEFFICIENT_CHUNK;
+        int[] w = new int[Math.min(n, chunk) * words];
+        for (int start = 0; start < n; start += chunk) {
+            int count = Math.min(chunk, n - start);
             ProvingKey.copyCoefficients(coefs, start, count, w);
             for (int r = 0; r < count; r++) {
                 int i = start + r;
