@@ -18,11 +18,32 @@ import java.util.concurrent.ForkJoinPool;
  */
 abstract class Butterflies {
 
-    /** The fastest butterflies for the field: fused 4-limb ones where they apply, else generic. */
+    /**
+     * Without the 8-lane kernel, transforms of at least 2^FUSED_FROM_LOG elements run on the fused 4-limb
+     * loops and smaller ones through the field's own methods ({@link Montgomery4Butterflies#byField}).
+     * Warm, the fused loops are about a tenth faster, but they are methods of nearly 3 KB of bytecode
+     * that a process first interprets, then compiles with some 65 ms of the optimising compiler's time;
+     * the field's product is compiled by then. Below 2^17 a one-off proof spends more on that than the
+     * fused loops save (docs/algebra.md, "NTT"). The system property {@code proofline.ntt.fusedFromLog}
+     * sets another bound: the launcher's recording of the start-up cache sets 0, so that its small
+     * proofs record the profiles of the fused loops for the larger proofs of later processes.
+     */
+    static final int FUSED_FROM_LOG = Integer.getInteger("proofline.ntt.fusedFromLog", 17);
+
+    /** The fastest butterflies for the field at any size: the ones {@link #of(PrimeField, int)} picks for large transforms. */
     static Butterflies of(PrimeField f) {
+        return of(f, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The butterflies for transforms of 2^logSize elements of the field: for 4-limb fields the 8-lane
+     * kernel where it is allowed and applies, else {@link Montgomery4Butterflies} (fused from {@link
+     * #FUSED_FROM_LOG}); generic ones for other fields.
+     */
+    static Butterflies of(PrimeField f, int logSize) {
         if (Montgomery4Butterflies.applies(f)) {
             Butterflies v = vectorised(f);
-            return v != null ? v : new Montgomery4Butterflies(f);
+            return v != null ? v : new Montgomery4Butterflies(f, logSize < FUSED_FROM_LOG);
         }
         return new Generic(f);
     }
@@ -168,6 +189,11 @@ abstract class Butterflies {
     /** Longs per element. */
     abstract int width();
 
+    /** The kernel's name, for tests and diagnostics. */
+    String name() {
+        return getClass().getSimpleName();
+    }
+
     /** Any prime field, through its own (virtual) arithmetic. */
     static final class Generic extends Butterflies {
         private final PrimeField f;
@@ -185,8 +211,17 @@ abstract class Butterflies {
 
         @Override
         void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] t) {
-            PrimeField f = this.f;
-            int w = this.w;
+            rowByField(f, a, base, half, j0, j1, tw, t);
+        }
+
+        @Override
+        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] t) {
+            rowDifByField(f, a, base, half, j0, j1, tw, t);
+        }
+
+        /** {@link #row} with the field's own methods; {@code t} holds one element. */
+        static void rowByField(PrimeField f, long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
+            int w = f.width();
             for (int j = j0; j < j1; j++) {
                 int u = (base + j) * w;
                 int v = u + half * w;
@@ -200,10 +235,9 @@ abstract class Butterflies {
             }
         }
 
-        @Override
-        void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] t) {
-            PrimeField f = this.f;
-            int w = this.w;
+        /** {@link #rowDif} with the field's own methods; {@code t} holds one element. */
+        static void rowDifByField(PrimeField f, long[] a, int base, int half, int j0, int j1, long[] tw, long[] t) {
+            int w = f.width();
             for (int j = j0; j < j1; j++) {
                 int u = (base + j) * w;
                 int v = u + half * w;

@@ -23,11 +23,27 @@ final class Montgomery4Butterflies extends Butterflies {
     private final long q3;
     /** -q^-1 mod 2^64. */
     private final long qInv;
+    /** The field, for the rows of {@link #byField} kernels. */
+    private final PrimeField f;
+    /**
+     * Whether the rows go through the field's own methods ({@link Generic#rowByField}) instead of the
+     * fused loops: for transforms below 2^{@link Butterflies#FUSED_FROM_LOG} elements, which a one-off
+     * process runs before the fused loops would be compiled. The fused loops are separate methods, so
+     * a process that never runs them neither interprets nor compiles them.
+     */
+    private final boolean byField;
 
+    /** The fused butterflies. */
     Montgomery4Butterflies(PrimeField f) {
+        this(f, false);
+    }
+
+    Montgomery4Butterflies(PrimeField f, boolean byField) {
         if (!applies(f)) {
             throw new IllegalArgumentException("not a 4-limb field with a spare bit: " + f);
         }
+        this.f = f;
+        this.byField = byField;
         long[] q = f.modulusWords();
         this.q0 = q[0];
         this.q1 = q[1];
@@ -57,7 +73,34 @@ final class Montgomery4Butterflies extends Butterflies {
     }
 
     @Override
+    String name() {
+        return byField ? "Montgomery4Butterflies (by field)" : "Montgomery4Butterflies";
+    }
+
+    /** Whether the rows go through the field's own methods (the kernel of a small transform). */
+    boolean byField() {
+        return byField;
+    }
+
+    @Override
     void row(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
+        if (byField) {
+            Generic.rowByField(f, a, base, half, j0, j1, tw, scratch);
+        } else {
+            rowFused(a, base, half, j0, j1, tw);
+        }
+    }
+
+    @Override
+    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
+        if (byField) {
+            Generic.rowDifByField(f, a, base, half, j0, j1, tw, scratch);
+        } else {
+            rowDifFused(a, base, half, j0, j1, tw);
+        }
+    }
+
+    private void rowFused(long[] a, int base, int half, int j0, int j1, long[] tw) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {
@@ -192,8 +235,7 @@ final class Montgomery4Butterflies extends Butterflies {
         }
     }
 
-    @Override
-    void rowDif(long[] a, int base, int half, int j0, int j1, long[] tw, int[] vt, long[] scratch) {
+    private void rowDifFused(long[] a, int base, int half, int j0, int j1, long[] tw) {
         final long q0 = this.q0, q1 = this.q1, q2 = this.q2, q3 = this.q3, qInv = this.qInv;
         final int off = half << 2;
         for (int j = j0; j < j1; j++) {

@@ -97,7 +97,7 @@ public final class Ntt {
 
     /** The domain of size 2^logSize of the field, running its parallel work on {@code pool}. */
     public static Ntt of(PrimeField field, int logSize, ForkJoinPool pool) {
-        return new Ntt(field, logSize, pool, Butterflies.of(field));
+        return new Ntt(field, logSize, pool, Butterflies.of(field, logSize));
     }
 
     Ntt(PrimeField field, int logSize, ForkJoinPool pool, Butterflies butterflies) {
@@ -147,7 +147,7 @@ public final class Ntt {
 
     /** The butterfly kernel in use (for tests and diagnostics). */
     String kernel() {
-        return butterflies.getClass().getSimpleName();
+        return butterflies.name();
     }
 
     private Tables tables() {

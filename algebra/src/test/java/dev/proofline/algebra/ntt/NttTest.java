@@ -140,6 +140,23 @@ class NttTest {
         assertArrayEquals(naive(a, omega(f, k), BigInteger.ONE, BigInteger.ONE, f.modulus()), fromVector(f, v));
     }
 
+    /** The fused loops at the small sizes where {@link Ntt#of} picks the field's own methods (no vector kernel). */
+    @ParameterizedTest
+    @MethodSource("curvesAndSmallLogs")
+    void fusedButterfliesEqualTheNaiveDftAndItsInverse(Curve c, int k) {
+        PrimeField f = c.fr();
+        BigInteger q = f.modulus();
+        BigInteger[] a = random(f, 1 << k, new Random(91L * k + 3));
+        Ntt ntt = new Ntt(f, k, ForkJoinPool.commonPool(), new Montgomery4Butterflies(f));
+        long[] v = toVector(f, a);
+        ntt.forward(v);
+        assertArrayEquals(naive(a, omega(f, k), BigInteger.ONE, BigInteger.ONE, q), fromVector(f, v), "forward");
+        v = toVector(f, a);
+        ntt.inverse(v);
+        BigInteger nInv = BigInteger.ONE.shiftLeft(k).modInverse(q);
+        assertArrayEquals(naive(a, omega(f, k).modInverse(q), BigInteger.ONE, nInv, q), fromVector(f, v), "inverse");
+    }
+
     @ParameterizedTest
     @MethodSource("curvesAndSmallLogs")
     void cosetForwardEvaluatesAtShiftedPointsAndCosetInverseUndoesIt(Curve c, int k) {
@@ -172,7 +189,9 @@ class NttTest {
         BigInteger w = omega(f, k);
         BigInteger[] onH = naive(coeffs, w, BigInteger.ONE, BigInteger.ONE, q);
         BigInteger[] shifts = {new BigInteger(f.bits() - 1, rnd).add(BigInteger.TWO), omega(f, k + 1)};
-        List<Ntt> impls = List.of(Ntt.of(f, k), new Ntt(f, k, ForkJoinPool.commonPool(), new Butterflies.Generic(f)));
+        List<Ntt> impls = List.of(Ntt.of(f, k), new Ntt(f, k, ForkJoinPool.commonPool(), new Butterflies.Generic(f)),
+                new Ntt(f, k, ForkJoinPool.commonPool(), new Montgomery4Butterflies(f)),
+                new Ntt(f, k, ForkJoinPool.commonPool(), new Montgomery4Butterflies(f, true)));
         for (Ntt ntt : impls) {
             for (BigInteger g : shifts) {
                 long[] v = toVector(f, onH);

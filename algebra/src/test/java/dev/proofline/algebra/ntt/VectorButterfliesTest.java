@@ -71,8 +71,10 @@ class VectorButterfliesTest {
     @Test
     void theTransformPicksTheVectorKernelWhenItCan() {
         for (PrimeField f : fields()) {
-            String expected = vectorised(f) ? "VectorButterflies" : "Montgomery4Butterflies";
-            assertEquals(expected, Ntt.of(f, 10).kernel());
+            assertEquals(vectorised(f) ? "VectorButterflies" : "Montgomery4Butterflies (by field)",
+                    Ntt.of(f, 10).kernel());
+            assertEquals(vectorised(f) ? "VectorButterflies" : "Montgomery4Butterflies",
+                    Ntt.of(f, Butterflies.FUSED_FROM_LOG).kernel());
         }
     }
 
@@ -102,13 +104,22 @@ class VectorButterfliesTest {
         String before = System.getProperty("proofline.vector");
         System.setProperty("proofline.vector", "false");
         try {
-            Ntt ntt = Ntt.of(f, 12);
+            int log = Butterflies.FUSED_FROM_LOG;
+            Ntt ntt = Ntt.of(f, log);
             assertEquals("Montgomery4Butterflies", ntt.kernel());
-            long[] a = sample(f, 1 << 12, 5);
+            long[] a = sample(f, 1 << log, 5);
             long[] b = a.clone();
             ntt.forward(a);
-            scalar(f, 12, ForkJoinPool.commonPool()).forward(b);
+            scalar(f, log, ForkJoinPool.commonPool()).forward(b);
             assertArrayEquals(b, a);
+            // smaller transforms run through the field's own methods, with the same results
+            Ntt small = Ntt.of(f, log - 1);
+            assertEquals("Montgomery4Butterflies (by field)", small.kernel());
+            long[] c = sample(f, 1 << (log - 1), 6);
+            long[] d = c.clone();
+            small.forward(c);
+            scalar(f, log - 1, ForkJoinPool.commonPool()).forward(d);
+            assertArrayEquals(d, c);
         } finally {
             if (before == null) {
                 System.clearProperty("proofline.vector");
