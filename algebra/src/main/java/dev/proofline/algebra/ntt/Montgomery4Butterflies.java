@@ -23,7 +23,7 @@ final class Montgomery4Butterflies extends Butterflies {
     private final long q3;
     /** -q^-1 mod 2^64. */
     private final long qInv;
-    /** The field, for the rows of {@link #byField} kernels. */
+    /** The field, for the rows of a {@link #byField} kernel. */
     private final PrimeField f;
     /**
      * Whether the rows go through the field's own methods ({@link Generic#rowByField}) instead of the
@@ -75,11 +75,6 @@ final class Montgomery4Butterflies extends Butterflies {
     @Override
     String name() {
         return byField ? "Montgomery4Butterflies (by field)" : "Montgomery4Butterflies";
-    }
-
-    /** Whether the rows go through the field's own methods (the kernel of a small transform). */
-    boolean byField() {
-        return byField;
     }
 
     @Override
