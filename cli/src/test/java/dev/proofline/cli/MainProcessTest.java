@@ -44,12 +44,17 @@ class MainProcessTest {
                 Files.readString(tmp.resolve("err.txt"), StandardCharsets.UTF_8));
     }
 
+    /** {@code proofline verify} of the fixture's proof against {@code publicJson}, in a JVM with {@code jvmOptions}. */
+    private Run verify(List<String> jvmOptions, CircomFixtures.Fixture fx, Path publicJson)
+            throws IOException, InterruptedException {
+        return main(jvmOptions, "verify", fx.vk().toString(), publicJson.toString(), fx.proof().toString());
+    }
+
     @Test
     void verifyEndsWithItsExitCodeAndFlushedOutput() throws Exception {
         CircomFixtures.Fixture fx = CircomFixtures.build("bn128", "multiplier");
         Path exceptions = tmp.resolve("exceptions.log");
-        Run ok = main(List.of("-Xlog:exceptions=info:file=" + exceptions), "verify", fx.vk().toString(),
-                fx.publicJson().toString(), fx.proof().toString());
+        Run ok = verify(List.of("-Xlog:exceptions=info:file=" + exceptions), fx, fx.publicJson());
         assertEquals(0, ok.code(), ok.err());
         assertEquals("OK", ok.out().strip());
         // picocli looks Groovy's Closure up unless told not to (a search of every jar)
@@ -59,12 +64,11 @@ class MainProcessTest {
 
         Path pub = tmp.resolve("public.json");
         Files.writeString(pub, Files.readString(fx.publicJson()).replaceFirst("\"(\\d+)\"", "\"1$1\""));
-        Run invalid = main(List.of(), "verify", fx.vk().toString(), pub.toString(), fx.proof().toString());
+        Run invalid = verify(List.of(), fx, pub);
         assertEquals(1, invalid.code(), invalid.err());
         assertEquals("Invalid proof", invalid.out().strip());
 
-        Run missing = main(List.of(), "verify", fx.vk().toString(), tmp.resolve("none.json").toString(),
-                fx.proof().toString());
+        Run missing = verify(List.of(), fx, tmp.resolve("none.json"));
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("none.json"), missing.err());
     }
@@ -73,8 +77,7 @@ class MainProcessTest {
     void aFlightRecordingIsWrittenAtTheEnd() throws Exception {
         CircomFixtures.Fixture fx = CircomFixtures.build("bn128", "multiplier");
         Path jfr = tmp.resolve("run.jfr");
-        Run ok = main(List.of("-XX:StartFlightRecording=filename=" + jfr), "verify", fx.vk().toString(),
-                fx.publicJson().toString(), fx.proof().toString());
+        Run ok = verify(List.of("-XX:StartFlightRecording=filename=" + jfr), fx, fx.publicJson());
         assertEquals(0, ok.code(), ok.err());
         assertTrue(Files.size(jfr) > 0, "the recording was written");
     }
