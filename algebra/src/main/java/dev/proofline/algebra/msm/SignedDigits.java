@@ -97,6 +97,10 @@ final class SignedDigits {
      */
     static void recodeWindow(long[] scalars, int scalarBase, int[] index, int from, int to, long[] r, int c, int w,
             char[] out) {
+        // Nothing below branches on the window's position, so one compiled loop serves every window. With a
+        // switch on the word, each window that reached a word no earlier one had sent the compiled code
+        // back to the interpreter, to be compiled again: six times in a one-off proof of 2^16 constraints.
+        // (Recoding 2^16 scalars into 20 windows also went from 6.5 to 5.9 ms, compiled.)
         final long r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
         final long mask = (1L << c) - 1;
         final long half = 1L << (c - 1);
@@ -106,28 +110,61 @@ final class SignedDigits {
         for (int j = 0; j < w; j++) {
             int b = j * c + c - 1;
             long bit = 1L << (b & 63);
-            switch (b >>> 6) {
-                case 0 -> t0 |= bit;
-                case 1 -> t1 |= bit;
-                case 2 -> t2 |= bit;
-                default -> t3 |= bit;
-            }
+            int word = b >>> 6;
+            t0 |= bit & wordIs(word, 0);
+            t1 |= bit & wordIs(word, 1);
+            t2 |= bit & wordIs(word, 2);
+            t3 |= bit & wordIs(word, 3);
         }
         final long m0 = below(pos, 0), m1 = below(pos, 1), m2 = below(pos, 2), m3 = below(pos, 3);
+        // the window's bits: (lo >>> sh) | (hi << (64 - sh)), lo the word holding bit pos, hi the next;
+        // and those of the window below (none for window 0: its masks are 0)
+        final int word = pos >>> 6, sh = pos & 63;
+        final long e0 = wordIs(word, 0), e1 = wordIs(word, 1), e2 = wordIs(word, 2), e3 = wordIs(word, 3);
+        final int below = Math.max(pos - c, 0), bWord = w == 0 ? 4 : below >>> 6, bSh = below & 63;
+        final long b0 = wordIs(bWord, 0), b1 = wordIs(bWord, 1), b2 = wordIs(bWord, 2), b3 = wordIs(bWord, 3);
         for (int i = from; i < to; i++) {
             int s = scalarBase + 4 * (index == null ? i : index[i]);
             long k0 = scalars[s], k1 = scalars[s + 1], k2 = scalars[s + 2], k3 = scalars[s + 3];
-            if (!lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
+            if (Long.compareUnsigned(k3, r3) >= 0 && !lessThan(k0, k1, k2, k3, r0, r1, r2, r3)) {
                 long[] m = modR(k0, k1, k2, k3, r);
                 k0 = m[0];
                 k1 = m[1];
                 k2 = m[2];
                 k3 = m[3];
             }
-            long carry = lessThan(t0, t1, t2, t3, k0 & m0, k1 & m1, k2 & m2, k3 & m3) ? 1 : 0;
-            long d = bitsAt(k0, k1, k2, k3, pos, mask) + carry;
-            out[i] = (char) ((d - ((d > half ? 1L : 0L) << c)) & mask);
+            // the carry: L > T is decided by the window below's bits against T's there (2^(c-1)), unless
+            // they are equal (one term in 2^(c-1)): then by the whole of L and T
+            long lb = (k0 & b0) | (k1 & b1) | (k2 & b2) | (k3 & b3);
+            long hb = (k1 & b0) | (k2 & b1) | (k3 & b2);
+            long under = ((lb >>> bSh) | ((hb << 1) << (63 - bSh))) & mask;
+            long carry = (half - under) >>> 63;
+            if (under == half) {
+                carry = borrow(t0, t1, t2, t3, k0 & m0, k1 & m1, k2 & m2, k3 & m3);
+            }
+            long lo = (k0 & e0) | (k1 & e1) | (k2 & e2) | (k3 & e3);
+            long hi = (k1 & e0) | (k2 & e1) | (k3 & e2);
+            // hi << 1 << (63 - sh) is hi << (64 - sh) for sh > 0, and 0 for sh = 0
+            long d = (((lo >>> sh) | ((hi << 1) << (63 - sh))) & mask) + carry;
+            out[i] = (char) ((d - (((half - d) >>> 63) << c)) & mask);
         }
+    }
+
+    /** All ones when {@code word == k}, else 0 (both in [0, 2^31)), without a branch. */
+    private static long wordIs(int word, int k) {
+        return ((long) (word ^ k) - 1) >> 63;
+    }
+
+    /** 1 when (a3:a2:a1:a0) < (b3:b2:b1:b0) unsigned, else 0: the borrow out of a - b, without a branch. */
+    private static long borrow(long a0, long a1, long a2, long a3, long b0, long b1, long b2, long b3) {
+        long d = a0 - b0;
+        long br = ((~a0 & b0) | (~(a0 ^ b0) & d)) >>> 63;
+        d = a1 - b1 - br;
+        br = ((~a1 & b1) | (~(a1 ^ b1) & d)) >>> 63;
+        d = a2 - b2 - br;
+        br = ((~a2 & b2) | (~(a2 ^ b2) & d)) >>> 63;
+        d = a3 - b3 - br;
+        return ((~a3 & b3) | (~(a3 ^ b3) & d)) >>> 63;
     }
 
     /** k mod r for a k = (k3:k2:k1:k0) not below r (a few subtractions: 2^256 / r < 6 for both curves). */
