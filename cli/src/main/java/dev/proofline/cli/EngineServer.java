@@ -188,7 +188,12 @@ final class EngineServer {
      * with the 8-lane kernels or not; its state is in the status.
      */
     void startWarmUp(List<PairingCurve> curves, boolean kernels) {
-        EngineWarmUp w = new EngineWarmUp(worker, this::log, curves, kernels);
+        startWarmUp(curves, kernels, EngineWarmUp.PROOFS);
+    }
+
+    /** As {@link #startWarmUp(List, boolean)}, with that many proofs on each curve. */
+    void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
+        EngineWarmUp w = new EngineWarmUp(worker, this::log, curves, kernels, proofs);
         warmUp = w;
         w.start();
     }

@@ -45,17 +45,20 @@ final class EngineWarmUp {
     private final Consumer<String> log;
     private final List<PairingCurve> curves;
     private final boolean kernels;
+    private final int proofs;
     private volatile String state = "not started";
 
     /**
-     * A warm-up of proofs on those curves whose commands run on {@code worker}; with {@code kernels},
-     * of the 8-lane kernels too.
+     * A warm-up of {@code proofs} proofs on each of those curves whose commands run on {@code worker}
+     * ({@link #PROOFS} in the engine); with {@code kernels}, of the 8-lane kernels too.
      */
-    EngineWarmUp(ExecutorService worker, Consumer<String> log, List<PairingCurve> curves, boolean kernels) {
+    EngineWarmUp(ExecutorService worker, Consumer<String> log, List<PairingCurve> curves, boolean kernels,
+            int proofs) {
         this.worker = worker;
         this.log = log;
         this.curves = List.copyOf(curves);
         this.kernels = kernels;
+        this.proofs = proofs;
     }
 
     /** The curves named (snarkjs's names, or "none"). */
@@ -110,7 +113,7 @@ final class EngineWarmUp {
     private void prove(PairingCurve curve, Path dir, Loader files) throws Exception {
         writeCircuit(curve, dir);
         command(files, dir, "zkey", "export-vk", "c.zkey", "vk.json");
-        for (int i = 0; i < PROOFS; i++) {
+        for (int i = 0; i < proofs; i++) {
             command(files, dir, "prove", "c.zkey", "c.wtns", "proof.json", "public.json");
             command(files, dir, "verify", "vk.json", "public.json", "proof.json");
         }

@@ -149,13 +149,14 @@ class EngineCommandTest {
     /**
      * The warm-up proves, exports and verifies a built-in circuit on each curve through the commands a
      * request runs, on the worker, without counting as requests or keeping its key resident; the status
-     * says when it is done (the 8-lane kernels' compilation is left out here: a minute of CPU at most).
+     * says when it is done (the 8-lane kernels' compilation is left out here, a minute of CPU at most,
+     * and two proofs a curve stand for the engine's twelve).
      */
     @Test
     void theWarmUpProvesOnBothCurvesAndTheStatusSaysWhenItIsDone() throws Exception {
         CliRun before = client(tmp, "engine", "status");
         assertTrue(before.out().contains("warm-up    none"), before.out());
-        server.startWarmUp(java.util.List.of(dev.proofline.algebra.PairingCurve.values()), false);
+        server.startWarmUp(java.util.List.of(dev.proofline.algebra.PairingCurve.values()), false, 2);
         String state = "";
         for (long end = System.nanoTime() + 180_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
             state = client(tmp, "engine", "status").out();
