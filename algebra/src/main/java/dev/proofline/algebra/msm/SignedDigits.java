@@ -117,11 +117,11 @@ final class SignedDigits {
             t3 |= bit & wordIs(word, 3);
         }
         final long m0 = below(pos, 0), m1 = below(pos, 1), m2 = below(pos, 2), m3 = below(pos, 3);
-        // the window's bits: (lo >>> sh) | (hi << (64 - sh)), lo the word holding bit pos, hi the next;
-        // and those of the window below (none for window 0: its masks are 0)
+        // the masks that pick the word holding the window's lowest bit (bitsAt), and those of the window
+        // below (none for window 0: its masks are 0)
         final int word = pos >>> 6, sh = pos & 63;
         final long e0 = wordIs(word, 0), e1 = wordIs(word, 1), e2 = wordIs(word, 2), e3 = wordIs(word, 3);
-        final int below = Math.max(pos - c, 0), bWord = w == 0 ? 4 : below >>> 6, bSh = below & 63;
+        final int lowPos = Math.max(pos - c, 0), bWord = w == 0 ? 4 : lowPos >>> 6, bSh = lowPos & 63;
         final long b0 = wordIs(bWord, 0), b1 = wordIs(bWord, 1), b2 = wordIs(bWord, 2), b3 = wordIs(bWord, 3);
         for (int i = from; i < to; i++) {
             int s = scalarBase + 4 * (index == null ? i : index[i]);
@@ -135,19 +135,26 @@ final class SignedDigits {
             }
             // the carry: L > T is decided by the window below's bits against T's there (2^(c-1)), unless
             // they are equal (one term in 2^(c-1)): then by the whole of L and T
-            long lb = (k0 & b0) | (k1 & b1) | (k2 & b2) | (k3 & b3);
-            long hb = (k1 & b0) | (k2 & b1) | (k3 & b2);
-            long under = ((lb >>> bSh) | ((hb << 1) << (63 - bSh))) & mask;
+            long under = bitsAt(k0, k1, k2, k3, b0, b1, b2, b3, bSh, mask);
             long carry = (half - under) >>> 63;
             if (under == half) {
                 carry = borrow(t0, t1, t2, t3, k0 & m0, k1 & m1, k2 & m2, k3 & m3);
             }
-            long lo = (k0 & e0) | (k1 & e1) | (k2 & e2) | (k3 & e3);
-            long hi = (k1 & e0) | (k2 & e1) | (k3 & e2);
-            // hi << 1 << (63 - sh) is hi << (64 - sh) for sh > 0, and 0 for sh = 0
-            long d = (((lo >>> sh) | ((hi << 1) << (63 - sh))) & mask) + carry;
+            long d = bitsAt(k0, k1, k2, k3, e0, e1, e2, e3, sh, mask) + carry;
             out[i] = (char) ((d - (((half - d) >>> 63) << c)) & mask);
         }
+    }
+
+    /**
+     * The bits of (k3:k2:k1:k0) from bit {@code 64 q + sh} under mask, where e_j = {@link #wordIs}(q, j):
+     * (lo >>> sh) | (hi << (64 - sh)), lo word q and hi the next, picked without a branch.
+     */
+    private static long bitsAt(long k0, long k1, long k2, long k3, long e0, long e1, long e2, long e3, int sh,
+            long mask) {
+        long lo = (k0 & e0) | (k1 & e1) | (k2 & e2) | (k3 & e3);
+        long hi = (k1 & e0) | (k2 & e1) | (k3 & e2);
+        // hi << 1 << (63 - sh) is hi << (64 - sh) for sh > 0, and 0 for sh = 0
+        return ((lo >>> sh) | ((hi << 1) << (63 - sh))) & mask;
     }
 
     /** All ones when {@code word == k}, else 0 (both in [0, 2^31)), without a branch. */
