@@ -4,6 +4,7 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.groth16.KeyTables;
+import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
@@ -13,7 +14,6 @@ import dev.proofline.r1cs.io.WtnsFile;
 import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -27,10 +27,13 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code proofline bench key-tables}: warm proofs of one circuit with its key as it is and with the
  * key's precomputed tables ({@link KeyTables}), alternating in one JVM (the 8-lane kernels compiled
- * first, as the engine does), and the median of each step for each, one line each.
+ * first, as the engine does), and the median of each step for each, one line each. With
+ * {@code --in-order}, both with the tables: the steps one after the other against the MSMs beside the
+ * transforms ({@link Prover#withStepsInOrder}).
  */
 @Command(name = "key-tables", mixinStandardHelpOptions = true,
-        description = "Time warm proofs with and without a key's precomputed tables, alternating, per step.")
+        description = "Time warm proofs with and without a key's precomputed tables (--in-order: with the steps in"
+                + " order and side by side), alternating, per step.")
 final class KeyTablesBenchCommand implements Callable<Integer> {
 
     @Spec
@@ -55,6 +58,10 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
     @Option(names = "--bytes", defaultValue = "256MiB", description = "the tables' memory (default: ${DEFAULT-VALUE})")
     String bytes;
 
+    @Option(names = "--in-order", description = "both with the tables: the steps one after the other against the"
+            + " MSMs beside the transforms (what a domain of at most 2^16 runs)")
+    boolean inOrder;
+
     @Override
     public Integer call() {
         if (reps < 1 || warmUp < 0) {
@@ -78,23 +85,32 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
             // the same proof either way, for the same r and s
             Prover fixed = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.valueOf(7),
                     BigInteger.valueOf(11)));
-            boolean same = fixed.prove(plain, w).equals(fixed.prove(tabled, w));
+            Proof reference = fixed.prove(tabled, w);
+            boolean same = fixed.prove(plain, w).equals(reference);
             out.println("the same proof with and without tables, for the same r and s: " + same);
+            if (inOrder) {
+                boolean inOrderSame = fixed.withStepsInOrder().prove(tabled, w).equals(reference);
+                out.println("the same proof with the steps in order, for the same r and s: " + inOrderSame);
+                same &= inOrderSame;
+            }
             if (!same) {
                 return Main.EXIT_FAILURE;
             }
-            List<String> steps = new ArrayList<>();
+            Prover[] provers = {inOrder ? Prover.create().withStepsInOrder() : Prover.create(), Prover.create()};
+            ProvingKey[] keys = {inOrder ? tabled : plain, tabled};
+            List<String> steps = Prover.STEPS;
             double[][][] times = new double[2][reps][];
             for (int r = -warmUp; r < reps; r++) {
                 for (int k = 0; k < 2; k++) {
-                    double[] row = prove(k == 0 ? plain : tabled, w, steps);
+                    double[] row = prove(provers[k], keys[k], w);
                     if (r >= 0) {
                         times[k][r] = row;
                     }
                 }
             }
             for (int k = 0; k < 2; k++) {
-                StringBuilder line = new StringBuilder(k == 0 ? "without tables:" : "with tables:   ");
+                StringBuilder line = new StringBuilder(inOrder ? (k == 0 ? "steps in order:" : "side by side:  ")
+                        : k == 0 ? "without tables:" : "with tables:   ");
                 for (int i = 0; i <= steps.size(); i++) {
                     double[] col = new double[reps];
                     for (int r = 0; r < reps; r++) {
@@ -111,18 +127,23 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One proof: each step's milliseconds, then the total; {@code names} gets the steps' names. */
-    private static double[] prove(ProvingKey key, Witness w, List<String> names) {
+    /**
+     * One proof: each step's milliseconds in the order of {@link Prover#STEPS} (where steps ran side by
+     * side, each one's own time), then the total.
+     */
+    private static double[] prove(Prover prover, ProvingKey key, Witness w) {
         StepClock clock = new StepClock((index, total, name) -> { });
-        Prover p = Prover.create().withListener(clock);
+        Prover p = prover.withListener(clock);
         long t0 = System.nanoTime();
         p.finish(p.start(key, w));
         long t1 = System.nanoTime();
-        double[] steps = clock.millis(t1);
-        double[] row = Arrays.copyOf(steps, steps.length + 1);
-        row[steps.length] = (t1 - t0) / 1e6;
-        names.clear();
-        names.addAll(clock.names());
+        List<String> names = clock.names();
+        double[] ms = clock.millis(t1);
+        double[] row = new double[Prover.STEPS.size() + 1];
+        for (int i = 0; i < ms.length; i++) {
+            row[Prover.STEPS.indexOf(names.get(i))] = ms[i];
+        }
+        row[Prover.STEPS.size()] = (t1 - t0) / 1e6;
         return row;
     }
 }

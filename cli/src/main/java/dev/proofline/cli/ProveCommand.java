@@ -106,6 +106,9 @@ final class ProveCommand implements Callable<Integer> {
                 line.append(String.format(", %s %.0f", steps.get(i), ms[i]));
             }
             line.append(String.format(", total %.0f ms", (System.nanoTime() - t0) / 1e6));
+            if (clock.overlapped()) {
+                line.append(" (the transforms and the MSMs A, B1, C, B2 side by side, each step's own time)");
+            }
             err.println(line);
             err.flush();
         }

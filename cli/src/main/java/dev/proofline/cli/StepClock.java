@@ -2,17 +2,21 @@ package dev.proofline.cli;
 
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A {@link Prover.Listener} that notes when each step of a proof begins (and passes the step on), so
- * that each step's time can be read once the proof has ended.
+ * A {@link Prover.Listener} that notes when each step of a proof begins and, for steps that run side by
+ * side, when it ends (and passes both on), so that each step's time can be read once the proof has
+ * ended.
  */
 final class StepClock implements Prover.Listener {
 
     private final Prover.Listener next;
     private final List<String> names = new ArrayList<>();
     private final List<Long> starts = new ArrayList<>();
+    private final Map<Integer, Long> ends = new HashMap<>();
 
     /** A clock that passes each step on to {@code next}. */
     StepClock(Prover.Listener next) {
@@ -20,24 +24,44 @@ final class StepClock implements Prover.Listener {
     }
 
     @Override
-    public void step(int index, int total, String name) {
+    public synchronized void step(int index, int total, String name) {
         names.add(name);
         starts.add(System.nanoTime());
         next.step(index, total, name);
     }
 
+    @Override
+    public synchronized void ended(int index, int total, String name) {
+        ends.put(names.lastIndexOf(name), System.nanoTime());
+        next.ended(index, total, name);
+    }
+
     /** The steps begun, in order. */
-    List<String> names() {
+    synchronized List<String> names() {
         return List.copyOf(names);
     }
 
-    /** Each step's milliseconds, a step ending where the next begins and the last at {@code endNanos}. */
-    double[] millis(long endNanos) {
+    /**
+     * Each step's milliseconds: from its beginning to its end where it was told, else to where the next
+     * step began, the last one's to {@code endNanos}.
+     */
+    synchronized double[] millis(long endNanos) {
         double[] ms = new double[starts.size()];
         for (int i = 0; i < ms.length; i++) {
-            long end = i + 1 < ms.length ? starts.get(i + 1) : endNanos;
+            long end = ends.getOrDefault(i, i + 1 < ms.length ? starts.get(i + 1) : endNanos);
             ms[i] = (end - starts.get(i)) / 1e6;
         }
         return ms;
+    }
+
+    /** Whether some steps ran side by side: one began before another had ended. */
+    synchronized boolean overlapped() {
+        for (var e : ends.entrySet()) {
+            int i = e.getKey();
+            if (i + 1 < starts.size() && starts.get(i + 1) < e.getValue()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,15 +1,40 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.Parallel;
 import dev.proofline.algebra.msm.Msm;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * A proof's MSMs on the CPU, through the key's precomputed tables where it has them ({@link KeyTables}):
- * the G1 sums A, B1, C, H and B in G2, each a Jacobian point.
+ * the G1 sums A, B1, C, H and B in G2, each a Jacobian point. On keys of small domains the MSMs that
+ * do not need h run beside the transforms that make it ({@link #besideTransforms}).
  */
 final class ProofMsms {
 
+    /**
+     * The largest domain, log2, whose proofs run their transforms and MSMs A, B1, C, B2 side by side
+     * (system property {@code proofline.prover.sideBySideMaxLog}; below 0: never). Measured on the
+     * 2-core Zen 5 with the keys' tables, warm, alternating in one process: BN254 proofs took 6-10%
+     * less time at 2^12 to 2^14, 3% less at 2^15 and 2^16, and the same at 2^17 (BENCHMARKS.md, "Circom
+     * circuits").
+     */
+    static final int SIDE_BY_SIDE_MAX_LOG = Integer.getInteger("proofline.prover.sideBySideMaxLog", 16);
+
+    /** The transforms' step ({@link Prover#STEPS}). */
+    private static final String TRANSFORMS = "H (NTTs)";
+    /** The steps of the MSMs beside the transforms, in the order they are taken. */
+    private static final String[] BESIDE = {"MSM B2", "MSM C", "MSM A", "MSM B1"};
+
     private ProofMsms() {
+    }
+
+    /**
+     * Whether a proof with {@code key} on this machine runs {@link #besideTransforms}: a domain of at
+     * most 2^{@link #SIDE_BY_SIDE_MAX_LOG} and at least two processors.
+     */
+    static boolean sideBySide(ProvingKey key) {
+        return key.logDomainSize() <= SIDE_BY_SIDE_MAX_LOG && Runtime.getRuntime().availableProcessors() >= 2;
     }
 
     /**
@@ -39,5 +64,67 @@ final class ProofMsms {
         KeyTables t = key.tables();
         return KeyTables.multiply(Msm.on(key.curve().g2()), t == null ? null : t.b2(), key.pointsB2(), w, 0,
                 key.variableCount());
+    }
+
+    /**
+     * All five sums, {A, B1, C, H, B2}, with h made on the way from a, b, c on the domain (consumed, as
+     * {@link Quotient#compute}). At small sizes the MSMs and the transforms each use two threads poorly
+     * (a small MSM's time goes mostly to its buckets' reduction, which more threads do not shorten), so
+     * here they run side by side as seven tasks on two threads, each MSM on half the processors: the
+     * three transforms first, then B2, C, A, B1 (the larger first). The thread that ends the last
+     * transform combines them into h; H, which needs h, follows on all processors. {@code begin} and
+     * {@code end} are told each step's name as it begins and ends, from the thread that runs it, one
+     * call at a time.
+     */
+    static long[][] besideTransforms(ProvingKey key, long[] w, long[] a, long[] b, long[] c,
+            Consumer<String> begin, Consumer<String> end) {
+        int each = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        Msm g1 = Msm.on(key.curve().g1()).withParallelism(each);
+        Msm g2 = Msm.on(key.curve().g2()).withParallelism(each);
+        KeyTables t = key.tables();
+        int nVars = key.variableCount();
+        int nPublic = key.publicCount();
+        Runnable[] transforms = Quotient.transforms(key, a, b, c);
+        AtomicInteger transformsLeft = new AtomicInteger(transforms.length);
+        Object lock = new Object();
+        Consumer<String> begun = name -> {
+            synchronized (lock) {
+                begin.accept(name);
+            }
+        };
+        Consumer<String> ended = name -> {
+            synchronized (lock) {
+                end.accept(name);
+            }
+        };
+        long[][] out = new long[5][];
+        int nt = transforms.length;
+        Parallel.run(2, nt + BESIDE.length, () -> task -> {
+            if (task < nt) {
+                if (task == 0) {
+                    begun.accept(TRANSFORMS);
+                }
+                transforms[task].run();
+                if (transformsLeft.decrementAndGet() == 0) {
+                    Quotient.combine(key, a, b, c);
+                    ended.accept(TRANSFORMS);
+                }
+                return;
+            }
+            int m = task - nt;
+            begun.accept(BESIDE[m]);
+            switch (m) {
+                case 0 -> out[4] = KeyTables.multiply(g2, t == null ? null : t.b2(), key.pointsB2(), w, 0, nVars);
+                case 1 -> out[2] = KeyTables.multiply(g1, t == null ? null : t.c(), key.pointsC(), w, nPublic + 1,
+                        nVars - nPublic - 1);
+                case 2 -> out[0] = KeyTables.multiply(g1, t == null ? null : t.a(), key.pointsA(), w, 0, nVars);
+                default -> out[1] = KeyTables.multiply(g1, t == null ? null : t.b1(), key.pointsB1(), w, 0, nVars);
+            }
+            ended.accept(BESIDE[m]);
+        });
+        begin.accept("MSM H");
+        out[3] = KeyTables.multiply(Msm.on(key.curve().g1()), t == null ? null : t.h(), key.pointsH(), a, 0,
+                key.domainSize());
+        return out;
     }
 }

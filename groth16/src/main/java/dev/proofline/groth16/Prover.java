@@ -18,8 +18,9 @@ import java.util.List;
  *       {@link RootsOfUnity#snarkjsCosetShift}), h = a b - c there ({@code Quotient}); then the G1 MSMs
  *       ({@code ProofMsms}): A, B1, C (private variables) against the witness and H against h. snarkjs
  *       keys hold in H the points [tau^i ... / delta] already divided by Z on the coset, so no division
- *       is needed.
- *   <li>{@link #finish}: the G2 MSM of B, assembly with the blinding r and s ({@code Assembly}:
+ *       is needed. On a small domain the MSMs A, B1, C and B in G2 run beside the transforms, and H
+ *       after them ({@code ProofMsms.besideTransforms}).
+ *   <li>{@link #finish}: the G2 MSM of B (unless {@code start} did it), assembly with the blinding r and s ({@code Assembly}:
  *       A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
  *       C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta), and verification of the proof
  *       against the key's verification key: a proof that fails it is an error, never a result.
@@ -36,7 +37,10 @@ public final class Prover {
         private final long[] sumB1;
         private final long[] sumC;
         private final long[] sumH;
-        /** B in G2 when an accelerator computed it with the G1 sums; null: {@link #finish} computes it. */
+        /**
+         * B in G2 when an accelerator computed it with the G1 sums, or a small proof's CPU MSMs beside its
+         * transforms ({@code ProofMsms.besideTransforms}); null: {@link #finish} computes it.
+         */
         private final long[] sumB2;
         private final long abcNanos;
         private final long msmNanos;
@@ -63,7 +67,8 @@ public final class Prover {
 
         /**
          * Time spent on a, b, c and the NTTs (H), in nanoseconds; after {@link #prepare}, the time of
-         * prepare (H is then part of {@link #msmNanos}).
+         * prepare, and where the MSMs ran beside the transforms, the time of a, b, c (H is then part of
+         * {@link #msmNanos}).
          */
         public long polynomialNanos() {
             return abcNanos;
@@ -88,9 +93,21 @@ public final class Prover {
     public interface Listener {
         /** Step {@code index} of {@code total} begins; {@code name} says what it is. */
         void step(int index, int total, String name);
+
+        /**
+         * Step {@code index} has ended. Told only of steps that run side by side with others (a small
+         * proof's transforms and its MSMs A, B1, C and B2, which then begin in another order than
+         * {@link #STEPS}'s and from other threads, one call at a time); any other step ends where the
+         * next one begins.
+         */
+        default void ended(int index, int total, String name) {
+        }
     }
 
-    /** The steps a proof goes through, in order (both halves). */
+    /**
+     * The steps a proof goes through, in order (both halves); where the transforms and the MSMs A, B1,
+     * C and B2 run side by side, those begin in another order ({@link Listener#ended}).
+     */
     public static final List<String> STEPS = List.of("a, b, c", "H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM H",
             "MSM B2", "assembly", "verification");
 
@@ -155,33 +172,48 @@ public final class Prover {
     private final ProofRandomness randomness;
     private final Listener listener;
     private final Accelerator accelerator;
+    private final boolean inOrder;
 
-    private Prover(ProofRandomness randomness, Listener listener, Accelerator accelerator) {
+    private Prover(ProofRandomness randomness, Listener listener, Accelerator accelerator, boolean inOrder) {
         this.randomness = randomness;
         this.listener = listener;
         this.accelerator = accelerator;
+        this.inOrder = inOrder;
     }
 
     /** A prover with fresh secure randomness for every proof. */
     public static Prover create() {
-        return new Prover(ProofRandomness.secure(), (i, n, s) -> { }, null);
+        return new Prover(ProofRandomness.secure(), (i, n, s) -> { }, null, false);
     }
 
     public Prover withRandomness(ProofRandomness r) {
-        return new Prover(r, listener, accelerator);
+        return new Prover(r, listener, accelerator, inOrder);
     }
 
     public Prover withListener(Listener l) {
-        return new Prover(randomness, l, accelerator);
+        return new Prover(randomness, l, accelerator, inOrder);
     }
 
     /** This prover with H and the G1 MSMs on {@code a} (null: on the CPU). */
     public Prover withAccelerator(Accelerator a) {
-        return new Prover(randomness, listener, a);
+        return new Prover(randomness, listener, a, inOrder);
+    }
+
+    /**
+     * This prover with its steps one after the other whatever the key's domain, never the MSMs beside
+     * the transforms: the same proofs, the steps in {@link #STEPS}'s order on one thread (for
+     * measurements, and for callers that run several proofs at once anyway).
+     */
+    public Prover withStepsInOrder() {
+        return new Prover(randomness, listener, accelerator, true);
     }
 
     private void step(String name) {
         listener.step(STEPS.indexOf(name), STEPS.size(), name);
+    }
+
+    private void ended(String name) {
+        listener.ended(STEPS.indexOf(name), STEPS.size(), name);
     }
 
     /**
@@ -327,8 +359,7 @@ public final class Prover {
         long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
         long[] b = p.workspace.b().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
         long[] c = p.workspace.c().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
-        long[] h = quotient(key, a, b, c);
-        return msms(key, p.witness, h, t1 - p.nanos);
+        return sums(key, p.witness, a, b, c, t1 - p.nanos);
     }
 
     /** Both halves. */
@@ -368,8 +399,7 @@ public final class Prover {
         long t0 = System.nanoTime();
         step("a, b, c");
         PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
-        long[] h = quotient(key, ws.a(), ws.b(), ws.c());
-        return msms(key, witness, h, t0);
+        return sums(key, witness, ws.a(), ws.b(), ws.c(), t0);
     }
 
     /**
@@ -379,8 +409,7 @@ public final class Prover {
     public Started start(ProvingKey key, Witness witness) {
         check(key, witness);
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, Workspace.allocate(key));
-        return msms(key, witness, h, t0);
+        return abcAndSums(key, witness, Workspace.allocate(key), t0);
     }
 
     /** As {@link #start(ProvingKey, Witness)}, computing in {@code ws}. */
@@ -388,8 +417,7 @@ public final class Prover {
         check(key, witness);
         ws.check(key);
         long t0 = System.nanoTime();
-        long[] h = quotient(key, witness, ws);
-        return msms(key, witness, h, t0);
+        return abcAndSums(key, witness, ws, t0);
     }
 
     private static void check(ProvingKey key, Witness witness) {
@@ -408,11 +436,26 @@ public final class Prover {
         }
     }
 
-    /** h from the key's coefficients, computed in {@code ws}: a, b, c, then {@link #quotient(ProvingKey, long[], long[], long[])}. */
-    private long[] quotient(ProvingKey key, Witness witness, Workspace ws) {
+    /** a, b, c from the key's coefficients, computed in {@code ws}, then {@link #sums}. */
+    private Started abcAndSums(ProvingKey key, Witness witness, Workspace ws, long t0) {
         step("a, b, c");
         Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
-        return quotient(key, ws.a(), ws.b(), ws.c());
+        return sums(key, witness, ws.a(), ws.b(), ws.c(), t0);
+    }
+
+    /**
+     * h from a, b, c on the domain (consumed), then the G1 MSMs: on the accelerator, or on the CPU one
+     * after the other, or for a small domain with the MSMs A, B1, C and B2 beside the transforms
+     * ({@code ProofMsms.besideTransforms}, B2 then done here instead of in {@link #finish}).
+     */
+    private Started sums(ProvingKey key, Witness witness, long[] a, long[] b, long[] c, long t0) {
+        if (accelerator == null && !inOrder && ProofMsms.sideBySide(key)) {
+            long t1 = System.nanoTime();
+            long[][] sums = ProofMsms.besideTransforms(key, witness.words(), a, b, c, this::step, this::ended);
+            return new Started(key, witness, sums, t1 - t0, System.nanoTime() - t1);
+        }
+        long[] h = quotient(key, a, b, c);
+        return msms(key, witness, h, t0);
     }
 
     /** h on the coset from a, b, c on the domain (consumed): on the accelerator, or by {@link Quotient}. */
@@ -439,8 +482,11 @@ public final class Prover {
     /** The G2 MSM, assembly with r and s, and verification. */
     public Proof finish(Started st) {
         ProvingKey key = st.key;
-        step("MSM B2");
-        long[] sumB2 = st.sumB2 != null ? st.sumB2 : ProofMsms.b2(key, st.witness.words());
+        long[] sumB2 = st.sumB2;
+        if (sumB2 == null) {
+            step("MSM B2");
+            sumB2 = ProofMsms.b2(key, st.witness.words());
+        }
         step("assembly");
         ProofRandomness.Pair rs = randomness.draw(key.curve().g1().order());
         Proof proof = Assembly.proof(key, st.sumA, st.sumB1, sumB2, st.sumC, st.sumH, rs.r(), rs.s());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -201,10 +203,51 @@ class Groth16InteropTest {
             Witness w = WtnsFile.read(fx.wtns());
             Prover p = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.TWO, BigInteger.TEN));
             List<String> steps = new ArrayList<>();
-            Prover.Started st = p.withListener((i, n, name) -> steps.add(name)).start(key, w);
+            Prover.Started st = p.withStepsInOrder().withListener((i, n, name) -> steps.add(name)).start(key, w);
             assertEquals(Prover.STEPS.subList(0, 6), steps, "start: a, b, c, H and the G1 MSMs");
             Proof halves = p.finish(st);
             assertEquals(p.prove(key, w), halves);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fixtures")
+    void theMsmsBesideTheTransformsGiveTheSameProofAndTellEachStepOnce(String curveName, String circuit) {
+        Fixture fx = CircomFixtures.build(curveName, circuit);
+        Witness w = WtnsFile.read(fx.wtns());
+        Prover p = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.TWO, BigInteger.TEN));
+        for (boolean tables : new boolean[] {false, true}) {
+            try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
+                if (tables) {
+                    assertTrue(key.attach(KeyTables.build(key, Long.MAX_VALUE)));
+                }
+                assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "the steps run side by side on two or"
+                        + " more processors; this machine has one");
+                assertTrue(ProofMsms.sideBySide(key), "a small key");
+                List<String> begun = new ArrayList<>();
+                List<String> ended = new ArrayList<>();
+                Prover.Listener listener = new Prover.Listener() {
+                    @Override
+                    public void step(int index, int total, String name) {
+                        assertEquals(Prover.STEPS.get(index), name);
+                        begun.add(name);
+                    }
+
+                    @Override
+                    public void ended(int index, int total, String name) {
+                        assertEquals(Prover.STEPS.get(index), name);
+                        assertTrue(begun.contains(name) && !ended.contains(name), name + " ends once, after it began");
+                        ended.add(name);
+                    }
+                };
+                Proof beside = p.withListener(listener).prove(key, w);
+                assertEquals(p.withStepsInOrder().prove(key, w), beside, "tables " + tables);
+                assertEquals(Set.copyOf(Prover.STEPS), Set.copyOf(begun), "every step begins: " + begun);
+                assertEquals(Prover.STEPS.size(), begun.size(), "each once: " + begun);
+                assertEquals(Set.of("H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM B2"), Set.copyOf(ended));
+                assertEquals(List.of("MSM H", "assembly", "verification"), begun.subList(6, 9),
+                        "H after the MSMs beside the transforms, then the rest in order");
+            }
         }
     }
 }
