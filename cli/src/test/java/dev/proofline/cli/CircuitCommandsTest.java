@@ -60,6 +60,19 @@ class CircuitCommandsTest {
     }
 
     @org.junit.jupiter.api.Test
+    void keyTablesBenchInOrderProvesTheSameWithTheStepsInOrderAndSideBySide() throws Exception {
+        dev.proofline.groth16.testing.CircomFixtures.Fixture fx =
+                dev.proofline.groth16.testing.CircomFixtures.build("bn128", "poseidon");
+        String out = run(0, "bench", "key-tables", fx.zkey().toString(), fx.wtns().toString(), "--reps", "2",
+                "--warm-up", "1", "--no-kernels", "--in-order");
+        assertTrue(out.contains("the same proof with the steps in order, for the same r and s: true"), out);
+        for (String line : new String[] {"steps in order:", "side by side: "}) {
+            assertTrue(out.matches("(?s).*" + line + " +a, b, c [0-9.]+, H \\(NTTs\\) [0-9.]+, MSM A [0-9.]+,.*"
+                    + " MSM B2 [0-9.]+, assembly [0-9.]+, verification [0-9.]+, total [0-9.]+ ms\\n.*"), out);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void kernelBenchTimesAnMsmWithAndWithoutATableAndNamesItsWindow() throws Exception {
         ObjectMapper json = new ObjectMapper();
         JsonNode plain = json.readTree(run(0, "bench", "msm-g1", "--log", "9", "--reps", "2"));
