@@ -403,13 +403,19 @@ public final class Prover {
     }
 
     /**
-     * a, b, c; H by NTTs; the G1 MSMs. The workspace is this call's own and is no longer reachable once H
-     * is computed (h takes a's place), so that b and c are garbage while the MSMs run.
+     * a, b, c; H by NTTs; the G1 MSMs. The workspace is this call's own. With the steps in order it is no
+     * longer reachable once H is computed (h takes a's place, and no frame holds b and c), so that b and
+     * c are garbage while the MSMs run; a small domain's MSMs beside the transforms keep them to the end
+     * (at most 2 x 2^16 elements).
      */
     public Started start(ProvingKey key, Witness witness) {
         check(key, witness);
         long t0 = System.nanoTime();
-        return abcAndSums(key, witness, Workspace.allocate(key), t0);
+        if (besideTransforms(key)) {
+            return abcAndSums(key, witness, Workspace.allocate(key), t0);
+        }
+        long[] h = abcAndQuotient(key, witness, Workspace.allocate(key));
+        return msms(key, witness, h, t0);
     }
 
     /** As {@link #start(ProvingKey, Witness)}, computing in {@code ws}. */
@@ -443,13 +449,25 @@ public final class Prover {
         return sums(key, witness, ws.a(), ws.b(), ws.c(), t0);
     }
 
+    /** h from the key's coefficients, computed in {@code ws}: a, b, c, then {@link #quotient(ProvingKey, long[], long[], long[])}. */
+    private long[] abcAndQuotient(ProvingKey key, Witness witness, Workspace ws) {
+        step("a, b, c");
+        Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
+        return quotient(key, ws.a(), ws.b(), ws.c());
+    }
+
+    /** Whether {@link #sums} runs the MSMs beside the transforms for {@code key}. */
+    private boolean besideTransforms(ProvingKey key) {
+        return accelerator == null && !inOrder && ProofMsms.sideBySide(key);
+    }
+
     /**
      * h from a, b, c on the domain (consumed), then the G1 MSMs: on the accelerator, or on the CPU one
      * after the other, or for a small domain with the MSMs A, B1, C and B2 beside the transforms
      * ({@code ProofMsms.besideTransforms}, B2 then done here instead of in {@link #finish}).
      */
     private Started sums(ProvingKey key, Witness witness, long[] a, long[] b, long[] c, long t0) {
-        if (accelerator == null && !inOrder && ProofMsms.sideBySide(key)) {
+        if (besideTransforms(key)) {
             long t1 = System.nanoTime();
             long[][] sums = ProofMsms.besideTransforms(key, witness.words(), a, b, c, this::step, this::ended);
             return new Started(key, witness, sums, t1 - t0, System.nanoTime() - t1);
