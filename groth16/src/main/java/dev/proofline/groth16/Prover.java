@@ -20,8 +20,8 @@ import java.util.List;
  *       keys hold in H the points [tau^i ... / delta] already divided by Z on the coset, so no division
  *       is needed. On a small domain the MSMs A, B1, C and B in G2 run beside the transforms, and H
  *       after them ({@code ProofMsms.besideTransforms}).
- *   <li>{@link #finish}: the G2 MSM of B (unless {@code start} did it), assembly with the blinding r and s ({@code Assembly}:
- *       A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
+ *   <li>{@link #finish}: the G2 MSM of B (unless {@code start} did it), assembly with the blinding r
+ *       and s ({@code Assembly}: A = alpha + sum w_i A_i + r delta, B = beta + sum w_i B_i + s delta,
  *       C = sum_private w_i C_i + sum h_i H_i + s A + r B1 - r s delta), and verification of the proof
  *       against the key's verification key: a proof that fails it is an error, never a result.
  * </ul>
@@ -201,7 +201,7 @@ public final class Prover {
 
     /**
      * This prover with its steps one after the other whatever the key's domain, never the MSMs beside
-     * the transforms: the same proofs, the steps in {@link #STEPS}'s order on one thread (for
+     * the transforms: the same proofs, the steps in {@link #STEPS}'s order, each on all processors (for
      * measurements, and for callers that run several proofs at once anyway).
      */
     public Prover withStepsInOrder() {
