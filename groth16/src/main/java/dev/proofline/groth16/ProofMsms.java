@@ -1,9 +1,11 @@
 package dev.proofline.groth16;
 
 import dev.proofline.algebra.Parallel;
+import dev.proofline.algebra.msm.FixedBaseTable;
 import dev.proofline.algebra.msm.Msm;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A proof's MSMs on the CPU, through the key's precomputed tables where it has them ({@link KeyTables}):
@@ -62,11 +64,11 @@ final class ProofMsms {
     }
 
     /**
-     * All five sums, {A, B1, C, H, B2}, with h made on the way from a, b, c on the domain (consumed, as
-     * {@link Quotient#compute}). At small sizes an MSM on two threads is 1.6 to 1.8 times as fast as on
-     * one (BN254 G1 with a table, 2^12 to 2^14 points), not twice: the merge of the threads' buckets,
-     * the recoding and the hand-offs do not shrink with the points. Two MSMs side by side, one thread
-     * each, take about as long as one of them alone. So here they run side by side as seven tasks on
+     * All five sums, {A, B1, C, H, B2}, with h made on the way from a, b, c on the domain (consumed, by
+     * the steps of {@link Quotient#compute}). At small sizes an MSM on two threads is 1.6 to 1.8 times
+     * as fast as on one (BN254 G1 with a table, 2^12 to 2^14 points), not twice: the merge of the
+     * threads' buckets, the recoding and the hand-offs do not shrink with the points. Two MSMs side by
+     * side, one thread each, take about as long as one of them alone. So here they run side by side as seven tasks on
      * two threads, each MSM on half the processors: the three transforms first, then B2, C, A, B1 (the
      * larger first). The thread that ends the last transform combines them into h; H, which needs h,
      * follows on all processors.
@@ -78,8 +80,9 @@ final class ProofMsms {
         int each = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         Msm g1 = Msm.on(key.curve().g1()).withParallelism(each);
         Msm g2 = Msm.on(key.curve().g2()).withParallelism(each);
-        Runnable[] transforms = Quotient.transforms(key, a, b, c);
-        AtomicInteger transformsLeft = new AtomicInteger(transforms.length);
+        Runnable[] quotient = Quotient.steps(key, a, b, c);
+        int nt = quotient.length - 1;   // the transforms; the last step combines them
+        AtomicInteger transformsLeft = new AtomicInteger(nt);
         Object lock = new Object();
         Consumer<String> begun = name -> {
             synchronized (lock) {
@@ -92,15 +95,14 @@ final class ProofMsms {
             }
         };
         long[][] out = new long[5][];
-        int nt = transforms.length;
         Parallel.run(2, nt + BESIDE.length, () -> task -> {
             if (task < nt) {
                 if (task == 0) {
                     begun.accept(TRANSFORMS);
                 }
-                transforms[task].run();
+                quotient[task].run();
                 if (transformsLeft.decrementAndGet() == 0) {
-                    Quotient.combine(key, a, b, c);
+                    quotient[nt].run();
                     ended.accept(TRANSFORMS);
                 }
                 return;
@@ -121,29 +123,30 @@ final class ProofMsms {
     }
 
     private static long[] sumA(Msm msm, ProvingKey key, long[] w) {
-        KeyTables t = key.tables();
-        return KeyTables.multiply(msm, t == null ? null : t.a(), key.pointsA(), w, 0, key.variableCount());
+        return KeyTables.multiply(msm, table(key, KeyTables::a), key.pointsA(), w, 0, key.variableCount());
     }
 
     private static long[] sumB1(Msm msm, ProvingKey key, long[] w) {
-        KeyTables t = key.tables();
-        return KeyTables.multiply(msm, t == null ? null : t.b1(), key.pointsB1(), w, 0, key.variableCount());
+        return KeyTables.multiply(msm, table(key, KeyTables::b1), key.pointsB1(), w, 0, key.variableCount());
     }
 
     private static long[] sumC(Msm msm, ProvingKey key, long[] w) {
-        KeyTables t = key.tables();
         int nPublic = key.publicCount();
-        return KeyTables.multiply(msm, t == null ? null : t.c(), key.pointsC(), w, nPublic + 1,
+        return KeyTables.multiply(msm, table(key, KeyTables::c), key.pointsC(), w, nPublic + 1,
                 key.variableCount() - nPublic - 1);
     }
 
     private static long[] sumH(Msm msm, ProvingKey key, long[] h) {
-        KeyTables t = key.tables();
-        return KeyTables.multiply(msm, t == null ? null : t.h(), key.pointsH(), h, 0, key.domainSize());
+        return KeyTables.multiply(msm, table(key, KeyTables::h), key.pointsH(), h, 0, key.domainSize());
     }
 
     private static long[] sumB2(Msm msm, ProvingKey key, long[] w) {
+        return KeyTables.multiply(msm, table(key, KeyTables::b2), key.pointsB2(), w, 0, key.variableCount());
+    }
+
+    /** One of the key's tables, or null where the key has none (yet). */
+    private static FixedBaseTable table(ProvingKey key, Function<KeyTables, FixedBaseTable> which) {
         KeyTables t = key.tables();
-        return KeyTables.multiply(msm, t == null ? null : t.b2(), key.pointsB2(), w, 0, key.variableCount());
+        return t == null ? null : which.apply(t);
     }
 }

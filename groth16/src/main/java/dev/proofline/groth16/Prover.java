@@ -444,16 +444,19 @@ public final class Prover {
 
     /** a, b, c from the key's coefficients, computed in {@code ws}, then {@link #sums}. */
     private Started abcAndSums(ProvingKey key, Witness witness, Workspace ws, long t0) {
-        step("a, b, c");
-        Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
+        abc(key, witness, ws);
         return sums(key, witness, ws.a(), ws.b(), ws.c(), t0);
     }
 
     /** h from the key's coefficients, computed in {@code ws}: a, b, c, then {@link #quotient(ProvingKey, long[], long[], long[])}. */
     private long[] abcAndQuotient(ProvingKey key, Witness witness, Workspace ws) {
+        abc(key, witness, ws);
+        return quotient(key, ws.a(), ws.b(), ws.c());
+    }
+
+    private void abc(ProvingKey key, Witness witness, Workspace ws) {
         step("a, b, c");
         Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
-        return quotient(key, ws.a(), ws.b(), ws.c());
     }
 
     /** Whether {@link #sums} runs the MSMs beside the transforms for {@code key}. */

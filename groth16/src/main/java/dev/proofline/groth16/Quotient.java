@@ -22,28 +22,23 @@ final class Quotient {
     static long[] compute(ProvingKey key, long[] a, long[] b, long[] c) {
         // one after the other, each on all cores; a task handed to the common pool and joined from this
         // thread would wait forever while the pool's workers are busy elsewhere (it has one on two cores)
-        for (Runnable t : transforms(key, a, b, c)) {
-            t.run();
+        for (Runnable step : steps(key, a, b, c)) {
+            step.run();
         }
-        return combine(key, a, b, c);
+        return a;
     }
 
     /**
-     * The transforms of a, b and c from the domain to the coset, one task each, in place; each runs its
-     * parallel loops on the common pool, with whichever of its workers are free. {@link #combine} then
-     * makes h of them.
+     * The steps of {@link #compute} on one domain, in place: first the transforms of a, b and c from the
+     * domain to the coset, one step each and independent of one another, then (the last step, after all
+     * three) h = a b - c out of Montgomery form in a's place. Each runs its parallel loops on the common
+     * pool, with whichever of its workers are free.
      */
-    static Runnable[] transforms(ProvingKey key, long[] a, long[] b, long[] c) {
+    static Runnable[] steps(ProvingKey key, long[] a, long[] b, long[] c) {
         PrimeField fr = key.curve().fr();
         Ntt ntt = Ntt.of(fr, key.logDomainSize());
         long[] g = RootsOfUnity.snarkjsCosetShift(fr, key.logDomainSize());
         return new Runnable[] {() -> ntt.evaluationsOnCoset(a, g, 0), () -> ntt.evaluationsOnCoset(b, g, 0),
-            () -> ntt.evaluationsOnCoset(c, g, 0)};
-    }
-
-    /** h = a b - c, out of Montgomery form, in a's place, from a, b, c on the coset; returns a. */
-    static long[] combine(ProvingKey key, long[] a, long[] b, long[] c) {
-        Ntt.of(key.curve().fr(), key.logDomainSize()).mulSubToCanonical(a, b, c);
-        return a;
+            () -> ntt.evaluationsOnCoset(c, g, 0), () -> ntt.mulSubToCanonical(a, b, c)};
     }
 }
