@@ -6,6 +6,7 @@ import dev.proofline.algebra.msm.FixedBaseTable;
 import dev.proofline.algebra.msm.Msm;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -15,15 +16,18 @@ import java.util.List;
  * key ({@link #build}, then {@link ProvingKey#attach}); the {@link Prover}'s MSMs
  * ({@code ProofMsms}) use whichever tables a key has.
  *
- * <p>A table is built for each set of at most {@link #MAX_POINTS} points, in the order H, A, B1, C, B in
- * G2, while they fit into the memory given. H comes first: its scalars (the quotient's coefficients) are
- * dense in every circuit, where a bit-heavy circuit's witness makes A, B1 and C mostly sums of ones,
- * which a table does not speed up. A dense BN254 G1 MSM with a table takes 0.59x the time of one without
- * at 2^12 points, 0.84x at 2^16 and 0.94x at 2^17 (BENCHMARKS.md, "Circom circuits").
+ * <p>A table holds a set's points that are not at infinity, and is built for each set with at most
+ * {@link #MAX_POINTS} of them while they fit into the memory given. H comes first: its scalars (the
+ * quotient's coefficients) are dense in every circuit, where a bit-heavy circuit's witness makes A, B1, C
+ * and B2 mostly sums of ones, which a table does not speed up. The others follow by the time the cost
+ * model says their table saves a dense MSM per byte it takes: A, B1 and B2 often hold half their points or
+ * fewer (the variables their matrix does not use are at infinity), and a table saves more at fewer points.
+ * A dense BN254 G1 MSM with a table takes 0.59x the time of one without at 2^12 points, 0.84x at 2^16 and
+ * 0.94x at 2^17 (BENCHMARKS.md, "Circom circuits").
  */
 public final class KeyTables implements AutoCloseable {
 
-    /** The most points of a set that gets a table (a BN254 G1 table of 2^17 points takes 128 MiB). */
+    /** The most points (not at infinity) a set's table holds (a BN254 G1 table of 2^17 points takes 128 MiB). */
     public static final int MAX_POINTS = 1 << 17;
 
     private final FixedBaseTable a;
@@ -44,8 +48,8 @@ public final class KeyTables implements AutoCloseable {
     private record Set(WeierstrassCurve curve, MemorySegment points, int count) {
     }
 
-    /** The sets in the order they are given memory: H, A, B1, C, B2 (indices into {@link #sets}). */
-    private static final int[] PLAN_ORDER = {3, 0, 1, 2, 4};
+    /** The index of H in {@link #sets}: the set given memory first. */
+    private static final int H = 3;
 
     /** The key's five point sets, in the order of the tables. */
     private static List<Set> sets(ProvingKey key) {
@@ -57,38 +61,49 @@ public final class KeyTables implements AutoCloseable {
     }
 
     /**
-     * The window bits of each set's table within {@code maxBytes} in all (0: no table), the sets of at
-     * most {@link #MAX_POINTS} points in {@link #PLAN_ORDER} while they fit; the bytes each would take at
-     * most (points at infinity are left out of a table, so it may take less).
+     * The window bits of each set's table within {@code maxBytes} in all. A table holds the
+     * set's points that are not at infinity (often half or less of A, B1 and B2), and a set gets one where
+     * there are at most {@link #MAX_POINTS} of them. H is given memory first; then the others, most time
+     * saved per byte first (by the cost model, for dense scalars), each while it fits in what is left.
      */
-    private static int[] plan(List<Set> sets, long maxBytes) {
+    private static Plan plan(List<Set> sets, long maxBytes) {
         int threads = Runtime.getRuntime().availableProcessors();
-        int[] bits = new int[sets.size()];
-        long left = maxBytes;
-        for (int i : PLAN_ORDER) {
+        int[] finite = new int[sets.size()];
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i++) {
             Set s = sets.get(i);
-            if (s.count() == 0 || s.count() > MAX_POINTS) {
-                continue;
-            }
-            bits[i] = FixedBaseTable.windowBits(s.curve(), s.count(), threads, left);
-            if (bits[i] != 0) {
-                left -= FixedBaseTable.bytes(s.curve(), s.count(), bits[i]);
+            finite[i] = s.count() == 0 ? 0 : FixedBaseTable.finitePoints(s.curve(), s.points(), 0, s.count());
+            if (finite[i] > 0 && finite[i] <= MAX_POINTS) {
+                order.add(i);
             }
         }
-        return bits;
+        double[] perByte = new double[sets.size()];
+        for (int i : order) {
+            Set s = sets.get(i);
+            int c = FixedBaseTable.windowBits(s.curve(), finite[i], threads, maxBytes);
+            perByte[i] = c == 0 ? 0
+                    : FixedBaseTable.saving(s.curve(), finite[i], threads, c) / FixedBaseTable.bytes(s.curve(), finite[i], c);
+        }
+        order.sort(Comparator.comparing((Integer i) -> i != H).thenComparing(i -> -perByte[i]));
+        int[] bits = new int[sets.size()];
+        long left = maxBytes;
+        for (int i : order) {
+            Set s = sets.get(i);
+            bits[i] = FixedBaseTable.windowBits(s.curve(), finite[i], threads, left);
+            if (bits[i] != 0) {
+                left -= FixedBaseTable.bytes(s.curve(), finite[i], bits[i]);
+            }
+        }
+        return new Plan(bits, maxBytes - left);
+    }
+
+    /** The window bits of each set's table (0: none), and the bytes they take in all. */
+    private record Plan(int[] bits, long bytes) {
     }
 
     /** The most native memory {@link #build} takes for the key within {@code maxBytes} (reserve it first). */
     public static long plannedBytes(ProvingKey key, long maxBytes) {
-        List<Set> sets = sets(key);
-        int[] bits = plan(sets, maxBytes);
-        long bytes = 0;
-        for (int i = 0; i < bits.length; i++) {
-            if (bits[i] != 0) {
-                bytes += FixedBaseTable.bytes(sets.get(i).curve(), sets.get(i).count(), bits[i]);
-            }
-        }
-        return bytes;
+        return plan(sets(key), maxBytes).bytes();
     }
 
     /**
@@ -98,7 +113,7 @@ public final class KeyTables implements AutoCloseable {
      */
     public static KeyTables build(ProvingKey key, long maxBytes) {
         List<Set> sets = sets(key);
-        int[] bits = plan(sets, maxBytes);
+        int[] bits = plan(sets, maxBytes).bits();
         FixedBaseTable[] built = new FixedBaseTable[sets.size()];
         try {
             for (int i = 0; i < sets.size(); i++) {

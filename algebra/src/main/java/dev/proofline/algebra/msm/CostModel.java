@@ -50,6 +50,13 @@ final class CostModel {
         return 400;
     }
 
+    /**
+     * Multiplications of the base prime field in one multiplication of {@code f}: 1 for a prime field, 3
+     * for Fp2 (Karatsuba), for comparing the costs of MSMs in G1 and G2.
+     */
+    static double primeMultiplications(Field f) {
+        return f instanceof Fp2 ? 3 : 1;
+    }
 
     double inversion() {
         return inversion;

@@ -128,16 +128,8 @@ public final class FixedBaseTable implements AutoCloseable {
             throw new IllegalArgumentException("range out of bounds: " + count + " points at byte " + offset
                     + " of " + points.byteSize());
         }
-        // the points that are not at infinity
         int[] index = new int[count];
-        int kept = 0;
-        long[] p = new long[aw];
-        for (int i = 0; i < count; i++) {
-            BucketKernel.load(points, offset + pointBytes * i, p, 0, aw);
-            if (!isZero(p)) {
-                index[kept++] = i;
-            }
-        }
+        int kept = finite(curve, points, offset, count, index);
         int[] original = kept == count ? null : java.util.Arrays.copyOf(index, kept);
         int windows = SignedDigits.windows(curve.order().bitLength(), c);
         Arena arena = Arena.ofShared();
@@ -151,6 +143,51 @@ public final class FixedBaseTable implements AutoCloseable {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * How many of the {@code count} affine points from byte {@code offset} of {@code points} are not at
+     * infinity: the points a table of them holds.
+     */
+    public static int finitePoints(WeierstrassCurve curve, MemorySegment points, long offset, int count) {
+        if (count < 0 || offset < 0 || offset + 8L * curve.affineWidth() * count > points.byteSize()) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " points at byte " + offset
+                    + " of " + points.byteSize());
+        }
+        return finite(curve, points, offset, count, null);
+    }
+
+    /** The points not at infinity among {@code count}: how many, their indices in order to {@code index} (if not null). */
+    private static int finite(WeierstrassCurve curve, MemorySegment points, long offset, int count, int[] index) {
+        int aw = curve.affineWidth();
+        long[] p = new long[aw];
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            BucketKernel.load(points, offset + 8L * aw * i, p, 0, aw);
+            if (!isZero(p)) {
+                if (index != null) {
+                    index[kept] = i;
+                }
+                kept++;
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * The time a table with c-bit windows saves an MSM of n dense terms on {@code threads} threads, by the
+     * cost model: the plain MSM's time less the table's, in multiplications of the curve's base prime field
+     * (an Fp2 multiplication counted as three), so that G1 and G2 tables compare.
+     */
+    public static double saving(WeierstrassCurve curve, int n, int threads, int c) {
+        if (n <= 0) {
+            return 0;
+        }
+        CostModel model = new CostModel(curve);
+        int bits = curve.order().bitLength();
+        int t = Math.max(1, threads);
+        double plain = new MsmPlanner(curve, 0, t, Msm.Accumulation.AUTO, 0).plan(n, bits).cost();
+        return (plain - cost(model, n, bits, c, t)) * CostModel.primeMultiplications(curve.field());
     }
 
     /** Points a task of the build doubles together (their affine conversions share one inversion). */

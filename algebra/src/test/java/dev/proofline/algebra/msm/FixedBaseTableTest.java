@@ -104,12 +104,41 @@ class FixedBaseTableTest {
         // a slice of a longer scalar vector: the table's scalars start at index 7
         long[] scalars = new long[4 * (n + 10)];
         System.arraycopy(in.scalars(), 0, scalars, 4 * 7, 4 * n);
+        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()), 0, n));
+        int first = firstFinite(in.points(), aw);
+        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()),
+                8L * aw * first, n - first), "from the first finite point");
+        assertEquals(n - infinity - 1, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()),
+                8L * aw * (first + 1), n - first - 1), "after it");
         try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, n, 9)) {
             assertEquals(n - infinity, t.kept());
             assertEquals(FixedBaseTable.bytes(curve, n - infinity, 9), t.bytes());
             assertSamePoint(curve, generatorTimes(curve, in.expectedLog()), Msm.on(curve).multiply(t, scalars, 7, n),
                     "infinity left out");
         }
+    }
+
+    /** The index of the first point not at (0, 0). */
+    private static int firstFinite(long[] points, int aw) {
+        for (int i = 0; ; i++) {
+            for (int k = 0; k < aw; k++) {
+                if (points[i * aw + k] != 0) {
+                    return i;
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTableSavesTimeOnADenseMsmAndAG2TableSavesMoreThanAG1TableOfAsManyPoints() {
+        for (int log = 10; log <= 17; log++) {
+            int n = 1 << log;
+            int c = FixedBaseTable.windowBits(Bn254.G1, n, 2, Long.MAX_VALUE);
+            double g1 = FixedBaseTable.saving(Bn254.G1, n, 2, c);
+            double g2 = FixedBaseTable.saving(Bn254.G2, n, 2, FixedBaseTable.windowBits(Bn254.G2, n, 2, Long.MAX_VALUE));
+            assertTrue(g1 > 0 && g2 > 2 * g1, "2^" + log + ": G1 " + g1 + ", G2 " + g2);
+        }
+        assertEquals(0, FixedBaseTable.saving(Bn254.G1, 0, 2, 10));
     }
 
     @Test
