@@ -76,7 +76,7 @@ public final class KeyTables implements AutoCloseable {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < sets.size(); i++) {
             Set s = sets.get(i);
-            finite[i] = s.count() == 0 ? 0 : FixedBaseTable.finitePoints(s.curve(), s.points(), 0, s.count());
+            finite[i] = FixedBaseTable.finitePoints(s.curve(), s.points(), 0, s.count(), MAX_POINTS);
             if (finite[i] > 0 && finite[i] <= MAX_POINTS) {
                 order.add(i);
             }

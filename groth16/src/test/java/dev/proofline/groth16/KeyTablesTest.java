@@ -21,8 +21,8 @@ class KeyTablesTest {
         try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
             var g1 = key.curve().g1();
             int nVars = key.variableCount();
-            int finiteA = FixedBaseTable.finitePoints(g1, key.pointsA(), 0, nVars);
-            int finiteB2 = FixedBaseTable.finitePoints(key.curve().g2(), key.pointsB2(), 0, nVars);
+            int finiteA = FixedBaseTable.finitePoints(g1, key.pointsA(), 0, nVars, nVars);
+            int finiteB2 = FixedBaseTable.finitePoints(key.curve().g2(), key.pointsB2(), 0, nVars, nVars);
             assertTrue(finiteA < nVars && finiteB2 < nVars, "the fixture's A and B2 have points at infinity");
             long all = KeyTables.plannedBytes(key, Long.MAX_VALUE);
             long hBytes;

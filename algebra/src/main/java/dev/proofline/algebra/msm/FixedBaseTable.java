@@ -129,7 +129,7 @@ public final class FixedBaseTable implements AutoCloseable {
                     + " of " + points.byteSize());
         }
         int[] index = new int[count];
-        int kept = finite(curve, points, offset, count, index);
+        int kept = finite(curve, points, offset, count, index, count);
         int[] original = kept == count ? null : java.util.Arrays.copyOf(index, kept);
         int windows = SignedDigits.windows(curve.order().bitLength(), c);
         Arena arena = Arena.ofShared();
@@ -147,22 +147,27 @@ public final class FixedBaseTable implements AutoCloseable {
 
     /**
      * How many of the {@code count} affine points from byte {@code offset} of {@code points} are not at
-     * infinity: the points a table of them holds.
+     * infinity (the points a table of them holds), counted up to {@code most + 1}: where there are more
+     * than {@code most}, the count stops there and returns {@code most + 1}.
      */
-    public static int finitePoints(WeierstrassCurve curve, MemorySegment points, long offset, int count) {
-        if (count < 0 || offset < 0 || offset + 8L * curve.affineWidth() * count > points.byteSize()) {
+    public static int finitePoints(WeierstrassCurve curve, MemorySegment points, long offset, int count, int most) {
+        if (count < 0 || offset < 0 || most < 0 || offset + 8L * curve.affineWidth() * count > points.byteSize()) {
             throw new IllegalArgumentException("range out of bounds: " + count + " points at byte " + offset
-                    + " of " + points.byteSize());
+                    + " of " + points.byteSize() + ", at most " + most);
         }
-        return finite(curve, points, offset, count, null);
+        return finite(curve, points, offset, count, null, most);
     }
 
-    /** The points not at infinity among {@code count}: how many, their indices in order to {@code index} (if not null). */
-    private static int finite(WeierstrassCurve curve, MemorySegment points, long offset, int count, int[] index) {
+    /**
+     * The points not at infinity among {@code count}, up to {@code most + 1} of them: how many, their
+     * indices in order to {@code index} (if not null).
+     */
+    private static int finite(WeierstrassCurve curve, MemorySegment points, long offset, int count, int[] index,
+            int most) {
         int aw = curve.affineWidth();
         long[] p = new long[aw];
         int kept = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count && kept <= most; i++) {
             BucketKernel.load(points, offset + 8L * aw * i, p, 0, aw);
             if (!isZero(p)) {
                 if (index != null) {

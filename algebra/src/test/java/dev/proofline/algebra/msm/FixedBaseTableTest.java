@@ -104,12 +104,15 @@ class FixedBaseTableTest {
         // a slice of a longer scalar vector: the table's scalars start at index 7
         long[] scalars = new long[4 * (n + 10)];
         System.arraycopy(in.scalars(), 0, scalars, 4 * 7, 4 * n);
-        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()), 0, n));
+        MemorySegment all = MemorySegment.ofArray(in.points());
+        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, all, 0, n, n));
+        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, all, 0, n, n - infinity), "as many as the most");
+        assertEquals(101, FixedBaseTable.finitePoints(curve, all, 0, n, 100), "more than the most");
         int first = firstFinite(in.points(), aw);
-        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()),
-                8L * aw * first, n - first), "from the first finite point");
-        assertEquals(n - infinity - 1, FixedBaseTable.finitePoints(curve, MemorySegment.ofArray(in.points()),
-                8L * aw * (first + 1), n - first - 1), "after it");
+        assertEquals(n - infinity, FixedBaseTable.finitePoints(curve, all, 8L * aw * first, n - first, n),
+                "from the first finite point");
+        assertEquals(n - infinity - 1, FixedBaseTable.finitePoints(curve, all, 8L * aw * (first + 1), n - first - 1, n),
+                "after it");
         try (FixedBaseTable t = FixedBaseTable.build(curve, MemorySegment.ofArray(in.points()), 0, n, 9)) {
             assertEquals(n - infinity, t.kept());
             assertEquals(FixedBaseTable.bytes(curve, n - infinity, 9), t.bytes());
