@@ -30,7 +30,8 @@ public final class KeyTables implements AutoCloseable {
     /**
      * The most points (not at infinity) a set's table holds: 2^16, whose BN254 G1 table takes 64 MiB. A
      * table of 2^17 points (128 MiB) saved a dense MSM 6% of its time on an Intel Xeon and 1% on an AMD EPYC
-     * (Zen 5), where sets of 41 000 to 61 000 points saved 26% to 34% (BENCHMARKS.md, "Circom circuits").
+     * (Zen 5); on the latter, tables of 41 000 to 61 000 points saved 26% to 34% (BENCHMARKS.md, "Circom
+     * circuits").
      */
     public static final int MAX_POINTS = 1 << 16;
 
@@ -65,9 +66,9 @@ public final class KeyTables implements AutoCloseable {
     }
 
     /**
-     * The window bits of each set's table within {@code maxBytes} in all. A table holds the
-     * set's points that are not at infinity (often half or less of A, B1 and B2), and a set gets one where
-     * there are at most {@link #MAX_POINTS} of them. H is given memory first; then the others, most time
+     * The tables within {@code maxBytes} in all. A table holds the set's points that are not at infinity
+     * (often half or less of A, B1 and B2), and a set gets one where there are at most {@link #MAX_POINTS}
+     * of them. H is given memory first; then the others, most time
      * saved per byte first (by the cost model, for dense scalars), each while it fits in what is left.
      */
     private static Plan plan(List<Set> sets, long maxBytes) {
@@ -85,8 +86,8 @@ public final class KeyTables implements AutoCloseable {
         for (int i : order) {
             Set s = sets.get(i);
             int c = FixedBaseTable.windowBits(s.curve(), finite[i], threads, maxBytes);
-            perByte[i] = c == 0 ? 0
-                    : FixedBaseTable.saving(s.curve(), finite[i], threads, c) / FixedBaseTable.bytes(s.curve(), finite[i], c);
+            perByte[i] = c == 0 ? 0 : FixedBaseTable.saving(s.curve(), finite[i], threads, c)
+                    / FixedBaseTable.bytes(s.curve(), finite[i], c);
         }
         order.sort(Comparator.comparing((Integer i) -> i != H).thenComparing(i -> -perByte[i]));
         int[] bits = new int[sets.size()];
@@ -111,9 +112,9 @@ public final class KeyTables implements AutoCloseable {
     }
 
     /**
-     * Tables for the key's point sets of at most {@link #MAX_POINTS} points, in at most {@code maxBytes}
-     * of native memory in all; none where nothing fits. Takes about as long as 20 to 40 of the key's
-     * MSMs (about 254 doublings a point), on all processors.
+     * Tables for the key's point sets with at most {@link #MAX_POINTS} points not at infinity, in at most
+     * {@code maxBytes} of native memory in all; none where nothing fits. Takes about as long as 20 to 40 of
+     * the key's MSMs (about 254 doublings a point), on all processors.
      */
     public static KeyTables build(ProvingKey key, long maxBytes) {
         List<Set> sets = sets(key);
@@ -149,10 +150,13 @@ public final class KeyTables implements AutoCloseable {
             if (!key.attach(t)) {
                 return "no tables (the key was closed)";
             }
-            return t.count() == 0
-                    ? "no tables (no point set of at most 2^" + Integer.numberOfTrailingZeros(MAX_POINTS)
-                            + " points fits the memory given)"
-                    : "tables of " + t.bytes() + " bytes";
+            if (t.count() > 0) {
+                return "tables of " + t.bytes() + " bytes";
+            }
+            return plannedBytes(key, Long.MAX_VALUE) == 0
+                    ? "no tables (no point set has at most 2^" + Integer.numberOfTrailingZeros(MAX_POINTS)
+                            + " points not at infinity)"
+                    : "no tables (none fits the memory given)";
         } catch (IllegalStateException | OutOfMemoryError e) {
             return "no tables (" + e.getMessage() + ")";
         }

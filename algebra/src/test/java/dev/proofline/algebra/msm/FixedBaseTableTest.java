@@ -138,7 +138,8 @@ class FixedBaseTableTest {
             int n = 1 << log;
             int c = FixedBaseTable.windowBits(Bn254.G1, n, 2, Long.MAX_VALUE);
             double g1 = FixedBaseTable.saving(Bn254.G1, n, 2, c);
-            double g2 = FixedBaseTable.saving(Bn254.G2, n, 2, FixedBaseTable.windowBits(Bn254.G2, n, 2, Long.MAX_VALUE));
+            int c2 = FixedBaseTable.windowBits(Bn254.G2, n, 2, Long.MAX_VALUE);
+            double g2 = FixedBaseTable.saving(Bn254.G2, n, 2, c2);
             assertTrue(g1 > 0 && g2 > 2 * g1, "2^" + log + ": G1 " + g1 + ", G2 " + g2);
         }
         assertEquals(0, FixedBaseTable.saving(Bn254.G1, 0, 2, 10));
