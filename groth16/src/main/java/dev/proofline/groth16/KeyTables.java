@@ -68,8 +68,8 @@ public final class KeyTables implements AutoCloseable {
     /**
      * The tables within {@code maxBytes} in all. A table holds the set's points that are not at infinity
      * (often half or less of A, B1 and B2), and a set gets one where there are at most {@link #MAX_POINTS}
-     * of them. H is given memory first; then the others, most time
-     * saved per byte first (by the cost model, for dense scalars), each while it fits in what is left.
+     * of them. H is given memory first; then the others, most time saved per byte first (by the cost
+     * model, for dense scalars), each while it fits in what is left.
      */
     private static Plan plan(List<Set> sets, long maxBytes) {
         int threads = Runtime.getRuntime().availableProcessors();
