@@ -5,6 +5,7 @@
 # and proofline-cuda's test jar, which holds the check, GpuCheck).
 #   scripts/gpu-check.sh            # everything (under 8 minutes on an H200, plus the sanitizer runs)
 #   scripts/gpu-check.sh --quick    # correctness at small sizes only
+#   scripts/gpu-check.sh --ncu      # the counters of the MSM's accumulation kernel first (ncu), then everything
 #
 # When compute-sanitizer is on the PATH (or named by $COMPUTE_SANITIZER), a small case first runs under
 # its memcheck and then its racecheck tool (GpuCheck --sanitize: the NTT and the G1 MSM at 2^12 on both
@@ -12,6 +13,11 @@
 # a row for each: OK, or the errors the tool counted (its output is kept in build/gpu-check/). Without the
 # tool the row says it was skipped, and the rest of the check runs as usual. PROOFLINE_SANITIZER=0 skips
 # the runs; PROOFLINE_SANITIZER_TIMEOUT bounds each (seconds, default 1800).
+#
+# With --ncu, and ncu on the PATH (or named by $NCU), the G1 MSM's accumulation kernel is profiled first
+# (GpuCheck --ncu-case: one BN254 MSM of 2^22 points; the sections that say what bounds it), its report
+# kept in build/gpu-check/ncu-accumulate.txt (clocks as the card has them: --clock-control none), and the
+# check runs after it as usual. PROOFLINE_NCU_TIMEOUT bounds it (seconds, default 300).
 #
 # Exit code: 0 when every check passed, 1 when one failed (a sanitizer error counts), 2 without a device.
 set -uo pipefail
@@ -29,6 +35,35 @@ trap 'rm -f "$rows"' EXIT
 # one row of the final table: check, curve, size, result, ok|fail|skip
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$rows"; }
 
+logs=$root/build/gpu-check
+args=()
+ncu_wanted=0
+for a in "$@"; do
+  if [ "$a" = --ncu ]; then ncu_wanted=1; else args+=("$a"); fi
+done
+if [ "$ncu_wanted" = 1 ]; then
+  ncu=${NCU:-ncu}
+  if ! command -v "$ncu" >/dev/null 2>&1; then
+    row "ncu, G1 MSM accumulation" "bn254" "2^22" "SKIPPED ($ncu is not on the PATH)" skip
+  else
+    mkdir -p "$logs"
+    log=$logs/ncu-accumulate.txt
+    echo "gpu-check: $ncu on the G1 MSM's accumulation kernel (report in $log)"
+    start=$SECONDS
+    timeout "${PROOFLINE_NCU_TIMEOUT:-300}" "$ncu" --clock-control none --target-processes all --kernel-name regex:msm_accumulate \
+      --launch-skip 1 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SchedulerStats \
+      --section WarpStateStats "${check[@]}" --ncu-case >"$log" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q 'msm_accumulate' "$log"; then
+      row "ncu, G1 MSM accumulation" "bn254" "2^22" "OK ($((SECONDS - start)) s, report kept)" ok
+    else
+      row "ncu, G1 MSM accumulation" "bn254" "2^22" "NO REPORT (exit $rc)" fail
+      tail -n 20 "$log"
+    fi
+  fi
+fi
+
 sanitizer=${COMPUTE_SANITIZER:-compute-sanitizer}
 if [ "${PROOFLINE_SANITIZER:-1}" = 0 ]; then
   row "compute-sanitizer" "-" "-" "SKIPPED (PROOFLINE_SANITIZER=0)" skip
@@ -36,7 +71,6 @@ elif ! command -v "$sanitizer" >/dev/null 2>&1; then
   echo "gpu-check: $sanitizer is not on the PATH: the memcheck and racecheck runs are skipped"
   row "compute-sanitizer" "-" "-" "SKIPPED ($sanitizer is not on the PATH)" skip
 else
-  logs=$root/build/gpu-check
   mkdir -p "$logs"
   for tool in memcheck racecheck; do
     log=$logs/compute-sanitizer-$tool.log
@@ -75,4 +109,4 @@ else
   done
 fi
 
-"${check[@]}" "$@" --rows "$rows"
+"${check[@]}" "${args[@]}" --rows "$rows"

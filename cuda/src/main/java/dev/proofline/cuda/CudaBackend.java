@@ -41,10 +41,10 @@ public final class CudaBackend
     public static final String DEVICES_PROPERTY = "proofline.cuda.devices";
 
     /**
-     * System property, {@code -Dproofline.cuda.g2=true}: B in G2 on the GPU too, with the G1 MSMs (the
-     * key's B2 points resident as well), instead of on the CPU in the prover's finish; when set it
-     * overrides {@link BackendSettings#g2OnDevice}. Off by default until measured faster on a GPU
-     * ({@code GpuCheck} times both).
+     * System property, {@code -Dproofline.cuda.g2=false}: B in G2 on the CPU in the prover's finish,
+     * instead of on the GPU with the G1 MSMs (the key's B2 points resident as well); when set it
+     * overrides {@link BackendSettings#g2OnDevice}, which is on by default (a 2^20 BN254 proof on an
+     * H200: 215 ms whole with it on the GPU, 909 ms with it on the CPU; BENCHMARKS.md, "GPU").
      */
     public static final String G2_PROPERTY = "proofline.cuda.g2";
 
@@ -55,6 +55,12 @@ public final class CudaBackend
      * {@link BackendSettings#abcOnDevice}, which is on by default.
      */
     public static final String ABC_PROPERTY = "proofline.cuda.abc";
+
+    /**
+     * System property, {@code -Dproofline.cuda.lanes=2}: proofs each device works on at once; when set it
+     * overrides {@link BackendSettings#lanesPerDevice}.
+     */
+    public static final String LANES_PROPERTY = "proofline.cuda.lanes";
 
     /**
      * What {@code start} takes, decided once in {@code prepare}: a, b, c completed in the pool's pinned
@@ -71,15 +77,21 @@ public final class CudaBackend
     public record Heap(CpuBackend.Synthesized synthesized) implements Staged {
     }
 
-    /** One device, its accelerator, and the prover (and CPU backend) that use it. */
-    private record Gpu(Context context, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
+    /**
+     * One lane of a device (the engine's "device"): its accelerator, with streams and resident keys of its
+     * own, and the prover (and CPU backend) that use it.
+     */
+    private record Gpu(Context context, int lane, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
     }
 
+    /** The lanes, each device's together. */
     private final List<Gpu> gpus;
+    private final int lanes;
     private final BufferPool.Allocator pinned;
 
-    private CudaBackend(List<Gpu> gpus) {
+    private CudaBackend(List<Gpu> gpus, int lanes) {
         this.gpus = List.copyOf(gpus);
+        this.lanes = lanes;
         Context first = gpus.getFirst().context();
         this.pinned = bytes -> {
             PinnedBuffer b = first.allocatePinned(bytes);
@@ -174,17 +186,19 @@ public final class CudaBackend
         List<Gpu> gpus = new ArrayList<>();
         try {
             for (Device d : chosen) {
-                Context ctx = d.retainPrimaryContext();
-                try {
-                    GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice());
-                    Prover p = prover.withAccelerator(acc);
-                    gpus.add(new Gpu(ctx, acc, p, new CpuBackend(p)));
-                } catch (RuntimeException e) {
-                    ctx.close();
-                    throw e;
+                for (int lane = 0; lane < settings.lanesPerDevice(); lane++) {
+                    Context ctx = d.retainPrimaryContext();
+                    try {
+                        GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice());
+                        Prover p = prover.withAccelerator(acc);
+                        gpus.add(new Gpu(ctx, lane, acc, p, new CpuBackend(p)));
+                    } catch (RuntimeException e) {
+                        ctx.close();
+                        throw e;
+                    }
                 }
             }
-            return Optional.of(new CudaBackend(gpus));
+            return Optional.of(new CudaBackend(gpus, settings.lanesPerDevice()));
         } catch (RuntimeException e) {
             close(gpus);
             why.accept(e.getMessage());
@@ -227,20 +241,23 @@ public final class CudaBackend
         return "cuda";
     }
 
-    /** "CUDA backend on 2 GPU(s): NVIDIA H200, NVIDIA H200". */
+    /** "CUDA backend on 2 GPU(s): NVIDIA H200, NVIDIA H200", and ", 2 lanes each" when there are more than one. */
     @Override
     public String summary() {
-        return "CUDA backend on " + gpus.size() + " GPU(s): " + String.join(", ", gpus().stream().map(Device::name).toList());
+        return "CUDA backend on " + gpus().size() + " GPU(s): " + String.join(", ", gpus().stream().map(Device::name).toList())
+                + (lanes > 1 ? ", " + lanes + " lanes each" : "");
     }
 
+    /** The lanes: each device's {@link BackendSettings#lanesPerDevice} times the devices. */
     @Override
     public int deviceCount() {
         return gpus.size();
     }
 
     /**
-     * One line a device: ordinal, name, compute capability, SMs, its memory now (used, total, free) and
-     * the keys resident on it, with each key's footprint.
+     * One line a lane (the engine's device): ordinal (and lane, when a device has more than one), name,
+     * compute capability, SMs, the device's memory now (used, total, free) and the keys resident for the
+     * lane, with each key's footprint.
      */
     @Override
     public List<String> devices() {
@@ -253,8 +270,8 @@ public final class CudaBackend
                     : "memory " + size(m.totalBytes() - m.freeBytes()) + " used of " + size(m.totalBytes()) + " ("
                             + size(m.freeBytes()) + " free)";
             List<String> keys = gpus.get(i).accelerator().footprints();
-            lines.add(String.format(Locale.ROOT, "cuda:%d %s, compute capability %s, %d SMs, %s, %d key%s resident (%s%s)",
-                    d.ordinal(), d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
+            lines.add(String.format(Locale.ROOT, "cuda:%d%s %s, compute capability %s, %d SMs, %s, %d key%s resident (%s%s)",
+                    d.ordinal(), lanes > 1 ? " lane " + gpus.get(i).lane() : "", d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
                     m.residentKeys() == 1 ? "" : "s", size(m.residentKeyBytes()),
                     keys.isEmpty() ? "" : ": " + String.join(", ", keys)));
         }
@@ -354,9 +371,14 @@ public final class CudaBackend
         return gpus.getFirst().context().device();
     }
 
-    /** The devices this backend proves on, in the engine's device order. */
+    /** The devices this backend proves on, each once, in order. */
     public List<Device> gpus() {
-        return gpus.stream().map(g -> g.context().device()).toList();
+        return gpus.stream().filter(g -> g.lane() == 0).map(g -> g.context().device()).toList();
+    }
+
+    /** Proofs each device works on at once. */
+    public int lanesPerDevice() {
+        return lanes;
     }
 
     /** Keys resident on each device (for tests and status). */

@@ -29,7 +29,7 @@ class CudaBackendProviderTest {
 
     private static final byte[] IMAGE = "fake kernels".getBytes(StandardCharsets.US_ASCII);
     private static final List<String> PROPERTIES = List.of(CudaDriver.LIBRARY_PROPERTY, CudaBackend.DEVICES_PROPERTY,
-            CudaBackend.G2_PROPERTY, CudaBackend.ABC_PROPERTY);
+            CudaBackend.G2_PROPERTY, CudaBackend.ABC_PROPERTY, CudaBackend.LANES_PROPERTY);
 
     @TempDir
     Path tmp;
@@ -100,19 +100,28 @@ class CudaBackendProviderTest {
     }
 
     @Test
-    void theConfiguredSettingsChooseTheDevicesAndBInG2() {
-        BackendSettings settings = BackendSettings.builder().devices(0).g2OnDevice(true)
+    void theConfiguredSettingsChooseTheDevicesBInG2AndLanes() {
+        BackendSettings settings = BackendSettings.builder().devices(0).g2OnDevice(false)
                 .driverLibrary(fake.library().toString()).build();
         List<String> why = new ArrayList<>();
         try (CudaBackend gpu = CudaBackend.open(Prover.create(), settings, IMAGE, why::add)
                 .orElseThrow(() -> new AssertionError("unavailable: " + why))) {
             assertEquals(1, gpu.deviceCount());
-            assertTrue(gpu.accelerators().getFirst().g2(), "B in G2 on the device, as configured");
+            assertFalse(gpu.accelerators().getFirst().g2(), "B in G2 on the CPU, as configured");
             assertEquals("CUDA backend on 1 GPU(s): Proofline Fake GPU A", gpu.summary());
         }
         try (CudaBackend gpu = CudaBackend.open(Prover.create(), BackendSettings.builder()
                 .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).orElseThrow()) {
-            assertFalse(gpu.accelerators().getFirst().g2(), "B in G2 on the CPU by default");
+            assertTrue(gpu.accelerators().getFirst().g2(), "B in G2 on the device by default");
+        }
+        try (CudaBackend gpu = CudaBackend.open(Prover.create(), BackendSettings.builder().devices(0).lanesPerDevice(3)
+                .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).orElseThrow()) {
+            assertEquals(3, gpu.deviceCount(), "each lane a device of the engine's");
+            assertEquals(3, gpu.lanesPerDevice());
+            assertEquals(1, gpu.gpus().size(), "one GPU");
+            assertEquals(3, gpu.accelerators().stream().distinct().count(), "an accelerator a lane");
+            assertEquals("CUDA backend on 1 GPU(s): Proofline Fake GPU A, 3 lanes each", gpu.summary());
+            assertTrue(gpu.devices().get(2).startsWith("cuda:0 lane 2 Proofline Fake GPU A,"), gpu.devices().get(2));
         }
         assertTrue(CudaBackend.open(Prover.create(), BackendSettings.builder().devices(1)
                 .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).isEmpty());
@@ -121,20 +130,26 @@ class CudaBackendProviderTest {
 
     @Test
     void eachPropertyOverridesItsSettingWhenSet() {
-        BackendSettings configured = new BackendSettings(List.of(2), true, true, "/opt/nvidia/libcuda.so.1");
+        BackendSettings configured = new BackendSettings(List.of(2), true, true, "/opt/nvidia/libcuda.so.1", 1);
         assertEquals(configured, CudaPropertyOverrides.apply(configured, Map.<String, String>of()::get));
-        assertEquals(new BackendSettings(List.of(), false, true, CudaDriver.DEFAULT_LIBRARY),
+        assertEquals(new BackendSettings(List.of(), true, true, CudaDriver.DEFAULT_LIBRARY, 1),
                 CudaPropertyOverrides.apply(BackendSettings.defaults(), Map.<String, String>of()::get),
                 "no library configured: the default one");
         Map<String, String> set = Map.of(CudaBackend.DEVICES_PROPERTY, "1, 0", CudaBackend.G2_PROPERTY, "false",
-                CudaBackend.ABC_PROPERTY, "false", CudaDriver.LIBRARY_PROPERTY, " /tmp/libfake.so ");
-        assertEquals(new BackendSettings(List.of(1, 0), false, false, "/tmp/libfake.so"),
+                CudaBackend.ABC_PROPERTY, "false", CudaDriver.LIBRARY_PROPERTY, " /tmp/libfake.so ",
+                CudaBackend.LANES_PROPERTY, " 2 ");
+        assertEquals(new BackendSettings(List.of(1, 0), false, false, "/tmp/libfake.so", 2),
                 CudaPropertyOverrides.apply(configured, set::get));
         Map<String, String> blank = Map.of(CudaBackend.DEVICES_PROPERTY, " ", CudaBackend.G2_PROPERTY, "",
-                CudaBackend.ABC_PROPERTY, " ", CudaDriver.LIBRARY_PROPERTY, "");
+                CudaBackend.ABC_PROPERTY, " ", CudaDriver.LIBRARY_PROPERTY, "", CudaBackend.LANES_PROPERTY, "");
         assertEquals(configured, CudaPropertyOverrides.apply(configured, blank::get), "blank counts as unset");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaPropertyOverrides.apply(
                 configured, Map.of(CudaBackend.DEVICES_PROPERTY, "0,x")::get));
         assertTrue(e.getMessage().startsWith(CudaBackend.DEVICES_PROPERTY + " = \"0,x\""), e.getMessage());
+        for (String lanes : new String[] {"0", "17", "two"}) {
+            IllegalArgumentException l = assertThrows(IllegalArgumentException.class, () -> CudaPropertyOverrides.apply(
+                    configured, Map.of(CudaBackend.LANES_PROPERTY, lanes)::get));
+            assertTrue(l.getMessage().startsWith(CudaBackend.LANES_PROPERTY + " = \"" + lanes + "\""), l.getMessage());
+        }
     }
 }

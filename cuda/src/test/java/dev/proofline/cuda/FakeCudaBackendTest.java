@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
@@ -162,7 +163,7 @@ class FakeCudaBackendTest {
                         Priority.NORMAL).await(Duration.ofMinutes(5));
                 assertEquals(11, gpu.accelerators().stream().mapToLong(GpuAccelerator::abcOnDevice).sum(),
                         "a, b, c of the circom registration's proofs computed on the devices too");
-                long pointBytes = residentPointBytes(key, false);
+                long pointBytes = residentPointBytes(key, true); // B2 too: B in G2 on the device by default
                 for (GpuAccelerator acc : gpu.accelerators()) {
                     // the two registrations' keys (one file opened twice) resident where they were proved,
                     // each with its points and its coefficients
@@ -195,6 +196,67 @@ class FakeCudaBackendTest {
         assertEquals(pinnedBefore, fake.livePinnedBytes(), "the backend's own staging freed with it");
         assertEquals(0, fake.primaryRefs(0));
         assertEquals(0, fake.primaryRefs(1));
+    }
+
+    /**
+     * Two lanes on one device: the engine serves each as a device (its own workers and lock), each lane
+     * uploads the key once, partitions run on both, and the proofs equal the CPU prover's.
+     */
+    @Test
+    void twoLanesOnOneDeviceEachProveAndTheProofsEqualTheCpus() throws Exception {
+        fake.loadTestKernels();
+        PairingCurve curve = PairingCurve.BN254;
+        List<MerklePost> instances = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            instances.add(MerklePost.instance(curve, 2, 4, 300 + i));
+        }
+        Path zkey = tmp.resolve("lanes.zkey");
+        DevSetup.run(RecordingSystem.record(curve, instances.get(0)), zkey, new Random(7));
+        List<String> why = new ArrayList<>();
+        BackendSettings settings = BackendSettings.builder().devices(0).lanesPerDevice(2)
+                .driverLibrary(fake.library().toString()).build();
+        CudaBackend gpu = CudaBackend.open(Prover.create().withRandomness(RS), settings, IMAGE, why::add)
+                .orElseThrow(() -> new AssertionError("unavailable: " + why));
+        List<Object> proofs;
+        try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
+            assertEquals(2, gpu.deviceCount());
+            assertEquals(1, gpu.gpus().size());
+            EngineConfig cfg = EngineConfig.builder().permits(6).synthesisThreads(2).proverWorkers(1)
+                    .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
+            try (Engine e = new Engine(cfg, gpu)) {
+                assertEquals(2, e.deviceCount(), "each lane a device of the engine's");
+                Circuits.of(e).register(new Circuits.Circom("lanes", zkey));
+                List<CircuitJob.Partition> values = new ArrayList<>();
+                for (MerklePost m : instances) {
+                    values.add(new CircuitJob.Values(WitnessSystem.witness(curve, m)));
+                }
+                proofs = e.submit(new CircuitJob(Circuits.of(e), "lanes", values), Priority.NORMAL)
+                        .await(Duration.ofMinutes(5));
+                Set<String> where = new HashSet<>();
+                for (Timeline.Event ev : e.timeline().snapshot()) {
+                    if (ev.kind() == Timeline.Kind.PROVER_START) {
+                        where.add(ev.detail());
+                    }
+                }
+                assertEquals(Set.of("device 0", "device 1"), where, "partitions on both lanes");
+                List<String> lines = e.status().devices();
+                assertTrue(lines.get(0).startsWith("cuda:0 lane 0 Proofline Fake GPU A,"), lines.get(0));
+                assertTrue(lines.get(1).startsWith("cuda:0 lane 1 Proofline Fake GPU A,"), lines.get(1));
+                for (GpuAccelerator acc : gpu.accelerators()) {
+                    assertEquals(1, acc.uploads(), "each lane uploaded the key once");
+                    assertEquals(acc.residentBytes(), residentPointBytes(key, true) + CudaCoefficients.deviceBytes(key));
+                }
+            }
+            Prover cpu = Prover.create().withRandomness(RS);
+            for (int p = 0; p < instances.size(); p++) {
+                Proof expected = cpu.prove(key, WitnessSystem.witness(curve, instances.get(p)));
+                Proof actual = assertInstanceOf(ProofResult.class, proofs.get(p)).proof();
+                assertArrayEquals(expected.a(), actual.a(), "partition " + p);
+                assertArrayEquals(expected.b(), actual.b(), "partition " + p);
+                assertArrayEquals(expected.c(), actual.c(), "partition " + p);
+            }
+        }
+        assertEquals(0, fake.primaryRefs(0), "each lane's hold on the context released");
     }
 
     /**

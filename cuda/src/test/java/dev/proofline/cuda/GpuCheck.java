@@ -53,6 +53,10 @@ import java.util.SplittableRandom;
  *                                 engine: proofs a second, devices' busy share)
  *   GpuCheck --quick              correctness at small sizes only
  *   GpuCheck --sanitize           a small case for compute-sanitizer: NTT and MSM at 2^12, proofs through the engine
+ *   GpuCheck --ncu-case           one BN254 G1 MSM at 2^22, twice: the case ncu reads the counters of
+ *   GpuCheck --engine             a BN254 2^16 proof's steps (B in G2 on the GPU), then 2^16 proofs a second
+ *                                 through the engine at 1, 2 and 4 lanes a device
+ *   GpuCheck --proof CURVE        the 2^20 proof and the G2 MSM of one curve (bn128 or bls12381)
  *   GpuCheck --profile            correctness at small sizes, then the MSM's steps and window sizes at 2^20 to 2^24
  *                                 and a BN254 2^20 proof's MSM steps
  *   GpuCheck --rows FILE          also puts the rows of FILE in the table (check, curve, size, result and
@@ -78,6 +82,10 @@ public final class GpuCheck {
         boolean quick = a.contains("--quick");
         boolean sanitize = a.contains("--sanitize");
         boolean profile = a.contains("--profile");
+        boolean counters = a.contains("--ncu-case");
+        boolean engine = a.contains("--engine");
+        int proofAt = a.indexOf("--proof");
+        PairingCurve proofCurve = proofAt >= 0 && proofAt + 1 < a.size() ? curveNamed(a.get(proofAt + 1)) : null;
         int rowsAt = a.indexOf("--rows");
         Path extraRows = rowsAt >= 0 && rowsAt + 1 < a.size() ? Path.of(a.get(rowsAt + 1)) : null;
         GpuCheck check = new GpuCheck();
@@ -93,15 +101,28 @@ public final class GpuCheck {
         }
         Device device = ok.driver().devices().get(0);
         try (Context ctx = device.retainPrimaryContext(); GpuAccelerator gpu = new GpuAccelerator(ctx);
-                // (the sanitizer's case proves without B in G2 on the device: no second module to load there)
-                GpuAccelerator gpuG2 = sanitize ? null
+                // (the sanitizer's and the counters' cases need no second module)
+                GpuAccelerator gpuG2 = sanitize || counters ? null
                         : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), true, true);
-                GpuAccelerator gpuCpuAbc = sanitize ? null
+                GpuAccelerator gpuCpuAbc = sanitize || counters ? null
                         : new GpuAccelerator(ctx, KernelImage.load().orElseThrow(), false, false)) {
             check.withG2 = gpuG2;
             check.abcOnCpu = gpuCpuAbc;
             if (sanitize) {
                 check.sanitizerCase(ctx);
+            } else if (counters) {
+                check.counterCase(ctx);
+            } else if (engine || proofCurve != null) {
+                if (engine) {
+                    check.section("proof 2^16", "bn128", () -> check.smallProof(PairingCurve.BN254));
+                    check.section("engine throughput", "bn128",
+                            () -> check.engineThroughput(PairingCurve.BN254, 1 << 16, 600));
+                }
+                if (proofCurve != null) {
+                    check.section("proof 2^20", proofCurve.snarkjsName(), () -> check.proofBenchmark(ctx, gpu, proofCurve,
+                            false));
+                    check.section("G2 MSM", proofCurve.snarkjsName(), () -> check.g2Benchmarks(ctx, proofCurve));
+                }
             } else if (profile) {
                 check.correctness(ctx, gpu, true);
                 for (PairingCurve curve : PairingCurve.values()) {
@@ -120,6 +141,15 @@ public final class GpuCheck {
         }
         check.print();
         System.exit(check.failed ? 1 : 0);
+    }
+
+    private static PairingCurve curveNamed(String name) {
+        for (PairingCurve c : PairingCurve.values()) {
+            if (c.snarkjsName().equals(name) || c.name().equalsIgnoreCase(name)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("--proof " + name + ": expected bn128 or bls12381");
     }
 
     /** Rows from a file: check, curve, size, result, then ok, fail or skip; tab separated. */
@@ -216,13 +246,18 @@ public final class GpuCheck {
         }
         for (PairingCurve curve : PairingCurve.values()) {
             int log = quick ? 12 : 16;
-            verdict("proof = CPU proof (fixed r, s)", curve.snarkjsName(), log, proofMatches(gpu, curve, 1 << log));
-            verdict("same, B in G2 on the GPU", curve.snarkjsName(), log, proofMatches(withG2, curve, 1 << log));
-            verdict("a, b, c on the GPU = CPU's (prepare, start)", curve.snarkjsName(), log,
-                    abcMatches(gpu, curve, 1 << log));
+            String name = curve.snarkjsName();
+            section("proof = CPU proof (fixed r, s)", name,
+                    () -> verdict("proof = CPU proof (fixed r, s)", name, log, proofMatches(gpu, curve, 1 << log)));
+            section("same, B in G2 on the GPU", name,
+                    () -> verdict("same, B in G2 on the GPU", name, log, proofMatches(withG2, curve, 1 << log)));
+            section("a, b, c on the GPU = CPU's (prepare, start)", name,
+                    () -> verdict("a, b, c on the GPU = CPU's (prepare, start)", name, log,
+                            abcMatches(gpu, curve, 1 << log)));
         }
         for (PairingCurve curve : PairingCurve.values()) {
-            engineProofs(curve, 1 << (quick ? 12 : 16), 4);
+            section("engine proofs = CPU proofs (pinned)", curve.snarkjsName(),
+                    () -> engineProofs(curve, 1 << (quick ? 12 : 16), 4));
         }
     }
 
@@ -244,8 +279,8 @@ public final class GpuCheck {
             int devices = 0;
             int proved = 0;
             for (boolean abcOnDevice : new boolean[] {true, false}) {
-                java.util.Optional<CudaBackend> opened = backend(Prover.create().withRandomness(rs), abcOnDevice, what,
-                        curve, size);
+                java.util.Optional<CudaBackend> opened = backend(Prover.create().withRandomness(rs), abcOnDevice, 2,
+                        what, curve, size);
                 if (opened.isEmpty()) {
                     return;
                 }
@@ -254,7 +289,7 @@ public final class GpuCheck {
                         .build();
                 try (CudaBackend gpu = opened.get();
                         Engine e = new Engine(cfg, gpu)) {
-                    devices = gpu.deviceCount();
+                    devices = gpu.gpus().size();
                     Circuits.of(e).register(new Circuits.Java("java", zkey, curve, s.circuit()));
                     Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
                     List<CircuitJob.Partition> instances = new ArrayList<>();
@@ -282,7 +317,7 @@ public final class GpuCheck {
                 }
             }
             failed |= !ok;
-            row(what + ", " + devices + " device" + (devices == 1 ? "" : "s") + ", " + proved
+            row(what + ", " + devices + " device" + (devices == 1 ? "" : "s") + ", 2 lanes each, " + proved
                     + " proofs (a, b, c on the GPU and by the PCE)", curve.snarkjsName(), size, ok ? "OK" : "MISMATCH");
         } finally {
             Files.deleteIfExists(zkey);
@@ -411,9 +446,29 @@ public final class GpuCheck {
         return t[reps / 2];
     }
 
-    private void benchmarks(Context ctx, GpuAccelerator gpu, boolean profile) throws Exception {
+    /**
+     * The benchmarks, most wanted first (BN254's whole proof, MSMs and engine throughput, then
+     * BLS12-381's, then the NTTs), each section on its own: one that throws is a failed row, and the
+     * others still run.
+     */
+    private void benchmarks(Context ctx, GpuAccelerator gpu, boolean profile) {
         for (PairingCurve curve : PairingCurve.values()) {
-            if (!profile) {
+            String name = curve.snarkjsName();
+            if (!profile || curve == PairingCurve.BN254) {
+                section("proof 2^20", name, () -> proofBenchmark(ctx, gpu, curve, profile));
+            }
+            section("G1 MSM", name, () -> msmBenchmarks(ctx, curve, profile));
+            section("G2 MSM", name, () -> g2Benchmarks(ctx, curve));
+            if (!profile && curve == PairingCurve.BN254) {
+                section("proof 2^16", name, () -> smallProof(curve));
+                section("engine throughput", name, () -> engineThroughput(curve, 1 << 16, 600));
+            }
+        }
+        if (profile) {
+            return;
+        }
+        for (PairingCurve curve : PairingCurve.values()) {
+            section("NTT forward (with copies)", curve.snarkjsName(), () -> {
                 PrimeField fr = curve.fr();
                 try (CudaNtt ntt = CudaNtt.load(ctx)) {
                     for (int log : new int[] {20, 22, 24}) {
@@ -423,39 +478,71 @@ public final class GpuCheck {
                                 "%.2f ms", ms));
                     }
                 }
-            }
-            msmBenchmarks(ctx, curve, profile);
-            g2Benchmarks(ctx, curve);
+            });
         }
-        for (PairingCurve curve : PairingCurve.values()) {
-            if (!profile || curve == PairingCurve.BN254) {
-                proofBenchmark(ctx, gpu, curve, profile);
-            }
+    }
+
+    /** A part of the check that may throw. */
+    private interface Section {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body}; when it throws, a failed row naming the exception, and the check goes on. */
+    private void section(String what, String curve, Section body) {
+        try {
+            body.run();
+        } catch (Exception | LinkageError | AssertionError e) {
+            failed = true;
+            e.printStackTrace(System.out);
+            row(what, curve, "-", "ERROR: " + e);
         }
-        if (!profile) {
-            engineThroughput(PairingCurve.BN254, 1 << 16, 600);
+    }
+
+    /**
+     * One BN254 G1 MSM of 2^22 resident points with its scalars on the device, twice (the first loads
+     * the module's code): the case that {@code ncu} profiles in {@code scripts/gpu-check.sh --ncu}.
+     */
+    private void counterCase(Context ctx) {
+        PairingCurve curve = PairingCurve.BN254;
+        int n = 1 << 22;
+        byte[] image = KernelImage.load().orElseThrow();
+        try (Module m = ctx.loadModule(image);
+                CudaMsm msm = new CudaMsm(ctx, m, CudaMsm.Curve.g1(curve));
+                CudaMsm.Points p = msm.upload(tiled(curve.g1(), 1 << 16, n));
+                DeviceBuffer d = onDevice(ctx, randomVector(curve.fr(), n, 22))) {
+            for (int i = 0; i < 2; i++) {
+                long t0 = System.nanoTime();
+                msm.multiply(p, d, 0, n, null);
+                row("G1 MSM under ncu (scalars on the device)", curve.snarkjsName(), "2^22",
+                        String.format(Locale.ROOT, "%.1f ms", (System.nanoTime() - t0) / 1e6));
+            }
         }
     }
 
     /**
      * Proofs of a 2^16-constraint circuit through the engine on the CUDA backend, as the daemon runs them
-     * (every usable device, two prover workers a device, half the cores synthesizing and half finishing):
-     * proofs a second and the devices' busy share in steady state ({@link Engine#steadyThroughputPerMs},
-     * {@link Engine#steadyProverBusy}: the middle eight tenths of the runs), and over the whole batch: from
-     * witnesses (a circom registration: a, b, c on the GPU from the key's coefficients), from the Java
-     * circuit (synthesis computes the witness; a, b, c on the GPU), and from the Java circuit with a, b, c
-     * on the CPU (its PCE evaluates them in synthesis: {@code abc_on_device} off). A fresh backend and
-     * engine for each, with a warm-up job of eight proofs a device first.
+     * (every usable device, B in G2 on the devices, two prover workers a lane, half the cores synthesizing
+     * and half finishing): proofs a second and the lanes' busy share in steady state
+     * ({@link Engine#steadyThroughputPerMs}, {@link Engine#steadyProverBusy}: the middle eight tenths of the
+     * runs), and over the whole batch: from witnesses (a circom registration: a, b, c on the GPU from the
+     * key's coefficients) at 1, 2 and 4 lanes a device, then from the Java circuit (synthesis computes the
+     * witness; a, b, c on the GPU) and from the Java circuit with a, b, c on the CPU (its PCE evaluates
+     * them in synthesis: {@code abc_on_device} off), at 2 lanes. A fresh backend and engine for each, with
+     * a warm-up job of eight proofs a lane first.
      */
     private void engineThroughput(PairingCurve curve, int constraints, int proofs) throws Exception {
         Setup s = setup(curve, constraints);
         Path zkey = s.dir().resolve("circuit.zkey");
+        record Variant(String id, int lanes) {
+        }
         try (ProvingKey key = s.key()) {
             String size = "2^" + key.logDomainSize();
             int cores = Runtime.getRuntime().availableProcessors();
-            for (String id : new String[] {"coefficients", "java", "pce"}) {
-                java.util.Optional<CudaBackend> opened = backend(Prover.create(), !id.equals("pce"), "engine throughput",
-                        curve, size);
+            for (Variant v : List.of(new Variant("coefficients", 1), new Variant("coefficients", 2),
+                    new Variant("coefficients", 4), new Variant("java", 2), new Variant("pce", 2))) {
+                String id = v.id();
+                java.util.Optional<CudaBackend> opened = backend(Prover.create(), !id.equals("pce"), v.lanes(),
+                        "engine throughput", curve, size);
                 if (opened.isEmpty()) {
                     return;
                 }
@@ -478,8 +565,9 @@ public final class GpuCheck {
                         e.submit(new CircuitJob(Circuits.of(e), id, parts), Priority.NORMAL)
                                 .await(java.time.Duration.ofMinutes(10));
                         double seconds = (System.nanoTime() - t0) / 1e9;
-                        String what = "engine: " + proofs + " proofs, " + gpu.deviceCount() + " device"
-                                + (gpu.deviceCount() == 1 ? "" : "s") + ", " + switch (id) {
+                        int devices = gpu.gpus().size();
+                        String what = "engine: " + proofs + " proofs, " + devices + " device" + (devices == 1 ? "" : "s")
+                                + " x " + v.lanes() + " lane" + (v.lanes() == 1 ? "" : "s") + ", " + switch (id) {
                                     case "coefficients" -> "witnesses (a, b, c on the GPU)";
                                     case "java" -> "Java circuit (a, b, c on the GPU)";
                                     default -> "Java circuit (a, b, c by its PCE on the CPU)";
@@ -497,14 +585,38 @@ public final class GpuCheck {
     }
 
     /**
-     * The CUDA backend on every usable device with {@code prover} and {@code abc_on_device} as given; when
+     * One 2^16-constraint proof as the engine runs it, key resident, B in G2 on the GPU: prepare, start,
+     * finish and the whole (median of 5), and the steps of the last proof's G1 MSMs.
+     */
+    private void smallProof(PairingCurve curve) throws Exception {
+        Setup s = setup(curve, 1 << 16);
+        try (ProvingKey key = s.key(); Arena arena = Arena.ofConfined()) {
+            long vb = Prover.NativeWorkspace.vectorBytes(key);
+            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
+                    arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+            String size = "2^" + key.logDomainSize();
+            double[][] t = timedProofs(withG2, key, s.witness(), ws, curve, true);
+            row("proof 2^16: prepare", curve.snarkjsName(), size, ms(t[0]));
+            row("proof 2^16: start (GPU, B in G2 there)", curve.snarkjsName(), size, ms(t[1]));
+            row("proof 2^16: finish (CPU: verify)", curve.snarkjsName(), size, ms(t[2]));
+            row("proof 2^16: whole", curve.snarkjsName(), size, ms(t[3]));
+            withG2.forget(key);
+        } finally {
+            Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
+            Files.deleteIfExists(s.dir());
+        }
+    }
+
+    /**
+     * The CUDA backend on every usable device with {@code prover}, {@code abc_on_device} and the lanes a
+     * device as given (B in G2 on the devices, the default); when
      * there is none, a failed row for {@code what} that says why, and empty.
      */
-    private java.util.Optional<CudaBackend> backend(Prover prover, boolean abcOnDevice, String what, PairingCurve curve,
-            String size) {
+    private java.util.Optional<CudaBackend> backend(Prover prover, boolean abcOnDevice, int lanes, String what,
+            PairingCurve curve, String size) {
         List<String> why = new ArrayList<>();
         java.util.Optional<CudaBackend> opened = CudaBackend.open(prover,
-                BackendSettings.builder().abcOnDevice(abcOnDevice).build(), why::add);
+                BackendSettings.builder().abcOnDevice(abcOnDevice).lanesPerDevice(lanes).build(), why::add);
         if (opened.isEmpty()) {
             failed = true;
             row(what, curve.snarkjsName(), size, "NO BACKEND: " + String.join("; ", why));

@@ -52,11 +52,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout,
             List<Integer> devices, @JsonProperty("g2_on_device") Boolean g2OnDevice,
             @JsonProperty("abc_on_device") Boolean abcOnDevice,
-            @JsonProperty("driver_library") String driverLibrary, @JsonProperty("key_tables") String keyTables) {
+            @JsonProperty("driver_library") String driverLibrary, @JsonProperty("key_tables") String keyTables,
+            @JsonProperty("lanes_per_device") Integer lanesPerDevice) {
 
-        /** What the backend is opened with: the devices, B in G2 and a, b, c on them, the driver library. */
+        /**
+         * What the backend is opened with: the devices, B in G2 and a, b, c on them, the driver library,
+         * the lanes a device.
+         */
         public BackendSettings backendSettings() {
-            return new BackendSettings(devices, g2OnDevice, abcOnDevice, driverLibrary);
+            return new BackendSettings(devices, g2OnDevice, abcOnDevice, driverLibrary, lanesPerDevice);
         }
     }
 
@@ -215,13 +219,14 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null);
+                        null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
-                e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), false),
-                or(e.abcOnDevice(), true), or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"));
+                e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), true),
+                or(e.abcOnDevice(), true), or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"),
+                or(e.lanesPerDevice(), 1));
         for (int d : e.devices()) {
             c.atLeast("engine", "devices", d, 0);
         }
@@ -243,6 +248,10 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.atLeast("engine", "synthesis_threads", e.synthesisThreads(), 0);
         c.atLeast("engine", "prover_workers_per_device", e.proverWorkersPerDevice(), 0);
         c.atLeast("engine", "finalizer_threads", e.finalizerThreads(), 0);
+        c.atLeast("engine", "lanes_per_device", e.lanesPerDevice(), 1);
+        if (e.lanesPerDevice() > BackendSettings.MAX_LANES) {
+            throw c.error("engine", "lanes_per_device", e.lanesPerDevice() + " is more than " + BackendSettings.MAX_LANES);
+        }
         c.atLeast("engine", "timeline_capacity", e.timelineCapacity(), 1);
         // "auto" or a backend a provider on the class path names (cpu; cuda where the cuda module is)
         c.oneOf("engine", "backend", e.backend(), Stream.concat(Stream.of(BackendProviders.AUTO),

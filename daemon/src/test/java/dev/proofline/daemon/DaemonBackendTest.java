@@ -3,6 +3,7 @@ package dev.proofline.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.groth16.CpuBackend;
@@ -72,12 +73,17 @@ class DaemonBackendTest {
     @Test
     void theBackendSettingsComeFromTheEngineSection() {
         assertEquals(BackendSettings.defaults(), DaemonConfig.defaults().engine().backendSettings());
-        DaemonConfig c = DaemonConfig.parse("[engine]\ndevices = [1, 0]\ng2_on_device = true\n"
-                + "driver_library = \"/opt/nvidia/lib64/libcuda.so.1\"\n", "d.toml");
-        assertEquals(new BackendSettings(List.of(1, 0), true, true, "/opt/nvidia/lib64/libcuda.so.1"),
+        DaemonConfig c = DaemonConfig.parse("[engine]\ndevices = [1, 0]\ng2_on_device = false\n"
+                + "driver_library = \"/opt/nvidia/lib64/libcuda.so.1\"\nlanes_per_device = 3\n", "d.toml");
+        assertEquals(new BackendSettings(List.of(1, 0), false, true, "/opt/nvidia/lib64/libcuda.so.1", 3),
                 c.engine().backendSettings());
-        assertEquals(new BackendSettings(List.of(), false, false, ""),
+        assertEquals(new BackendSettings(List.of(), true, false, "", 1),
                 DaemonConfig.parse("[engine]\nabc_on_device = false\n", "d.toml").engine().backendSettings());
+        for (String lanes : new String[] {"0", "17"}) {
+            DaemonConfig.ConfigException bad = assertThrows(DaemonConfig.ConfigException.class,
+                    () -> DaemonConfig.parse("[engine]\nlanes_per_device = " + lanes + "\n", "d.toml"));
+            assertTrue(bad.getMessage().contains("engine.lanes_per_device"), bad.getMessage());
+        }
         DaemonConfig.ConfigException e = assertThrows(DaemonConfig.ConfigException.class,
                 () -> DaemonConfig.parse("[engine]\ng2_on_device = \"yes\"\n", "d.toml"));
         assertEquals("d.toml:2: engine.g2_on_device: wrong type", e.getMessage().replaceFirst(": wrong type.*", ": wrong type"));

@@ -102,11 +102,15 @@ class BackendProvidersTest {
 
     @Test
     void settingsFromTheBuilderAndTheirChecks() {
-        assertEquals(new BackendSettings(List.of(0, 2), true, false, "/opt/libcuda.so.1"), BackendSettings.builder()
-                .devices(0, 2).g2OnDevice(true).abcOnDevice(false).driverLibrary("/opt/libcuda.so.1").build());
-        assertEquals(new BackendSettings(List.of(), false, true, ""), BackendSettings.builder().build());
+        assertEquals(new BackendSettings(List.of(0, 2), false, false, "/opt/libcuda.so.1", 4), BackendSettings.builder()
+                .devices(0, 2).g2OnDevice(false).abcOnDevice(false).driverLibrary("/opt/libcuda.so.1")
+                .lanesPerDevice(4).build());
+        assertEquals(new BackendSettings(List.of(), true, true, "", 1), BackendSettings.builder().build());
         assertEquals(BackendSettings.defaults(), BackendSettings.builder().build());
         assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(1, 1).build());
         assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().devices(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> BackendSettings.builder().lanesPerDevice(0).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> BackendSettings.builder().lanesPerDevice(BackendSettings.MAX_LANES + 1).build());
     }
 }
