@@ -244,7 +244,8 @@ public final class CudaBackend
     /** "CUDA backend on 2 GPU(s): NVIDIA H200, NVIDIA H200", and ", 2 lanes each" when there are more than one. */
     @Override
     public String summary() {
-        return "CUDA backend on " + gpus().size() + " GPU(s): " + String.join(", ", gpus().stream().map(Device::name).toList())
+        List<Device> devices = gpus();
+        return "CUDA backend on " + devices.size() + " GPU(s): " + String.join(", ", devices.stream().map(Device::name).toList())
                 + (lanes > 1 ? ", " + lanes + " lanes each" : "");
     }
 
@@ -270,8 +271,9 @@ public final class CudaBackend
                     : "memory " + size(m.totalBytes() - m.freeBytes()) + " used of " + size(m.totalBytes()) + " ("
                             + size(m.freeBytes()) + " free)";
             List<String> keys = gpus.get(i).accelerator().footprints();
+            String lane = lanes > 1 ? " lane " + gpus.get(i).lane() : "";
             lines.add(String.format(Locale.ROOT, "cuda:%d%s %s, compute capability %s, %d SMs, %s, %d key%s resident (%s%s)",
-                    d.ordinal(), lanes > 1 ? " lane " + gpus.get(i).lane() : "", d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
+                    d.ordinal(), lane, d.name(), d.computeCapability(), d.multiprocessors(), mem, m.residentKeys(),
                     m.residentKeys() == 1 ? "" : "s", size(m.residentKeyBytes()),
                     keys.isEmpty() ? "" : ": " + String.join(", ", keys)));
         }

@@ -6,9 +6,10 @@ import java.util.Objects;
 /**
  * How a backend is opened, from the engine's configuration (the daemon's {@code [engine]} section, or
  * {@link #builder()} for an application): which devices to prove on, whether B in G2 and a, b, c run
- * on the device too, which driver library to load, and how many proofs a device works on at once. A backend reads what applies to it; the CPU backend reads
- * nothing. A backend may let system properties override these (the CUDA backend's
- * {@code proofline.cuda.*}, {@code docs/cuda.md}), so that one run can differ without a new file.
+ * on the device too, which driver library to load, and how many proofs a device works on at once. A
+ * backend reads what applies to it; the CPU backend reads nothing. A backend may let system properties
+ * override these (the CUDA backend's {@code proofline.cuda.*}, {@code docs/cuda.md}), so that one run
+ * can differ without a new file.
  *
  * @param devices the ordinals of the devices to prove on, distinct; empty: every usable one
  * @param g2OnDevice the B in G2 MSM on the device as well, where the backend can do it (else on the CPU)
