@@ -122,6 +122,8 @@ public final class CudaMsm implements AutoCloseable {
     private final MsmKernels kernels;
     private final MsmBuffers buffers;
     private final MsmStepTimes times;
+    /** The call queued and not yet joined, if any. */
+    private Pending pending;
     private boolean closed;
 
     /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
@@ -339,7 +341,7 @@ public final class CudaMsm implements AutoCloseable {
             throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.scalarCount()
                     + " points, scalars from " + scalarIndex + " of " + scalars.length / SCALAR_WORDS);
         }
-        return run(points, resident(points, count), c, null, scalars, scalarIndex, null);
+        return enqueue(points, resident(points, count), c, null, scalars, scalarIndex, null).join();
     }
 
     /**
@@ -371,22 +373,86 @@ public final class CudaMsm implements AutoCloseable {
                     + " points, scalars from " + scalarIndex + " of " + scalars.size() / (8 * SCALAR_WORDS)
                     + " on the device");
         }
-        return run(points, resident(points, count), 0, scalars, null, scalarIndex, ready);
+        return enqueue(points, resident(points, count), 0, scalars, null, scalarIndex, ready).join();
+    }
+
+    /**
+     * As {@link #multiply(Points, DeviceBuffer, int, int, Event)}, returning once the work is queued on
+     * this instance's stream: {@link Pending#join} waits for it and gives the sum. Work of other
+     * instances (on their own streams) runs beside it. One call of this instance at a time may be
+     * pending: join it before the next.
+     *
+     * @throws IllegalStateException a call of this instance is still pending
+     */
+    public Pending multiplyAsync(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
+        checkOpen();
+        if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
+                || ((long) scalarIndex + count) * SCALAR_WORDS * 8 > scalars.size()) {
+            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.scalarCount()
+                    + " points, scalars from " + scalarIndex + " of " + scalars.size() / (8 * SCALAR_WORDS)
+                    + " on the device");
+        }
+        return enqueue(points, resident(points, count), 0, scalars, null, scalarIndex, ready);
+    }
+
+    /**
+     * An MSM queued on its instance's stream; {@link #join} waits for the stream and gives the sum (the
+     * window sums combined on the host). Joined at most once; the instance takes no other call until then.
+     */
+    public final class Pending {
+        private final MemorySegment windows;
+        private final int nw;
+        private final int c;
+        private final double hostCopy;
+        private long[] sum;
+
+        private Pending(MemorySegment windows, int nw, int c, double hostCopy) {
+            this.windows = windows;
+            this.nw = nw;
+            this.c = c;
+            this.hostCopy = hostCopy;
+        }
+
+        /** A pending sum that needs no device work (no terms). */
+        private Pending(long[] sum) {
+            this(null, 0, 0, -1);
+            this.sum = sum;
+        }
+
+        /** Waits for the MSM and returns its sum, Jacobian; again, the same sum. */
+        public long[] join() {
+            if (sum == null) {
+                try {
+                    stream.synchronize();
+                    times.collect(hostCopy);
+                    sum = combine(windows.toArray(ValueLayout.JAVA_LONG), nw, c);
+                } finally {
+                    if (pending == this) {
+                        pending = null;
+                    }
+                }
+            }
+            return sum.clone();
+        }
     }
 
     /**
      * The MSM of the first {@code count} resident points with the scalars on the device ({@code onDevice})
-     * or copied there from {@code onHost}; for a set without its points at infinity, every resident
-     * point with the scalar of its original index (gathered on the device or on the host).
+     * or copied there from {@code onHost}, queued on this instance's stream; for a set without its points
+     * at infinity, every resident point with the scalar of its original index (gathered on the device or
+     * on the host).
      */
-    private long[] run(Points points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
+    private Pending enqueue(Points points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
             Event ready) {
         if (c != 0 && (c < 2 || c > 16)) {
             throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
         }
+        if (pending != null) {
+            throw new IllegalStateException("an MSM of this instance is still pending: join it first");
+        }
         int jw = curve.jacobianWords();
         if (count == 0) {
-            return infinity();
+            return new Pending(infinity());
         }
         if (c == 0) {
             c = windowBits(count);
@@ -511,9 +577,15 @@ public final class CudaMsm implements AutoCloseable {
             MemorySegment windows = hostResult.segment().asSlice(0, pointBytes * nw);
             in.copyToHostAsync(windows, 0, stream);
             times.mark("window sums' copy");
-            stream.synchronize();
-            times.collect(hostCopy);
-            return combine(windows.toArray(ValueLayout.JAVA_LONG), nw, c);
+            pending = new Pending(windows, nw, c, hostCopy);
+            return pending;
+        } catch (RuntimeException | Error e) {
+            try {
+                stream.synchronize(); // nothing queued may still use the scratch buffers
+            } catch (RuntimeException ignored) {
+                // the first error is the one to report
+            }
+            throw e;
         }
     }
 
@@ -531,8 +603,15 @@ public final class CudaMsm implements AutoCloseable {
         return r;
     }
 
-    /** Frees the scratch buffers kept between calls (the next call allocates them again). */
+    /**
+     * Frees the scratch buffers kept between calls (the next call allocates them again).
+     *
+     * @throws IllegalStateException a call is still pending
+     */
     public void releaseScratch() {
+        if (pending != null) {
+            throw new IllegalStateException("an MSM of this instance is still pending: join it first");
+        }
         buffers.release();
     }
 
@@ -560,6 +639,10 @@ public final class CudaMsm implements AutoCloseable {
         if (!closed) {
             closed = true;
             try {
+                if (pending != null) {
+                    pending = null;
+                    stream.synchronize(); // the scratch buffers are freed below
+                }
                 releaseScratch();
             } finally {
                 stream.close();

@@ -24,8 +24,8 @@ import java.util.function.Supplier;
  * page-locked host memory to the device by async copies on a copy stream, the witness first; the NTT
  * stream waits for each vector's event before its first kernel reads it, and the MSM stream waits for
  * the witness (A, B1, C run while the NTTs and the copies of b and c are still going) and for h, which
- * stays on the device. {@link #quotient} and {@link #g1Sums} take {@code long[]}s and copy them through
- * pinned staging.
+ * stays on the device; B in G2, when computed here, runs on the G2 instance's own stream beside the G1
+ * MSMs. {@link #quotient} and {@link #g1Sums} take {@code long[]}s and copy them through pinned staging.
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
@@ -199,6 +199,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         DeviceBuffer w = vector(Vector.WITNESS, witnessBytes, key);
         streamsAndEvents();
         boolean done = false;
+        CudaMsm.Pending b2 = null;
         try {
             // the witness first: the MSMs of A, B1 and C need nothing else
             copy(ws.witness(), witnessBytes, w, witnessReady);
@@ -212,12 +213,15 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
                 copy(ws.c(), vectorBytes, c, cReady);
                 ntt.quotientAsync(key.curve().fr(), key.logDomainSize(), a, b, c, aReady, bReady, cReady, hReady);
             }
+            // B in G2 on its own instance's stream, beside the G1 MSMs (it needs only the witness)
+            if (r.b2 != null) {
+                b2 = msm(CudaMsm.Curve.g2(key.curve())).multiplyAsync(r.b2, w, 0, nVars, witnessReady);
+            }
             long[] sumA = msm.multiply(r.a, w, 0, nVars, witnessReady);
             long[] sumB1 = msm.multiply(r.b1, w, 0, nVars, null);
             long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1, null);
             long[] sumH = msm.multiply(r.h, a, 0, key.domainSize(), hReady);
-            long[] sumB2 = r.b2 == null ? null
-                    : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars, witnessReady);
+            long[] sumB2 = b2 == null ? null : b2.join();
             ntt.synchronize();
             coefficients.synchronize();
             copies.synchronize();
@@ -228,6 +232,13 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             return sums(sumA, sumB1, sumC, sumH, sumB2);
         } finally {
             if (!done) {
+                if (b2 != null) {
+                    try {
+                        b2.join(); // its stream reads the witness on the device, and its instance takes no call until then
+                    } catch (RuntimeException ignored) {
+                        // the first error is the one to report
+                    }
+                }
                 drain(); // the host buffers go back to the pool: nothing may still copy from them
             }
         }

@@ -228,4 +228,62 @@ class FakeDriverMsmTest {
             }
         }
     }
+
+    /**
+     * An MSM queued on one instance ({@link CudaMsm#multiplyAsync}) while another instance runs its own:
+     * each gives the Java MSM's sum, joining twice gives it again, and the queued instance takes no other
+     * call until it is joined.
+     */
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void aQueuedMsmRunsBesideAnotherInstancesAndJoinsToItsSum(PairingCurve curve) {
+        Path lib = kernels();
+        FakeCuda fake = FakeCuda.get();
+        fake.reset();
+        fake.loadKernels(lib);
+        Random rnd = new Random(curve.ordinal() + 41);
+        int n = 300;
+        MsmHostEmulationTest.Case g1 = MsmHostEmulationTest.mixed("g1", curve.g1(),
+                MsmHostEmulationTest.randomPoints(curve.g1(), 64, rnd), n, 0, rnd);
+        MsmHostEmulationTest.Case g2 = MsmHostEmulationTest.mixed("g2", curve.g2(),
+                MsmHostEmulationTest.randomPoints(curve.g2(), 64, rnd), n, 0, rnd);
+        long[] expected1 = Msm.on(curve.g1()).withParallelism(2).multiplyAffine(g1.points(), 0, g1.scalars(), 0, n);
+        long[] expected2 = Msm.on(curve.g2()).withParallelism(2).multiplyAffine(g2.points(), 0, g2.scalars(), 0, n);
+        try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
+                Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
+                CudaMsm msm1 = new CudaMsm(context, module, CudaMsm.Curve.g1(curve));
+                CudaMsm msm2 = new CudaMsm(context, module, CudaMsm.Curve.g2(curve));
+                CudaMsm.Points p1 = msm1.upload(g1.points());
+                CudaMsm.Points p2 = msm2.upload(g2.points());
+                DeviceBuffer s1 = onDevice(context, g1.scalars());
+                DeviceBuffer s2 = onDevice(context, g2.scalars())) {
+            CudaMsm.Pending queued = msm2.multiplyAsync(p2, s2, 0, n, null);
+            assertThrows(IllegalStateException.class, () -> msm2.multiplyAsync(p2, s2, 0, n, null),
+                    "one pending call an instance");
+            assertThrows(IllegalStateException.class, () -> msm2.multiply(p2, g2.scalars(), 0, n));
+            assertThrows(IllegalStateException.class, msm2::releaseScratch, "its scratch is in use");
+            long[] sum1 = new long[curve.g1().affineWidth()];
+            curve.g1().arithmetic().toAffine(msm1.multiply(p1, s1, 0, n, null), 0, sum1, 0);
+            long[] sum2 = new long[curve.g2().affineWidth()];
+            curve.g2().arithmetic().toAffine(queued.join(), 0, sum2, 0);
+            assertArrayEquals(expected1, sum1, curve + " G1, run while the G2 MSM was queued");
+            assertArrayEquals(expected2, sum2, curve + " G2, queued");
+            long[] again = new long[curve.g2().affineWidth()];
+            curve.g2().arithmetic().toAffine(queued.join(), 0, again, 0);
+            assertArrayEquals(expected2, again, "joined twice: the same sum");
+            long[] next = new long[curve.g2().affineWidth()];
+            curve.g2().arithmetic().toAffine(msm2.multiply(p2, s2, 0, n, null), 0, next, 0);
+            assertArrayEquals(expected2, next, "the instance takes calls again once joined");
+        }
+    }
+
+    private static DeviceBuffer onDevice(Context context, long[] words) {
+        DeviceBuffer d = context.allocate(8L * words.length);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(8L * words.length, 8);
+            MemorySegment.copy(words, 0, seg, ValueLayout.JAVA_LONG, 0, words.length);
+            d.copyFromHost(seg, 0);
+        }
+        return d;
+    }
 }
