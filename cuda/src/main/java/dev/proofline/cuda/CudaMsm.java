@@ -366,14 +366,7 @@ public final class CudaMsm implements AutoCloseable {
      * host.
      */
     public long[] multiply(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
-        checkOpen();
-        if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
-                || ((long) scalarIndex + count) * SCALAR_WORDS * 8 > scalars.size()) {
-            throw new IllegalArgumentException("range out of bounds: " + count + " of " + points.scalarCount()
-                    + " points, scalars from " + scalarIndex + " of " + scalars.size() / (8 * SCALAR_WORDS)
-                    + " on the device");
-        }
-        return enqueue(points, resident(points, count), 0, scalars, null, scalarIndex, ready).join();
+        return multiplyAsync(points, scalars, scalarIndex, count, ready).join();
     }
 
     /**
