@@ -116,7 +116,7 @@ public final class GpuCheck {
                 if (engine) {
                     check.section("proof 2^16", "bn128", () -> check.smallProof(PairingCurve.BN254));
                     check.section("engine throughput", "bn128",
-                            () -> check.engineThroughput(PairingCurve.BN254, 1 << 16, 600));
+                            () -> check.engineThroughput(PairingCurve.BN254, 1 << 16, 300));
                 }
                 if (proofCurve != null) {
                     check.section("proof 2^20", proofCurve.snarkjsName(), () -> check.proofBenchmark(ctx, gpu, proofCurve,
@@ -461,7 +461,7 @@ public final class GpuCheck {
             section("G2 MSM", name, () -> g2Benchmarks(ctx, curve));
             if (!profile && curve == PairingCurve.BN254) {
                 section("proof 2^16", name, () -> smallProof(curve));
-                section("engine throughput", name, () -> engineThroughput(curve, 1 << 16, 600));
+                section("engine throughput", name, () -> engineThroughput(curve, 1 << 16, 300));
             }
         }
         if (profile) {
