@@ -78,10 +78,12 @@ public final class CudaBackend
     }
 
     /**
-     * One lane of a device (the engine's "device"): its accelerator, with streams and resident keys of its
-     * own, and the prover (and CPU backend) that use it.
+     * One lane of a device (the engine's "device"): its accelerator, with streams of its own and the
+     * device's resident keys ({@code keys}, shared by the device's lanes and closed with its lane 0), and
+     * the prover (and CPU backend) that use it.
      */
-    private record Gpu(Context context, int lane, GpuAccelerator accelerator, Prover prover, CpuBackend cpu) {
+    private record Gpu(Context context, int lane, DeviceKeys keys, GpuAccelerator accelerator, Prover prover,
+            CpuBackend cpu) {
     }
 
     /** The lanes, each device's together. */
@@ -186,13 +188,18 @@ public final class CudaBackend
         List<Gpu> gpus = new ArrayList<>();
         try {
             for (Device d : chosen) {
+                DeviceKeys keys = new DeviceKeys();
                 for (int lane = 0; lane < settings.lanesPerDevice(); lane++) {
                     Context ctx = d.retainPrimaryContext();
                     try {
-                        GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice());
+                        GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice(),
+                                keys);
                         Prover p = prover.withAccelerator(acc);
-                        gpus.add(new Gpu(ctx, lane, acc, p, new CpuBackend(p)));
+                        gpus.add(new Gpu(ctx, lane, keys, acc, p, new CpuBackend(p)));
                     } catch (RuntimeException e) {
+                        if (lane == 0) {
+                            keys.close();
+                        }
                         ctx.close();
                         throw e;
                     }
@@ -393,6 +400,7 @@ public final class CudaBackend
         close(gpus);
     }
 
+    /** The lanes' accelerators, then each device's resident keys, then the lanes' holds on the contexts. */
     private static void close(List<Gpu> gpus) {
         RuntimeException first = null;
         for (Gpu g : gpus) {
@@ -400,8 +408,22 @@ public final class CudaBackend
                 g.accelerator().close();
             } catch (RuntimeException e) {
                 first = first == null ? e : first;
-            } finally {
+            }
+        }
+        for (Gpu g : gpus) {
+            try {
+                if (g.lane() == 0) {
+                    g.keys().close();
+                }
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        for (Gpu g : gpus) {
+            try {
                 g.context().close();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
             }
         }
         if (first != null) {

@@ -4,21 +4,18 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}), and B in G2 when
  * asked ({@link CudaBackend#G2_PROPERTY}): the NTTs by {@link CudaNtt}, the MSMs by {@link CudaMsm}
- * against the key's points, which are uploaded once and kept resident while the key is in use. Device
- * memory is its own budget: when an allocation finds no
- * room, the least recently used other keys' points are freed and it tries again (a key whose file was
- * closed is dropped first). Not thread-safe: the engine's device lock serializes its callers; the
- * figures for status pages ({@link #residentKeys}, {@link #residentBytes}) may be read from any thread.
+ * against the key's points, which are uploaded once and kept resident while the key is in use
+ * ({@link DeviceKeys}, shared by the lanes of a device). Device memory is its own budget: when an
+ * allocation finds no room, the least recently used other keys' points that no lane is proving with are
+ * freed and it tries again (a key whose file was closed is dropped first). Not thread-safe: the engine's
+ * lock of the lane serializes its callers; the figures for status pages ({@link #residentKeys},
+ * {@link #residentBytes}) may be read from any thread.
  *
  * <p>{@link #sums} is the path of the engine's pinned buffers: a, b, c and the witness are copied from
  * page-locked host memory to the device by async copies on a copy stream, the witness first; the NTT
@@ -28,48 +25,6 @@ import java.util.function.Supplier;
  * MSMs. {@link #quotient} and {@link #g1Sums} take {@code long[]}s and copy them through pinned staging.
  */
 final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
-
-    /**
-     * A key on the device: its G1 points, its B2 points when B in G2 is computed here (else null), its
-     * coefficients grouped by row once a proof has computed a, b, c here (else null), and their bytes.
-     */
-    private static final class Resident implements AutoCloseable {
-        final CudaMsm.Points a;
-        final CudaMsm.Points b1;
-        final CudaMsm.Points c;
-        final CudaMsm.Points h;
-        final CudaMsm.Points b2;
-        final long pointBytes;
-        CudaCoefficients.Rows rows;
-
-        Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h, CudaMsm.Points b2,
-                long pointBytes) {
-            this.a = a;
-            this.b1 = b1;
-            this.c = c;
-            this.h = h;
-            this.b2 = b2;
-            this.pointBytes = pointBytes;
-        }
-
-        long bytes() {
-            return pointBytes + (rows == null ? 0 : rows.bytes());
-        }
-
-        @Override
-        public void close() {
-            a.close();
-            b1.close();
-            c.close();
-            h.close();
-            if (b2 != null) {
-                b2.close();
-            }
-            if (rows != null) {
-                rows.close();
-            }
-        }
-    }
 
     /** The device copies of a proof's vectors, kept and grown between proofs. */
     private enum Vector { A, B, C, WITNESS }
@@ -83,8 +38,9 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private final boolean g2;
     /** Whether a, b, c of keys proved from their coefficients are computed here (else on the CPU). */
     private final boolean abc;
-    /** Resident keys, least recently used first. */
-    private final LinkedHashMap<ProvingKey, Resident> resident = new LinkedHashMap<>(16, 0.75f, true);
+    /** The keys resident on this device, shared with its other lanes (or this accelerator's own). */
+    private final DeviceKeys keys;
+    private final boolean ownsKeys;
     private final DeviceBuffer[] vectors = new DeviceBuffer[Vector.values().length];
     private Stream copies;
     private Event witnessReady;
@@ -92,11 +48,6 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     private Event bReady;
     private Event cReady;
     private Event hReady;
-    private volatile long residentBytes;
-    private volatile int residentKeys;
-    private volatile List<String> footprints = List.of();
-    private long uploads;
-    private long evictions;
     private long abcOnDevice;
 
     GpuAccelerator(Context context) {
@@ -111,6 +62,17 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      * their coefficients (the coefficients resident too, from the first such proof).
      */
     GpuAccelerator(Context context, byte[] image, boolean g2, boolean abc) {
+        this(context, image, g2, abc, null);
+    }
+
+    /**
+     * As {@link #GpuAccelerator(Context, byte[], boolean, boolean)}, with the device's resident keys shared
+     * with its other lanes ({@code keys}, which the caller closes after every lane; null: keys of its own).
+     * Lanes that share keys must agree on {@code g2}.
+     */
+    GpuAccelerator(Context context, byte[] image, boolean g2, boolean abc, DeviceKeys keys) {
+        this.keys = keys == null ? new DeviceKeys() : keys;
+        this.ownsKeys = keys == null;
         this.context = context;
         this.module = context.loadModule(image);
         this.ntt = new CudaNtt(context, module);
@@ -150,16 +112,20 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     @Override
     public long[][] g1Sums(ProvingKey key, long[] w, long[] h) {
-        Resident r = resident(key);
-        CudaMsm msm = msm(key.curve());
-        int nVars = key.variableCount();
-        int nPublic = key.publicCount();
-        long[] sumA = msm.multiply(r.a, w, 0, nVars);
-        long[] sumB1 = msm.multiply(r.b1, w, 0, nVars);
-        long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1);
-        long[] sumH = msm.multiply(r.h, h, 0, key.domainSize());
-        long[] sumB2 = r.b2 == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars);
-        return sums(sumA, sumB1, sumC, sumH, sumB2);
+        DeviceKeys.Resident r = keys.acquire(key, this::upload);
+        try {
+            CudaMsm msm = msm(key.curve());
+            int nVars = key.variableCount();
+            int nPublic = key.publicCount();
+            long[] sumA = msm.multiply(r.a, w, 0, nVars);
+            long[] sumB1 = msm.multiply(r.b1, w, 0, nVars);
+            long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1);
+            long[] sumH = msm.multiply(r.h, h, 0, key.domainSize());
+            long[] sumB2 = r.b2 == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars);
+            return sums(sumA, sumB1, sumC, sumH, sumB2);
+        } finally {
+            keys.release(r);
+        }
     }
 
     /**
@@ -186,8 +152,18 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     }
 
     private long[][] sums(ProvingKey key, Prover.NativeWorkspace ws, boolean fromWitness) {
-        Resident r = resident(key);
-        CudaCoefficients.Rows rows = fromWitness ? rows(key, r) : null;
+        DeviceKeys.Resident r = keys.acquire(key, this::upload);
+        try {
+            return sums(key, r, ws, fromWitness);
+        } finally {
+            keys.release(r);
+        }
+    }
+
+    private long[][] sums(ProvingKey key, DeviceKeys.Resident r, Prover.NativeWorkspace ws, boolean fromWitness) {
+        CudaCoefficients.Rows rows = fromWitness
+                ? keys.rows(r, () -> CudaCoefficients.upload(key, bytes -> keys.withRoom(key, () -> context.allocate(bytes))))
+                : null;
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
@@ -285,51 +261,13 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             vectors[v.ordinal()] = null;
             b.close();
         }
-        b = withRoom(using, () -> context.allocate(bytes));
+        b = keys.withRoom(using, () -> context.allocate(bytes));
         vectors[v.ordinal()] = b;
         return b;
     }
 
-    /** The key's coefficients on the device, grouped by row and uploaded now if they are not. */
-    private CudaCoefficients.Rows rows(ProvingKey key, Resident r) {
-        if (r.rows == null) {
-            r.rows = CudaCoefficients.upload(key, bytes -> withRoom(key, () -> context.allocate(bytes)));
-            counts();
-        }
-        return r.rows;
-    }
-
-    /** The key's points on the device, uploaded now if they are not. */
-    private Resident resident(ProvingKey key) {
-        dropClosedKeys();
-        Resident r = resident.get(key);
-        if (r != null) {
-            return r;
-        }
-        r = withRoom(key, () -> upload(key));
-        resident.put(key, r);
-        uploads++;
-        counts();
-        return r;
-    }
-
-    /**
-     * Runs an allocation; when the device is out of memory, frees the least recently used resident key
-     * other than {@code using} and tries again, until none is left.
-     */
-    private <T> T withRoom(ProvingKey using, Supplier<T> allocation) {
-        while (true) {
-            try {
-                return allocation.get();
-            } catch (CudaException e) {
-                if (!"CUDA_ERROR_OUT_OF_MEMORY".equals(e.errorName()) || !evictLeastRecentlyUsed(using)) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private Resident upload(ProvingKey key) {
+    /** The key's points, uploaded to the device (for {@link DeviceKeys#acquire}). */
+    private DeviceKeys.Resident upload(ProvingKey key) {
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
@@ -350,7 +288,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
                 b2 = msm(CudaMsm.Curve.g2(key.curve())).uploadWithoutInfinity(key.pointsB2(), 0, nVars);
                 bytes += b2.bytes();
             }
-            return new Resident(a, b1, c, h, b2, bytes);
+            return new DeviceKeys.Resident(a, b1, c, h, b2, bytes);
         } catch (RuntimeException e) {
             for (CudaMsm.Points p : new CudaMsm.Points[] {a, b1, c, h}) {
                 if (p != null) {
@@ -361,61 +299,14 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         }
     }
 
-    /** Frees the least recently used resident key other than {@code keep}; false when there is none. */
-    private boolean evictLeastRecentlyUsed(ProvingKey keep) {
-        var it = resident.entrySet().iterator();
-        while (it.hasNext()) {
-            var e = it.next();
-            if (e.getKey() != keep) {
-                it.remove();
-                e.getValue().close();
-                evictions++;
-                counts();
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Keys closed on the host (evicted from the engine's cache) will not be proved with again. */
-    private void dropClosedKeys() {
-        var it = resident.entrySet().iterator();
-        while (it.hasNext()) {
-            var e = it.next();
-            if (!e.getKey().pointsA().scope().isAlive()) {
-                it.remove();
-                e.getValue().close();
-                counts();
-            }
-        }
-    }
-
-    private void counts() {
-        long bytes = 0;
-        List<String> each = new ArrayList<>(resident.size());
-        for (Map.Entry<ProvingKey, Resident> e : resident.entrySet()) {
-            bytes += e.getValue().bytes();
-            Path file = e.getKey().source().getFileName();
-            each.add((file == null ? e.getKey().source().toString() : file.toString()) + " "
-                    + CudaBackend.size(e.getValue().bytes()));
-        }
-        residentBytes = bytes;
-        residentKeys = resident.size();
-        footprints = List.copyOf(each);
-    }
-
     /** Frees the device copy of {@code key}'s points, if there is one (the key was evicted from the host). */
     void forget(ProvingKey key) {
-        Resident r = resident.remove(key);
-        if (r != null) {
-            r.close();
-            counts();
-        }
+        keys.forget(key);
     }
 
     /** Keys whose points are resident; may be read from any thread. */
     int residentKeys() {
-        return residentKeys;
+        return keys.residentKeys();
     }
 
     /**
@@ -423,20 +314,21 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      * first; may be read from any thread.
      */
     List<String> footprints() {
-        return footprints;
+        return keys.footprints();
     }
 
     /** Bytes of the resident keys' points and coefficients; may be read from any thread. */
     long residentBytes() {
-        return residentBytes;
+        return keys.residentBytes();
     }
 
+    /** Keys uploaded to the device (by any of its lanes). */
     long uploads() {
-        return uploads;
+        return keys.uploads();
     }
 
     long evictions() {
-        return evictions;
+        return keys.evictions();
     }
 
     @Override
@@ -446,11 +338,9 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
                 drain();
             }
         } finally {
-            for (Resident r : resident.values()) {
-                r.close();
+            if (ownsKeys) {
+                keys.close();
             }
-            resident.clear();
-            counts();
             for (int i = 0; i < vectors.length; i++) {
                 if (vectors[i] != null) {
                     vectors[i].close();

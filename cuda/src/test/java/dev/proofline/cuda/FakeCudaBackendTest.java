@@ -199,8 +199,9 @@ class FakeCudaBackendTest {
     }
 
     /**
-     * Two lanes on one device: the engine serves each as a device (its own workers and lock), each lane
-     * uploads the key once, partitions run on both, and the proofs equal the CPU prover's.
+     * Two lanes on one device: the engine serves each as a device (its own workers and lock), the key is
+     * uploaded once for both (the device's resident keys are shared), partitions run on both, and the
+     * proofs equal the CPU prover's.
      */
     @Test
     void twoLanesOnOneDeviceEachProveAndTheProofsEqualTheCpus() throws Exception {
@@ -242,10 +243,14 @@ class FakeCudaBackendTest {
                 List<String> lines = e.status().devices();
                 assertTrue(lines.get(0).startsWith("cuda:0 lane 0 Proofline Fake GPU A,"), lines.get(0));
                 assertTrue(lines.get(1).startsWith("cuda:0 lane 1 Proofline Fake GPU A,"), lines.get(1));
+                long keyBytes = residentPointBytes(key, true) + CudaCoefficients.deviceBytes(key);
                 for (GpuAccelerator acc : gpu.accelerators()) {
-                    assertEquals(1, acc.uploads(), "each lane uploaded the key once");
-                    assertEquals(acc.residentBytes(), residentPointBytes(key, true) + CudaCoefficients.deviceBytes(key));
+                    assertEquals(1, acc.uploads(), "the key uploaded once for both lanes");
+                    assertEquals(1, acc.residentKeys());
+                    assertEquals(keyBytes, acc.residentBytes(), "one copy of the key's points and coefficients");
                 }
+                assertTrue(lines.get(0).contains("1 key resident (" + CudaBackend.size(keyBytes)), lines.get(0));
+                assertTrue(lines.get(1).contains("1 key resident (" + CudaBackend.size(keyBytes)), lines.get(1));
             }
             Prover cpu = Prover.create().withRandomness(RS);
             for (int p = 0; p < instances.size(); p++) {

@@ -18,8 +18,9 @@ import java.util.Objects;
  * @param driverLibrary the device driver's library, a path or a name for the dynamic loader; empty: the
  *     backend's default
  * @param lanesPerDevice proofs each device works on at once, in [1, {@value #MAX_LANES}]: each lane has
- *     its own streams and its own copy of the resident keys, and the engine serves each lane as a device
- *     of its own (small proofs do not fill a large GPU; a lane's kernels run beside another's)
+ *     its own streams and working buffers and shares the device's resident keys, and the engine serves
+ *     each lane as a device of its own (small proofs do not fill a large GPU; a lane's kernels run beside
+ *     another's)
  */
 public record BackendSettings(List<Integer> devices, boolean g2OnDevice, boolean abcOnDevice, String driverLibrary,
         int lanesPerDevice) {
