@@ -192,8 +192,8 @@ public final class CudaBackend
                 for (int lane = 0; lane < settings.lanesPerDevice(); lane++) {
                     Context ctx = d.retainPrimaryContext();
                     try {
-                        GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(), settings.abcOnDevice(),
-                                keys);
+                        GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(),
+                                settings.abcOnDevice(), keys);
                         Prover p = prover.withAccelerator(acc);
                         gpus.add(new Gpu(ctx, lane, keys, acc, p, new CpuBackend(p)));
                     } catch (RuntimeException e) {
@@ -252,7 +252,8 @@ public final class CudaBackend
     @Override
     public String summary() {
         List<Device> devices = gpus();
-        return "CUDA backend on " + devices.size() + " GPU(s): " + String.join(", ", devices.stream().map(Device::name).toList())
+        return "CUDA backend on " + devices.size() + " GPU(s): "
+                + String.join(", ", devices.stream().map(Device::name).toList())
                 + (lanes > 1 ? ", " + lanes + " lanes each" : "");
     }
 

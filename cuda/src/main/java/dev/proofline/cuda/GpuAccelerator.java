@@ -161,9 +161,8 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
     }
 
     private long[][] sums(ProvingKey key, DeviceKeys.Resident r, Prover.NativeWorkspace ws, boolean fromWitness) {
-        CudaCoefficients.Rows rows = fromWitness
-                ? keys.rows(r, () -> CudaCoefficients.upload(key, bytes -> keys.withRoom(key, () -> context.allocate(bytes))))
-                : null;
+        CudaCoefficients.Rows rows = fromWitness ? keys.rows(r, () -> CudaCoefficients.upload(key,
+                bytes -> keys.withRoom(key, () -> context.allocate(bytes)))) : null;
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
@@ -210,7 +209,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             if (!done) {
                 if (b2 != null) {
                     try {
-                        b2.join(); // its stream reads the witness on the device, and its instance takes no call until then
+                        b2.join(); // its stream reads the witness, and its instance takes no call until then
                     } catch (RuntimeException ignored) {
                         // the first error is the one to report
                     }
