@@ -255,8 +255,8 @@ class FakeDriverMsmTest {
                 CudaMsm msm2 = new CudaMsm(context, module, CudaMsm.Curve.g2(curve));
                 CudaMsm.Points p1 = msm1.upload(g1.points());
                 CudaMsm.Points p2 = msm2.upload(g2.points());
-                DeviceBuffer s1 = onDevice(context, g1.scalars());
-                DeviceBuffer s2 = onDevice(context, g2.scalars())) {
+                DeviceBuffer s1 = GpuCheck.onDevice(context, g1.scalars());
+                DeviceBuffer s2 = GpuCheck.onDevice(context, g2.scalars())) {
             CudaMsm.Pending queued = msm2.multiplyAsync(p2, s2, 0, n, null);
             assertThrows(IllegalStateException.class, () -> msm2.multiplyAsync(p2, s2, 0, n, null),
                     "one pending call an instance");
@@ -275,15 +275,5 @@ class FakeDriverMsmTest {
             curve.g2().arithmetic().toAffine(msm2.multiply(p2, s2, 0, n, null), 0, next, 0);
             assertArrayEquals(expected2, next, "the instance takes calls again once joined");
         }
-    }
-
-    private static DeviceBuffer onDevice(Context context, long[] words) {
-        DeviceBuffer d = context.allocate(8L * words.length);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment seg = arena.allocate(8L * words.length, 8);
-            MemorySegment.copy(words, 0, seg, ValueLayout.JAVA_LONG, 0, words.length);
-            d.copyFromHost(seg, 0);
-        }
-        return d;
     }
 }

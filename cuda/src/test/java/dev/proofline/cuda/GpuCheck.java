@@ -416,9 +416,7 @@ public final class GpuCheck {
         try (ProvingKey key = s.key(); Arena arena = Arena.ofConfined()) {
             ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(99991), BigInteger.valueOf(8887));
             Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
-            long vb = Prover.NativeWorkspace.vectorBytes(key);
-            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
-                    arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+            Prover.NativeWorkspace ws = workspace(arena, key);
             Prover prover = Prover.create().withRandomness(rs).withAccelerator(gpu);
             Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1);
             long before = gpu.abcOnDevice();
@@ -591,9 +589,7 @@ public final class GpuCheck {
     private void smallProof(PairingCurve curve) throws Exception {
         Setup s = setup(curve, 1 << 16);
         try (ProvingKey key = s.key(); Arena arena = Arena.ofConfined()) {
-            long vb = Prover.NativeWorkspace.vectorBytes(key);
-            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
-                    arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+            Prover.NativeWorkspace ws = workspace(arena, key);
             String size = "2^" + key.logDomainSize();
             double[][] t = timedProofs(withG2, key, s.witness(), ws, curve, true);
             row("proof 2^16: prepare", curve.snarkjsName(), size, ms(t[0]));
@@ -634,8 +630,15 @@ public final class GpuCheck {
         return all;
     }
 
+    /** A proof's native vectors for {@code key} (a, b, c and the witness), from {@code arena}. */
+    private static Prover.NativeWorkspace workspace(Arena arena, ProvingKey key) {
+        long vb = Prover.NativeWorkspace.vectorBytes(key);
+        return new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8), arena.allocate(vb, 8),
+                arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+    }
+
     /** The scalars copied to a new device buffer (as a proof's witness is there), through native memory. */
-    private static DeviceBuffer onDevice(Context ctx, long[] scalars) {
+    static DeviceBuffer onDevice(Context ctx, long[] scalars) {
         long bytes = 8L * scalars.length;
         DeviceBuffer d = ctx.allocate(bytes);
         try (Arena arena = Arena.ofConfined()) {
