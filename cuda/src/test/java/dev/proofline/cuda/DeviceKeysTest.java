@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.MerklePost;
 import dev.proofline.r1cs.cs.RecordingSystem;
+import dev.proofline.r1cs.cs.WitnessSystem;
+import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The keys resident on a device, shared by its lanes, on the fake driver: a key is uploaded once
  * however many lanes acquire it, a key a lane holds is never freed to make room (the others are, least
- * recently used first), and a held key cannot be forgotten.
+ * recently used first), a held key cannot be forgotten, and a lane lets go of its key on every path.
  */
 class DeviceKeysTest {
 
@@ -90,6 +93,40 @@ class DeviceKeysTest {
             for (ProvingKey k : keys) {
                 k.close();
             }
+        }
+    }
+
+    /**
+     * A lane lets go of its key when its sums end, whether they succeed or fail: the key can then be
+     * forgotten (a held key cannot).
+     */
+    @Test
+    void aLaneLetsGoOfItsKeyWhenItsSumsSucceedOrFail() throws Exception {
+        fake.reset();
+        fake.loadTestKernels();
+        PairingCurve curve = PairingCurve.BN254;
+        MerklePost circuit = MerklePost.instance(curve, 2, 2, 31);
+        Path zkey = tmp.resolve("held.zkey");
+        DevSetup.run(RecordingSystem.record(curve, circuit), zkey, new Random(31));
+        try (ProvingKey key = ZkeyFile.open(zkey);
+                Context context = fake.driver().devices().getFirst().retainPrimaryContext();
+                GpuAccelerator lane = new GpuAccelerator(context, "fake kernels".getBytes(StandardCharsets.US_ASCII),
+                        true, false);
+                Arena arena = Arena.ofShared()) {
+            long vb = Prover.NativeWorkspace.vectorBytes(key);
+            Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
+                    arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
+            Prover.create().prepare(key, WitnessSystem.witness(curve, circuit), ws, -1);
+            assertEquals(5, lane.sums(key, ws).length, "four G1 sums and B in G2");
+            assertEquals(1, lane.residentKeys());
+            lane.forget(key);
+            assertEquals(0, lane.residentKeys(), "let go after sums that succeeded");
+
+            Prover.NativeWorkspace shortWitness = new Prover.NativeWorkspace(ws.a(), ws.b(), ws.c(), arena.allocate(8, 8));
+            assertThrows(IndexOutOfBoundsException.class, () -> lane.sums(key, shortWitness), "a witness buffer too short");
+            assertEquals(1, lane.residentKeys(), "uploaded before the failure");
+            lane.forget(key);
+            assertEquals(0, lane.residentKeys(), "let go after sums that failed");
         }
     }
 
