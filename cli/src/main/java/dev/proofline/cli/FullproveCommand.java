@@ -14,54 +14,60 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code proofline fullprove}: witness and proof in one step, as {@code snarkjs groth16 fullprove}. */
-@Command(name = "fullprove", mixinStandardHelpOptions = true,
-        description = {"Compute the witness of input.json with circom's witness generator (circuit.wasm) in this JVM,"
-                + " then prove with a snarkjs Groth16 key (.zkey); write proof.json and public.json as"
-                + " `snarkjs groth16 fullprove` does. The circuit's log() lines go to stdout.",
-            "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input, or input the circuit rejects."})
 final class FullproveCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
+    private Path input;
+    private Path wasm;
+    private Path zkey;
+    private Path proofJson;
+    private Path publicJson;
+    private Path wtns;
+    private Path binary;
+    private Path cache;
+    private boolean timings;
 
-    @Parameters(index = "0", paramLabel = "<input.json>")
-    Path input;
+    private FullproveCommand() {
+    }
 
-    @Parameters(index = "1", paramLabel = "<circuit.wasm>")
-    Path wasm;
-
-    @Parameters(index = "2", paramLabel = "<circuit.zkey>")
-    Path zkey;
-
-    @Parameters(index = "3", paramLabel = "<proof.json>")
-    Path proofJson;
-
-    @Parameters(index = "4", paramLabel = "<public.json>")
-    Path publicJson;
-
-    @Option(names = "--wtns", paramLabel = "<witness.wtns>", description = "also write the witness")
-    Path wtns;
-
-    @Option(names = "--binary", paramLabel = "<proof.bin>",
-            description = "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)")
-    Path binary;
-
-    @Option(names = "--cache", paramLabel = "<dir>", description = "keep the JVM classes compiled from circuit.wasm"
-            + " in <dir>, so that later runs on the same wasm skip compiling it")
-    Path cache;
-
-    @Option(names = "--timings", description = "print the time of each phase on stderr")
-    boolean timings;
+    /** The command's model, built in code ({@link CommandModel}). */
+    static CommandSpec model() {
+        FullproveCommand c = new FullproveCommand();
+        CommandSpec s = CommandModel.command(c, "fullprove",
+                "Compute the witness of input.json with circom's witness generator (circuit.wasm) in this JVM,"
+                        + " then prove with a snarkjs Groth16 key (.zkey); write proof.json and public.json as"
+                        + " `snarkjs groth16 fullprove` does. The circuit's log() lines go to stdout.",
+                "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input, or input the circuit"
+                        + " rejects.");
+        CommandModel.path(s, "<input.json>");
+        CommandModel.path(s, "<circuit.wasm>");
+        CommandModel.path(s, "<circuit.zkey>");
+        CommandModel.path(s, "<proof.json>");
+        CommandModel.path(s, "<public.json>");
+        CommandModel.pathOption(s, "--wtns", "<witness.wtns>", "also write the witness");
+        CommandModel.pathOption(s, "--binary", "<proof.bin>",
+                "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)");
+        CommandModel.pathOption(s, "--cache", "<dir>", "keep the JVM classes compiled from circuit.wasm"
+                + " in <dir>, so that later runs on the same wasm skip compiling it");
+        CommandModel.flag(s, "--timings", "print the time of each phase on stderr");
+        c.spec = s;
+        return s;
+    }
 
     @Override
     public Integer call() throws IOException {
+        input = CommandModel.positional(spec, 0);
+        wasm = CommandModel.positional(spec, 1);
+        zkey = CommandModel.positional(spec, 2);
+        proofJson = CommandModel.positional(spec, 3);
+        publicJson = CommandModel.positional(spec, 4);
+        wtns = CommandModel.option(spec, "--wtns");
+        binary = CommandModel.option(spec, "--binary");
+        cache = CommandModel.option(spec, "--cache");
+        timings = CommandModel.option(spec, "--timings");
         long t0 = System.nanoTime();
         CircomInput in = CircomInput.read(input);
         Proof proof;

@@ -7,47 +7,36 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code proofline}: the top-level command; each capability is a subcommand. */
-@Command(name = "proofline",
-        mixinStandardHelpOptions = true,
-        versionProvider = ProoflineCommand.Version.class,
-        description = "Groth16 proving engine for the JVM (BN254 and BLS12-381).",
-        footer = {"", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could not be made),",
-            "2 unreadable or mismatched input, bad usage."})
 public final class ProoflineCommand implements Runnable {
 
     /**
-     * The subcommands, by name, in the order help lists them. They are not in the annotation: picocli
-     * builds the model of every annotated subcommand (reflection over each class, its options and
-     * their types) before it parses a word, about 250 ms of a one-off process's start. {@link
-     * #commandLine} adds only the one the arguments name.
+     * The subcommands, by name, in the order help lists them, each as what picocli's {@code addSubcommand}
+     * takes: an annotated class, or a model built in code ({@link CommandModel}: the commands a one-off
+     * process runs most). They are not in an annotation: picocli builds the model of every annotated
+     * subcommand (reflection over each class, its options and their types) before it parses a word,
+     * about 250 ms of a one-off process's start. {@link #commandLine} adds only the one the arguments name.
      */
-    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
-            "prove", ProveCommand.class, "verify", VerifyCommand.class, "zkey", ZkeyCommand.class,
+    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands(
+            "prove", coded(ProveCommand::model), "verify", coded(VerifyCommand::model), "zkey", ZkeyCommand.class,
             "setup", SetupCommand.class, "r1cs", R1csCommand.class, "bench", BenchCommand.class,
-            "wtns", WtnsCommand.class, "fullprove", FullproveCommand.class, "daemon", DaemonCommand.class,
+            "wtns", WtnsCommand.class, "fullprove", coded(FullproveCommand::model), "daemon", DaemonCommand.class,
             "submit", ClientCommands.Submit.class, "await", ClientCommands.Await.class,
             "cancel", ClientCommands.Cancel.class, "status", ClientCommands.Status.class,
             "devices", DevicesCommand.class, "engine", EngineCommand.class,
             "aot-training", AotTrainingCommand.class);
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
 
     private final Invocation invocation;
 
-    ProoflineCommand() {
-        this(Invocation.PROCESS);
-    }
-
     /** The root of a command line that runs with {@code invocation}. */
-    ProoflineCommand(Invocation invocation) {
+    private ProoflineCommand(Invocation invocation) {
         this.invocation = invocation;
     }
 
@@ -58,24 +47,41 @@ public final class ProoflineCommand implements Runnable {
     /**
      * The command line for {@code args}: when the first argument names a subcommand, with that one
      * only; otherwise (help, a root option, a word that names none) with all of them, so help lists
-     * them and a mistyped name gets picocli's suggestions.
+     * them and a mistyped name gets picocli's suggestions. The root's model is built in code
+     * ({@link CommandModel}).
      */
     static CommandLine commandLine(Invocation invocation, String... args) {
-        CommandLine cl = new CommandLine(new ProoflineCommand(invocation));
-        Class<?> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        ProoflineCommand root = new ProoflineCommand(invocation);
+        root.spec = CommandModel.command(root, "proofline", "Groth16 proving engine for the JVM (BN254 and BLS12-381).")
+                .versionProvider(new Version());
+        root.spec.usageMessage().footer("", "Exit codes: 0 success, 1 failure (an invalid proof, a proof that could"
+                + " not be made),", "2 unreadable or mismatched input, bad usage.");
+        CommandLine cl = new CommandLine(root.spec);
+        Supplier<Object> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
         if (named != null) {
-            cl.addSubcommand(args[0], named);
+            cl.addSubcommand(args[0], named.get());
         } else {
-            SUBCOMMANDS.forEach(cl::addSubcommand);
+            SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
         }
         return cl;
     }
 
-    /** Name, class, name, class...: the names are the classes' own (a test holds them to it). */
-    private static Map<String, Class<?>> subcommands(Object... nameThenClass) {
-        Map<String, Class<?>> byName = new LinkedHashMap<>();
-        for (int i = 0; i < nameThenClass.length; i += 2) {
-            byName.put((String) nameThenClass[i], (Class<?>) nameThenClass[i + 1]);
+    /** A subcommand whose model is built in code, a new one for each command line. */
+    private static Supplier<Object> coded(Supplier<CommandSpec> model) {
+        return model::get;
+    }
+
+    /**
+     * Name, then an annotated class or a {@link #coded} model, and so on: the names are the commands' own
+     * (a test holds them to it).
+     */
+    private static Map<String, Supplier<Object>> subcommands(Object... nameThenCommand) {
+        Map<String, Supplier<Object>> byName = new LinkedHashMap<>();
+        for (int i = 0; i < nameThenCommand.length; i += 2) {
+            Object command = nameThenCommand[i + 1];
+            @SuppressWarnings("unchecked")
+            Supplier<Object> supplier = command instanceof Supplier<?> model ? (Supplier<Object>) model : () -> command;
+            byName.put((String) nameThenCommand[i], supplier);
         }
         return Collections.unmodifiableMap(byName);
     }

@@ -13,49 +13,54 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code proofline prove}: a Groth16 proof from a snarkjs key and a circom witness, as snarkjs writes it. */
-@Command(name = "prove", mixinStandardHelpOptions = true,
-        description = {"Prove with a snarkjs Groth16 key (.zkey) and a witness (.wtns); write proof.json and"
-                + " public.json as `snarkjs groth16 prove` does. The proof is verified before it is written.",
-            "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input."})
 final class ProveCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
+    private Path zkey;
+    private Path wtns;
+    private Path proofJson;
+    private Path publicJson;
+    private Path binary;
+    private boolean timings;
+    private int repeat;
 
-    @Parameters(index = "0", paramLabel = "<circuit.zkey>")
-    Path zkey;
+    private ProveCommand() {
+    }
 
-    @Parameters(index = "1", paramLabel = "<witness.wtns>")
-    Path wtns;
-
-    @Parameters(index = "2", paramLabel = "<proof.json>")
-    Path proofJson;
-
-    @Parameters(index = "3", paramLabel = "<public.json>")
-    Path publicJson;
-
-    @Option(names = "--binary", paramLabel = "<proof.bin>",
-            description = "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)")
-    Path binary;
-
-    @Option(names = "--timings", description = "print the time of each phase on stderr")
-    boolean timings;
-
-    @Option(names = "--repeat", paramLabel = "<n>", defaultValue = "1",
-            description = "prove n times in this process (the last proof is written); with --timings, each"
-                    + " run's phases: later runs show a warm JVM (the daemon and the local engine also"
-                    + " compile the 8-lane kernels first, where the JVM has the Vector module)")
-    int repeat;
+    /** The command's model, built in code ({@link CommandModel}). */
+    static CommandSpec model() {
+        ProveCommand c = new ProveCommand();
+        CommandSpec s = CommandModel.command(c, "prove",
+                "Prove with a snarkjs Groth16 key (.zkey) and a witness (.wtns); write proof.json and"
+                        + " public.json as `snarkjs groth16 prove` does. The proof is verified before it is written.",
+                "Exit codes: 0 proved, 1 proving failed, 2 unreadable or mismatched input.");
+        CommandModel.path(s, "<circuit.zkey>");
+        CommandModel.path(s, "<witness.wtns>");
+        CommandModel.path(s, "<proof.json>");
+        CommandModel.path(s, "<public.json>");
+        CommandModel.pathOption(s, "--binary", "<proof.bin>",
+                "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)");
+        CommandModel.flag(s, "--timings", "print the time of each phase on stderr");
+        CommandModel.intOption(s, "--repeat", "<n>", 1,
+                "prove n times in this process (the last proof is written); with --timings, each"
+                        + " run's phases: later runs show a warm JVM (the daemon and the local engine also"
+                        + " compile the 8-lane kernels first, where the JVM has the Vector module)");
+        c.spec = s;
+        return s;
+    }
 
     @Override
     public Integer call() throws IOException {
+        zkey = CommandModel.positional(spec, 0);
+        wtns = CommandModel.positional(spec, 1);
+        proofJson = CommandModel.positional(spec, 2);
+        publicJson = CommandModel.positional(spec, 3);
+        binary = CommandModel.option(spec, "--binary");
+        timings = CommandModel.option(spec, "--timings");
+        repeat = CommandModel.option(spec, "--repeat");
         if (repeat < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--repeat must be at least 1, not " + repeat);

@@ -5,37 +5,36 @@ import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
 import java.math.BigInteger;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code proofline verify}: checks a snarkjs-format Groth16 proof, as {@code snarkjs groth16 verify} does. */
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Verify a Groth16 proof (snarkjs JSON files). Prints OK and exits 0 for a valid proof,",
-            "prints \"Invalid proof\" and exits 1 otherwise; exits 2 when an input cannot be read."})
 final class VerifyCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<verification_key.json>")
-    Path vkFile;
+    private VerifyCommand() {
+    }
 
-    @Parameters(index = "1", paramLabel = "<public.json>")
-    Path publicFile;
-
-    @Parameters(index = "2", paramLabel = "<proof.json>")
-    Path proofFile;
+    /** The command's model, built in code ({@link CommandModel}). */
+    static CommandSpec model() {
+        VerifyCommand c = new VerifyCommand();
+        CommandSpec s = CommandModel.command(c, "verify",
+                "Verify a Groth16 proof (snarkjs JSON files). Prints OK and exits 0 for a valid proof,",
+                "prints \"Invalid proof\" and exits 1 otherwise; exits 2 when an input cannot be read.");
+        CommandModel.path(s, "<verification_key.json>");
+        CommandModel.path(s, "<public.json>");
+        CommandModel.path(s, "<proof.json>");
+        c.spec = s;
+        return s;
+    }
 
     @Override
     public Integer call() {
-        VerificationKey vk = SnarkjsJson.readVerificationKey(vkFile);
-        List<BigInteger> signals = SnarkjsJson.readPublic(publicFile);
-        Proof proof = SnarkjsJson.readProof(proofFile, vk.curve());
+        VerificationKey vk = SnarkjsJson.readVerificationKey(CommandModel.positional(spec, 0));
+        List<BigInteger> signals = SnarkjsJson.readPublic(CommandModel.positional(spec, 1));
+        Proof proof = SnarkjsJson.readProof(CommandModel.positional(spec, 2), vk.curve());
         Verifier.Result r = Verifier.check(vk, signals, proof);
         if (r.valid()) {
             spec.commandLine().getOut().println("OK");

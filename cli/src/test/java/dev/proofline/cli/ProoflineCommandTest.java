@@ -1,12 +1,14 @@
 package dev.proofline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 class ProoflineCommandTest {
 
@@ -32,15 +34,34 @@ class ProoflineCommandTest {
     void helpListsEverySubcommand() {
         String out = CliRun.of("--help").out();
         ProoflineCommand.SUBCOMMANDS.forEach((name, c) -> {
-            boolean hidden = c.getAnnotation(Command.class).hidden();
+            boolean hidden = model(c.get()).usageMessage().hidden();
             assertEquals(!hidden, out.contains("  " + name + " "), name + " (hidden: " + hidden + ") in:\n" + out);
         });
     }
 
     @Test
     void subcommandNamesAreTheCommandsOwn() {
-        ProoflineCommand.SUBCOMMANDS.forEach((name, c) ->
-                assertEquals(c.getAnnotation(Command.class).name(), name, c.getName()));
+        ProoflineCommand.SUBCOMMANDS.forEach((name, c) -> assertEquals(name, model(c.get()).name()));
+    }
+
+    /** A subcommand's model as picocli builds it: from its annotations, or the one built in code. */
+    private static CommandSpec model(Object command) {
+        return command instanceof CommandSpec coded ? coded : new CommandLine(command).getCommandSpec();
+    }
+
+    @Test
+    void theCommandsBuiltInCodeHaveTheStandardOptionsAndTheirOwnModelEachTime() {
+        for (String name : List.of("prove", "verify", "fullprove")) {
+            CommandSpec first = model(ProoflineCommand.SUBCOMMANDS.get(name).get());
+            assertEquals(Set.of("-h", "--help", "-V", "--version"), Set.copyOf(first.optionsMap().keySet()).stream()
+                    .filter(o -> o.matches("-h|--help|-V|--version")).collect(java.util.stream.Collectors.toSet()), name);
+            assertNotSame(first, model(ProoflineCommand.SUBCOMMANDS.get(name).get()), name);
+        }
+        CliRun r = CliRun.of("prove", "--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("Usage: proofline prove [-hV] [--timings] [--binary=<proof.bin>] [--repeat=<n>]"),
+                r.out());
+        assertTrue(r.out().contains("<circuit.zkey> <witness.wtns> <proof.json> <public.json>"), r.out());
     }
 
     @Test

@@ -1,0 +1,68 @@
+package dev.proofline.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+
+/**
+ * A command's model built in code rather than read from annotations, for the root and the commands a
+ * one-off process runs most ({@code prove}, {@code verify}, {@code fullprove}). picocli reads an
+ * annotated command by reflection: a proxy class made at run time for each annotation type and a method
+ * handle for each field, which the JVM's start-up cache does not keep. That took about 70 ms of a
+ * one-off process's start, where parsing the same arguments against a model built in code took about
+ * 20 (BENCHMARKS.md, "Circom circuits"). The command reads its arguments back from its model
+ * ({@link #positional(CommandSpec, int)}, {@link #option(CommandSpec, String)}).
+ */
+final class CommandModel {
+
+    private CommandModel() {
+    }
+
+    /**
+     * The model of {@code command} (run by picocli when it is the command the arguments name: a
+     * {@link Runnable} or {@link java.util.concurrent.Callable}), with picocli's standard help and version
+     * options.
+     */
+    static CommandSpec command(Object command, String name, String... description) {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(command).name(name);
+        s.usageMessage().description(description);
+        s.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+                .description("Show this help message and exit.").build());
+        s.addOption(OptionSpec.builder("-V", "--version").versionHelp(true)
+                .description("Print version information and exit.").build());
+        return s;
+    }
+
+    /** Adds the next positional parameter, a path, required. */
+    static void path(CommandSpec s, String label) {
+        s.addPositional(PositionalParamSpec.builder().index(String.valueOf(s.positionalParameters().size()))
+                .arity("1").required(true).paramLabel(label).type(Path.class).build());
+    }
+
+    /** Adds an option that takes a path, absent by default. */
+    static void pathOption(CommandSpec s, String name, String label, String description) {
+        s.addOption(OptionSpec.builder(name).type(Path.class).paramLabel(label).description(description).build());
+    }
+
+    /** Adds a flag, false unless given. */
+    static void flag(CommandSpec s, String name, String description) {
+        s.addOption(OptionSpec.builder(name).type(boolean.class).initialValue(false).description(description).build());
+    }
+
+    /** Adds an option that takes an integer. */
+    static void intOption(CommandSpec s, String name, String label, int defaultValue, String description) {
+        s.addOption(OptionSpec.builder(name).type(int.class).paramLabel(label).defaultValue(String.valueOf(defaultValue))
+                .description(description).build());
+    }
+
+    /** The value of positional parameter {@code index} after parsing. */
+    static <T> T positional(CommandSpec s, int index) {
+        return s.positionalParameters().get(index).getValue();
+    }
+
+    /** The value of option {@code name} after parsing (its default, or null, when it was not given). */
+    static <T> T option(CommandSpec s, String name) {
+        return s.findOption(name).getValue();
+    }
+}
