@@ -63,6 +63,8 @@ public final class ProoflineCommand implements Runnable {
         } else {
             SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
         }
+        // a subcommand's --version prints the root's version (picocli would print nothing)
+        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(root.spec.versionProvider()));
         return cl;
     }
 

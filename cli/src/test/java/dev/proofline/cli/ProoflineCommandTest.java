@@ -22,6 +22,15 @@ class ProoflineCommandTest {
     }
 
     @Test
+    void aSubcommandsVersionIsTheRootsVersion() {
+        for (String command : List.of("prove", "zkey")) {
+            CliRun r = CliRun.of(command, "--version");
+            assertEquals(0, r.code(), command);
+            assertEquals(CliRun.of("--version").out(), r.out(), command);
+        }
+    }
+
+    @Test
     void helpListsTheOptions() {
         CliRun r = CliRun.of("--help");
         String out = r.out();
