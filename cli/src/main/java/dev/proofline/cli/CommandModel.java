@@ -56,6 +56,17 @@ final class CommandModel {
                 .description(description).build());
     }
 
+    /** Adds {@code prove}'s and {@code fullprove}'s {@code --binary}: also write the compact binary proof. */
+    static void binaryProofOption(CommandSpec s) {
+        pathOption(s, "--binary", "<proof.bin>",
+                "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)");
+    }
+
+    /** Adds {@code prove}'s and {@code fullprove}'s {@code --timings}. */
+    static void timingsFlag(CommandSpec s) {
+        flag(s, "--timings", "print the time of each phase on stderr");
+    }
+
     /** The value of positional parameter {@code index} after parsing. */
     static <T> T positional(CommandSpec s, int index) {
         return s.positionalParameters().get(index).getValue();

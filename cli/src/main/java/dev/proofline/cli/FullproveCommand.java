@@ -48,11 +48,10 @@ final class FullproveCommand implements Callable<Integer> {
         CommandModel.path(s, "<proof.json>");
         CommandModel.path(s, "<public.json>");
         CommandModel.pathOption(s, "--wtns", "<witness.wtns>", "also write the witness");
-        CommandModel.pathOption(s, "--binary", "<proof.bin>",
-                "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)");
+        CommandModel.binaryProofOption(s);
         CommandModel.pathOption(s, "--cache", "<dir>", "keep the JVM classes compiled from circuit.wasm"
                 + " in <dir>, so that later runs on the same wasm skip compiling it");
-        CommandModel.flag(s, "--timings", "print the time of each phase on stderr");
+        CommandModel.timingsFlag(s);
         c.spec = s;
         return s;
     }

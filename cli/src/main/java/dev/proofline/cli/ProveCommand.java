@@ -41,9 +41,8 @@ final class ProveCommand implements Callable<Integer> {
         CommandModel.path(s, "<witness.wtns>");
         CommandModel.path(s, "<proof.json>");
         CommandModel.path(s, "<public.json>");
-        CommandModel.pathOption(s, "--binary", "<proof.bin>",
-                "also write the compact binary proof (compressed points: 128 bytes on bn128, 192 on bls12381)");
-        CommandModel.flag(s, "--timings", "print the time of each phase on stderr");
+        CommandModel.binaryProofOption(s);
+        CommandModel.timingsFlag(s);
         CommandModel.intOption(s, "--repeat", "<n>", 1,
                 "prove n times in this process (the last proof is written); with --timings, each"
                         + " run's phases: later runs show a warm JVM (the daemon and the local engine also"
