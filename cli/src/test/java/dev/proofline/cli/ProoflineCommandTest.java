@@ -62,8 +62,8 @@ class ProoflineCommandTest {
     void theCommandsBuiltInCodeHaveTheStandardOptionsAndTheirOwnModelEachTime() {
         for (String name : List.of("prove", "verify", "fullprove")) {
             CommandSpec first = model(ProoflineCommand.SUBCOMMANDS.get(name).get());
-            assertEquals(Set.of("-h", "--help", "-V", "--version"), Set.copyOf(first.optionsMap().keySet()).stream()
-                    .filter(o -> o.matches("-h|--help|-V|--version")).collect(java.util.stream.Collectors.toSet()), name);
+            assertTrue(first.findOption("-h").usageHelp() && first.findOption("--help").usageHelp(), name);
+            assertTrue(first.findOption("-V").versionHelp() && first.findOption("--version").versionHelp(), name);
             assertNotSame(first, model(ProoflineCommand.SUBCOMMANDS.get(name).get()), name);
         }
         CliRun r = CliRun.of("prove", "--help");
