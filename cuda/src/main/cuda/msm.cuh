@@ -53,14 +53,16 @@ PL_HD u32 msm_atomic_add(u32 *p, u32 v) {
 }
 
 /**
- * The window size for n points: about log2(n) - 2 bits, within [3, 15] (CudaMsm.windowBits is the same).
- * On an H200, 15 was 7-11% faster than 16 at 2^20 and 2^22 points and as fast at 2^24; 12 to 14 slower.
+ * The window size for n points: log2(n) - 2 bits up to 8, 8 up to 2^16 points, 15 from 2^17 (MsmSizes.windowBits
+ * is the same and says why: a c whose top window holds a few bits only crowds the top digits into a handful
+ * of buckets).
  */
 PL_HD int msm_window_bits(u64 n) {
     int lg = 0;
     while (lg < 62 && (2ull << lg) <= n) lg++;
+    if (lg > 16) return 15;
     int c = lg - 2;
-    return c < 3 ? 3 : c > 15 ? 15 : c;
+    return c < 3 ? 3 : c > 8 ? 8 : c;
 }
 
 /** Windows for scalars of `bits` bits with c-bit signed digits (the top digit never carries out). */

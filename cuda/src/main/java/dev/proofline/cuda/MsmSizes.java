@@ -11,12 +11,17 @@ final class MsmSizes {
     }
 
     /**
-     * The window size for n points: about log2(n) - 2 bits, within [3, 15] ({@code msm_window_bits}). On an
-     * H200, 15 was 7-11% faster than 16 at 2^20 and 2^22 points and as fast at 2^24 (BENCHMARKS.md).
+     * The window size for n points ({@code msm_window_bits}): log2(n) - 2 bits up to 8, 8 up to 2^16 points,
+     * 15 from 2^17. A c whose top window holds only a few bits of the scalar (254 = 18 * 14 + 2: c = 14, and
+     * likewise 12, 11, 9) sends every point's top digit into a handful of buckets, added one after another;
+     * on an H200 (BENCHMARKS.md "GPU", every c from 6 to 15 at 2^12 to 2^20 points, both curves, G1 and
+     * G2) c = 8 was the fastest from 2^12 to 2^16 (G2 BN254 at 2^16: 15.3 ms against 33.4 with the former
+     * log2(n) - 2 = 14) and 15 at 2^18 and 2^20; 15 had been 7-11% faster than 16 at 2^20 and 2^22 and as
+     * fast at 2^24.
      */
     static int windowBits(long n) {
         int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);
-        return Math.clamp(lg - 2, 3, 15);
+        return lg <= 16 ? Math.clamp(lg - 2, 3, 8) : 15;
     }
 
     /** Windows for scalars of {@code bits} bits with c-bit signed digits ({@code msm_windows}). */

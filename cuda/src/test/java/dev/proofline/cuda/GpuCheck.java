@@ -84,6 +84,7 @@ public final class GpuCheck {
         boolean profile = a.contains("--profile");
         boolean counters = a.contains("--ncu-case");
         boolean engine = a.contains("--engine");
+        boolean windows = a.contains("--windows");
         int proofAt = a.indexOf("--proof");
         PairingCurve proofCurve = proofAt >= 0 && proofAt + 1 < a.size() ? curveNamed(a.get(proofAt + 1)) : null;
         int rowsAt = a.indexOf("--rows");
@@ -112,6 +113,12 @@ public final class GpuCheck {
                 check.sanitizerCase(ctx);
             } else if (counters) {
                 check.counterCase(ctx);
+            } else if (windows) {
+                for (PairingCurve curve : PairingCurve.values()) {
+                    for (CudaMsm.Curve group : List.of(CudaMsm.Curve.g1(curve), CudaMsm.Curve.g2(curve))) {
+                        check.section("MSM window sizes", curve.snarkjsName(), () -> check.windowSweep(ctx, group));
+                    }
+                }
             } else if (engine || proofCurve != null) {
                 if (engine) {
                     check.section("proof 2^16", "bn128", () -> check.smallProof(PairingCurve.BN254));
@@ -692,6 +699,51 @@ public final class GpuCheck {
                 }
             }
         }
+    }
+
+    /**
+     * The MSM of one group at 2^12 to 2^20 points (2^14 distinct points repeated), points resident, scalars
+     * from the heap, with each window size c from 6 to 15 against the default ({@link CudaMsm#windowBits}):
+     * one row a size, the times in ms by c, the fastest marked; every c's sum must equal the default's.
+     */
+    private void windowSweep(Context ctx, CudaMsm.Curve group) throws InterruptedException {
+        WeierstrassCurve g = group.group();
+        PointArithmetic pa = g.arithmetic();
+        byte[] image = KernelImage.load().orElseThrow();
+        try (Module m = ctx.loadModule(image);
+                CudaMsm msm = new CudaMsm(ctx, m, group);
+                CudaMsm.Points p = msm.upload(tiled(g, 1 << 14, 1 << 20))) {
+            for (int log = 12; log <= 20; log += 2) {
+                int n = 1 << log;
+                long[] scalars = randomVector(group.pairingCurve().fr(), n, log);
+                long[] expected = affine(pa, g, msm.multiply(p, scalars, 0, n));
+                StringBuilder times = new StringBuilder();
+                double best = Double.MAX_VALUE;
+                int bestC = 0;
+                boolean equal = true;
+                for (int c = 6; c <= 15; c++) {
+                    int window = c;
+                    equal &= Arrays.equals(expected, affine(pa, g, msm.multiply(p, scalars, 0, n, window)));
+                    double t = medianMs(5, () -> msm.multiply(p, scalars, 0, n, window));
+                    times.append(String.format(Locale.ROOT, "%s%d: %.2f", times.length() == 0 ? "" : ", ", c, t));
+                    if (t < best) {
+                        best = t;
+                        bestC = c;
+                    }
+                }
+                String what = (group == CudaMsm.Curve.g2(group.pairingCurve()) ? "G2" : "G1") + " MSM by window size";
+                String result = String.format(Locale.ROOT, "fastest c = %d (default %d); ms by c: %s", bestC,
+                        CudaMsm.windowBits(n), times);
+                verdict(what, group.pairingCurve().snarkjsName(), log, equal);
+                row(what, group.pairingCurve().snarkjsName(), "2^" + log, result);
+            }
+        }
+    }
+
+    private static long[] affine(PointArithmetic pa, WeierstrassCurve g, long[] jacobian) {
+        long[] xy = new long[g.affineWidth()];
+        pa.toAffine(jacobian, 0, xy, 0);
+        return xy;
     }
 
     /**
