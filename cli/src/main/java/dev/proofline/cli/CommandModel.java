@@ -52,8 +52,8 @@ final class CommandModel {
 
     /** Adds an option that takes an integer. */
     static void intOption(CommandSpec s, String name, String label, int defaultValue, String description) {
-        s.addOption(OptionSpec.builder(name).type(int.class).paramLabel(label).defaultValue(String.valueOf(defaultValue))
-                .description(description).build());
+        s.addOption(OptionSpec.builder(name).type(int.class).paramLabel(label)
+                .defaultValue(String.valueOf(defaultValue)).description(description).build());
     }
 
     /** Adds {@code prove}'s and {@code fullprove}'s {@code --binary}: also write the compact binary proof. */

@@ -142,7 +142,10 @@ public final class CudaMsm implements AutoCloseable {
 
     // ------------------------------------------------------------------ sizes
 
-    /** The window size for n points: log2(n) - 2 bits up to 8, 8 up to 2^16 points, 15 from 2^17 ({@code msm_window_bits}). */
+    /**
+     * The window size for n points: log2(n) - 2 bits up to 8, 8 up to 2^16 points, 15 from 2^17
+     * ({@code msm_window_bits}).
+     */
     public static int windowBits(long n) {
         return MsmSizes.windowBits(n);
     }
