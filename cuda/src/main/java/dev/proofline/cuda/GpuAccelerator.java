@@ -6,6 +6,7 @@ import dev.proofline.groth16.ProvingKey;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}), and B in G2 when
@@ -112,8 +113,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
 
     @Override
     public long[][] g1Sums(ProvingKey key, long[] w, long[] h) {
-        DeviceKeys.Resident r = keys.acquire(key, this::upload);
-        try {
+        return holding(key, r -> {
             CudaMsm msm = msm(key.curve());
             int nVars = key.variableCount();
             int nPublic = key.publicCount();
@@ -123,6 +123,17 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
             long[] sumH = msm.multiply(r.h, h, 0, key.domainSize());
             long[] sumB2 = r.b2 == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars);
             return sums(sumA, sumB1, sumC, sumH, sumB2);
+        });
+    }
+
+    /**
+     * Runs {@code work} with {@code key} resident on the device (uploaded first if it is not) and held by
+     * this lane, so that no other lane frees it meanwhile; lets go of it however the work ends.
+     */
+    private <T> T holding(ProvingKey key, Function<DeviceKeys.Resident, T> work) {
+        DeviceKeys.Resident r = keys.acquire(key, this::upload);
+        try {
+            return work.apply(r);
         } finally {
             keys.release(r);
         }
@@ -135,7 +146,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      */
     @Override
     public long[][] sums(ProvingKey key, Prover.NativeWorkspace ws) {
-        return sums(key, ws, false);
+        return holding(key, r -> sums(key, r, ws, false));
     }
 
     /**
@@ -148,16 +159,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         if (!abc) {
             throw new IllegalStateException("a, b, c on the device are switched off for this accelerator");
         }
-        return sums(key, ws, true);
-    }
-
-    private long[][] sums(ProvingKey key, Prover.NativeWorkspace ws, boolean fromWitness) {
-        DeviceKeys.Resident r = keys.acquire(key, this::upload);
-        try {
-            return sums(key, r, ws, fromWitness);
-        } finally {
-            keys.release(r);
-        }
+        return holding(key, r -> sums(key, r, ws, true));
     }
 
     private long[][] sums(ProvingKey key, DeviceKeys.Resident r, Prover.NativeWorkspace ws, boolean fromWitness) {
