@@ -378,11 +378,7 @@ public final class GpuCheck {
                 CudaMsm.Points p = msm.upload(pts)) {
             long[] gpu = msm.multiply(p, scalars, 0, n);
             PointArithmetic pa = g1.arithmetic();
-            long[] x = new long[g1.affineWidth()];
-            long[] y = new long[g1.affineWidth()];
-            pa.toAffine(cpu, 0, x, 0);
-            pa.toAffine(gpu, 0, y, 0);
-            return Arrays.equals(x, y);
+            return Arrays.equals(affine(pa, g1, cpu), affine(pa, g1, gpu));
         }
     }
 
