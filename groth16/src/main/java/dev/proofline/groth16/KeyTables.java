@@ -40,24 +40,38 @@ public final class KeyTables implements AutoCloseable {
     private final FixedBaseTable c;
     private final FixedBaseTable h;
     private final FixedBaseTable b2;
+    /** Frees the memory the tables lie in where they do not own it (a mapped file); else nothing. */
+    private final AutoCloseable memory;
 
-    private KeyTables(FixedBaseTable a, FixedBaseTable b1, FixedBaseTable c, FixedBaseTable h, FixedBaseTable b2) {
+    private KeyTables(FixedBaseTable a, FixedBaseTable b1, FixedBaseTable c, FixedBaseTable h, FixedBaseTable b2,
+            AutoCloseable memory) {
         this.a = a;
         this.b1 = b1;
         this.c = c;
         this.h = h;
         this.b2 = b2;
+        this.memory = memory;
+    }
+
+    /** Tables of the five sets in order (null: none), over memory that {@code memory} frees on close. */
+    static KeyTables of(FixedBaseTable[] tables, AutoCloseable memory) {
+        return new KeyTables(tables[0], tables[1], tables[2], tables[3], tables[4], memory);
+    }
+
+    /** The table of each of the five point sets in order, null where a set has none. */
+    FixedBaseTable[] bySet() {
+        return new FixedBaseTable[] {a, b1, c, h, b2};
     }
 
     /** A point set of the key: its curve, its points, and how many. */
-    private record Set(WeierstrassCurve curve, MemorySegment points, int count) {
+    record Set(WeierstrassCurve curve, MemorySegment points, int count) {
     }
 
     /** The index of H in {@link #sets}: the set given memory first. */
     private static final int H = 3;
 
     /** The key's five point sets, in the order of the tables. */
-    private static List<Set> sets(ProvingKey key) {
+    static List<Set> sets(ProvingKey key) {
         PairingCurve curve = key.curve();
         int nVars = key.variableCount();
         return List.of(new Set(curve.g1(), key.pointsA(), nVars), new Set(curve.g1(), key.pointsB1(), nVars),
@@ -117,6 +131,14 @@ public final class KeyTables implements AutoCloseable {
      * the key's MSMs (about 254 doublings a point), on all processors.
      */
     public static KeyTables build(ProvingKey key, long maxBytes) {
+        return build(key, maxBytes, () -> { });
+    }
+
+    /**
+     * As {@link #build(ProvingKey, long)}, calling {@code beforeChunk} before each chunk of points a thread
+     * builds: a caller whose build must give way to other work waits there.
+     */
+    public static KeyTables build(ProvingKey key, long maxBytes, Runnable beforeChunk) {
         List<Set> sets = sets(key);
         int[] bits = plan(sets, maxBytes).bits();
         FixedBaseTable[] built = new FixedBaseTable[sets.size()];
@@ -124,7 +146,7 @@ public final class KeyTables implements AutoCloseable {
             for (int i = 0; i < sets.size(); i++) {
                 if (bits[i] != 0) {
                     Set s = sets.get(i);
-                    built[i] = FixedBaseTable.build(s.curve(), s.points(), 0, s.count(), bits[i]);
+                    built[i] = FixedBaseTable.build(s.curve(), s.points(), 0, s.count(), bits[i], beforeChunk);
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -135,7 +157,7 @@ public final class KeyTables implements AutoCloseable {
             }
             throw e;
         }
-        return new KeyTables(built[0], built[1], built[2], built[3], built[4]);
+        return new KeyTables(built[0], built[1], built[2], built[3], built[4], () -> { });
     }
 
     /**
@@ -145,8 +167,28 @@ public final class KeyTables implements AutoCloseable {
      * or why it has none, in a few words.
      */
     public static String attachTo(ProvingKey key, long maxBytes) {
+        return attach(key, maxBytes, () -> build(key, maxBytes));
+    }
+
+    /**
+     * As {@link #attachTo}, the tables found in {@code cache} where it holds them for this key and
+     * budget, else built (calling {@code beforeChunk} before each chunk) and then written to it.
+     */
+    public static String attachTo(ProvingKey key, long maxBytes, KeyTableCache cache, Runnable beforeChunk) {
+        return attach(key, maxBytes, () -> {
+            java.util.Optional<KeyTables> cached = cache.load(key, maxBytes);
+            if (cached.isPresent()) {
+                return cached.get();
+            }
+            KeyTables built = build(key, maxBytes, beforeChunk);
+            cache.store(key, maxBytes, built);
+            return built;
+        });
+    }
+
+    private static String attach(ProvingKey key, long maxBytes, java.util.function.Supplier<KeyTables> tables) {
         try {
-            KeyTables t = build(key, maxBytes);
+            KeyTables t = tables.get();
             if (!key.attach(t)) {
                 return "no tables (the key was closed)";
             }
@@ -217,6 +259,11 @@ public final class KeyTables implements AutoCloseable {
     @Override
     public void close() {
         tables().forEach(FixedBaseTable::close);
+        try {
+            memory.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("the tables' memory could not be freed", e);
+        }
     }
 
     @Override

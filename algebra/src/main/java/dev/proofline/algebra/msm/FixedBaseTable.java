@@ -34,6 +34,7 @@ public final class FixedBaseTable implements AutoCloseable {
     private final int[] original;
     private final int c;
     private final int windows;
+    /** The table's own memory; null where its owner frees it ({@link #over}). */
     private final Arena arena;
     private final MemorySegment table;
 
@@ -119,6 +120,16 @@ public final class FixedBaseTable implements AutoCloseable {
      * windows, on all processors.
      */
     public static FixedBaseTable build(WeierstrassCurve curve, MemorySegment points, long offset, int count, int c) {
+        return build(curve, points, offset, count, c, () -> { });
+    }
+
+    /**
+     * As {@link #build(WeierstrassCurve, MemorySegment, long, int, int)}, calling {@code beforeChunk} on
+     * the thread that builds a chunk of points before it does: a caller whose build must give way to
+     * other work (a long-running prover's background building) waits there.
+     */
+    public static FixedBaseTable build(WeierstrassCurve curve, MemorySegment points, long offset, int count, int c,
+            Runnable beforeChunk) {
         if (c < 2 || c > SignedDigits.MAX_WINDOW_BITS) {
             throw new IllegalArgumentException("window bits must be in [2, 16]: " + c);
         }
@@ -136,13 +147,50 @@ public final class FixedBaseTable implements AutoCloseable {
         try {
             MemorySegment table = arena.allocate(Math.max(1, pointBytes * kept * windows), 8);
             final int keptPoints = kept;
-            Parallel.chunks(kept, BUILD_CHUNK, (lo, hi) -> fill(curve, points, offset, index, lo, hi, keptPoints,
-                    windows, c, table));
+            Parallel.chunks(kept, BUILD_CHUNK, (lo, hi) -> {
+                beforeChunk.run();
+                fill(curve, points, offset, index, lo, hi, keptPoints, windows, c, table);
+            });
             return new FixedBaseTable(curve, count, kept, original, c, windows, arena, table);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * A table over memory that holds one already (written from {@link #segment()} of a table with the
+     * same curve, count, kept points, their original indices and window bits, e.g. a file mapped back):
+     * the caller keeps that memory alive while the table is used and frees it; {@link #close} does not.
+     *
+     * @throws IllegalArgumentException if the numbers do not fit together or {@code table} is not their size
+     */
+    public static FixedBaseTable over(WeierstrassCurve curve, int count, int kept, int[] original, int c,
+            MemorySegment table) {
+        if (c < 2 || c > SignedDigits.MAX_WINDOW_BITS || kept < 0 || kept > count
+                || (original == null ? kept != count : original.length != kept)) {
+            throw new IllegalArgumentException("not a table: " + kept + " of " + count + " points, c = " + c);
+        }
+        int windows = SignedDigits.windows(curve.order().bitLength(), c);
+        long expected = Math.max(1, 8L * curve.affineWidth() * kept * windows);
+        if (table.byteSize() != expected) {
+            throw new IllegalArgumentException("a table of " + kept + " points with c = " + c + " takes " + expected
+                    + " bytes, not " + table.byteSize());
+        }
+        if (original != null) {
+            for (int k = 0; k < kept; k++) {
+                if (original[k] < 0 || original[k] >= count || (k > 0 && original[k] <= original[k - 1])) {
+                    throw new IllegalArgumentException("not a table: point index " + original[k] + " at " + k);
+                }
+            }
+        }
+        return new FixedBaseTable(curve, count, kept, original == null ? null : original.clone(), c, windows,
+                null, table);
+    }
+
+    /** The original indices of the table's points, in order; null when it holds every point. */
+    public int[] originalIndices() {
+        return original == null ? null : original.clone();
     }
 
     /**
@@ -268,8 +316,11 @@ public final class FixedBaseTable implements AutoCloseable {
         return original == null ? k : original[k];
     }
 
-    /** The table: row w (window w) from byte {@code rowBytes() * w}, the points in order. */
-    MemorySegment segment() {
+    /**
+     * The table: row w (window w) from byte {@code rowBytes() * w}, the points in order (read-only use:
+     * to write it somewhere, for {@link #over}).
+     */
+    public MemorySegment segment() {
         return table;
     }
 
@@ -280,7 +331,9 @@ public final class FixedBaseTable implements AutoCloseable {
 
     @Override
     public void close() {
-        arena.close();
+        if (arena != null) {
+            arena.close();
+        }
     }
 
     @Override
