@@ -45,6 +45,10 @@ final class EngineClient {
         if (!Files.exists(home.endpointFile())) {
             return OptionalInt.empty();
         }
+        Optional<EngineHome.Endpoint> endpoint = home.readEndpoint();
+        if (endpoint.isEmpty() || !runsThisBuild(endpoint.get(), home)) {
+            return OptionalInt.empty();   // another build's engine: never used ({@link AutoStart} replaces it)
+        }
         try {
             return send(home, Path.of("").toAbsolutePath(), List.of(args), out, err);
         } catch (IOException e) {
@@ -157,6 +161,59 @@ final class EngineClient {
             // it answered
         }
         return c.map(Connection::endpoint);
+    }
+
+    /**
+     * Whether the engine of {@code endpoint} runs the jar this process runs, unchanged since the engine
+     * started (the jar not newer than the endpoint file it wrote). An engine that runs from classes, not a
+     * jar (the tests'), serves only clients that do too.
+     */
+    static boolean runsThisBuild(EngineHome.Endpoint endpoint, EngineHome home) {
+        String own = ownJar();
+        if (endpoint.jar().isEmpty() || own.isEmpty()) {
+            return endpoint.jar().isEmpty() && own.isEmpty();
+        }
+        try {
+            Path jar = Path.of(endpoint.jar());
+            return Files.isSameFile(jar, Path.of(own))
+                    && Files.getLastModifiedTime(jar).compareTo(Files.getLastModifiedTime(home.endpointFile())) <= 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The jar this process runs from, absolute; empty where it runs from a folder of classes. */
+    static String ownJar() {
+        try {
+            Path p = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return p.toString().endsWith(".jar") ? p.toAbsolutePath().toString() : "";
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    /** How long {@link #retire} waits for an engine of another build to stop. */
+    private static final int RETIRE_TIMEOUT_MS = 3_000;
+
+    /**
+     * Asks the engine of {@code home} to stop (one of another build, about to be replaced), waiting at
+     * most a few seconds for it: an engine still busy stops after its commands, and a new one can be
+     * started once it has.
+     */
+    static void retire(EngineHome home) {
+        Optional<Connection> c = connect(home);
+        if (c.isEmpty()) {
+            return;
+        }
+        try (Socket socket = c.get().socket()) {
+            socket.setSoTimeout(RETIRE_TIMEOUT_MS);
+            Writer w = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
+            w.write(EngineServer.HELLO + "\n" + c.get().endpoint().token() + "\n/\n2\nengine\nstop\n");
+            w.flush();
+            socket.getInputStream().readAllBytes();
+        } catch (IOException e) {
+            // still stopping: the next command finds it gone
+        }
     }
 
     static boolean alive(long pid) {

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
                 + " in its own JVM all the same. The engine's state is in $PROOFLINE_HOME/engine (default"
                 + " ~/.proofline/engine)."},
         subcommands = {EngineCommand.Start.class, EngineCommand.Stop.class, EngineCommand.Status.class,
-            EngineCommand.Run.class})
+            EngineCommand.AutoStartSetting.class, EngineCommand.Run.class})
 final class EngineCommand implements Runnable {
 
     @Spec
@@ -86,6 +86,11 @@ final class EngineCommand implements Runnable {
             tableBytes(spec, keyTables);
             EngineHome home = EngineHome.fromEnvironment();
             Optional<EngineHome.Endpoint> running = EngineClient.running(home);
+            if (running.isPresent() && !EngineClient.runsThisBuild(running.get(), home)) {
+                out.println("stopping the engine of another build (pid " + running.get().pid() + ")");
+                EngineClient.retire(home);
+                running = EngineClient.running(home);
+            }
             if (running.isPresent()) {
                 err.println("proofline engine: an engine is already running (pid " + running.get().pid()
                         + "); `proofline engine stop` stops it");
@@ -190,8 +195,13 @@ final class EngineCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            OptionalInt code = controlRunning(spec, EngineHome.fromEnvironment(), "status");
+            EngineHome home = EngineHome.fromEnvironment();
+            OptionalInt code = control(spec, home, "status");
             if (code.isEmpty()) {
+                Optional<String> declined = AutoStart.declined(System.getenv(), home);
+                spec.commandLine().getErr().println("proofline engine: no engine running; "
+                        + (declined.isPresent() ? "none starts by itself (" + declined.get() + ")"
+                                : "the next prove, verify, fullprove, zkey or wtns command starts one"));
                 return Main.EXIT_FAILURE;
             }
             return code.getAsInt();
@@ -215,19 +225,56 @@ final class EngineCommand implements Runnable {
         @Option(names = "--key-tables", paramLabel = "<size>", defaultValue = "256MiB")
         String keyTables;
 
+        @Option(names = "--auto", description = "started by a one-off command: where another engine runs or is"
+                + " starting, exit 0 at once")
+        boolean auto;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             EngineServer server;
             try {
                 server = EngineServer.start(EngineHome.fromEnvironment(), idleTimeout, System.out,
-                        tableBytes(spec, keyTables));
+                        tableBytes(spec, keyTables), auto);
             } catch (EngineServer.AlreadyRunningException e) {
-                spec.commandLine().getErr().println("proofline engine: " + e.getMessage());
-                return Main.EXIT_INPUT;
+                spec.commandLine().getErr().println("proofline engine: " + e.getMessage()
+                        + (auto ? "; this one is not needed" : ""));
+                return auto ? 0 : Main.EXIT_INPUT;
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
             server.startWarmUp(EngineWarmUp.curves(warmUp), true);
             server.awaitStopped();
+            return 0;
+        }
+    }
+
+    /** {@code proofline engine auto-start on|off}: whether one-off commands start an engine ({@link AutoStart}). */
+    @Command(name = "auto-start", mixinStandardHelpOptions = true,
+            description = {"Whether a one-off prove, verify, fullprove, zkey or wtns command that finds no engine"
+                + " starts one in the background (on by default; written to $PROOFLINE_HOME/engine.conf).",
+                "Without an argument, prints the setting and whether an engine would start now."})
+    static final class AutoStartSetting implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "on|off")
+        String value;
+
+        @Override
+        public Integer call() throws IOException {
+            EngineHome home = EngineHome.fromEnvironment();
+            PrintWriter out = spec.commandLine().getOut();
+            if (value != null) {
+                if (!value.equals("on") && !value.equals("off")) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                            "expected on or off, not '" + value + "'");
+                }
+                EngineSettings.set(home, "auto-start", value);
+            }
+            Optional<String> declined = AutoStart.declined(System.getenv(), home);
+            out.println("auto-start " + (EngineSettings.of(home).autoStart() ? "on" : "off")
+                    + (declined.isPresent() ? "; no engine starts by itself here: " + declined.get()
+                            : "; a one-off command that finds no engine starts one"));
             return 0;
         }
     }

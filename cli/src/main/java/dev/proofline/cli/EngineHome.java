@@ -26,13 +26,15 @@ record EngineHome(Path dir) {
 
     /**
      * Where a running engine is found: its TCP port on 127.0.0.1, the token every request must carry
-     * (256 random bits, 64 hex digits) and its process id. The file holds one {@code key=value} a line,
-     * so that the bash launcher reads it with {@code read} alone.
+     * (256 random bits, 64 hex digits), its process id and the jar it runs (empty where it runs from
+     * classes, not a jar): a client uses the engine only when that is its own jar and was not rebuilt
+     * after the engine started ({@link EngineClient#runsThisBuild}). The file holds one
+     * {@code key=value} a line, so that the bash launcher reads it with {@code read} alone.
      */
-    record Endpoint(int port, String token, long pid) {
+    record Endpoint(int port, String token, long pid, String jar) {
 
         String text() {
-            return "port=" + port + "\ntoken=" + token + "\npid=" + pid + "\n";
+            return "port=" + port + "\ntoken=" + token + "\npid=" + pid + "\njar=" + jar + "\n";
         }
 
         /** Parses the file's text; empty when it is not a whole endpoint (being replaced, or not ours). */
@@ -40,6 +42,7 @@ record EngineHome(Path dir) {
             Integer port = null;
             String token = null;
             Long pid = null;
+            String jar = "";
             for (String line : text.split("\n")) {
                 int eq = line.indexOf('=');
                 if (eq < 0) {
@@ -51,6 +54,7 @@ record EngineHome(Path dir) {
                         case "port" -> port = Integer.parseInt(value);
                         case "token" -> token = value;
                         case "pid" -> pid = Long.parseLong(value);
+                        case "jar" -> jar = value;
                         default -> { }
                     }
                 } catch (NumberFormatException e) {
@@ -58,7 +62,7 @@ record EngineHome(Path dir) {
                 }
             }
             return port == null || token == null || pid == null ? Optional.empty()
-                    : Optional.of(new Endpoint(port, token, pid));
+                    : Optional.of(new Endpoint(port, token, pid, jar));
         }
     }
 
@@ -91,6 +95,29 @@ record EngineHome(Path dir) {
     /** Held (an OS file lock) by the running engine for its whole life; released by the OS if it dies. */
     Path lockFile() {
         return engineDir().resolve("lock");
+    }
+
+    /**
+     * Held shared by each one-off command while it runs, so that an engine's own background work waits
+     * for it ({@link Housekeeping}).
+     */
+    Path clientsLockFile() {
+        return engineDir().resolve("clients.lock");
+    }
+
+    /** Where the first auto-started engine's notice was shown: it is shown once. */
+    Path noticeFile() {
+        return engineDir().resolve("auto-start-noticed");
+    }
+
+    /** The user's settings for the local engine ({@link EngineSettings}). */
+    Path settingsFile() {
+        return dir.resolve("engine.conf");
+    }
+
+    /** Precomputed tables of proving keys, kept between engines ({@link KeyTableCache}). */
+    Path keyTableCacheDir() {
+        return dir.resolve("cache").resolve("key-tables");
     }
 
     /** Creates {@code engine/} (and the state directory) if absent, and makes it owner-only. */

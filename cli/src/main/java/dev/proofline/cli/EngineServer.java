@@ -25,6 +25,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.KeyTableCache;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -114,10 +115,42 @@ final class EngineServer {
     private volatile String stopReason = "";
     /** The background warm-up, once started ({@link #startWarmUp}). */
     private volatile EngineWarmUp warmUp;
+    /** The engine's own background work, which waits while requests run. */
+    private final Housekeeping housekeeping;
+    /** Keys' tables kept on disk between engines. */
+    private final KeyTableCache tableCache;
+    /** Started by a one-off command ({@link AutoStart}), not by {@code engine start}. */
+    private final boolean auto;
+    private final long tableBytesPerKey;
+
+    /**
+     * The most the key-table cache holds: 4 GiB, or a quarter of the space left on its file system where
+     * that is less.
+     */
+    static long tableCacheBytes(EngineHome home) {
+        long cap = 4L << 30;
+        try {
+            java.nio.file.Path existing = home.dir();
+            while (existing != null && !java.nio.file.Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing != null) {
+                cap = Math.min(cap, java.nio.file.Files.getFileStore(existing).getUsableSpace() / 4);
+            }
+        } catch (IOException e) {
+            // the default
+        }
+        return cap;
+    }
 
     private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
-            long keyTableBytes) throws IOException {
-        this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, keyTableBytes, true);
+            long keyTableBytes, boolean auto) throws IOException {
+        this.housekeeping = new Housekeeping(home);
+        this.tableCache = new KeyTableCache(home.keyTableCacheDir(), tableCacheBytes(home));
+        this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
+                tableCache, housekeeping::submit, housekeeping::awaitTurn));
+        this.auto = auto;
+        this.tableBytesPerKey = keyTableBytes;
         this.home = home;
         this.idleTimeout = idleTimeout;
         this.log = log;
@@ -127,7 +160,7 @@ final class EngineServer {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
-                ProcessHandle.current().pid());
+                ProcessHandle.current().pid(), EngineClient.ownJar());
     }
 
     /** Another engine holds the state directory. */
@@ -151,6 +184,15 @@ final class EngineServer {
     /** As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none). */
     static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes)
             throws IOException {
+        return start(home, idleTimeout, log, keyTableBytes, false);
+    }
+
+    /**
+     * As {@link #start(EngineHome, Duration, PrintStream, long)}; {@code auto}: started by a one-off
+     * command ({@link AutoStart}), as the status says.
+     */
+    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
+            boolean auto) throws IOException {
         home.createEngineDir();
         FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
@@ -165,7 +207,7 @@ final class EngineServer {
         }
         EngineServer server = null;
         try {
-            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes);
+            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes, auto);
             home.writeEndpoint(server.endpoint);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -174,7 +216,8 @@ final class EngineServer {
             ch.close();
             throw e;
         }
-        server.log("engine started: pid " + server.endpoint.pid() + ", 127.0.0.1:" + server.endpoint.port()
+        server.log("engine started" + (auto ? " by a command" : "") + ": pid " + server.endpoint.pid() + ", 127.0.0.1:"
+                + server.endpoint.port()
                 + ", idle timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
         Thread.ofVirtual().name("engine-accept").start(server::accept);
         if (!idleTimeout.isZero()) {
@@ -193,7 +236,7 @@ final class EngineServer {
 
     /** As {@link #startWarmUp(List, boolean)}, with that many proofs on each curve. */
     void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
-        EngineWarmUp w = new EngineWarmUp(worker, this::log, curves, kernels, proofs);
+        EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs);
         warmUp = w;
         w.start();
     }
@@ -272,6 +315,7 @@ final class EngineServer {
 
     /** The last task of the worker: closes what the engine holds. */
     private void release() {
+        housekeeping.close();
         resident.close();
         try {
             lock.release();
@@ -301,7 +345,7 @@ final class EngineServer {
         long now = System.nanoTime();
         List<String> lines = new ArrayList<>();
         lines.add("engine     pid " + endpoint.pid() + ", 127.0.0.1:" + endpoint.port() + ", up "
-                + elapsed(now - startNanos));
+                + elapsed(now - startNanos) + (auto ? ", started by a command (auto-start)" : ", started by hand"));
         int waiting = pending.get();
         lines.add("idle       " + (waiting > 0 ? "no, " + waiting + " request" + (waiting == 1 ? "" : "s") + " in hand"
                 : "for " + elapsed(now - lastActivity.get()))
@@ -314,6 +358,12 @@ final class EngineServer {
                 + (files.size() - resident.keyCount()) + " witness generator"
                 + (files.size() - resident.keyCount() == 1 ? "" : "s"));
         lines.addAll(files);
+        Runtime rt = Runtime.getRuntime();
+        lines.add("memory     heap " + ResidentFiles.size(rt.totalMemory() - rt.freeMemory()) + " in use of "
+                + ResidentFiles.size(rt.maxMemory()) + "; key tables " + ResidentFiles.size(resident.tableBytes())
+                + " (at most " + ResidentFiles.size(tableBytesPerKey) + " a key, " + RESIDENT_KEYS
+                + " keys); keys mapped " + ResidentFiles.size(resident.keyFileBytes()));
+        lines.add("cache      " + tableCache.dir() + " (at most " + ResidentFiles.size(tableCache.maxBytes()) + ")");
         return lines;
     }
 
@@ -394,6 +444,7 @@ final class EngineServer {
     private int execute(Path cwd, List<String> args, EngineResponse response) {
         long t0 = System.nanoTime();
         int code;
+        housekeeping.requestStarted();
         PrintWriter out = new PrintWriter(response.writer('o'), true);
         PrintWriter err = new PrintWriter(response.writer('e'), true);
         try {
@@ -407,6 +458,7 @@ final class EngineServer {
             served.incrementAndGet();
             lastActivity.set(System.nanoTime());
             pending.decrementAndGet();
+            housekeeping.requestEnded();
         }
         log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", String.join(" ", args), code,
                 (System.nanoTime() - t0) / 1e6));

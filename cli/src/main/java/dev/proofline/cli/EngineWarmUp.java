@@ -18,8 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -28,8 +26,9 @@ import java.util.function.Consumer;
  * compiled well (a one-off proof of 2^14 constraints spends most of its seconds there). For each curve,
  * a small built-in circuit (Merkle paths with SHA-256 leaves: bits and full field elements both, so
  * both kinds of MSM terms) gets a development key in a temporary directory and is proved, its key
- * exported and its proof verified a dozen times, through the very commands a request runs, on the
- * engine's worker between requests. Before that, the 8-lane kernels of the NTT and of the G1 and G2
+ * exported and its proof verified a dozen times, through the very commands a request runs, as the
+ * engine's {@link Housekeeping}: at the lowest CPU priority, each step waiting while a request runs in
+ * the engine or a one-off command runs beside it, so that no request waits for it. Before that, the 8-lane kernels of the NTT and of the G1 and G2
  * MSMs are compiled where the JVM has them (they replace the scalar ones only once compiled, and the
  * proofs then run the code that requests will run). The warm-up key's precomputed tables are built
  * before its first proof, so that the MSMs through tables are compiled too.
@@ -41,7 +40,7 @@ final class EngineWarmUp {
     /** Proofs of it on each curve. */
     static final int PROOFS = 12;
 
-    private final ExecutorService worker;
+    private final Housekeeping housekeeping;
     private final Consumer<String> log;
     private final List<PairingCurve> curves;
     private final boolean kernels;
@@ -49,12 +48,12 @@ final class EngineWarmUp {
     private volatile String state = "not started";
 
     /**
-     * A warm-up of {@code proofs} proofs on each of those curves whose commands run on {@code worker}
-     * ({@link #PROOFS} in the engine); with {@code kernels}, of the 8-lane kernels too.
+     * A warm-up of {@code proofs} proofs on each of those curves ({@link #PROOFS} in the engine), run as
+     * {@code housekeeping}; with {@code kernels}, of the 8-lane kernels too.
      */
-    EngineWarmUp(ExecutorService worker, Consumer<String> log, List<PairingCurve> curves, boolean kernels,
+    EngineWarmUp(Housekeeping housekeeping, Consumer<String> log, List<PairingCurve> curves, boolean kernels,
             int proofs) {
-        this.worker = worker;
+        this.housekeeping = housekeeping;
         this.log = log;
         this.curves = List.copyOf(curves);
         this.kernels = kernels;
@@ -79,21 +78,27 @@ final class EngineWarmUp {
         return state;
     }
 
-    /** Starts the warm-up on a background thread. */
+    /** Starts the warm-up in the background. */
     void start() {
         state = "running";
-        Thread.ofPlatform().name("engine-warm-up").daemon(true).start(this::run);
+        housekeeping.submit(this::run);
     }
 
     private void run() {
         long t0 = System.nanoTime();
         Path dir = null;
-        try (ResidentFiles files = new ResidentFiles(1, 1, EngineServer.KEY_TABLE_BYTES, false)) {
+        // the warm-up key's tables are built before its first proof (its key is new at each start: not cached)
+        ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineServer.KEY_TABLE_BYTES, null,
+                Runnable::run, housekeeping::awaitTurn);
+        try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
+                housekeeping.awaitTurn();
                 Ntt.warmUp(curve.fr());
+                housekeeping.awaitTurn();
                 Msm.warmUp(curve.g1());
+                housekeeping.awaitTurn();
                 Msm.warmUp(curve.g2());
             }
             for (PairingCurve curve : curves) {
@@ -111,6 +116,7 @@ final class EngineWarmUp {
 
     /** A development key and a witness of the circuit on that curve, then proofs through the commands. */
     private void prove(PairingCurve curve, Path dir, Loader files) throws Exception {
+        housekeeping.awaitTurn();
         writeCircuit(curve, dir);
         command(files, dir, "zkey", "export-vk", "c.zkey", "vk.json");
         for (int i = 0; i < proofs; i++) {
@@ -131,13 +137,11 @@ final class EngineWarmUp {
         Files.write(dir.resolve("c.wtns"), WtnsFile.write(WitnessSystem.witness(curve, circuit)));
     }
 
-    /** Runs a command on the engine's worker (after the requests before it), its output discarded. */
-    private void command(Loader files, Path dir, String... args) throws Exception {
-        Future<Integer> done = worker.submit(() -> {
-            PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
-            return Main.run(new Invocation(false, files, new ClientPaths(dir)), none, none, args);
-        });
-        int code = done.get();
+    /** Runs a command once no request runs, its output discarded. */
+    private void command(Loader files, Path dir, String... args) {
+        housekeeping.awaitTurn();
+        PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
+        int code = Main.run(new Invocation(false, files, new ClientPaths(dir)), none, none, args);
         if (code != 0) {
             throw new IllegalStateException("'" + String.join(" ", args) + "' exited " + code);
         }

@@ -1,6 +1,9 @@
 package dev.proofline.cli;
 
 import java.io.PrintWriter;
+import java.nio.channels.FileLock;
+import java.util.Map;
+import java.util.Optional;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -20,12 +23,27 @@ public final class Main {
     private Main() {
     }
 
-    /** Runs the command, in a local engine when one is running and serves it ({@link EngineClient#forward}). */
+    /**
+     * Runs the command, in a local engine when one is running and serves it ({@link EngineClient#forward});
+     * else in this process, after which an engine is started in the background where none runs
+     * ({@link AutoStart}).
+     */
     public static void main(String[] args) {
         int code;
         try {
-            OptionalInt served = EngineClient.forward(args, System.getenv(), System.out, System.err);
-            code = served.isPresent() ? served.getAsInt() : run(args);
+            Map<String, String> env = System.getenv();
+            OptionalInt served = EngineClient.forward(args, env, System.out, System.err);
+            if (served.isPresent()) {
+                code = served.getAsInt();
+            } else {
+                // while this command runs, a local engine's own background work waits (Housekeeping)
+                boolean engineCommand = args.length > 0 && EngineServer.SERVED.contains(args[0]);
+                Optional<FileLock> running = engineCommand
+                        ? Housekeeping.holdClientLock(EngineHome.fromEnvironment(env)) : Optional.empty();
+                code = run(args);
+                java.lang.ref.Reference.reachabilityFence(running);   // its channel would release it when collected
+                AutoStart.afterOneOff(args, env, System.err);
+            }
         } catch (VirtualMachineError e) {
             // picocli hands only exceptions to handle(): an error (out of memory, a stack overflow)
             // would otherwise end the process with a stack trace

@@ -1,5 +1,6 @@
 package dev.proofline.cli;
 
+import dev.proofline.groth16.KeyTableCache;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The local engine's {@link Loader}: proving keys and witness generators stay open between requests,
@@ -75,46 +78,78 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private boolean closed;
 
     ResidentFiles(int maxKeys, int maxWasms) {
-        this(maxKeys, maxWasms, 0, true);
+        this(maxKeys, maxWasms, TableBuilding.NONE);
     }
 
     /**
-     * With precomputed tables of at most {@code tableBytes} for each key ({@link KeyTables}; 0: none),
-     * built once the key is opened: in the background (proofs use them once they are attached), or
-     * before the key is handed out ({@code inBackground} false: the engine's warm-up, whose proofs should
-     * run the code that requests with tables will run).
+     * How resident keys get their precomputed tables ({@link KeyTables}): at most {@code bytes} a key (0:
+     * none), found in {@code cache} (null: none) or built by {@code builder} (in the background, or at
+     * once before the key is handed out: the engine's warm-up, whose proofs should run the code that
+     * requests with tables run), calling {@code beforeChunk} before each chunk of points it builds.
      */
-    ResidentFiles(int maxKeys, int maxWasms, long tableBytes, boolean inBackground) {
+    record TableBuilding(long bytes, KeyTableCache cache, Executor builder, Runnable beforeChunk) {
+        static final TableBuilding NONE = new TableBuilding(0, null, Runnable::run, () -> { });
+    }
+
+    ResidentFiles(int maxKeys, int maxWasms, TableBuilding tables) {
         if (maxKeys < 1 || maxWasms < 1) {
             throw new IllegalArgumentException("at least one key and one witness generator");
         }
         this.maxKeys = maxKeys;
         this.maxWasms = maxWasms;
-        this.tableBytes = tableBytes;
-        this.inBackground = inBackground;
+        this.tableBuilding = tables;
     }
 
-    private final long tableBytes;
-    private final boolean inBackground;
+    private final TableBuilding tableBuilding;
 
-    /** Builds the key's tables and attaches them, unless the key is closed first. */
-    private void buildTables(KeyEntry e) {
-        if (tableBytes <= 0) {
+    /**
+     * Gives the key its tables, unless it is closed first: mapped from the cache at once where it has
+     * them (so that the key's first proof uses them), else built by the builder and then written there.
+     */
+    private void attachTables(KeyEntry e) {
+        TableBuilding tb = tableBuilding;
+        if (tb.bytes() <= 0) {
             return;
         }
-        e.tables = "tables being built";
-        Runnable build = () -> {
+        if (tb.cache() != null) {
             long t0 = System.nanoTime();
-            String outcome = KeyTables.attachTo(e.key, tableBytes);
+            Optional<KeyTables> cached = tb.cache().load(e.key, tb.bytes());
+            if (cached.isPresent()) {
+                if (e.key.attach(cached.get())) {
+                    e.tables = String.format(Locale.ROOT, "tables %s, mapped from the cache in %.1f s",
+                            size(cached.get().bytes()), (System.nanoTime() - t0) / 1e9);
+                }
+                return;
+            }
+        }
+        e.tables = "tables being built";
+        tb.builder().execute(() -> {
+            long t0 = System.nanoTime();
+            String outcome = tb.cache() == null ? KeyTables.attachTo(e.key, tb.bytes())
+                    : KeyTables.attachTo(e.key, tb.bytes(), tb.cache(), tb.beforeChunk());
             KeyTables t = e.key.tables();
             e.tables = t == null || t.count() == 0 ? outcome : String.format(Locale.ROOT,
                     "tables %s, built in %.1f s", size(t.bytes()), (System.nanoTime() - t0) / 1e9);
-        };
-        if (inBackground) {
-            Thread.ofPlatform().daemon(true).name("key-tables").start(build);
-        } else {
-            build.run();
+        });
+    }
+
+    /** Native memory of the resident keys' tables. */
+    synchronized long tableBytes() {
+        long b = 0;
+        for (KeyEntry e : keys.values()) {
+            KeyTables t = e.key.tables();
+            b += t == null ? 0 : t.bytes();
         }
+        return b;
+    }
+
+    /** Bytes of the resident keys' files (mapped: in memory as far as the proofs read them). */
+    synchronized long keyFileBytes() {
+        long b = 0;
+        for (KeyEntry e : keys.values()) {
+            b += e.stamp.size();
+        }
+        return b;
     }
 
     /**
@@ -140,6 +175,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
             return Loader.ONE_OFF.provingKey(zkey);
         }
         ProvingKey key = ZkeyFile.open(zkey);
+        KeyLease lease;
+        KeyEntry added;
         synchronized (this) {
             if (closed) {
                 key.close();
@@ -155,9 +192,11 @@ final class ResidentFiles implements Loader, AutoCloseable {
             }
             e = new KeyEntry(stamp, key);
             keys.put(id, e);
-            buildTables(e);
-            return lease(e);
+            lease = lease(e);
+            added = e;
         }
+        attachTables(added);   // outside the lock: status is answered meanwhile
+        return lease;
     }
 
     private void checkOpen() {

@@ -285,7 +285,7 @@ class EngineCommandTest {
         }
         Process gone = new ProcessBuilder("true").start();
         assertTrue(gone.waitFor(10, TimeUnit.SECONDS));
-        stale.writeEndpoint(new EngineHome.Endpoint(port, "ab".repeat(32), gone.pid()));
+        stale.writeEndpoint(new EngineHome.Endpoint(port, "ab".repeat(32), gone.pid(), ""));
         assertTrue(EngineClient.running(stale).isEmpty());
         assertFalse(Files.exists(stale.endpointFile()));
     }

@@ -74,6 +74,11 @@ public final class KeyTableCache {
         return dir;
     }
 
+    /** The most the cache holds. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /**
      * The key's tables for {@code budget} bytes from the cache, mapped; empty where there are none, or
      * where the file fails a check (it is deleted then).

@@ -1,0 +1,193 @@
+package dev.proofline.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A one-off command that found no engine starts one in the background, once it has done its own work
+ * (so that it costs this command nothing): the next commands are then served warm. As Gradle's and
+ * Maven's daemons do, it takes care that:
+ * <ul>
+ * <li>two shells that start one at the same moment leave one engine: the engine's lock decides, and the
+ * loser exits at once ({@code engine run --auto});</li>
+ * <li>an engine of another build (a rebuilt jar, another release) is never used
+ * ({@link EngineClient#runsThisBuild}) but stopped and replaced;</li>
+ * <li>a crashed engine's endpoint is found stale and removed ({@link EngineClient#connect}), and the next
+ * command starts a new one;</li>
+ * <li>it does not start where it would surprise: {@code PROOFLINE_ENGINE=off} or {@code manual},
+ * {@code CI} set, {@code auto-start = off} in {@link EngineSettings}, a state directory that cannot be
+ * written, less than {@link #MIN_AVAILABLE_BYTES} of memory available ({@link #declined}).</li>
+ * </ul>
+ * The first time it starts one, it says so in one line on stderr.
+ */
+final class AutoStart {
+
+    /** Memory an engine needs besides what is in use: its heap grows with the keys it holds. */
+    static final long MIN_AVAILABLE_BYTES = 2L << 30;
+
+    private AutoStart() {
+    }
+
+    /** Why no engine is started for a command run with {@code env}; empty when one may be. */
+    static Optional<String> declined(Map<String, String> env, EngineHome home) {
+        String mode = env.getOrDefault("PROOFLINE_ENGINE", "");
+        if (mode.equals("off") || mode.equals("manual")) {
+            return Optional.of("PROOFLINE_ENGINE=" + mode);
+        }
+        if ("1".equals(env.get("PROOFLINE_REBUILD"))) {
+            return Optional.of("PROOFLINE_REBUILD=1");
+        }
+        String ci = env.get("CI");
+        if (ci != null && !ci.isEmpty() && !ci.equalsIgnoreCase("false")) {
+            return Optional.of("CI is set");
+        }
+        EngineSettings settings;
+        try {
+            settings = EngineSettings.of(home);
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (!settings.autoStart()) {
+            return Optional.of("auto-start = off in " + home.settingsFile());
+        }
+        try {
+            home.createEngineDir();
+        } catch (IOException | UnsupportedOperationException e) {
+            return Optional.of(home.dir() + " cannot be written");
+        }
+        if (!Files.isWritable(home.engineDir())) {
+            return Optional.of(home.engineDir() + " cannot be written");
+        }
+        long available = availableMemory();
+        if (available >= 0 && available < MIN_AVAILABLE_BYTES) {
+            return Optional.of(ResidentFiles.size(available) + " of memory available, less than "
+                    + ResidentFiles.size(MIN_AVAILABLE_BYTES));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * After a one-off command ({@code args}) ran in this process: starts an engine in the background where
+     * none runs for this build and none is declined. Says so on {@code err} the first time.
+     */
+    static void afterOneOff(String[] args, Map<String, String> env, PrintStream err) {
+        if (args.length == 0 || !EngineServer.SERVED.contains(args[0])) {
+            return;
+        }
+        EngineHome home = EngineHome.fromEnvironment(env);
+        if (declined(env, home).isPresent()) {
+            return;
+        }
+        try {
+            Optional<EngineHome.Endpoint> running = EngineClient.running(home);
+            if (running.isPresent()) {
+                if (EngineClient.runsThisBuild(running.get(), home)) {
+                    return;   // one serves already (it came up while this command ran)
+                }
+                EngineClient.retire(home);
+            } else if (lockHeld(home)) {
+                return;   // one is starting
+            }
+            Process engine = spawn(home, env, List.of(args));
+            if (!Files.exists(home.noticeFile())) {
+                Files.writeString(home.noticeFile(), "");
+                err.println("proofline: started a local engine in the background (pid " + engine.pid()
+                        + ") so that the next commands run warm; `proofline engine stop` stops it,"
+                        + " PROOFLINE_ENGINE=off or `proofline engine auto-start off` keeps it from starting"
+                        + " (docs/engine-cli.md)");
+            }
+        } catch (IOException | RuntimeException e) {
+            // no engine this time: the next command tries again
+        }
+    }
+
+    /** Whether an engine holds (or is taking) the state directory's lock. */
+    static boolean lockHeld(EngineHome home) {
+        try (FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock lock = ch.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return true;   // cannot tell: start none
+        }
+    }
+
+    /**
+     * Starts {@code engine run --auto} in a session of its own, its input from /dev/null and its output
+     * appended to the engine's log: through the launcher where this process was started by it
+     * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
+     * JVM's command line.
+     */
+    static Process spawn(EngineHome home, Map<String, String> env, List<String> args) throws IOException {
+        EngineSettings settings = EngineSettings.of(home);
+        List<String> cmd = new ArrayList<>();
+        String launcher = env.get("PROOFLINE_LAUNCHER");
+        if (launcher != null && Files.isExecutable(Path.of(launcher))) {
+            setsid().ifPresent(cmd::add);
+            cmd.add(launcher);
+            cmd.addAll(List.of("engine", "run", "--idle-timeout", EngineCommand.format(settings.idleTimeout()),
+                    "--warm-up", settings.warmUp()));
+        } else {
+            cmd.addAll(EngineCommand.engineCommand(args, settings.idleTimeout(), List.of(settings.warmUp().split(",")),
+                    "256MiB"));
+        }
+        cmd.add("--auto");
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
+                .redirectErrorStream(true);
+        pb.environment().put("PROOFLINE_HOME", home.dir().toString());
+        Process p = pb.start();
+        closeQuietly(p.getOutputStream());
+        return p;
+    }
+
+    static Optional<String> setsid() {
+        for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(setsid))) {
+                return Optional.of(setsid);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** MemAvailable of /proc/meminfo in bytes; -1 where it cannot be read. */
+    static long availableMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemAvailable:")) {
+                    String[] f = line.substring("MemAvailable:".length()).strip().split("\\s+");
+                    return Long.parseLong(f[0]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable
+        }
+        return -1;
+    }
+
+    private static void closeQuietly(OutputStream s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // the child's input is /dev/null anyway
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local engine's own background work waits while a request runs in the engine and while a one-off
+ * command runs in a process of its own, and runs at the lowest CPU priority.
+ */
+class HousekeepingTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aStepWaitsWhileARequestRunsAndRunsAtTheLowestPriority() throws Exception {
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        try (Housekeeping h = new Housekeeping(home)) {
+            h.requestStarted();
+            CompletableFuture<Optional<Integer>> step = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitTurn();
+                step.complete(Housekeeping.niceOfThisThread());
+            });
+            Thread.sleep(500);
+            assertFalse(step.isDone(), "waits while the request runs");
+            h.requestEnded();
+            Optional<Integer> nice = step.get(30, TimeUnit.SECONDS);
+            if (Files.isDirectory(Path.of("/proc/self/task"))) {
+                assertEquals(Optional.of(19), nice, "the lowest priority");
+            }
+        }
+    }
+
+    @Test
+    void aStepWaitsWhileAOneOffCommandRunsBesideTheEngine() throws Exception {
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        // another process, as a one-off command is: it holds the clients' lock until its input closes
+        Process oneOff = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), HoldClientLock.class.getName(), home.dir().toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (Housekeeping h = new Housekeeping(home)) {
+            assertEquals('L', oneOff.getInputStream().read(), "the lock is held");
+            CompletableFuture<Void> step = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitTurn();
+                step.complete(null);
+            });
+            Thread.sleep(500);
+            assertFalse(step.isDone(), "waits while the one-off command runs");
+            oneOff.getOutputStream().close();
+            assertTrue(oneOff.waitFor(30, TimeUnit.SECONDS));
+            step.get(30, TimeUnit.SECONDS);
+        } finally {
+            oneOff.destroyForcibly();
+        }
+    }
+
+    /** A process that holds the clients' lock of the state directory in its argument until its input closes. */
+    public static final class HoldClientLock {
+        public static void main(String[] args) throws IOException {
+            Optional<java.nio.channels.FileLock> lock = Housekeeping.holdClientLock(new EngineHome(Path.of(args[0])));
+            if (lock.isEmpty()) {
+                System.exit(1);
+            }
+            System.out.write('L');
+            System.out.flush();
+            System.in.readAllBytes();
+            java.lang.ref.Reference.reachabilityFence(lock);
+        }
+    }
+}
