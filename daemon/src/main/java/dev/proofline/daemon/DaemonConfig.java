@@ -123,11 +123,20 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             if (!directory.isEmpty()) {
                 return Path.of(directory).toAbsolutePath();
             }
-            String home = env.get("PROOFLINE_HOME");
-            Path state = home != null && !home.isEmpty() ? Path.of(home)
-                    : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".proofline");
-            return state.resolve("daemon").toAbsolutePath();
+            return stateDirectory(env).resolve("daemon");
         }
+    }
+
+    /**
+     * The state directory {@code env} names: {@code $PROOFLINE_HOME}, else {@code ~/.proofline}; it holds
+     * the single daemon's store ({@code daemon/}) and the keys' tables ({@code cache/key-tables/}, shared
+     * with the local engine).
+     */
+    public static Path stateDirectory(java.util.Map<String, String> env) {
+        String home = env.get("PROOFLINE_HOME");
+        Path state = home != null && !home.isEmpty() ? Path.of(home)
+                : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".proofline");
+        return state.toAbsolutePath();
     }
 
     /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */
@@ -425,7 +434,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 .finalizerThreads(fin).budgetBytes(budget).timelineCapacity(e.timelineCapacity()).dispatch(dispatch)
                 .resultRetention(parseDuration(e.resultRetention())).loadTimeout(parseDuration(e.loadTimeout()))
                 .timelineLog(e.timelineLog() ? line -> System.err.println("timeline " + line) : null)
-                .keyTableBytes(parseBytes(e.keyTables())).build();
+                .keyTableBytes(parseBytes(e.keyTables()))
+                .keyTableCache(stateDirectory(System.getenv()).resolve("cache").resolve("key-tables")).build();
     }
 
     /** Checks values, naming the key and the line it is on. */

@@ -20,10 +20,12 @@ import java.util.function.Consumer;
  * @param timelineLog where each timeline event goes as one line, or null
  * @param keyTableBytes native memory for each resident key's precomputed tables (paid for from the
  *     budget with the key); 0: none
+ * @param keyTableCache the folder where keys' tables are kept between runs
+ *     ({@link dev.proofline.groth16.KeyTableCache}); null: built at every start, kept nowhere
  */
 public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
         long budgetBytes, int timelineCapacity, Engine.Dispatch dispatch, Duration resultRetention,
-        Duration loadTimeout, Consumer<String> timelineLog, long keyTableBytes) {
+        Duration loadTimeout, Consumer<String> timelineLog, long keyTableBytes, java.nio.file.Path keyTableCache) {
 
     /** {@code maxProverQueueDepth} for permits sized by the engine ({@code permits = "auto"}). */
     public static final int AUTO_PERMITS = 0;
@@ -73,6 +75,7 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
         private Duration loadTimeout = Duration.ofMinutes(5);
         private Consumer<String> timelineLog;
         private long keyTableBytes;
+        private java.nio.file.Path keyTableCache;
 
         private Builder() {
         }
@@ -131,6 +134,12 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
         }
 
         /** Precomputed tables of at most {@code bytes} for each resident key (0: none). */
+        /** Where keys' tables are kept between runs; null (the default): nowhere. */
+        public Builder keyTableCache(java.nio.file.Path dir) {
+            this.keyTableCache = dir;
+            return this;
+        }
+
         public Builder keyTableBytes(long bytes) {
             this.keyTableBytes = bytes;
             return this;
@@ -138,7 +147,7 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
 
         public EngineConfig build() {
             return new EngineConfig(permits, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, loadTimeout, timelineLog, keyTableBytes);
+                    timelineCapacity, dispatch, resultRetention, loadTimeout, timelineLog, keyTableBytes, keyTableCache);
         }
     }
 }

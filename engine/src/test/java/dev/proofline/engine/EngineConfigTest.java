@@ -26,6 +26,7 @@ class EngineConfigTest {
         assertEquals(Duration.ofMinutes(5), d.loadTimeout());
         assertNull(d.timelineLog());
         assertEquals(0, d.keyTableBytes());
+        assertNull(d.keyTableCache());
     }
 
     @Test
@@ -33,9 +34,9 @@ class EngineConfigTest {
         EngineConfig c = EngineConfig.builder().permits(3).synthesisThreads(4).proverWorkers(2).finalizerThreads(5)
                 .budgetBytes(1L << 30).timelineCapacity(100).dispatch(Engine.Dispatch.POLL)
                 .resultRetention(Duration.ofSeconds(7)).loadTimeout(Duration.ofSeconds(8)).keyTableBytes(1 << 20)
-                .build();
+                .keyTableCache(java.nio.file.Path.of("/tables")).build();
         assertEquals(new EngineConfig(3, 4, 2, 5, 1L << 30, 100, Engine.Dispatch.POLL, Duration.ofSeconds(7),
-                Duration.ofSeconds(8), null, 1 << 20), c);
+                Duration.ofSeconds(8), null, 1 << 20, java.nio.file.Path.of("/tables")), c);
         assertEquals(EngineConfig.defaults().budgetBytes(), EngineConfig.builder().permits(2).build().budgetBytes());
     }
 

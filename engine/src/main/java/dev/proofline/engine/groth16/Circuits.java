@@ -6,6 +6,7 @@ import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.Residents;
+import dev.proofline.groth16.KeyTableCache;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ZkeyFile;
@@ -99,7 +100,8 @@ public final class Circuits implements Residents {
      */
     public static Circuits of(Engine engine) {
         return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
-                e.config().keyTableBytes(), e.backend() instanceof ComputesAbc b ? b : null));
+                e.config().keyTableBytes(), e.backend() instanceof ComputesAbc b ? b : null)
+                .withTableCache(e.config().keyTableCache()));
     }
 
     /** Circuits whose keys and PCEs are paid for from {@code budget}; a load waits for room at most {@code loadTimeout}. */
@@ -129,6 +131,14 @@ public final class Circuits implements Residents {
 
     private final long keyTableBytes;
     private final ComputesAbc abc;
+    /** Where keys' tables are kept between runs; null: nowhere. */
+    private volatile KeyTableCache tableCache;
+
+    /** Keys' tables found in and written to a cache in {@code dir} (null: none), of at most 4 GiB. */
+    public Circuits withTableCache(java.nio.file.Path dir) {
+        this.tableCache = dir == null ? null : new KeyTableCache(dir, 4L << 30);
+        return this;
+    }
 
     /**
      * Whether a job of circuit {@code id} with {@code key} takes a, b, c from the circuit's PCE: where it
@@ -148,12 +158,29 @@ public final class Circuits implements Residents {
         }
     }
 
-    /** Builds the key's tables on a background thread and attaches them, unless the key is unloaded first. */
+    /**
+     * Attaches the key's tables, unless the key is unloaded first: mapped from the cache at once where it
+     * holds them, else built on a background thread (and written to the cache, where there is one).
+     */
     private void buildTables(ProvingKey key) {
         if (keyTableBytes <= 0) {
             return;
         }
-        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> KeyTables.attachTo(key, keyTableBytes));
+        KeyTableCache cache = tableCache;
+        if (cache != null) {
+            java.util.Optional<KeyTables> cached = cache.load(key, keyTableBytes);
+            if (cached.isPresent()) {
+                key.attach(cached.get());
+                return;
+            }
+        }
+        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
+            if (cache == null) {
+                KeyTables.attachTo(key, keyTableBytes);
+            } else {
+                KeyTables.attachTo(key, keyTableBytes, cache, () -> { });
+            }
+        });
     }
 
     /**
