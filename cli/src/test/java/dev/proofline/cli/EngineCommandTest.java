@@ -142,8 +142,19 @@ class EngineCommandTest {
         assertTrue(status.out().contains("key        " + fx.zkey() + " (bn128, 2^"), status.out());
         assertTrue(status.out().contains("used 2 times"), status.out());
         assertTrue(status.out().contains("wasm       " + fx.wasm()), status.out());
-        CliRun viaClient = client(tmp, "engine", "status");   // the same, but for the times of its first lines
-        assertEquals(status.out().lines().skip(2).toList(), viaClient.out().lines().skip(2).toList());
+        CliRun viaClient = client(tmp, "engine", "status");   // the same, but for the times and the heap in use
+        assertEquals(status.out().lines().skip(2).filter(l -> !l.startsWith("memory ")).toList(),
+                viaClient.out().lines().skip(2).filter(l -> !l.startsWith("memory ")).toList());
+        assertTrue(status.out().contains("memory     heap "), status.out());
+
+        // the tables were written to the cache: an engine started again maps them with the key
+        server.stop("restarted");
+        server = EngineServer.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+        CliRun again = client(tmp, "prove", fx.zkey().toString(), fx.wtns().toString(), "proof.json", "public.json");
+        assertEquals(0, again.code(), again.err());
+        CliRun restarted = client(tmp, "engine", "status");
+        assertTrue(restarted.out().matches("(?s).*tables [0-9.]+ [KM]iB, mapped from the cache in [0-9.]+ s, used 1 time.*"),
+                restarted.out());
     }
 
     /**
