@@ -11,6 +11,7 @@
 #   PTAU=p.ptau ...   # keys from snarkjs's groth16 setup on that prepared ptau (default: proofline setup --dev)
 #   FIXTURES_ONLY=1 ... # build the circuits, witnesses and keys, measure nothing
 #   COLD_CACHE=0 ...  # the cold column without the JVM's start-up cache (`proofline aot-training`)
+#   LOOP=0 ...        # without the shell loop from a clean state and the restarted engine (below)
 #
 # rapidsnark is a measuring tool here, never a dependency: build it yourself, outside this repository,
 # and point RAPIDSNARK at its `prover` binary. It proves BN254 only.
@@ -203,7 +204,66 @@ for id in $circuits; do
   echo "   runs: cold $(cut -d' ' -f1 "$out/cold" | tr '\n' ' ')| engine $(cut -d' ' -f1 "$out/eng" | tr '\n' ' ')| inside $(tr '\n' ' ' < "$out/inside")| rapidsnark $(cut -d' ' -f1 "$out/rapid" | tr '\n' ' ')| snarkjs $(cut -d' ' -f1 "$out/sjs" | tr '\n' ' ')" >&2
 done
 
+# As a user meets it: a shell loop from a clean state (a new state directory: no engine, no cached
+# tables), 7 `proofline prove` calls alternating with the reference tool; the first call runs in its
+# own process and starts the engine in the background (auto-start), later ones go to it once it serves.
+# Then the engine is stopped and started again with the key's tables in the cache, its warm-up waited
+# for: its first proof of the key against the next ones (the engine's own times).
+loop_rows=()
+if [ "${LOOP:-1}" = 1 ]; then
+  if [ "$engine_started" = 1 ]; then ./proofline engine stop >/dev/null 2>&1 || true; engine_started=0; fi
+  for id in $circuits; do
+    dir=$(fixture "$id")
+    zkey=$dir/c.zkey; wtns=$dir/c.wtns; vk=$dir/vk.json
+    export PROOFLINE_HOME=$out/home-$id
+    : > "$out/loop"; : > "$out/loopref"
+    echo "== $id: a shell loop from a clean state" >&2
+    for i in $(seq 7); do
+      timed ./proofline prove "$zkey" "$wtns" "$out/l$i.json" "$out/lpub$i.json" >> "$out/loop"
+      if [ -n "$rapidsnark" ]; then
+        timed "$rapidsnark" "$zkey" "$wtns" "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
+      else
+        timed $snarkjs groth16 prove "$zkey" "$wtns" "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
+      fi
+    done
+    engine_started=1
+    for i in $(seq 7); do
+      verify "$vk" "$out/lpub$i.json" "$out/l$i.json" "proofline loop call $i"
+      verify "$vk" "$out/lrpub$i.json" "$out/lr$i.json" "$([ -n "$rapidsnark" ] && echo rapidsnark || echo snarkjs) loop call $i"
+    done
+    first=$(sed -n 1p "$out/loop" | cut -d' ' -f1)
+    later=$(sed -n '3,7p' "$out/loop" | cut -d' ' -f1 | median)
+    lref=$(s "$out/loopref")
+    # the key's tables, built in the background, written to the cache: then a new engine
+    until ./proofline engine status 2>/dev/null | grep -F "$zkey" | grep -qv 'tables being built'; do sleep 0.5; done
+    ./proofline engine stop >/dev/null
+    ./proofline engine start >/dev/null
+    until ./proofline engine status | grep -q 'warm-up    done'; do sleep 1; done
+    : > "$out/restart"
+    for i in $(seq 5); do
+      ./proofline prove "$zkey" "$wtns" "$out/rs.json" "$out/rspub.json" >/dev/null
+      tail -n 1 "$PROOFLINE_HOME/engine/engine.log" | sed -n 's/.* prove .*: exit 0, \([0-9]*\) ms$/\1/p' >> "$out/restart"
+    done
+    ./proofline engine stop >/dev/null
+    engine_started=0
+    r1=$(sed -n 1p "$out/restart"); rlater=$(sed -n '2,5p' "$out/restart" | median)
+    loop_rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s ms | %s ms | %s |' "$id" "$(cat "$dir/constraints")" \
+      "$first" "$later" "$lref" "$(ratio "$first" "$lref")" "$(ratio "$later" "$lref")" "$r1" "$rlater" \
+      "$(ratio "$r1" "$rlater")")")
+    echo "${loop_rows[-1]}" >&2
+    echo "   calls: proofline $(cut -d' ' -f1 "$out/loop" | tr '\n' ' ')| reference $(cut -d' ' -f1 "$out/loopref" | tr '\n' ' ')| restarted engine $(tr '\n' ' ' < "$out/restart")" >&2
+  done
+fi
+
 ref=$([ -n "$rapidsnark" ] && echo rapidsnark || echo snarkjs)
+if [ "${#loop_rows[@]}" -gt 0 ]; then
+  echo "a shell loop from a clean state: 7 calls alternating with $ref (seconds; call 1 and the median of calls 3-7);"
+  echo "an engine started again with the key's tables cached: its first proof and the median of the next four (its own times)"
+  echo "| circuit | constraints | call 1 | calls 3-7 | $ref | call 1/$ref | calls 3-7/$ref | restarted: first | next | first/next |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${loop_rows[@]}"
+  echo
+fi
 echo "curve $curve; $(nproc) CPUs; median of $reps runs (seconds); ratios to $ref (lower is better); peak RSS in MiB"
 echo "| circuit | constraints | cold | engine | warm | rapidsnark | snarkjs | cold/$ref | engine/$ref | warm/$ref | RSS cold | RSS rapidsnark | RSS snarkjs |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -130,7 +130,7 @@ final class AutoStart {
     }
 
     /**
-     * Starts {@code engine run --auto} in a session of its own, its input from /dev/null and its output
+     * Starts {@code engine run --auto} in a session of its own, at a lower priority ({@link #nice}), its input from /dev/null and its output
      * appended to the engine's log: through the launcher where this process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
      * JVM's command line.
@@ -141,12 +141,18 @@ final class AutoStart {
         String launcher = env.get("PROOFLINE_LAUNCHER");
         if (launcher != null && Files.isExecutable(Path.of(launcher))) {
             setsid().ifPresent(cmd::add);
+            cmd.addAll(nice());
             cmd.add(launcher);
             cmd.addAll(List.of("engine", "run", "--idle-timeout", EngineCommand.format(settings.idleTimeout()),
                     "--warm-up", settings.warmUp()));
         } else {
             cmd.addAll(EngineCommand.engineCommand(args, settings.idleTimeout(), List.of(settings.warmUp().split(",")),
                     "256MiB"));
+            if (cmd.size() > 1 && setsid().filter(cmd.getFirst()::equals).isPresent()) {
+                cmd.addAll(1, nice());
+            } else {
+                cmd.addAll(0, nice());
+            }
         }
         cmd.add("--auto");
         ProcessBuilder pb = new ProcessBuilder(cmd)
@@ -157,6 +163,20 @@ final class AutoStart {
         Process p = pb.start();
         closeQuietly(p.getOutputStream());
         return p;
+    }
+
+    /**
+     * {@code nice -n 10}, where there is one: an engine nobody asked for yields the cores to the programs
+     * beside it (its JVM's start, its compilers and collector included). Its requests lose nothing by it
+     * while the client that sent one waits for the answer.
+     */
+    static List<String> nice() {
+        for (String nice : List.of("/usr/bin/nice", "/bin/nice")) {
+            if (Files.isExecutable(Path.of(nice))) {
+                return List.of(nice, "-n", "10");
+            }
+        }
+        return List.of();
     }
 
     static Optional<String> setsid() {
