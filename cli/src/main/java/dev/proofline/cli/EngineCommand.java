@@ -241,6 +241,7 @@ final class EngineCommand implements Runnable {
                 return auto ? 0 : Main.EXIT_INPUT;
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
+            server.reopenKeys();
             server.startWarmUp(EngineWarmUp.curves(warmUp), true);
             server.awaitStopped();
             return 0;

@@ -105,6 +105,14 @@ record EngineHome(Path dir) {
         return engineDir().resolve("clients.lock");
     }
 
+    /**
+     * The keys the engine held, most recently used first, one path a line: an engine that starts opens
+     * them again in the background ({@link EngineServer#reopenKeys}).
+     */
+    Path residentKeysFile() {
+        return engineDir().resolve("resident-keys");
+    }
+
     /** Where the first auto-started engine's notice was shown: it is shown once. */
     Path noticeFile() {
         return engineDir().resolve("auto-start-noticed");

@@ -241,6 +241,54 @@ final class EngineServer {
         w.start();
     }
 
+    /**
+     * Opens again, in the background as the engine's own work, the keys the last engine of this state
+     * directory held ({@link EngineHome#residentKeysFile}) that still exist, with their tables (mapped
+     * from the cache where it has them): a restarted engine then proves a known key at full speed from
+     * its first request. A key that cannot be opened is left out.
+     */
+    void reopenKeys() {
+        List<String> paths;
+        try {
+            paths = java.nio.file.Files.readAllLines(home.residentKeysFile(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return;
+        }
+        housekeeping.submit(() -> {
+            for (String p : paths.reversed()) {   // the most recently used opened last: evicted last
+                Path zkey = Path.of(p);
+                if (p.isBlank() || !zkey.isAbsolute() || !java.nio.file.Files.isRegularFile(zkey)) {
+                    continue;
+                }
+                housekeeping.awaitTurn();
+                try (Loader.KeyLease lease = resident.provingKey(zkey)) {
+                    log("reopened " + p);
+                } catch (RuntimeException e) {
+                    log("not reopened " + p + ": " + e.getMessage());
+                }
+            }
+        });
+    }
+
+    /** Writes the resident keys' paths for the next engine, when they changed. */
+    private void rememberKeys() {
+        List<String> paths = resident.keyPaths();
+        if (paths.equals(remembered)) {
+            return;
+        }
+        remembered = paths;
+        try {
+            Path tmp = java.nio.file.Files.createTempFile(home.engineDir(), "resident-keys", ".tmp");
+            java.nio.file.Files.write(tmp, paths, StandardCharsets.UTF_8);
+            java.nio.file.Files.move(tmp, home.residentKeysFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // the next engine starts without them
+        }
+    }
+
+    private volatile List<String> remembered = List.of();
+
     EngineHome.Endpoint endpoint() {
         return endpoint;
     }
@@ -459,6 +507,7 @@ final class EngineServer {
             lastActivity.set(System.nanoTime());
             pending.decrementAndGet();
             housekeeping.requestEnded();
+            rememberKeys();
         }
         log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", String.join(" ", args), code,
                 (System.nanoTime() - t0) / 1e6));

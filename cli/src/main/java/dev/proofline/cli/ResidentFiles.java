@@ -287,6 +287,12 @@ final class ResidentFiles implements Loader, AutoCloseable {
         return lines;
     }
 
+    /** The resident keys' paths (as opened, absolute), most recently used first. */
+    synchronized List<String> keyPaths() {
+        List<String> paths = new ArrayList<>(keys.sequencedKeySet().reversed());
+        return paths;
+    }
+
     /** Number of resident keys. */
     synchronized int keyCount() {
         return keys.size();
