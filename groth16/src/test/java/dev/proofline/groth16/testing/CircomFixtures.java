@@ -148,11 +148,11 @@ public final class CircomFixtures {
     }
 
     /**
-     * What one run of the snarkjs command line did: its exit code and its stdout and stderr together,
-     * without colour codes. snarkjs's log lines start with its level and name ("[INFO]  snarkJS: ");
-     * {@link #messages(String)} gives those of one level without that prefix.
+     * What one run of the snarkjs command line did: its exit code, its stdout as written, and its stdout
+     * and stderr together without colour codes. snarkjs's log lines start with its level and name
+     * ("[INFO]  snarkJS: "); {@link #messages(String)} gives those of one level without that prefix.
      */
-    public record SnarkjsRun(int exitCode, String output) {
+    public record SnarkjsRun(int exitCode, String stdout, String output) {
 
         /** The text of the log lines of {@code level} ("INFO", "WARN", "ERROR"), in order, without the prefix. */
         public List<String> messages(String level) {
@@ -166,7 +166,7 @@ public final class CircomFixtures {
     /** Runs {@code snarkjs args...} (the pinned one in interop/node_modules) with absolute paths in args. */
     public static SnarkjsRun snarkjs(String... args) {
         Result r = snarkjs(SNARKJS_TIMEOUT, args);
-        return new SnarkjsRun(r.exitCode(), plain(r.stdout() + r.stderr()));
+        return new SnarkjsRun(r.exitCode(), r.stdout(), plain(r.stdout() + r.stderr()));
     }
 
     private static Result snarkjs(Duration timeout, String... args) {
