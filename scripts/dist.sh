@@ -7,7 +7,7 @@
 #                            JVM's start-up cache for one-off commands (`proofline aot-training`)
 #   proofline.example.toml   every daemon knob, documented
 #   systemd/proofline.service
-#   README.md BENCHMARKS.md docs/
+#   LICENSE README.md BENCHMARKS.md docs/
 # The CUDA kernels are in it when the build makes them (a GPU driver here, or
 # PROOFLINE_CUDA_KERNELS=always). Arguments go to the Maven build (e.g. -o).
 set -euo pipefail
@@ -38,7 +38,7 @@ modules="$modules,java.logging"
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-6 --strip-debug --no-header-files \
   --no-man-pages --output "$stage/runtime"
 
-cp proofline README.md BENCHMARKS.md proofline.example.toml "$stage/"
+cp proofline LICENSE README.md BENCHMARKS.md proofline.example.toml "$stage/"
 # the start-up cache of one-off commands, recorded by the release's own runtime from its own jars
 # (the JVM accepts it wherever the release is unpacked, as long as the files keep their times)
 PROOFLINE_ENGINE=off "$stage/proofline" aot-training

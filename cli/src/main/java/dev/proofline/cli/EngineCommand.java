@@ -201,7 +201,7 @@ final class EngineCommand implements Runnable {
                 Optional<String> declined = AutoStart.declined(System.getenv(), home);
                 spec.commandLine().getErr().println("proofline engine: no engine running; "
                         + (declined.isPresent() ? "none starts by itself (" + declined.get() + ")"
-                                : "the next prove, verify, fullprove, zkey or wtns command starts one"));
+                                : "the next prove, verify, fullprove, groth16, zkey or wtns command starts one"));
                 return Main.EXIT_FAILURE;
             }
             return code.getAsInt();
@@ -250,7 +250,7 @@ final class EngineCommand implements Runnable {
 
     /** {@code proofline engine auto-start on|off}: whether one-off commands start an engine ({@link AutoStart}). */
     @Command(name = "auto-start", mixinStandardHelpOptions = true,
-            description = {"Whether a one-off prove, verify, fullprove, zkey or wtns command that finds no engine"
+            description = {"Whether a one-off prove, verify, fullprove, groth16, zkey or wtns command that finds no engine"
                 + " starts one in the background (on by default; written to $PROOFLINE_HOME/engine.conf).",
                 "Without an argument, prints the setting and whether an engine would start now."})
     static final class AutoStartSetting implements Callable<Integer> {

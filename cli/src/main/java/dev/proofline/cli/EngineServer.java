@@ -71,7 +71,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class EngineServer {
 
     /** The first argument of the commands the engine runs for clients. */
-    static final Set<String> SERVED = Set.of("prove", "verify", "fullprove", "zkey", "wtns");
+    static final Set<String> SERVED = Set.of("prove", "verify", "fullprove", "groth16", "zkey", "wtns");
 
     /** The first line of every request. */
     static final String HELLO = "proofline-engine 1";

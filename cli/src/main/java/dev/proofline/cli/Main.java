@@ -59,7 +59,8 @@ public final class Main {
     }
 
     /** The commands that compute, write their files and return, with no shutdown hook to run ({@link #end}). */
-    private static final Set<String> HALTING = Set.of("prove", "verify", "fullprove", "zkey", "r1cs", "wtns", "setup");
+    private static final Set<String> HALTING = Set.of("prove", "verify", "fullprove", "groth16", "zkey", "r1cs", "wtns",
+            "setup");
 
     /**
      * Ends the process with {@code code}. After the commands in {@link #HALTING}, once stdout and stderr
@@ -121,7 +122,8 @@ public final class Main {
                 || e instanceof java.io.UncheckedIOException;
         String msg = e.getMessage() == null ? e.toString() : e.getMessage();
         msg = Invocation.of(cl.getCommandSpec()).asWritten(msg);
-        cl.getErr().println("proofline " + cl.getCommandName() + ": " + msg);
+        // the command as typed, group included: "proofline groth16 prove: ...", "proofline zkey export-vk: ..."
+        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + msg);
         if (!input && System.getenv("PROOFLINE_DEBUG") != null) {
             e.printStackTrace(cl.getErr());
         }

@@ -25,7 +25,8 @@ public final class ProoflineCommand implements Runnable {
     static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands(
             "prove", coded(ProveCommand::model), "verify", coded(VerifyCommand::model), "zkey", ZkeyCommand.class,
             "setup", SetupCommand.class, "r1cs", R1csCommand.class, "bench", BenchCommand.class,
-            "wtns", WtnsCommand.class, "fullprove", coded(FullproveCommand::model), "daemon", DaemonCommand.class,
+            "wtns", WtnsCommand.class, "fullprove", coded(FullproveCommand::model),
+            "groth16", coded(Groth16Command::model), "daemon", DaemonCommand.class,
             "submit", ClientCommands.Submit.class, "await", ClientCommands.Await.class,
             "cancel", ClientCommands.Cancel.class, "status", ClientCommands.Status.class,
             "devices", DevicesCommand.class, "engine", EngineCommand.class,
@@ -63,9 +64,14 @@ public final class ProoflineCommand implements Runnable {
         } else {
             SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
         }
-        // a subcommand's --version prints the root's version (picocli would print nothing)
-        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(root.spec.versionProvider()));
+        // a subcommand's --version prints the root's version (picocli would print nothing), at any depth
+        cl.getSubcommands().values().forEach(sub -> useRootVersion(sub, root.spec));
         return cl;
+    }
+
+    private static void useRootVersion(CommandLine command, CommandSpec root) {
+        command.getCommandSpec().versionProvider(root.versionProvider());
+        command.getSubcommands().values().forEach(sub -> useRootVersion(sub, root));
     }
 
     /** A subcommand whose model is built in code, a new one for each command line. */

@@ -10,6 +10,7 @@ import dev.proofline.r1cs.cs.WitnessSystem;
 import dev.proofline.r1cs.io.R1csFile;
 import dev.proofline.r1cs.io.WtnsFile;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -20,8 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code proofline r1cs}: constraint systems as circom files. */
-@Command(name = "r1cs", mixinStandardHelpOptions = true, description = "Constraint systems as circom files.",
-        subcommands = {R1csCommand.Export.class})
+@Command(name = "r1cs", mixinStandardHelpOptions = true, description = "Constraint systems as circom files (.r1cs).",
+        subcommands = {R1csCommand.Export.class, R1csCommand.Info.class})
 final class R1csCommand implements Runnable {
 
     @Spec
@@ -30,6 +31,40 @@ final class R1csCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * {@code proofline r1cs info circuit.r1cs}: the facts {@code snarkjs r1cs info} prints, in its order and
+     * with its labels (without its log prefix), so that what reads the one reads the other.
+     */
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Print what `snarkjs r1cs info` prints of a circom .r1cs file: the curve, the"
+                    + " counts of wires, constraints, private and public inputs, labels and outputs.")
+    static final class Info implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.r1cs>")
+        Path r1csFile;
+
+        @Override
+        public Integer call() {
+            R1cs r1cs = R1csFile.read(r1csFile);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("Curve: " + switch (r1cs.curve()) {
+                case BN254 -> "bn-128";
+                case BLS12_381 -> "bls12-381";
+            });
+            out.println("# of Wires: " + r1cs.wireCount());
+            out.println("# of Constraints: " + r1cs.constraintCount());
+            out.println("# of Private Inputs: " + r1cs.privateInputCount());
+            out.println("# of Public Inputs: " + r1cs.publicInputCount());
+            out.println("# of Labels: " + r1cs.labelCount());
+            out.println("# of Outputs: " + r1cs.publicOutputCount());
+            out.flush();
+            return 0;
+        }
     }
 
     /** {@code proofline r1cs export builtin:NAME ... out.r1cs out.wtns}. */

@@ -1,6 +1,8 @@
 package dev.proofline.cli;
 
+import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.Witness;
+import dev.proofline.r1cs.io.R1csFile;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.wasm.CircomInput;
 import dev.proofline.r1cs.wasm.CircomWasm;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code proofline wtns}: circom witnesses. */
 @Command(name = "wtns", mixinStandardHelpOptions = true, description = "circom witnesses (.wtns).",
-        subcommands = {WtnsCommand.Calculate.class})
+        subcommands = {WtnsCommand.Calculate.class, WtnsCommand.Check.class})
 final class WtnsCommand implements Runnable {
 
     @Spec
@@ -73,6 +75,50 @@ final class WtnsCommand implements Runnable {
                 err.flush();
             }
             return 0;
+        }
+    }
+
+    /**
+     * {@code proofline wtns check circuit.r1cs witness.wtns}: as {@code snarkjs wtns check}, whether the
+     * witness satisfies every constraint. The facts snarkjs prints first, with its labels; then the verdict.
+     */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = {"Check that a witness (.wtns) satisfies every constraint of a circom .r1cs file, as"
+                    + " `snarkjs wtns check` does.",
+                "Exit codes: 0 the witness is correct, 1 a constraint does not hold (the first is named),"
+                    + " 2 unreadable input, or a witness of another curve or size than the constraint system."})
+    static final class Check implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.r1cs>")
+        Path r1csFile;
+
+        @Parameters(index = "1", paramLabel = "<witness.wtns>")
+        Path wtns;
+
+        @Override
+        public Integer call() {
+            R1cs r1cs = R1csFile.read(r1csFile);
+            Witness witness = WtnsFile.read(wtns);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("Curve:          " + r1cs.curve().snarkjsName());
+            out.println("Vars (wires):   " + r1cs.wireCount());
+            out.println("Outputs:        " + r1cs.publicOutputCount());
+            out.println("Public Inputs:  " + r1cs.publicInputCount());
+            out.println("Private Inputs: " + r1cs.privateInputCount());
+            out.println("Labels:         " + r1cs.labelCount());
+            out.println("Constraints:    " + r1cs.constraintCount());
+            out.println("Custom Gates:   false");   // a file with them is refused (Groth16 has none)
+            int violated = r1cs.firstUnsatisfied(witness);
+            if (violated < 0) {
+                out.println("WITNESS IS CORRECT");
+            } else {
+                out.println("WITNESS IS NOT CORRECT: constraint #" + violated + " does not hold");
+            }
+            out.flush();
+            return violated < 0 ? 0 : Main.EXIT_FAILURE;
         }
     }
 }

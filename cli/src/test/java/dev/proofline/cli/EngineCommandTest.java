@@ -92,6 +92,24 @@ class EngineCommandTest {
         assertEquals(3, server.served());
     }
 
+    @Test
+    void snarkjsNamedCommandsAreServedThroughTheLauncher() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        Path local = Files.createDirectories(tmp.resolve("local"));
+        CliRun oneOff = CliRun.of("groth16", "prove", fx.zkey().toString(), fx.wtns().toString(),
+                local.resolve("proof.json").toString(), local.resolve("public.json").toString());
+        assertEquals(0, oneOff.code(), oneOff.err());
+
+        Path shell = Files.createDirectories(tmp.resolve("shell"));
+        CliRun proved = launcher(shell, Map.of(), "groth16", "prove", fx.zkey().toString(), fx.wtns().toString(),
+                "proof.json", "public.json");
+        assertEquals(oneOff, proved);
+        assertProofOf(fx, shell, local);
+        CliRun verified = launcher(shell, Map.of(), "groth16", "verify", fx.vk().toString(), "public.json", "proof.json");
+        assertEquals(new CliRun(0, "OK\n", ""), verified);
+        assertEquals(2, server.served(), "both served by the engine");
+    }
+
     private static void assertProofOf(Fixture fx, Path dir, Path oneOffDir) throws IOException {
         assertEquals(Files.readString(oneOffDir.resolve("public.json")), Files.readString(dir.resolve("public.json")));
         VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());

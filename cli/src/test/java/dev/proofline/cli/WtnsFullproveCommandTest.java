@@ -51,7 +51,7 @@ class WtnsFullproveCommandTest {
         Files.writeString(input, "{\"a\": 3, \"b\": 11, \"x\": 5, \"y\": 7, \"z\": 1, \"w\": 2}");
         CliRun unknown = CliRun.of("wtns", "calculate", fx.wasm().toString(), input.toString(), wtns.toString());
         assertEquals(2, unknown.code());
-        assertEquals("proofline calculate: circuit has no input signal 'w'", unknown.err().strip());
+        assertEquals("proofline wtns calculate: circuit has no input signal 'w'", unknown.err().strip());
         assertFalse(Files.exists(wtns));
 
         Files.writeString(input, "{\"a\": 3, \"b\": 11, \"x\": 5, \"y\": 7}");

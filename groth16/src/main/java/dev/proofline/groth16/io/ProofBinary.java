@@ -35,6 +35,20 @@ public final class ProofBinary {
         return out;
     }
 
+    /**
+     * Whether {@code bytes} are a binary proof for {@code curve} rather than a proof.json: exactly
+     * {@link #length} bytes, not starting as JSON does ('{' or white space). A compressed point's first
+     * byte carries its format's flag bits, which no valid encoding sets as '{' (0x7b) or white space
+     * does; and a proof.json of real points is far longer than 192 bytes.
+     */
+    public static boolean isBinaryProof(byte[] bytes, PairingCurve curve) {
+        if (bytes.length != length(curve)) {
+            return false;
+        }
+        byte first = bytes[0];
+        return first != '{' && first != ' ' && first != '\t' && first != '\n' && first != '\r';
+    }
+
     /** Decodes and checks (on the curve, in the subgroup) a proof for {@code curve}. */
     public static Proof decode(PairingCurve curve, byte[] in) {
         BigEndianCodec g1 = BigEndianCodec.of(curve.g1Group());

@@ -147,6 +147,28 @@ public final class CircomFixtures {
         return out;
     }
 
+    /**
+     * What one run of the snarkjs command line did: its exit code, its stdout as written, and its stdout
+     * and stderr together without colour codes. snarkjs's log lines start with its level and name
+     * ("[INFO]  snarkJS: "); {@link #messages(String)} gives those of one level without that prefix.
+     */
+    public record SnarkjsRun(int exitCode, String stdout, String output) {
+
+        /** The text of the log lines of {@code level} ("INFO", "WARN", "ERROR"), in order, without the prefix. */
+        public List<String> messages(String level) {
+            String prefix = "[" + level + "]";
+            return output.lines().filter(l -> l.startsWith(prefix))
+                    .map(l -> l.substring(prefix.length()).strip().replaceFirst("^snarkJS: ", ""))
+                    .toList();
+        }
+    }
+
+    /** Runs {@code snarkjs args...} (the pinned one in interop/node_modules) with absolute paths in args. */
+    public static SnarkjsRun snarkjs(String... args) {
+        Result r = snarkjs(SNARKJS_TIMEOUT, args);
+        return new SnarkjsRun(r.exitCode(), r.stdout(), plain(r.stdout() + r.stderr()));
+    }
+
     private static Result snarkjs(Duration timeout, String... args) {
         List<String> cmd = new ArrayList<>(List.of("node_modules/snarkjs/build/cli.cjs"));
         cmd.addAll(List.of(args));
