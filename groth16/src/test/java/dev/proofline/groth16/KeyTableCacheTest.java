@@ -68,6 +68,19 @@ class KeyTableCacheTest {
     }
 
     @Test
+    void aZkeyProverWithTablesFromTheCacheProvesWhatSnarkjsVerifies() throws IOException {
+        CircomFixtures.Fixture fx = CircomFixtures.build("bn128", "poseidon");
+        for (int run = 0; run < 2; run++) {   // built and written, then mapped back
+            try (ZkeyProver prover = ZkeyProver.open(fx.zkey()).withKeyTables(256L << 20, tmp.resolve("cache"))) {
+                assertEquals(5, prover.key().tables().count());
+                ProofWithSignals p = prover.prove(fx.wtns());
+                assertTrue(p.verify(SnarkjsJson.readVerificationKey(fx.vk())).valid(), "with snarkjs's key");
+            }
+            assertEquals(1, tableFiles().size());
+        }
+    }
+
+    @Test
     void aDamagedFileIsRefusedAndDeletedAndOneForAnotherBudgetOrKeyIsNotUsed() throws IOException {
         CircomFixtures.Fixture fx = CircomFixtures.build("bn128", "poseidon");
         KeyTableCache cache = new KeyTableCache(tmp.resolve("cache"), 1L << 30);
