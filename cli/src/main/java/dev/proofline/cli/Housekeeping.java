@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * out of the way of the work it does for people: it runs on a pool of its own whose threads have the
  * lowest CPU priority (nice 19), so that a one-off {@code proofline} process or any other program
  * gets the cores first, and it waits at each of its steps ({@link #awaitTurn}) while a request runs in
- * the engine or a one-off command of the same state directory runs in a process of its own.
+ * the engine, a one-off command of the same state directory runs in a process of its own, or other
+ * programs keep the processors busy.
  *
  * <p>A one-off command says it runs by holding a shared lock on {@link EngineHome#clientsLockFile()}
  * for its life ({@link #holdClientLock}); the engine asks for an exclusive one, which it gets only
@@ -35,7 +36,16 @@ final class Housekeeping implements AutoCloseable {
     private final Path clientsLock;
     private final ForkJoinPool pool;
 
+    /** Whether steps wait while other programs keep the processors busy ({@link #othersBusy}). */
+    private final boolean yieldToOthers;
+
     Housekeeping(EngineHome home) {
+        this(home, true);
+    }
+
+    /** As {@link #Housekeeping(EngineHome)}; without {@code yieldToOthers}, steps wait for requests and one-off commands only. */
+    Housekeeping(EngineHome home, boolean yieldToOthers) {
+        this.yieldToOthers = yieldToOthers;
         this.clientsLock = home.clientsLockFile();
         this.pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
@@ -75,11 +85,77 @@ final class Housekeeping implements AutoCloseable {
     void awaitTurn() {
         lowerPriority();
         try {
-            while (requests.get() > 0 || oneOffRunning()) {
+            while (requests.get() > 0 || oneOffRunning() || (yieldToOthers && othersBusy())) {
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Other programs' share of one core above which housekeeping waits. A low priority alone was not
+     * enough: rapidsnark, run beside an engine that built tables at nice 19, took twice its time (its
+     * threads meet at barriers, and a thread kept waiting for a time slice holds up the others).
+     */
+    private static final double OTHERS_BUSY_CORES = 0.3;
+    /** A sample of the machine's CPU time older than this is taken again with a short window. */
+    private static final long SAMPLE_MS = 100;
+
+    private long sampledAt;
+    private long[] lastTicks;
+    private boolean othersBusy;
+
+    /**
+     * Whether other processes than this one used more than {@link #OTHERS_BUSY_CORES} of a core since the
+     * last look (at most {@link #SAMPLE_MS} ago; a look older than that is taken again over a short
+     * window), from /proc/stat and /proc/self/stat. False where those cannot be read.
+     */
+    private synchronized boolean othersBusy() throws InterruptedException {
+        long now = System.nanoTime();
+        if (lastTicks != null && now - sampledAt < SAMPLE_MS * 1_000_000) {
+            return othersBusy;
+        }
+        if (lastTicks == null || now - sampledAt > 5 * SAMPLE_MS * 1_000_000) {
+            lastTicks = cpuTicks();
+            sampledAt = System.nanoTime();
+            Thread.sleep(SAMPLE_MS / 2);
+        }
+        long[] ticks = cpuTicks();
+        long elapsedNanos = System.nanoTime() - sampledAt;
+        if (ticks == null || lastTicks == null) {
+            lastTicks = ticks;
+            sampledAt = System.nanoTime();
+            return othersBusy = false;
+        }
+        double others = (ticks[0] - lastTicks[0]) - (ticks[1] - lastTicks[1]);   // busy ticks not ours
+        double windowTicks = elapsedNanos / 1e9 * TICKS_PER_SECOND;
+        othersBusy = others > OTHERS_BUSY_CORES * windowTicks;
+        lastTicks = ticks;
+        sampledAt = System.nanoTime();
+        return othersBusy;
+    }
+
+    /** The kernel's clock ticks a second (USER_HZ: 100 on Linux's common builds). */
+    private static final double TICKS_PER_SECOND = 100;
+
+    /** The machine's busy ticks (all CPUs) and this process's, or null where /proc cannot be read. */
+    private static long[] cpuTicks() {
+        try {
+            String cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).getFirst();
+            String[] f = cpu.trim().split("\\s+");   // cpu user nice system idle iowait irq softirq steal ...
+            long busy = 0;
+            for (int i = 1; i <= 8 && i < f.length; i++) {
+                if (i != 4 && i != 5) {
+                    busy += Long.parseLong(f[i]);
+                }
+            }
+            String self = java.nio.file.Files.readString(Path.of("/proc/self/stat"));
+            String[] g = self.substring(self.lastIndexOf(')') + 2).split(" ");
+            long ours = Long.parseLong(g[11]) + Long.parseLong(g[12]);   // fields 14 and 15: utime, stime
+            return new long[] {busy, ours};
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

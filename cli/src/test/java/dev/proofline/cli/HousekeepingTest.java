@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The local engine's own background work waits while a request runs in the engine and while a one-off
- * command runs in a process of its own, and runs at the lowest CPU priority.
+ * The local engine's own background work waits while a request runs in the engine, while a one-off
+ * command runs in a process of its own and while other programs keep the processors busy, and runs at
+ * the lowest CPU priority.
  */
 class HousekeepingTest {
 
@@ -26,7 +27,7 @@ class HousekeepingTest {
     void aStepWaitsWhileARequestRunsAndRunsAtTheLowestPriority() throws Exception {
         EngineHome home = new EngineHome(tmp.resolve("home"));
         home.createEngineDir();
-        try (Housekeeping h = new Housekeeping(home)) {
+        try (Housekeeping h = new Housekeeping(home, false)) {
             h.requestStarted();
             CompletableFuture<Optional<Integer>> step = new CompletableFuture<>();
             h.submit(() -> {
@@ -51,7 +52,7 @@ class HousekeepingTest {
         Process oneOff = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), HoldClientLock.class.getName(), home.dir().toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try (Housekeeping h = new Housekeeping(home)) {
+        try (Housekeeping h = new Housekeeping(home, false)) {
             assertEquals('L', oneOff.getInputStream().read(), "the lock is held");
             CompletableFuture<Void> step = new CompletableFuture<>();
             h.submit(() -> {
@@ -65,6 +66,29 @@ class HousekeepingTest {
             step.get(30, TimeUnit.SECONDS);
         } finally {
             oneOff.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aStepWaitsWhileAnotherProgramKeepsAProcessorBusy() throws Exception {
+        if (!Files.isReadable(Path.of("/proc/stat"))) {
+            return;   // nothing to watch the machine with: steps do not wait for others there
+        }
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        Process busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        try (Housekeeping h = new Housekeeping(home, true)) {
+            CompletableFuture<Void> step = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitTurn();
+                step.complete(null);
+            });
+            Thread.sleep(1_000);
+            assertFalse(step.isDone(), "waits while another program keeps a processor busy");
+            busy.destroyForcibly();
+            step.get(2, TimeUnit.MINUTES);
+        } finally {
+            busy.destroyForcibly();
         }
     }
 
