@@ -3,6 +3,7 @@ package dev.proofline.daemon;
 import dev.proofline.daemon.ClusterStore.Claim;
 import dev.proofline.daemon.ClusterStore.NewPartition;
 import dev.proofline.daemon.ClusterStore.Submitted;
+import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,7 +38,7 @@ final class PostgresQueue {
                     WITH j AS (
                       INSERT INTO jobs (job_id, idempotency_key, circuit_id, key_digest, priority, partitions,
                                         submitted_by, deadline_at)
-                      VALUES ('job-' || nextval('job_numbers'), ?, ?, ?, ?, ?, ?,
+                      VALUES ('job-' || nextval('job_numbers') || '-' || ?, ?, ?, ?, ?, ?, ?,
                               CASE WHEN ? > 0 THEN now() + ? * interval '1 millisecond' END)
                       ON CONFLICT (idempotency_key) DO NOTHING
                       RETURNING job_id, submitted_at, deadline_at),
@@ -57,6 +58,7 @@ final class PostgresQueue {
             byte[][] payloads = parts.stream().map(NewPartition::payload).toArray(byte[][]::new);
             try (PreparedStatement s = db.prepare(c, sql)) {
                 int i = 1;
+                s.setString(i++, JobIds.suffix());
                 s.setString(i++, idempotencyKey);
                 s.setString(i++, circuit);
                 s.setString(i++, digest);

@@ -8,6 +8,7 @@ import dev.proofline.daemon.ClusterStore.Claim;
 import dev.proofline.daemon.ClusterStore.NewPartition;
 import dev.proofline.daemon.ClusterStore.Submitted;
 import dev.proofline.daemon.SqliteFile.Sync;
+import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,7 +63,7 @@ final class SqliteQueue {
                 }
             }
             long number = t.next("job_numbers");
-            String id = "job-" + number;
+            String id = JobIds.of(number);
             Long deadlineAt = deadline == null ? null : t.now + deadline.toMillis();
             t.update("""
                     INSERT INTO jobs (job_id, number, idempotency_key, circuit_id, key_digest, priority, partitions,
