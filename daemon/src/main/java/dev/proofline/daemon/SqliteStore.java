@@ -98,8 +98,8 @@ final class SqliteStore implements ClusterStore {
     }
 
     @Override
-    public boolean release(Claim claim, String why) {
-        return queue.release(claim, why);
+    public boolean release(Claim claim, String why, boolean attempt) {
+        return queue.release(claim, why, attempt);
     }
 
     @Override

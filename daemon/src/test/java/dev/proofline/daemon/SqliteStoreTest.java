@@ -147,10 +147,11 @@ class SqliteStoreTest {
         open();
         submit(null, 1);
         ClusterStore.Claim first = claim(1).getFirst();
-        assertTrue(store.release(first, "no room for its key"));
+        assertTrue(store.release(first, "no room for its key", true));
         ClusterStore.Claim second = claim(1).getFirst();
         assertNotEquals(first.token(), second.token());
         assertEquals(2, second.claims());
+        assertEquals(2, second.attempts(), "a give-back by a living node is an attempt");
         assertFalse(complete(first), "the old lease's result");
         assertTrue(complete(second));
     }
@@ -208,7 +209,29 @@ class SqliteStoreTest {
         now.addAndGet(LEASE.toMillis() + 1);
         assertEquals(1, store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1)));
         assertFalse(complete(c));
-        assertEquals(1, claim(1).size());
+        ClusterStore.Claim again = claim(1).getFirst();
+        assertEquals(1, again.interrupted(), "the expired claim ended with its node, not for the partition's sake");
+        assertEquals(1, again.attempts());
+    }
+
+    @Test
+    void claimsThatEndedWithTheirNodeAreCountedApartFromAttempts() {
+        open();
+        String id = submit(null, 1).jobId();
+        for (int death = 0; death < 10; death++) {
+            claim(1);
+            store.close(); // the process dies holding the claim
+            open();
+            assertEquals(1, store.leave("local"), "its next life gives the claim back");
+        }
+        ClusterStore.Claim c = claim(1).getFirst();
+        assertEquals(11, c.claims());
+        assertEquals(10, c.interrupted());
+        assertEquals(1, c.attempts(), "ten deaths of its node are not ten attempts");
+        assertTrue(store.release(c, "the node is stopping", false));
+        ClusterStore.Claim stopped = claim(1).getFirst();
+        assertEquals(11, stopped.interrupted(), "a give-back by a stopping node is an interruption");
+        assertEquals("RUNNING", store.job(id, false).state());
     }
 
     @Test
