@@ -180,7 +180,7 @@ public final class Daemon implements AutoCloseable {
      */
     private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
-        SqliteStore store = SqliteStore.open(s.path(System.getenv()));
+        SqliteStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
             // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
             return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
