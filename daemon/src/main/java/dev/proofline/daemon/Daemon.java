@@ -112,8 +112,8 @@ public final class Daemon implements AutoCloseable {
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
                     .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
                             DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
-                    .addService(auth == null ? ServerInterceptors.intercept(service)
-                            : ServerInterceptors.intercept(service, auth));
+                    .addService(auth == null ? MalformedRequests.guard(service.bindService())
+                            : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth));
             if (!config.server().tlsCert().isEmpty()) {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
@@ -286,6 +286,18 @@ public final class Daemon implements AutoCloseable {
         return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Whether an authorization header carries {@code token} as bearer credentials: the scheme's name in
+     * any case (RFC 9110, 11.1: "bearer" is as good as "Bearer"), then one or more spaces, then the token.
+     */
+    static boolean bearerMatches(String header, String token) {
+        String scheme = "Bearer ";
+        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
+            return false;
+        }
+        return constantTimeEquals(header.substring(scheme.length()).stripLeading(), token);
+    }
+
     /** Requires {@code authorization: Bearer <token>} on every call. */
     private record BearerAuth(String token) implements ServerInterceptor {
         private static final Metadata.Key<String> AUTHORIZATION =
@@ -295,7 +307,7 @@ public final class Daemon implements AutoCloseable {
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                 ServerCallHandler<Q, R> next) {
             String h = headers.get(AUTHORIZATION);
-            if (h == null || !constantTimeEquals(h, "Bearer " + token)) {
+            if (!bearerMatches(h, token)) {
                 call.close(Status.UNAUTHENTICATED.withDescription("send authorization: Bearer <token>"), new Metadata());
                 return new ServerCall.Listener<>() { };
             }
