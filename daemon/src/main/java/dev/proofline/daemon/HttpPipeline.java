@@ -250,11 +250,12 @@ final class HttpPipeline {
     }
 
     /**
-     * One connection's clock: while no request is under way, the connection may stay idle for
+     * One connection's clock: a new connection must send its first request within {@code headerTimeout}
+     * (or {@code idleTimeout}, when shorter); between requests, the connection may stay idle for
      * {@code idleTimeout}; once a request's first byte arrives, the whole request must arrive within
      * {@code headerTimeout}. Either way a late connection is closed. A slow sender (one byte now and then)
      * therefore cannot hold a connection longer than the header timeout, which an idle timeout alone would
-     * allow.
+     * allow, nor can a client that opens connections and sends nothing on them.
      */
     static final class RequestDeadline extends ChannelInboundHandlerAdapter {
         private final StatusHttpServer.Limits limits;
@@ -273,7 +274,8 @@ final class HttpPipeline {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            arm(limits.idleTimeout());
+            // a connection that has not yet sent a request is held no longer than a request may take
+            arm(limits.headerTimeout().compareTo(limits.idleTimeout()) < 0 ? limits.headerTimeout() : limits.idleTimeout());
             super.channelActive(ctx);
         }
 
