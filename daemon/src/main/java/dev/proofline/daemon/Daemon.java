@@ -112,6 +112,17 @@ public final class Daemon implements AutoCloseable {
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
                     .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
                             DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
+                    // a connection that has not finished HTTP/2's opening (the client's preface and
+                    // settings; TLS first where configured) within this time is closed: gRPC's default,
+                    // 120 s, let connections that send only the preface pile up to the fd limit
+                    .handshakeTimeout(DaemonConfig.parseDuration(config.limits().handshakeTimeout()).toMillis(),
+                            TimeUnit.MILLISECONDS)
+                    // a connection with no call under way is sent GOAWAY and closed after this long
+                    .maxConnectionIdle(DaemonConfig.parseDuration(config.limits().idleTimeout()).toMillis(),
+                            TimeUnit.MILLISECONDS)
+                    // a peer that is gone (a half-open connection with a call under way) is found by a
+                    // ping unanswered for 20 s, at most a minute after the connection fell silent
+                    .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
                     .addService(auth == null ? MalformedRequests.guard(service.bindService())
                             : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth));
             if (!config.server().tlsCert().isEmpty()) {
