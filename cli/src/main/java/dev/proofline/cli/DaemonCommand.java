@@ -42,6 +42,12 @@ final class DaemonCommand implements Callable<Integer> {
                     + " memory (jobs are lost with the process)")
     String store;
 
+    @Option(names = "--set-aside-damaged-store",
+            description = "a job store found damaged at start (empty, truncated, corrupt, or a damaged log) is moved"
+                    + " into damaged-<time>/ in its directory and an empty store begins; without it such a store"
+                    + " is refused (store.on_damage)")
+    boolean setAsideDamagedStore;
+
     @Override
     public Integer call() throws Exception {
         DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
@@ -51,6 +57,9 @@ final class DaemonCommand implements Callable<Integer> {
         }
         if (store != null) {
             cfg = cfg.withStore(store);
+        }
+        if (setAsideDamagedStore) {
+            cfg = cfg.withDamagedStoreSetAside();
         }
         Daemon d = Daemon.start(cfg, System.err::println);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -105,4 +105,19 @@ class DaemonCommandTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains(cfg + ":3: engine.budgett: unknown key"), r.err());
     }
+
+    @Test
+    void aDamagedStoreIsRefusedInOneLineThatSaysWhatToDo() throws Exception {
+        Path store = Files.createDirectories(tmp.resolve("store"));
+        Files.write(store.resolve("queue.db"), new byte[0]); // a store truncated to nothing
+        Files.createDirectories(tmp.resolve("keys"));
+        CliRun r = CliRun.of("daemon", "--keys", tmp.resolve("keys").toString(), "--grpc-listen", "127.0.0.1:0",
+                "--http-listen", "127.0.0.1:0", "--store", store.toString());
+        assertEquals(2, r.code(), r.err());
+        // the log's lines before it (the backend chosen) are the daemon's; the error is one line, no stack trace
+        List<String> error = r.err().lines().dropWhile(l -> !l.startsWith("proofline daemon: ")).toList();
+        assertEquals(1, error.size(), r.err());
+        assertTrue(error.getFirst().startsWith("proofline daemon: job store " + store.resolve("queue.db") + " is empty (0 bytes):"
+                + " restore the store directory from a backup, or start with --set-aside-damaged-store"), r.err());
+    }
 }

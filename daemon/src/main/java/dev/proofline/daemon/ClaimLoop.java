@@ -119,9 +119,11 @@ final class ClaimLoop {
     private void submit(HeldClaim l) {
         ClusterStore.Claim c = l.claim;
         try {
-            if (c.claims() > settings.maxAttempts()) {
-                writer.fail(l, "claimed " + c.claims() + " times without a result (cluster.max_attempts = "
-                        + settings.maxAttempts() + "): the nodes proving it died or gave it up");
+            // claims that ended because their node died or stopped (c.interrupted()) are not counted: a
+            // daemon killed again and again must not fail the valid jobs it was proving
+            if (c.attempts() > settings.maxAttempts()) {
+                writer.fail(l, "given back " + (c.attempts() - 1) + " times without a result (cluster.max_attempts = "
+                        + settings.maxAttempts() + ")");
                 return;
             }
             Circuits.Registered circuit = Circuits.of(engine).get(c.circuit());

@@ -59,9 +59,18 @@ interface ClusterStore extends AutoCloseable {
     record Submitted(String jobId, boolean existing, int queuePosition) {
     }
 
-    /** A partition claimed by this node under lease {@code token}; {@code claims} counts every claim of it. */
+    /**
+     * A partition claimed by this node under lease {@code token}; {@code claims} counts every claim of it,
+     * this one included, {@code interrupted} the earlier ones that ended because their node died or
+     * stopped (not the partition's fault).
+     */
     record Claim(String jobId, int partition, long token, String circuit, String kind, byte[] payload, int priority,
-            double waitedMs, int claims) {
+            double waitedMs, int claims, int interrupted) {
+
+        /** Claims that ended without a result for the partition's own sake: given back by a living node (this one included). */
+        int attempts() {
+            return claims - interrupted;
+        }
     }
 
     /** What a node tells the others with each heartbeat. */
@@ -151,8 +160,12 @@ interface ClusterStore extends AutoCloseable {
      */
     boolean fail(Claim claim, String node, String error);
 
-    /** Gives a claimed partition back to the queue (this node cannot prove it now) and announces it. */
-    boolean release(Claim claim, String why);
+    /**
+     * Gives a claimed partition back to the queue and announces it: {@code attempt}, this node could not
+     * prove it (counts toward {@code max_attempts}); otherwise the node is stopping, and the claim counts
+     * as interrupted.
+     */
+    boolean release(Claim claim, String why, boolean attempt);
 
     /**
      * Records the node's heartbeat and load, and extends the leases it holds; returns the tokens of
@@ -162,12 +175,13 @@ interface ClusterStore extends AutoCloseable {
 
     /**
      * A node that stops, or that starts again under its id after it died: its claims go back to the
-     * queue at once (announced), and it shows as stopped. Returns the partitions given back.
+     * queue at once (announced), each counted as interrupted, and it shows as stopped. Returns the
+     * partitions given back.
      */
     int leave(String node);
 
     /**
-     * Upkeep: partitions whose lease expired go back to the queue, announced; jobs past their deadline
+     * Upkeep: partitions whose lease expired go back to the queue, announced, counted as interrupted; jobs past their deadline
      * end; ended jobs are deleted after {@code retention}, fetched ones after {@code fetchedRetention}.
      * Returns the partitions requeued.
      */

@@ -112,8 +112,19 @@ public final class Daemon implements AutoCloseable {
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
                     .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
                             DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
-                    .addService(auth == null ? ServerInterceptors.intercept(service)
-                            : ServerInterceptors.intercept(service, auth));
+                    // a connection that has not finished HTTP/2's opening (the client's preface and
+                    // settings; TLS first where configured) within this time is closed: gRPC's default,
+                    // 120 s, let connections that send only the preface pile up to the fd limit
+                    .handshakeTimeout(DaemonConfig.parseDuration(config.limits().handshakeTimeout()).toMillis(),
+                            TimeUnit.MILLISECONDS)
+                    // a connection with no call under way is sent GOAWAY and closed after this long
+                    .maxConnectionIdle(DaemonConfig.parseDuration(config.limits().idleTimeout()).toMillis(),
+                            TimeUnit.MILLISECONDS)
+                    // a peer that is gone (a half-open connection with a call under way) is found by a
+                    // ping unanswered for 20 s, at most a minute after the connection fell silent
+                    .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
+                    .addService(auth == null ? MalformedRequests.guard(service.bindService())
+                            : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth));
             if (!config.server().tlsCert().isEmpty()) {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
@@ -180,7 +191,7 @@ public final class Daemon implements AutoCloseable {
      */
     private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
-        SqliteStore store = SqliteStore.open(s.path(System.getenv()));
+        SqliteStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
             // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
             return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
@@ -286,6 +297,18 @@ public final class Daemon implements AutoCloseable {
         return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Whether an authorization header carries {@code token} as bearer credentials: the scheme's name in
+     * any case (RFC 9110, 11.1: "bearer" is as good as "Bearer"), then one or more spaces, then the token.
+     */
+    static boolean bearerMatches(String header, String token) {
+        String scheme = "Bearer ";
+        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
+            return false;
+        }
+        return constantTimeEquals(header.substring(scheme.length()).stripLeading(), token);
+    }
+
     /** Requires {@code authorization: Bearer <token>} on every call. */
     private record BearerAuth(String token) implements ServerInterceptor {
         private static final Metadata.Key<String> AUTHORIZATION =
@@ -295,7 +318,7 @@ public final class Daemon implements AutoCloseable {
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                 ServerCallHandler<Q, R> next) {
             String h = headers.get(AUTHORIZATION);
-            if (h == null || !constantTimeEquals(h, "Bearer " + token)) {
+            if (!bearerMatches(h, token)) {
                 call.close(Status.UNAUTHENTICATED.withDescription("send authorization: Bearer <token>"), new Metadata());
                 return new ServerCall.Listener<>() { };
             }

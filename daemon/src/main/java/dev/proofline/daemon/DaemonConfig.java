@@ -64,11 +64,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
     }
 
-    /** Request limits. */
+    /** Request limits, and the gRPC port's connection timeouts. */
     public record Limits(@JsonProperty("max_message_bytes") String maxMessageBytes,
             @JsonProperty("max_request_bytes") String maxRequestBytes,
             @JsonProperty("max_partitions") Integer maxPartitions,
-            @JsonProperty("max_await") String maxAwait) {
+            @JsonProperty("max_await") String maxAwait,
+            @JsonProperty("handshake_timeout") String handshakeTimeout,
+            @JsonProperty("idle_timeout") String idleTimeout) {
     }
 
     /**
@@ -112,10 +114,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
      * {@code memory} (lost with the process). Cluster mode keeps it in the cluster's database instead.
      */
     public record Store(String kind, String directory, @JsonProperty("result_retention") String resultRetention,
-            @JsonProperty("fetched_retention") String fetchedRetention) {
+            @JsonProperty("fetched_retention") String fetchedRetention, @JsonProperty("on_damage") String onDamage) {
 
         public boolean durable() {
             return kind.equals("sqlite");
+        }
+
+        /** {@code on_damage = "set_aside"}: a damaged store is moved aside for an empty one, rather than refused. */
+        public boolean setAsideDamaged() {
+            return onDamage.equals("set_aside");
         }
 
         /** The store's directory: {@code directory}, or {@code daemon/} in the state directory {@code env} names. */
@@ -269,9 +276,11 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
         c.bytes("engine", "key_tables", e.keyTables());
-        Limits l = limits != null ? limits : new Limits(null, null, null, null);
+        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null);
         l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
-                or(l.maxAwait(), "10m"));
+                or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"));
+        c.duration("limits", "handshake_timeout", l.handshakeTimeout());
+        c.duration("limits", "idle_timeout", l.idleTimeout());
         c.bytes("limits", "max_message_bytes", l.maxMessageBytes());
         c.bytes("limits", "max_request_bytes", l.maxRequestBytes());
         c.atLeast("limits", "max_partitions", l.maxPartitions(), 1);
@@ -304,10 +313,11 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw c.error("cluster", "heartbeat_interval", "must be at most half of lease_timeout ("
                     + u.leaseTimeout() + "), so a live node keeps its leases");
         }
-        Store t = store != null ? store : new Store(null, null, null, null);
+        Store t = store != null ? store : new Store(null, null, null, null, null);
         t = new Store(or(t.kind(), "sqlite"), or(t.directory(), ""), or(t.resultRetention(), "1h"),
-                or(t.fetchedRetention(), "1m"));
+                or(t.fetchedRetention(), "1m"), or(t.onDamage(), "refuse"));
         c.oneOf("store", "kind", t.kind(), "sqlite", "memory");
+        c.oneOf("store", "on_damage", t.onDamage(), "refuse", "set_aside");
         c.duration("store", "result_retention", t.resultRetention());
         c.duration("store", "fetched_retention", t.fetchedRetention());
         Http h = http != null ? http : new Http(null, null, null, null, null, null, null);
@@ -357,7 +367,17 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
      */
     public DaemonConfig withStore(String where) {
         Store t = where.equals("memory") ? new Store("memory", store.directory(), store.resultRetention(),
-                store.fetchedRetention()) : new Store("sqlite", where, store.resultRetention(), store.fetchedRetention());
+                store.fetchedRetention(), store.onDamage())
+                : new Store("sqlite", where, store.resultRetention(), store.fetchedRetention(), store.onDamage());
+        return new DaemonConfig(server, keys, engine, limits, shutdown, cluster, t, http).resolved("command line", "");
+    }
+
+    /**
+     * This configuration with a damaged store moved aside for an empty one (the
+     * {@code --set-aside-damaged-store} flag, {@code store.on_damage = "set_aside"}).
+     */
+    public DaemonConfig withDamagedStoreSetAside() {
+        Store t = new Store(store.kind(), store.directory(), store.resultRetention(), store.fetchedRetention(), "set_aside");
         return new DaemonConfig(server, keys, engine, limits, shutdown, cluster, t, http).resolved("command line", "");
     }
 

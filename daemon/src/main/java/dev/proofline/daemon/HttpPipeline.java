@@ -125,9 +125,10 @@ final class HttpPipeline {
      * Bounds each request's body by its route before it is aggregated: a job's submission by
      * {@code maxJobBytes}, any other request by {@code maxBodyBytes}; and the job submissions being
      * gathered on all connections together by {@code maxConcurrentRequests × maxJobBytes} (each reserves
-     * its announced length, or a chunked body what has arrived, until it has been handed on whole or its
-     * connection closes). A body past its bound, announced (Content-Length) or as it arrives (chunked), is
-     * answered 413, and one past the shared budget 503, at once; the rest of it is read and dropped
+     * the bytes that have arrived, never what it announces, until it has been handed on whole or its
+     * connection closes: connections that announce large bodies and send nothing hold nothing). A body
+     * past its bound, announced (Content-Length) or as it arrives, is answered 413, and one whose bytes
+     * find no room in the shared budget 503, at once; the rest of it is read and dropped
      * (nothing is kept) and the connection closes at its end, so that a client still sending reads the
      * answer rather than a reset. {@link RequestDeadline} still bounds how long that may take.
      */
@@ -136,7 +137,6 @@ final class HttpPipeline {
         private long received;
         private boolean job;
         private boolean json;
-        private boolean chunked;
         private boolean rejected;
         /** Bytes of {@link #jobBytes} this connection's request holds. */
         private long reserved;
@@ -159,13 +159,8 @@ final class HttpPipeline {
                 json = r.uri().startsWith(JsonApi.PREFIX);
                 received = 0;
                 long length = r.decoderResult().isFailure() ? -1 : announced(r);
-                chunked = length < 0;
                 if (length > limit) {
                     reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLarge());
-                    return;
-                }
-                if (job && !chunked && !reserve(length)) {
-                    reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
                     return;
                 }
             }
@@ -176,7 +171,7 @@ final class HttpPipeline {
                     reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLarge());
                     return;
                 }
-                if (job && chunked && !reserve(n)) {
+                if (job && !reserve(n)) {
                     reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
                     return;
                 }
@@ -250,11 +245,12 @@ final class HttpPipeline {
     }
 
     /**
-     * One connection's clock: while no request is under way, the connection may stay idle for
+     * One connection's clock: a new connection must send its first request within {@code headerTimeout}
+     * (or {@code idleTimeout}, when shorter); between requests, the connection may stay idle for
      * {@code idleTimeout}; once a request's first byte arrives, the whole request must arrive within
      * {@code headerTimeout}. Either way a late connection is closed. A slow sender (one byte now and then)
      * therefore cannot hold a connection longer than the header timeout, which an idle timeout alone would
-     * allow.
+     * allow, nor can a client that opens connections and sends nothing on them.
      */
     static final class RequestDeadline extends ChannelInboundHandlerAdapter {
         private final StatusHttpServer.Limits limits;
@@ -273,7 +269,8 @@ final class HttpPipeline {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            arm(limits.idleTimeout());
+            // a connection that has not yet sent a request is held no longer than a request may take
+            arm(limits.headerTimeout().compareTo(limits.idleTimeout()) < 0 ? limits.headerTimeout() : limits.idleTimeout());
             super.channelActive(ctx);
         }
 

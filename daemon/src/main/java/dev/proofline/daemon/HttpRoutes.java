@@ -158,7 +158,7 @@ final class HttpRoutes {
     }
 
     private boolean authorized(String header, String query) {
-        return header != null && Daemon.constantTimeEquals(header, "Bearer " + token)
+        return Daemon.bearerMatches(header, token)
                 || query != null && List.of(query.split("&")).stream()
                         .anyMatch(p -> Daemon.constantTimeEquals(p, "token=" + token));
     }

@@ -1,8 +1,13 @@
 package dev.proofline.daemon;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.UnsafeByteOperations;
@@ -44,7 +49,17 @@ final class JsonApi {
 
     static final String PREFIX = "/v1/";
     static final String JOBS = "/v1/jobs";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Strict where a lenient reader would take something other than what the client meant: a duplicate
+     * key (which value?) and content after the object are refused, as the command line's readers refuse
+     * them. A string may be as long as the body: a witness in base64 is about 4/3 of its bytes, and the
+     * body is bounded by {@code http.max_job_bytes} before it is read (Jackson's own default, 20 million
+     * characters, refused witnesses over about 15 MB).
+     */
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     private static final Set<String> SUBMIT_FIELDS = Set.of("circuit", "partitions", "priority", "idempotency_key",
             "deadline_ms");
 

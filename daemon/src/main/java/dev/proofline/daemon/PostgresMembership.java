@@ -73,7 +73,8 @@ final class PostgresMembership {
         return db.run("leaving the cluster", c -> {
             String sql = """
                     WITH r AS (
-                      UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL
+                      UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
+                             interrupted = interrupted + 1
                       WHERE state = 'CLAIMED' AND lease_owner = ? RETURNING job_id, circuit_id, key_digest),
                     n AS (UPDATE nodes SET stopped_at = now(), permits_in_use = 0, claimed = 0 WHERE node_id = ?)
                     SELECT count(*) FROM (SELECT pg_notify('proofline_work', job_id || ' ' || circuit_id || ' ' || key_digest) FROM r) x""";

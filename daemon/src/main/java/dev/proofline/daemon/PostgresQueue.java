@@ -3,6 +3,7 @@ package dev.proofline.daemon;
 import dev.proofline.daemon.ClusterStore.Claim;
 import dev.proofline.daemon.ClusterStore.NewPartition;
 import dev.proofline.daemon.ClusterStore.Submitted;
+import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,7 +38,7 @@ final class PostgresQueue {
                     WITH j AS (
                       INSERT INTO jobs (job_id, idempotency_key, circuit_id, key_digest, priority, partitions,
                                         submitted_by, deadline_at)
-                      VALUES ('job-' || nextval('job_numbers'), ?, ?, ?, ?, ?, ?,
+                      VALUES ('job-' || nextval('job_numbers') || '-' || ?, ?, ?, ?, ?, ?, ?,
                               CASE WHEN ? > 0 THEN now() + ? * interval '1 millisecond' END)
                       ON CONFLICT (idempotency_key) DO NOTHING
                       RETURNING job_id, submitted_at, deadline_at),
@@ -57,6 +58,7 @@ final class PostgresQueue {
             byte[][] payloads = parts.stream().map(NewPartition::payload).toArray(byte[][]::new);
             try (PreparedStatement s = db.prepare(c, sql)) {
                 int i = 1;
+                s.setString(i++, JobIds.suffix());
                 s.setString(i++, idempotencyKey);
                 s.setString(i++, circuit);
                 s.setString(i++, digest);
@@ -107,7 +109,7 @@ final class PostgresQueue {
                           ORDER BY priority DESC, seq LIMIT ? FOR UPDATE SKIP LOCKED) q
                     WHERE p.job_id = q.job_id AND p.idx = q.idx
                     RETURNING p.job_id, p.idx, p.lease_token, p.circuit_id, p.kind, p.payload, p.priority,
-                              extract(epoch FROM now() - p.submitted_at) * 1000, p.claims""";
+                              extract(epoch FROM now() - p.submitted_at) * 1000, p.claims, p.interrupted""";
             try (PreparedStatement s = db.prepare(c, sql)) {
                 s.setString(1, node);
                 s.setLong(2, lease.toMillis());
@@ -118,7 +120,7 @@ final class PostgresQueue {
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
                         out.add(new Claim(r.getString(1), r.getInt(2), r.getLong(3), r.getString(4), r.getString(5),
-                                r.getBytes(6), r.getInt(7), r.getDouble(8), r.getInt(9)));
+                                r.getBytes(6), r.getInt(7), r.getDouble(8), r.getInt(9), r.getInt(10)));
                     }
                 }
                 return out;
@@ -223,21 +225,25 @@ final class PostgresQueue {
         });
     }
 
-    /** Gives a claimed partition back to the queue (this node cannot prove it now) and announces it. */
-    boolean release(Claim claim, String why) {
+    /**
+     * Gives a claimed partition back to the queue and announces it; {@code attempt}: this node could not
+     * prove it (else it is stopping: the claim counts as interrupted).
+     */
+    boolean release(Claim claim, String why, boolean attempt) {
         return db.run("releasing a partition", c -> {
             String sql = """
                     WITH r AS (
                       UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL,
-                             lease_expires = NULL, error = ?
+                             lease_expires = NULL, error = ?, interrupted = interrupted + ?
                       WHERE job_id = ? AND idx = ? AND state = 'CLAIMED' AND lease_token = ?
                       RETURNING job_id, circuit_id, key_digest)
                     SELECT count(*) FROM (SELECT pg_notify('proofline_work', job_id || ' ' || circuit_id || ' ' || key_digest) FROM r) x""";
             try (PreparedStatement s = db.prepare(c, sql)) {
                 s.setString(1, why);
-                s.setString(2, claim.jobId());
-                s.setInt(3, claim.partition());
-                s.setLong(4, claim.token());
+                s.setInt(2, attempt ? 0 : 1);
+                s.setString(3, claim.jobId());
+                s.setInt(4, claim.partition());
+                s.setLong(5, claim.token());
                 try (ResultSet r = s.executeQuery()) {
                     r.next();
                     return r.getLong(1) == 1;

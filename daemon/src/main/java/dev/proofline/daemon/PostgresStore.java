@@ -94,8 +94,8 @@ final class PostgresStore implements ClusterStore {
     }
 
     @Override
-    public boolean release(Claim claim, String why) {
-        return queue.release(claim, why);
+    public boolean release(Claim claim, String why, boolean attempt) {
+        return queue.release(claim, why, attempt);
     }
 
     @Override

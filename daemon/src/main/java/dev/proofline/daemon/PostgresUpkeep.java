@@ -25,7 +25,7 @@ final class PostgresUpkeep {
             String expire = """
                     WITH r AS (
                       UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
-                             error = 'lease of ' || lease_owner || ' expired'
+                             error = 'lease of ' || lease_owner || ' expired', interrupted = interrupted + 1
                       WHERE state = 'CLAIMED' AND lease_expires < now() RETURNING job_id, circuit_id, key_digest)
                     SELECT count(*) FROM (SELECT pg_notify('proofline_work', job_id || ' ' || circuit_id || ' ' || key_digest)
                                           FROM r) x""";

@@ -87,9 +87,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     public void prove(SubmitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
             SubmitProofResponse sub = submit(req, partitions(req.getPartitionsList()));
-            long ms = req.getAwaitTimeoutMs() == 0 ? Duration.ofMinutes(10).toMillis() : req.getAwaitTimeoutMs();
-            Duration timeout = Duration.ofMillis(Math.min(ms, maxAwait.toMillis()));
-            jobs.await(sub.getJobId(), timeout, out);
+            jobs.await(sub.getJobId(), SubmitChecks.waitOf(req.getAwaitTimeoutMs(), Duration.ofMinutes(10), maxAwait),
+                    out);
         } catch (Throwable t) {
             out.onError(status(t));
         }
@@ -196,6 +195,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         if (!accepting) {
             throw Status.UNAVAILABLE.withDescription("the daemon is shutting down").asRuntimeException();
         }
+        SubmitChecks.check(req);
         String id = req.getCircuitId();
         Circuits.checkId(id);
         Circuits.Registered circuit = Circuits.of(engine).get(id);
@@ -205,8 +205,26 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                 parts.add(partition(circuit, key.value(), ps.get(p), p));
             }
         }
+        checkInputs(id, parts);
         checkSatisfied(id, parts);
         return jobs.submit(req, id, priority(req), ps, parts);
+    }
+
+    /**
+     * Circom inputs against the circuit's witness generator: an input that names a signal the circuit
+     * does not have, gives one the wrong number of values or leaves one out is INVALID_ARGUMENT now, not
+     * an acknowledged job that fails when its witness is computed.
+     */
+    private void checkInputs(String id, List<CircuitJob.Partition> parts) {
+        for (int p = 0; p < parts.size(); p++) {
+            if (parts.get(p) instanceof CircuitJob.Inputs(dev.proofline.r1cs.wasm.CircomInput input)) {
+                try {
+                    Circuits.of(engine).wasm(id).check(input);
+                } catch (dev.proofline.r1cs.wasm.WitnessException e) {
+                    throw invalid("partition " + p + " of circuit '" + id + "': " + e.getMessage());
+                }
+            }
+        }
     }
 
     /**
@@ -270,8 +288,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
     @Override
     public void awaitProof(AwaitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
-            Duration timeout = Duration.ofMillis(Math.min(req.getTimeoutMs(), maxAwait.toMillis()));
-            jobs.await(req.getJobId(), timeout, out);
+            jobs.await(req.getJobId(), SubmitChecks.waitOf(req.getTimeoutMs(), Duration.ZERO, maxAwait), out);
         } catch (Throwable t) {
             out.onError(status(t));
         }

@@ -121,15 +121,19 @@ final class ResultWriter {
         }
     }
 
-    /** This node will not prove the claim (stopping, or no room for its key): back to the queue for another. */
+    /**
+     * This node will not prove the claim (stopping, or no room for its key): back to the queue for another.
+     * Only a give-back while the node lives counts toward {@code max_attempts}; claims that ended because
+     * a node died or stopped are counted apart, and never fail a job.
+     */
     void giveBack(HeldClaim l, String why) {
         ClusterStore.Claim c = l.claim;
-        if (c.claims() >= maxAttempts && !stopping) {
-            fail(l, "given up " + c.claims() + " times (cluster.max_attempts), last: " + why);
+        if (c.attempts() >= maxAttempts && !stopping) {
+            fail(l, "given up " + c.attempts() + " times (cluster.max_attempts), last: " + why);
             return;
         }
         try {
-            store.release(c, nodeId + ": " + why);
+            store.release(c, nodeId + ": " + why, !stopping);
         } catch (RuntimeException e) {
             outage.noteDown(e); // the lease expires; another node takes the partition then
         }

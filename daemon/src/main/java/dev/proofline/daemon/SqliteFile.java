@@ -19,6 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.flywaydb.core.Flyway;
 import org.sqlite.SQLiteConfig;
@@ -64,9 +65,18 @@ final class SqliteFile implements AutoCloseable {
     /**
      * Opens (or creates) the store in {@code directory} (made owner-only: witnesses are in it),
      * creating or migrating its schema; {@code clock}: milliseconds since the epoch. Another process
-     * with the store open is a {@link DaemonConfig.ConfigException}.
+     * with the store open is a {@link DaemonConfig.ConfigException}, a damaged store a
+     * {@link SqliteIntegrity.DamagedException}.
      */
     static SqliteFile open(Path directory, LongSupplier clock) {
+        return open(directory, clock, false, line -> { });
+    }
+
+    /**
+     * As {@link #open(Path, LongSupplier)}; with {@code setAsideDamaged} a damaged store's files are
+     * moved into {@code damaged-<time>/} in the directory (said on {@code log}) and an empty store begins.
+     */
+    static SqliteFile open(Path directory, LongSupplier clock, boolean setAsideDamaged, Consumer<String> log) {
         FileChannel lockFile = null;
         try {
             Files.createDirectories(directory);
@@ -82,17 +92,30 @@ final class SqliteFile implements AutoCloseable {
                 throw new DaemonConfig.ConfigException("store.directory: " + directory
                         + " is in use by another daemon (each daemon needs a store directory of its own)");
             }
-            Connection c = connect(directory.resolve("queue.db"));
+            Path db = directory.resolve("queue.db");
+            Connection c;
+            try {
+                c = connect(db);
+            } catch (SqliteIntegrity.DamagedException e) {
+                if (!setAsideDamaged) {
+                    throw e;
+                }
+                Path aside = SqliteIntegrity.setAside(db);
+                log.accept("job store " + e.file + " " + e.problem + ": its files were moved into " + aside
+                        + "; starting with an empty store");
+                c = connect(db);
+            }
             SqliteFile s = new SqliteFile(directory, lockFile, lock, c, clock);
             lockFile = null; // the file owns it now
             return s;
         } catch (IOException e) {
             throw new DaemonConfig.ConfigException("store.directory: " + directory + ": " + e.getMessage());
         } catch (SQLException | RuntimeException e) {
-            if (e instanceof DaemonConfig.ConfigException ce) {
-                throw ce;
+            if (e instanceof DaemonConfig.ConfigException || e instanceof SqliteIntegrity.DamagedException) {
+                throw (RuntimeException) e;
             }
-            throw new IllegalStateException("opening the job store in " + directory + ": " + e.getMessage(), e);
+            throw new IllegalStateException("opening the job store in " + directory + ": "
+                    + String.valueOf(e.getMessage()).replaceAll("\\s+", " "), e);
         } finally {
             if (lockFile != null) {
                 try {
@@ -120,7 +143,9 @@ final class SqliteFile implements AutoCloseable {
         FULL, NORMAL
     }
 
-    private static Connection connect(Path file) throws SQLException {
+    /** A connection to the store at {@code file}, checked ({@link SqliteIntegrity}) and its schema migrated. */
+    private static Connection connect(Path file) throws SQLException, IOException {
+        SqliteIntegrity.beforeOpen(file);
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -129,13 +154,25 @@ final class SqliteFile implements AutoCloseable {
         config.setBusyTimeout(5000);
         SQLiteDataSource ds = new SQLiteDataSource(config);
         ds.setUrl("jdbc:sqlite:" + file);
-        Flyway.configure().dataSource(ds).locations("classpath:dev/proofline/daemon/sqlite")
-                .table("proofline_schema_history").load().migrate();
-        // transactions are begun and committed by hand (with), so that the safety level can be set
-        // between them: SQLite refuses to change it inside one
-        Connection c = ds.getConnection();
-        c.setAutoCommit(true);
-        return c;
+        Connection c = null;
+        try {
+            c = ds.getConnection();
+            SqliteIntegrity.afterOpen(file, c);
+            Flyway.configure().dataSource(ds).locations("classpath:dev/proofline/daemon/sqlite")
+                    .table("proofline_schema_history").load().migrate();
+            // transactions are begun and committed by hand (with), so that the safety level can be set
+            // between them: SQLite refuses to change it inside one
+            c.setAutoCommit(true);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            if (c != null) {
+                c.close();
+            }
+            if (!(e instanceof SqliteIntegrity.DamagedException) && SqliteIntegrity.isDamage(e)) {
+                throw SqliteIntegrity.damaged(file, e);
+            }
+            throw e;
+        }
     }
 
     Path path() {

@@ -58,7 +58,8 @@ final class SqliteMembership {
         return file.with("giving claims back", Sync.NORMAL, t -> {
             t.update("UPDATE nodes SET stopped_at = ?, permits_in_use = 0, claimed = 0 WHERE node_id = ?", t.now, node);
             try (PreparedStatement s = t.prepare("""
-                    UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL
+                    UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
+                           interrupted = interrupted + 1
                     WHERE state = 'CLAIMED' AND lease_owner = ? RETURNING job_id, circuit_id, key_digest""")) {
                 s.setString(1, node);
                 return SqliteQueue.requeued(t, s);

@@ -8,6 +8,7 @@ import dev.proofline.daemon.ClusterStore.Claim;
 import dev.proofline.daemon.ClusterStore.NewPartition;
 import dev.proofline.daemon.ClusterStore.Submitted;
 import dev.proofline.daemon.SqliteFile.Sync;
+import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,7 +63,7 @@ final class SqliteQueue {
                 }
             }
             long number = t.next("job_numbers");
-            String id = "job-" + number;
+            String id = JobIds.of(number);
             Long deadlineAt = deadline == null ? null : t.now + deadline.toMillis();
             t.update("""
                     INSERT INTO jobs (job_id, number, idempotency_key, circuit_id, key_digest, priority, partitions,
@@ -100,7 +101,7 @@ final class SqliteQueue {
             args.add(limit);
             List<Claim> out = new ArrayList<>();
             try (PreparedStatement s = t.prepare("""
-                    SELECT job_id, idx, circuit_id, kind, payload, priority, submitted_at, claims FROM partitions
+                    SELECT job_id, idx, circuit_id, kind, payload, priority, submitted_at, claims, interrupted FROM partitions
                     WHERE state = 'QUEUED' AND (deadline_at IS NULL OR deadline_at > ?)
                       AND (circuit_id, key_digest) IN (VALUES %s)
                     ORDER BY priority DESC, seq, idx LIMIT ?""".formatted(pairs))) {
@@ -108,7 +109,7 @@ final class SqliteQueue {
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
                         out.add(new Claim(r.getString(1), r.getInt(2), 0, r.getString(3), r.getString(4), r.getBytes(5),
-                                r.getInt(6), t.now - r.getLong(7), r.getInt(8) + 1));
+                                r.getInt(6), t.now - r.getLong(7), r.getInt(8) + 1, r.getInt(9)));
                     }
                 }
             }
@@ -121,7 +122,7 @@ final class SqliteQueue {
                         WHERE job_id = ? AND idx = ?""", node, token, t.now + lease.toMillis(), t.now, c.jobId(),
                         c.partition());
                 claimed.add(new Claim(c.jobId(), c.partition(), token, c.circuit(), c.kind(), c.payload(), c.priority(),
-                        c.waitedMs(), c.claims()));
+                        c.waitedMs(), c.claims(), c.interrupted()));
             }
             return claimed;
         });
@@ -183,14 +184,14 @@ final class SqliteQueue {
         });
     }
 
-    boolean release(Claim claim, String why) {
+    boolean release(Claim claim, String why, boolean attempt) {
         return file.with("releasing a partition", Sync.NORMAL, t -> {
             try (PreparedStatement s = t.prepare("""
                     UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
-                           error = ?
+                           error = ?, interrupted = interrupted + ?
                     WHERE job_id = ? AND idx = ? AND state = 'CLAIMED' AND lease_token = ?
                     RETURNING job_id, circuit_id, key_digest""")) {
-                bind(s, why, claim.jobId(), claim.partition(), claim.token());
+                bind(s, why, attempt ? 0 : 1, claim.jobId(), claim.partition(), claim.token());
                 return requeued(t, s) == 1;
             }
         });

@@ -50,6 +50,15 @@ final class SqliteStore implements ClusterStore {
         return new SqliteStore(SqliteFile.open(directory, clock));
     }
 
+    /**
+     * Opens (or creates) the store in {@code directory}, on the system clock; a damaged store is refused
+     * ({@link SqliteIntegrity.DamagedException}), or with {@code setAsideDamaged} moved aside (said on
+     * {@code log}) for an empty one.
+     */
+    static SqliteStore open(Path directory, boolean setAsideDamaged, java.util.function.Consumer<String> log) {
+        return new SqliteStore(SqliteFile.open(directory, System::currentTimeMillis, setAsideDamaged, log));
+    }
+
     @Override
     public String describe() {
         return "SQLite " + file.path();
@@ -98,8 +107,8 @@ final class SqliteStore implements ClusterStore {
     }
 
     @Override
-    public boolean release(Claim claim, String why) {
-        return queue.release(claim, why);
+    public boolean release(Claim claim, String why, boolean attempt) {
+        return queue.release(claim, why, attempt);
     }
 
     @Override

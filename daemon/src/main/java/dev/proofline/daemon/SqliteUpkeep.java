@@ -23,7 +23,7 @@ final class SqliteUpkeep {
             int requeued;
             try (PreparedStatement s = t.prepare("""
                     UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
-                           error = 'lease of ' || lease_owner || ' expired'
+                           error = 'lease of ' || lease_owner || ' expired', interrupted = interrupted + 1
                     WHERE state = 'CLAIMED' AND lease_expires < ? RETURNING job_id, circuit_id, key_digest""")) {
                 s.setLong(1, t.now);
                 requeued = SqliteQueue.requeued(t, s);

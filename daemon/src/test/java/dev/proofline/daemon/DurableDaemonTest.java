@@ -68,11 +68,16 @@ class DurableDaemonTest {
         }
     }
 
-    /** Starts the daemon process and returns its gRPC address once it serves. */
+    /** Starts the daemon process on the CPU backend and returns its gRPC address once it serves. */
     private String start(Path config, String name) throws Exception {
+        return start(config, name, "cpu");
+    }
+
+    /** Starts the daemon process on {@code backend} ({@link ClusterNodeProcess}) and returns its gRPC address once it serves. */
+    private String start(Path config, String name, String backend) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), ClusterNodeProcess.class.getName(), config.toString(), "cpu")
+                System.getProperty("java.class.path"), ClusterNodeProcess.class.getName(), config.toString(), backend)
                 .redirectErrorStream(true).start();
         processes.add(p);
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -175,6 +180,52 @@ class DurableDaemonTest {
         assertTrue(again.getExisting());
         assertTrue(log.stream().anyMatch(l -> l.contains("requeued")) || left.getOrDefault("CLAIMED", 0L) == 0,
                 "a partition being proved at the kill was requeued at the restart: " + log);
+    }
+
+    @Test
+    void aValidJobSurvivesTenKillsOfItsDaemonAndThenCompletes() throws Exception {
+        Path store = tmp.resolve("kills");
+        Path config = config(store);
+        Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))).build();
+        String id = null;
+        for (int life = 1; life <= 10; life++) {
+            // a prover that holds each partition for an hour: every life dies proving the job
+            var daemon = client(start(config, "life " + life, "sim"));
+            if (id == null) {
+                id = daemon.submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT).addPartitions(witness)
+                        .build()).getJobId();
+            }
+            awaitClaim(store, id, life);
+            Process p = processes.getLast();
+            p.destroyForcibly(); // SIGKILL
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        }
+        var last = client(start(config, "last", "cpu"));
+        assertVerifies(last.withDeadlineAfter(2, TimeUnit.MINUTES).awaitProof(AwaitProofRequest.newBuilder()
+                .setJobId(id).setTimeoutMs(60_000).build()));
+    }
+
+    /** Waits until the job's partition has been claimed {@code claims} times; fails at once if the job ended. */
+    private void awaitClaim(Path store, String id, int claims) throws Exception {
+        org.sqlite.SQLiteConfig ro = new org.sqlite.SQLiteConfig();
+        ro.setReadOnly(true);
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < giveUp) {
+            try (var c = ro.createConnection("jdbc:sqlite:" + store.resolve("queue.db"));
+                    var s = c.prepareStatement("SELECT j.state, j.error, p.state, p.claims FROM jobs j"
+                            + " JOIN partitions p ON p.job_id = j.job_id WHERE j.job_id = ?")) {
+                s.setString(1, id);
+                try (var r = s.executeQuery()) {
+                    assertTrue(r.next(), id + " is in the store");
+                    assertEquals("RUNNING", r.getString(1), id + " after " + r.getInt(4) + " claims: " + r.getString(2));
+                    if (r.getString(3).equals("CLAIMED") && r.getInt(4) == claims) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(id + " was not claimed a " + claims + ". time: " + String.join("\n", log));
     }
 
     @Test

@@ -31,6 +31,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GrpcJunkTest {
 
+    /** A message's bytes as they are. */
+    private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES = new io.grpc.MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new java.io.ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    };
+
     @TempDir
     Path tmp;
 
@@ -106,6 +123,20 @@ class GrpcJunkTest {
                                         .addPartitions(dev.proofline.api.v1.Partition.newBuilder().setWtns(
                                                 com.google.protobuf.ByteString.copyFrom(new byte[2 << 20]))).build()));
                 assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, big.getStatus().getCode());
+                // bytes that are not a SubmitProofRequest (a field whose length runs past the end), in a
+                // well-formed gRPC call: INVALID_ARGUMENT in one line, no stack trace in the log
+                io.grpc.MethodDescriptor<byte[], byte[]> raw = ProvingEngineGrpc.getSubmitProofMethod().toBuilder(
+                        BYTES, BYTES).build();
+                for (int i = 0; i < 3; i++) {
+                    io.grpc.StatusRuntimeException malformed = org.junit.jupiter.api.Assertions.assertThrows(
+                            io.grpc.StatusRuntimeException.class, () -> io.grpc.stub.ClientCalls.blockingUnaryCall(ch, raw,
+                                    io.grpc.CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
+                                    new byte[] {0x0a, (byte) 0xff, (byte) 0xff, 0x7f, 1, 2}));
+                    assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, malformed.getStatus().getCode(),
+                            malformed.getStatus().toString());
+                    assertTrue(malformed.getStatus().getDescription().startsWith("the request is not a SubmitProof message"),
+                            malformed.getStatus().getDescription());
+                }
                 assertEquals(0, ProvingEngineGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
                         .listCircuits(ListCircuitsRequest.getDefaultInstance()).getCircuitsCount(), "still serving");
             } finally {

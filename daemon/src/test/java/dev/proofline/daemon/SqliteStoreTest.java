@@ -71,7 +71,7 @@ class SqliteStoreTest {
     void aJobIsDoneWhenEveryPartitionHasItsProof() {
         open();
         ClusterStore.Submitted s = submit(null, 2);
-        assertEquals("job-1", s.jobId());
+        assertTrue(s.jobId().matches("job-1-[0-9a-f]{12}"), s.jobId());
         assertFalse(s.existing());
         List<ClusterStore.Claim> cs = claim(10);
         assertEquals(2, cs.size());
@@ -112,7 +112,7 @@ class SqliteStoreTest {
         ClusterStore.Submitted c = submit("k-1", 1);
         assertEquals(a.jobId(), c.jobId());
         assertTrue(c.existing());
-        assertEquals("job-2", submit("k-2", 1).jobId(), "job numbers go on from where they were");
+        assertTrue(submit("k-2", 1).jobId().startsWith("job-2-"), "job numbers go on from where they were");
     }
 
     @Test
@@ -147,10 +147,11 @@ class SqliteStoreTest {
         open();
         submit(null, 1);
         ClusterStore.Claim first = claim(1).getFirst();
-        assertTrue(store.release(first, "no room for its key"));
+        assertTrue(store.release(first, "no room for its key", true));
         ClusterStore.Claim second = claim(1).getFirst();
         assertNotEquals(first.token(), second.token());
         assertEquals(2, second.claims());
+        assertEquals(2, second.attempts(), "a give-back by a living node is an attempt");
         assertFalse(complete(first), "the old lease's result");
         assertTrue(complete(second));
     }
@@ -208,7 +209,29 @@ class SqliteStoreTest {
         now.addAndGet(LEASE.toMillis() + 1);
         assertEquals(1, store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1)));
         assertFalse(complete(c));
-        assertEquals(1, claim(1).size());
+        ClusterStore.Claim again = claim(1).getFirst();
+        assertEquals(1, again.interrupted(), "the expired claim ended with its node, not for the partition's sake");
+        assertEquals(1, again.attempts());
+    }
+
+    @Test
+    void claimsThatEndedWithTheirNodeAreCountedApartFromAttempts() {
+        open();
+        String id = submit(null, 1).jobId();
+        for (int death = 0; death < 10; death++) {
+            claim(1);
+            store.close(); // the process dies holding the claim
+            open();
+            assertEquals(1, store.leave("local"), "its next life gives the claim back");
+        }
+        ClusterStore.Claim c = claim(1).getFirst();
+        assertEquals(11, c.claims());
+        assertEquals(10, c.interrupted());
+        assertEquals(1, c.attempts(), "ten deaths of its node are not ten attempts");
+        assertTrue(store.release(c, "the node is stopping", false));
+        ClusterStore.Claim stopped = claim(1).getFirst();
+        assertEquals(11, stopped.interrupted(), "a give-back by a stopping node is an interruption");
+        assertEquals("RUNNING", store.job(id, false).state());
     }
 
     @Test
@@ -255,15 +278,41 @@ class SqliteStoreTest {
         open();
         store.heartbeat(new ClusterStore.NodeInfo("local", "127.0.0.1:1", "127.0.0.1:2", "cpu", Instant.now(), 2, 0, 0,
                 0, 0, "multiplier"), LEASE);
-        submit(null, 2);
+        String id = submit(null, 2).jobId();
         complete(claim(1).getFirst());
         JsonNode j = new ObjectMapper().readTree(store.clusterJson(30));
         assertEquals("local", j.get("nodes").get(0).get("id").asText());
         assertFalse(j.get("nodes").get(0).get("stopped").asBoolean());
         assertEquals(1, j.get("partitions").get("DONE").asInt());
         assertEquals(1, j.get("partitions").get("QUEUED").asInt());
-        assertEquals("job-1", j.get("recent").get(0).get("id").asText());
+        assertEquals(id, j.get("recent").get(0).get("id").asText());
         assertEquals("DONE", j.get("recent").get(0).get("partitions").get(0).get("state").asText());
+    }
+
+    @Test
+    void anIdIsNeverIssuedTwiceWhenTheStoreLosesItsLatestJobs() throws Exception {
+        open();
+        String kept = submit(null, 1).jobId();
+        store.close();
+        // the file as it was then: what a damaged log or a restored copy leaves
+        Path copy = dir.resolve("queue.db.copy");
+        java.nio.file.Files.copy(dir.resolve("queue.db"), copy);
+        open();
+        String lost = submit(null, 1).jobId();
+        store.close();
+        java.nio.file.Files.copy(copy, dir.resolve("queue.db"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        open();
+        String next = submit(null, 1).jobId();
+        assertNotEquals(lost, next, "a client awaiting the lost job must not be given the new one");
+        assertTrue(next.startsWith("job-2-") && lost.startsWith("job-2-"), "the count started again: " + lost + ", " + next);
+        assertNull(store.job(lost, false), "the lost job is gone, not another's");
+        store.close();
+        // an empty store in its place: the count starts from 1
+        java.nio.file.Files.delete(dir.resolve("queue.db"));
+        open();
+        String fresh = submit(null, 1).jobId();
+        assertTrue(fresh.startsWith("job-1-"), fresh);
+        assertNotEquals(kept, fresh);
     }
 
     @Test

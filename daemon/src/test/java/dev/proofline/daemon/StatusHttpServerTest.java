@@ -179,6 +179,21 @@ class StatusHttpServerTest {
     }
 
     @Test
+    void aConnectionThatNeverSendsARequestIsClosedAtTheHeaderTimeout() throws Exception {
+        start(limits(Duration.ofMillis(500), Duration.ofMinutes(5), 4096, 16), "");
+        Socket s = open();
+        long t0 = System.nanoTime();
+        assertEquals("", readUntilClosed(s, Duration.ofSeconds(10)), "closed without a byte sent");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(seconds < 5, "closed after " + seconds + " s with a header timeout of 0.5 s");
+        // a connection that served a request may idle longer than a request may take
+        Socket served = open();
+        served.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        served.getOutputStream().flush();
+        assertEquals(null, readUntilClosed(served, Duration.ofSeconds(2)), "kept open within the idle timeout");
+    }
+
+    @Test
     void connectionsPastTheLimitAreClosedAtOnce() throws Exception {
         start(limits(Duration.ofMinutes(5), Duration.ofMinutes(5), 4, 16), "");
         for (int i = 0; i < 4; i++) {

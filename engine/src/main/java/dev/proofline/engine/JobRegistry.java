@@ -36,9 +36,9 @@ final class JobRegistry {
         this.retention = retention;
     }
 
-    /** A fresh id: job-1, job-2, ... */
+    /** A fresh id: job-1-..., job-2-..., each with a random part ({@link JobIds}). */
     String nextId() {
-        return "job-" + ids.incrementAndGet();
+        return JobIds.of(ids.incrementAndGet());
     }
 
     /**

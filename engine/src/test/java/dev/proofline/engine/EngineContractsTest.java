@@ -196,6 +196,24 @@ class EngineContractsTest {
     }
 
     @Test
+    void aRestartedEngineNeverIssuesAnIdItIssuedBefore() throws Exception {
+        EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
+                .budgetBytes(1L << 30).timelineCapacity(100).build();
+        List<String> ids = new ArrayList<>();
+        for (int life = 0; life < 2; life++) {
+            try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
+                for (int j = 0; j < 3; j++) {
+                    ids.add(e.submit(new SimBackend.Job(1, 0, 1024, p -> false), Priority.NORMAL).id());
+                }
+            }
+        }
+        assertEquals(6, new java.util.HashSet<>(ids).size(), "no id issued twice, before and after the restart: " + ids);
+        for (int i = 0; i < ids.size(); i++) {
+            assertTrue(ids.get(i).startsWith("job-" + (i % 3 + 1) + "-"), "numbered in order: " + ids);
+        }
+    }
+
+    @Test
     void endedJobsAndTheirIdempotencyKeysAreForgottenAfterTheRetentionTime() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).resultRetention(Duration.ofMillis(100)).build();

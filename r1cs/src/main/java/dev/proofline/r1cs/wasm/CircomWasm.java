@@ -206,6 +206,25 @@ public final class CircomWasm {
      *
      * @throws WitnessException when the input does not fit the circuit, or the circuit rejects it
      */
+    /**
+     * Checks that {@code input} gives every input signal of the circuit, each with its number of values,
+     * and no other, without computing anything (what {@link #calculate} checks first): a service can
+     * refuse such input when it is submitted rather than fail its job later. A generator that cannot
+     * tell the sizes of its inputs (before circom 2.1) checks nothing here.
+     *
+     * @throws WitnessException when the input does not fit the circuit
+     */
+    public void check(CircomInput input) {
+        Run run = new Run(line -> { });
+        Instance inst = run.instantiate();
+        try {
+            inst.export("init").apply(0);
+            run.signals(inst, input);
+        } catch (ChicoryException e) {
+            throw new IllegalStateException(name + ": the witness generator trapped: " + e.getMessage(), e);
+        }
+    }
+
     public Witness calculate(CircomInput input, Consumer<String> log) {
         Run run = new Run(log);
         Instance inst = run.instantiate();
@@ -299,10 +318,42 @@ public final class CircomWasm {
             inst.export("init").apply(0);
             ExportFunction setInput = inst.export("setInputSignal");
             ExportFunction write = inst.export("writeSharedRWMemory");
+            // names and counts first, so that no computation starts on input that does not fit
+            List<long[]> hashes = signals(inst, input);
+
+            long count = 0;
+            int k = 0;
+            for (Map.Entry<String, List<BigInteger>> e : input.signals().entrySet()) {
+                String signal = e.getKey();
+                long[] hl = hashes.get(k++);
+                List<BigInteger> values = e.getValue();
+                for (int i = 0; i < values.size(); i++) {
+                    BigInteger v = values.get(i).mod(prime);
+                    for (int j = 0; j < n32; j++) {
+                        write.apply(j, v.shiftRight(32 * j).longValue() & 0xFFFFFFFFL);
+                    }
+                    try {
+                        setInput.apply(hl[0], hl[1], i);
+                    } catch (RuntimeException ex) {
+                        throw translate(ex, signal);
+                    }
+                    count++;
+                }
+            }
+            if (count < inputCount) {
+                throw missing(count, List.of());
+            }
+            return new Witness(curve, readWitness(inst));
+        }
+
+        /**
+         * The hashes of the input's signal names (what the generator takes them by), after checking, where
+         * the generator tells the sizes of its inputs, that each is an input of the circuit with its number
+         * of values and that none is missing.
+         */
+        List<long[]> signals(Instance inst, CircomInput input) {
             boolean sized = exports.contains("getInputSignalSize");
             ExportFunction signalSize = sized ? inst.export("getInputSignalSize") : null;
-
-            // names and counts first, so that no computation starts on input that does not fit
             List<long[]> hashes = new ArrayList<>();
             long given = 0;
             for (Map.Entry<String, List<BigInteger>> e : input.signals().entrySet()) {
@@ -328,30 +379,7 @@ public final class CircomWasm {
             if (sized && given < inputCount) {
                 throw missing(given, notGiven(signalSize, input));
             }
-
-            long count = 0;
-            int k = 0;
-            for (Map.Entry<String, List<BigInteger>> e : input.signals().entrySet()) {
-                String signal = e.getKey();
-                long[] hl = hashes.get(k++);
-                List<BigInteger> values = e.getValue();
-                for (int i = 0; i < values.size(); i++) {
-                    BigInteger v = values.get(i).mod(prime);
-                    for (int j = 0; j < n32; j++) {
-                        write.apply(j, v.shiftRight(32 * j).longValue() & 0xFFFFFFFFL);
-                    }
-                    try {
-                        setInput.apply(hl[0], hl[1], i);
-                    } catch (RuntimeException ex) {
-                        throw translate(ex, signal);
-                    }
-                    count++;
-                }
-            }
-            if (count < inputCount) {
-                throw missing(count, List.of());
-            }
-            return new Witness(curve, readWitness(inst));
+            return hashes;
         }
 
         private long[] readWitness(Instance inst) {
