@@ -4,12 +4,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,20 +109,9 @@ final class AutoStart {
         }
     }
 
-    /** Whether an engine holds (or is taking) the state directory's lock. */
+    /** Whether an engine holds (or is taking) the state directory's lock; where that cannot be told, yes. */
     static boolean lockHeld(EngineHome home) {
-        try (FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock lock = ch.tryLock();
-            if (lock == null) {
-                return true;
-            }
-            lock.release();
-            return false;
-        } catch (OverlappingFileLockException e) {
-            return true;
-        } catch (IOException e) {
-            return true;   // cannot tell: start none
-        }
+        return !Boolean.FALSE.equals(Housekeeping.lockedElsewhere(home.lockFile()));
     }
 
     /**

@@ -161,17 +161,24 @@ final class Housekeeping implements AutoCloseable {
 
     /** Whether a one-off command holds its shared lock on the clients' lock file. */
     private boolean oneOffRunning() {
-        try (FileChannel ch = FileChannel.open(clientsLock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        // held by this process (a test running a one-off command in the engine's JVM), or unreadable: no
+        return Boolean.TRUE.equals(lockedElsewhere(clientsLock));
+    }
+
+    /**
+     * Whether another process holds a lock on {@code file} (an exclusive one is tried and let go at
+     * once); null where that cannot be told: this process holds one, or the file cannot be opened.
+     */
+    static Boolean lockedElsewhere(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             FileLock lock = ch.tryLock();
             if (lock == null) {
                 return true;
             }
             lock.release();
             return false;
-        } catch (OverlappingFileLockException e) {
-            return false;   // held by this process (a test running a one-off command in the engine's JVM)
-        } catch (IOException e) {
-            return false;
+        } catch (OverlappingFileLockException | IOException e) {
+            return null;
         }
     }
 

@@ -36,7 +36,7 @@ final class ZkeyCommand implements Runnable {
     @Command(name = "export-vk", mixinStandardHelpOptions = true,
             description = "Write the verification key of a .zkey as snarkjs's verification_key.json"
                     + " (also under snarkjs's name: zkey export verificationkey).")
-    static final class ExportVk implements Callable<Integer> {
+    static class ExportVk implements Callable<Integer> {
 
         @Parameters(index = "0", paramLabel = "<circuit.zkey>")
         Path zkey;
@@ -69,19 +69,7 @@ final class ZkeyCommand implements Runnable {
     /** {@code proofline zkey export verificationkey}: snarkjs's name for {@code zkey export-vk}. */
     @Command(name = "verificationkey", mixinStandardHelpOptions = true,
             description = "Write the verification key of a .zkey as `snarkjs zkey export verificationkey` does.")
-    static final class ExportVerificationKey implements Callable<Integer> {
-
-        @Parameters(index = "0", paramLabel = "<circuit.zkey>")
-        Path zkey;
-
-        @Parameters(index = "1", paramLabel = "<verification_key.json>")
-        Path out;
-
-        @Override
-        public Integer call() throws IOException {
-            writeVerificationKey(zkey, out);
-            return 0;
-        }
+    static final class ExportVerificationKey extends ExportVk {
     }
 
     /** {@code proofline zkey export solidityverifier}: as snarkjs's, a contract that verifies the key's proofs. */
