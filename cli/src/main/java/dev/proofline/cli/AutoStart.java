@@ -115,8 +115,9 @@ final class AutoStart {
     }
 
     /**
-     * Starts {@code engine run --auto} in a session of its own, at a lower priority ({@link #nice}), its input from /dev/null and its output
-     * appended to the engine's log: through the launcher where this process was started by it
+     * Starts {@code engine run --auto} in a session of its own, at a lower priority ({@link #nice}), its
+     * input from /dev/null and its output appended to the engine's log: through the launcher where this
+     * process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
      * JVM's command line.
      */
