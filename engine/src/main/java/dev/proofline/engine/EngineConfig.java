@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * @param timelineLog where each timeline event goes as one line, or null
  * @param keyTableBytes native memory for each resident key's precomputed tables (paid for from the
  *     budget with the key); 0: none
- * @param keyTableCache the folder where keys' tables are kept between runs
- *     ({@link dev.proofline.groth16.KeyTableCache}); null: built at every start, kept nowhere
+ * @param keyTableCache the folder where keys' tables are kept between runs (the Groth16 layer's cache of
+ *     them); null: built at every start, kept nowhere
  */
 public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
         long budgetBytes, int timelineCapacity, Engine.Dispatch dispatch, Duration resultRetention,
