@@ -151,15 +151,26 @@ record EngineHome(Path dir) {
         }
     }
 
-    /** Writes the endpoint file atomically (a private temporary file moved into place), owner-only. */
+    /** Writes the endpoint file atomically, owner-only ({@link #writeOwnerOnly}). */
     void writeEndpoint(Endpoint endpoint) throws IOException {
-        Path tmp = Files.createTempFile(engineDir(), "endpoint", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_FILE));
+        writeOwnerOnly(endpointFile(), endpoint.text());
+    }
+
+    /** Writes the {@linkplain #residentKeysFile resident keys' paths}, one a line, atomically, owner-only. */
+    void writeResidentKeys(List<String> paths) throws IOException {
+        writeOwnerOnly(residentKeysFile(), paths.stream().map(p -> p + "\n").collect(java.util.stream.Collectors.joining()));
+    }
+
+    /** Writes {@code file} in {@code engine/} atomically: a private temporary file moved into place. */
+    private void writeOwnerOnly(Path file, String text) throws IOException {
+        Path tmp = Files.createTempFile(engineDir(), file.getFileName().toString(), ".tmp",
+                PosixFilePermissions.asFileAttribute(OWNER_FILE));
         try {
-            Files.writeString(tmp, endpoint.text(), StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             try {
-                Files.move(tmp, endpointFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, endpointFile(), StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
             Files.deleteIfExists(tmp);

@@ -123,30 +123,10 @@ final class EngineServer {
     private final boolean auto;
     private final long tableBytesPerKey;
 
-    /**
-     * The most the key-table cache holds: 4 GiB, or a quarter of the space left on its file system where
-     * that is less.
-     */
-    static long tableCacheBytes(EngineHome home) {
-        long cap = 4L << 30;
-        try {
-            java.nio.file.Path existing = home.dir();
-            while (existing != null && !java.nio.file.Files.exists(existing)) {
-                existing = existing.getParent();
-            }
-            if (existing != null) {
-                cap = Math.min(cap, java.nio.file.Files.getFileStore(existing).getUsableSpace() / 4);
-            }
-        } catch (IOException e) {
-            // the default
-        }
-        return cap;
-    }
-
     private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
             long keyTableBytes, boolean auto) throws IOException {
         this.housekeeping = new Housekeeping(home);
-        this.tableCache = new KeyTableCache(home.keyTableCacheDir(), tableCacheBytes(home));
+        this.tableCache = new KeyTableCache(home.keyTableCacheDir());
         this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
                 tableCache, housekeeping::submit, housekeeping::awaitTurn));
         this.auto = auto;
@@ -278,10 +258,7 @@ final class EngineServer {
         }
         remembered = paths;
         try {
-            Path tmp = java.nio.file.Files.createTempFile(home.engineDir(), "resident-keys", ".tmp");
-            java.nio.file.Files.write(tmp, paths, StandardCharsets.UTF_8);
-            java.nio.file.Files.move(tmp, home.residentKeysFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            home.writeResidentKeys(paths);
         } catch (IOException e) {
             // the next engine starts without them
         }

@@ -150,8 +150,7 @@ final class Housekeeping implements AutoCloseable {
                     busy += Long.parseLong(f[i]);
                 }
             }
-            String self = java.nio.file.Files.readString(Path.of("/proc/self/stat"));
-            String[] g = self.substring(self.lastIndexOf(')') + 2).split(" ");
+            String[] g = statFields(Path.of("/proc/self/stat"));
             long ours = Long.parseLong(g[11]) + Long.parseLong(g[12]);   // fields 14 and 15: utime, stime
             return new long[] {busy, ours};
         } catch (IOException | RuntimeException e) {
@@ -238,12 +237,20 @@ final class Housekeeping implements AutoCloseable {
         LOWERED.set(true);
     }
 
+    /**
+     * The fields of a /proc {@code stat} file from the third (the state) on: index i holds field i + 3
+     * (the command's name before them may hold spaces).
+     */
+    private static String[] statFields(Path stat) throws IOException {
+        String text = java.nio.file.Files.readString(stat);
+        return text.substring(text.lastIndexOf(')') + 2).split(" ");
+    }
+
     /** The calling thread's nice value, from /proc (for tests); empty where there is none. */
     static Optional<Integer> niceOfThisThread() {
         try {
             int tid = (int) GETTID.invokeExact();
-            String stat = java.nio.file.Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String[] f = statFields(Path.of("/proc/self/task/" + tid + "/stat"));
             return Optional.of(Integer.parseInt(f[16]));   // field 19 of stat: nice
         } catch (Throwable t) {
             return Optional.empty();

@@ -113,24 +113,25 @@ final class ResidentFiles implements Loader, AutoCloseable {
         }
         if (tb.cache() != null) {
             long t0 = System.nanoTime();
-            Optional<KeyTables> cached = tb.cache().load(e.key, tb.bytes());
+            Optional<String> cached = KeyTables.attachCached(e.key, tb.bytes(), tb.cache());
             if (cached.isPresent()) {
-                if (e.key.attach(cached.get())) {
-                    e.tables = String.format(Locale.ROOT, "tables %s, mapped from the cache in %.1f s",
-                            size(cached.get().bytes()), (System.nanoTime() - t0) / 1e9);
-                }
+                e.tables = describe(e.key, cached.get(), "mapped from the cache", t0);
                 return;
             }
         }
         e.tables = "tables being built";
         tb.builder().execute(() -> {
             long t0 = System.nanoTime();
-            String outcome = tb.cache() == null ? KeyTables.attachTo(e.key, tb.bytes())
-                    : KeyTables.attachTo(e.key, tb.bytes(), tb.cache(), tb.beforeChunk());
-            KeyTables t = e.key.tables();
-            e.tables = t == null || t.count() == 0 ? outcome : String.format(Locale.ROOT,
-                    "tables %s, built in %.1f s", size(t.bytes()), (System.nanoTime() - t0) / 1e9);
+            String outcome = KeyTables.attachBuilt(e.key, tb.bytes(), tb.cache(), tb.beforeChunk());
+            e.tables = describe(e.key, outcome, "built", t0);
         });
+    }
+
+    /** The key's tables for the status: their size and how they came ({@code how}, since {@code t0}), or why none. */
+    private static String describe(ProvingKey key, String outcome, String how, long t0) {
+        KeyTables t = key.tables();
+        return t == null || t.count() == 0 ? outcome : String.format(Locale.ROOT, "tables %s, %s in %.1f s",
+                size(t.bytes()), how, (System.nanoTime() - t0) / 1e9);
     }
 
     /** Native memory of the resident keys' tables. */
@@ -289,8 +290,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
 
     /** The resident keys' paths (as opened, absolute), most recently used first. */
     synchronized List<String> keyPaths() {
-        List<String> paths = new ArrayList<>(keys.sequencedKeySet().reversed());
-        return paths;
+        return List.copyOf(keys.sequencedKeySet().reversed());
     }
 
     /** Number of resident keys. */

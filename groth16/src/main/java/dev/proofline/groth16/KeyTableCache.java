@@ -64,6 +64,31 @@ public final class KeyTableCache {
     private final Path dir;
     private final long maxBytes;
 
+    /**
+     * The size a cache in {@code dir} is given unless told otherwise: 4 GiB, or a quarter of the space
+     * left on the file system it would be on where that is less.
+     */
+    public static long defaultMaxBytes(Path dir) {
+        long cap = 4L << 30;
+        Path existing = dir.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        try {
+            if (existing != null) {
+                cap = Math.min(cap, Files.getFileStore(existing).getUsableSpace() / 4);
+            }
+        } catch (IOException e) {
+            // the default
+        }
+        return cap;
+    }
+
+    /** A cache in {@code dir} of its {@link #defaultMaxBytes default size}. */
+    public KeyTableCache(Path dir) {
+        this(dir, defaultMaxBytes(dir));
+    }
+
     /** A cache in {@code dir} (created when first written) of at most {@code maxBytes}. */
     public KeyTableCache(Path dir, long maxBytes) {
         this.dir = dir;

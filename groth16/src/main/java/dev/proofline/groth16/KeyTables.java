@@ -167,23 +167,30 @@ public final class KeyTables implements AutoCloseable {
      * or why it has none, in a few words.
      */
     public static String attachTo(ProvingKey key, long maxBytes) {
-        return attach(key, maxBytes, () -> build(key, maxBytes));
+        return attachBuilt(key, maxBytes, null, () -> { });
     }
 
     /**
-     * As {@link #attachTo}, the tables found in {@code cache} where it holds them for this key and
-     * budget, else built (calling {@code beforeChunk} before each chunk) and then written to it.
+     * As {@link #attachTo}, calling {@code beforeChunk} before each chunk of points a thread builds (a
+     * caller whose build must give way to other work waits there), and writing the tables to
+     * {@code cache} (null: none) before they are attached.
      */
-    public static String attachTo(ProvingKey key, long maxBytes, KeyTableCache cache, Runnable beforeChunk) {
+    public static String attachBuilt(ProvingKey key, long maxBytes, KeyTableCache cache, Runnable beforeChunk) {
         return attach(key, maxBytes, () -> {
-            java.util.Optional<KeyTables> cached = cache.load(key, maxBytes);
-            if (cached.isPresent()) {
-                return cached.get();
-            }
             KeyTables built = build(key, maxBytes, beforeChunk);
-            cache.store(key, maxBytes, built);
+            if (cache != null) {
+                cache.store(key, maxBytes, built);
+            }
             return built;
         });
+    }
+
+    /**
+     * Attaches the key's tables for {@code maxBytes} mapped from {@code cache} where it holds them, and
+     * returns what the key has then ({@link #attachTo}'s words); empty where the cache has none.
+     */
+    public static java.util.Optional<String> attachCached(ProvingKey key, long maxBytes, KeyTableCache cache) {
+        return cache.load(key, maxBytes).map(cached -> attach(key, maxBytes, () -> cached));
     }
 
     private static String attach(ProvingKey key, long maxBytes, java.util.function.Supplier<KeyTables> tables) {

@@ -50,15 +50,14 @@ public final class ZkeyProver implements AutoCloseable {
      * Gives the key precomputed tables of its point sets ({@link KeyTables}) of at most {@code maxBytes}
      * (256 MiB suits keys of up to about 2^16 constraints): its proofs then run 1.04 to 1.5 times as fast,
      * the small ones most. The tables are mapped from {@code cacheDir} where an earlier run left them
-     * ({@link KeyTableCache}, at most 4 GiB there; null: no cache), else built now, on all cores (seconds
+     * ({@link KeyTableCache}, of its default size; null: no cache), else built now, on all cores (seconds
      * to tens of seconds) and written there. For an application that keeps the prover and proves many
      * times; returns this prover, or it as it was where the tables could not be made.
      */
     public ZkeyProver withKeyTables(long maxBytes, Path cacheDir) {
-        if (cacheDir == null) {
-            KeyTables.attachTo(key, maxBytes);
-        } else {
-            KeyTables.attachTo(key, maxBytes, new KeyTableCache(cacheDir, 4L << 30), () -> { });
+        KeyTableCache cache = cacheDir == null ? null : new KeyTableCache(cacheDir);
+        if (cache == null || KeyTables.attachCached(key, maxBytes, cache).isEmpty()) {
+            KeyTables.attachBuilt(key, maxBytes, cache, () -> { });
         }
         return this;
     }

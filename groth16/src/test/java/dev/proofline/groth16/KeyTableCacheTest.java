@@ -50,7 +50,7 @@ class KeyTableCacheTest {
         KeyTableCache cache = new KeyTableCache(tmp.resolve("cache"), 1L << 30);
         try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
             assertTrue(cache.load(key, Long.MAX_VALUE).isEmpty(), "nothing cached yet");
-            String built = KeyTables.attachTo(key, Long.MAX_VALUE, cache, () -> { });
+            String built = KeyTables.attachBuilt(key, Long.MAX_VALUE, cache, () -> { });
             assertTrue(built.startsWith("tables of"), built);
             assertEquals(plain, prover.prove(key, w), "built tables");
         }

@@ -134,9 +134,9 @@ public final class Circuits implements Residents {
     /** Where keys' tables are kept between runs; null: nowhere. */
     private volatile KeyTableCache tableCache;
 
-    /** Keys' tables found in and written to a cache in {@code dir} (null: none), of at most 4 GiB. */
+    /** Keys' tables found in and written to a cache in {@code dir} (null: none), of its default size. */
     public Circuits withTableCache(java.nio.file.Path dir) {
-        this.tableCache = dir == null ? null : new KeyTableCache(dir, 4L << 30);
+        this.tableCache = dir == null ? null : new KeyTableCache(dir);
         return this;
     }
 
@@ -167,20 +167,11 @@ public final class Circuits implements Residents {
             return;
         }
         KeyTableCache cache = tableCache;
-        if (cache != null) {
-            java.util.Optional<KeyTables> cached = cache.load(key, keyTableBytes);
-            if (cached.isPresent()) {
-                key.attach(cached.get());
-                return;
-            }
+        if (cache != null && KeyTables.attachCached(key, keyTableBytes, cache).isPresent()) {
+            return;
         }
-        Thread.ofPlatform().daemon(true).name("key-tables").start(() -> {
-            if (cache == null) {
-                KeyTables.attachTo(key, keyTableBytes);
-            } else {
-                KeyTables.attachTo(key, keyTableBytes, cache, () -> { });
-            }
-        });
+        Thread.ofPlatform().daemon(true).name("key-tables").start(
+                () -> KeyTables.attachBuilt(key, keyTableBytes, cache, () -> { }));
     }
 
     /**
