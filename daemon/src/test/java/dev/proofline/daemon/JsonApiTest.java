@@ -330,6 +330,9 @@ class JsonApiTest {
                 s.getOutputStream().write(part);
                 s.getOutputStream().flush();
             }
+            // a write returns once the bytes are in the kernel's buffers: give the daemon time to read (and
+            // count) the four bodies before the fifth arrives, or the fifth may be counted first
+            Thread.sleep(1_000);
             try (java.net.Socket fifth = new java.net.Socket(host, port)) {
                 fifth.setSoTimeout(30_000);
                 fifth.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
