@@ -50,7 +50,8 @@ final class FullproveCommand implements Callable<Integer> {
         CommandModel.pathOption(s, "--wtns", "<witness.wtns>", "also write the witness");
         CommandModel.binaryProofOption(s);
         CommandModel.pathOption(s, "--cache", "<dir>", "keep the JVM classes compiled from circuit.wasm"
-                + " in <dir>, so that later runs on the same wasm skip compiling it");
+                + " in <dir> (default: cache/wasm-classes in the state directory), so that later runs on the same"
+                + " wasm skip compiling it");
         CommandModel.timingsFlag(s);
         c.spec = s;
         return s;
@@ -80,7 +81,7 @@ final class FullproveCommand implements Callable<Integer> {
         try (Progress progress = new Progress(err, invocation.console());
                 Loader.KeyLease lease = invocation.loader().provingKey(zkey)) {
             ProvingKey key = lease.key();
-            CircomWasm circuit = invocation.loader().witnessGenerator(wasm, cache);
+            CircomWasm circuit = invocation.loader().witnessGenerator(wasm, Loader.classCache(cache));
             t1 = System.nanoTime();
             witness = circuit.calculate(in, out::println);
             out.flush();
