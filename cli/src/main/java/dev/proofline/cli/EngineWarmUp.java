@@ -89,7 +89,7 @@ final class EngineWarmUp {
         long t0 = System.nanoTime();
         Path dir = null;
         // the warm-up key's tables are built before its first proof (its key is new at each start: not cached)
-        ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineServer.KEY_TABLE_BYTES, null,
+        ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineMemory.tableBytesPerKey(), null,
                 Runnable::run, housekeeping::awaitTurn);
         try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
