@@ -63,6 +63,8 @@ public final class Daemon implements AutoCloseable {
     private final ProvingService service;
     private final Server grpc;
     private final StatusHttpServer http;
+    /** rapidsnark's prover-server routes ({@code server.rapidsnark_listen}), or null. */
+    private final StatusHttpServer rapidsnark;
     private final Consumer<String> log;
     private final List<String> circuits;
     /** Cluster mode only: this daemon's part in the cluster. */
@@ -158,6 +160,15 @@ public final class Daemon implements AutoCloseable {
                             return closed;
                         }
                     }, new JsonApi(service)));
+            try {
+                this.rapidsnark = config.server().servesRapidsnark() ? StatusHttpServer.start(
+                        address(config.server().rapidsnarkListen()), StatusHttpServer.Limits.of(config.http()),
+                        new RapidsnarkRoutes(token, service)) : null;
+            } catch (InterruptedException | RuntimeException e) {
+                http.close();
+                grpc.shutdownNow();
+                throw e;
+            }
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
@@ -172,7 +183,8 @@ public final class Daemon implements AutoCloseable {
         }
         log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
                 + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
-                + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits)));
+                + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits))
+                + (rapidsnark == null ? "" : "; rapidsnark's prover-server routes on http://" + rapidsnarkAddress() + "/"));
     }
 
     private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
@@ -257,7 +269,11 @@ public final class Daemon implements AutoCloseable {
     }
 
     private static void checkExposure(DaemonConfig c, Consumer<String> log) {
-        for (String listen : List.of(c.server().grpcListen(), c.server().httpListen())) {
+        List<String> listens = new java.util.ArrayList<>(List.of(c.server().grpcListen(), c.server().httpListen()));
+        if (c.server().servesRapidsnark()) {
+            listens.add(c.server().rapidsnarkListen());
+        }
+        for (String listen : listens) {
             if (!DaemonConfig.isLoopback(listen) && c.server().authToken().isEmpty()) {
                 if (!c.server().insecure()) {
                     throw new DaemonConfig.ConfigException("listening on " + listen + " (not loopback) needs"
@@ -291,6 +307,11 @@ public final class Daemon implements AutoCloseable {
 
     public String httpAddress() {
         return DaemonConfig.host(config.server().httpListen()) + ":" + http.port();
+    }
+
+    /** host:port of rapidsnark's prover-server routes ({@code server.rapidsnark_listen}); empty when not served. */
+    public String rapidsnarkAddress() {
+        return rapidsnark == null ? "" : DaemonConfig.host(config.server().rapidsnarkListen()) + ":" + rapidsnark.port();
     }
 
     static boolean constantTimeEquals(String a, String b) {
@@ -363,6 +384,9 @@ public final class Daemon implements AutoCloseable {
             grpc.shutdownNow();
         }
         http.close();
+        if (rapidsnark != null) {
+            rapidsnark.close();
+        }
         log.accept("proofline daemon stopped");
     }
 
