@@ -79,6 +79,8 @@ public final class Daemon implements AutoCloseable {
         this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors(),
                 !backend.name().equals("cpu")), backend);
         boolean started = false;
+        Server grpcStarted = null;
+        StatusHttpServer httpStarted = null;
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             engine.bindMetrics(registry);
@@ -131,9 +133,10 @@ public final class Daemon implements AutoCloseable {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
             }
-            this.grpc = b.build().start();
+            this.grpc = grpcStarted = bound("grpc_listen", config.server().grpcListen(), () -> b.build().start());
             TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
-            this.http = StatusHttpServer.start(address(config.server().httpListen()),
+            this.http = httpStarted = bound("http_listen", config.server().httpListen(), () -> StatusHttpServer.start(
+                    address(config.server().httpListen()),
                     StatusHttpServer.Limits.of(config.http()), new HttpRoutes(token, new HttpRoutes.Sources() {
                         @Override
                         public String statusJson() {
@@ -159,22 +162,24 @@ public final class Daemon implements AutoCloseable {
                         public boolean shuttingDown() {
                             return closed;
                         }
-                    }, new JsonApi(service)));
-            try {
-                this.rapidsnark = config.server().servesRapidsnark() ? StatusHttpServer.start(
-                        address(config.server().rapidsnarkListen()), StatusHttpServer.Limits.of(config.http()),
-                        new RapidsnarkRoutes(token, service)) : null;
-            } catch (InterruptedException | RuntimeException e) {
-                http.close();
-                grpc.shutdownNow();
-                throw e;
-            }
+                    }, new JsonApi(service))));
+            this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
+                    config.server().rapidsnarkListen(), () -> StatusHttpServer.start(
+                            address(config.server().rapidsnarkListen()), StatusHttpServer.Limits.of(config.http()),
+                            new RapidsnarkRoutes(token, service))) : null;
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
             started = true;
         } finally {
             if (!started) {
+                // a listener that could not start: the ones that did are closed with the engine
+                if (httpStarted != null) {
+                    httpStarted.close();
+                }
+                if (grpcStarted != null) {
+                    grpcStarted.shutdownNow();
+                }
                 if (cluster != null) {
                     cluster.close();
                 }
@@ -185,6 +190,33 @@ public final class Daemon implements AutoCloseable {
                 + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
                 + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits))
                 + (rapidsnark == null ? "" : "; rapidsnark's prover-server routes on http://" + rapidsnarkAddress() + "/"));
+    }
+
+    /** A server's start that may fail to bind its address. */
+    @FunctionalInterface
+    private interface Listening<T> {
+        T start() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Starts a server on {@code server.<key>}; an address that cannot be bound (in use, or not this
+     * machine's) is a configuration error that names the key and the address, where the transports say
+     * only "Address already in use".
+     */
+    private static <T> T bound(String key, String listen, Listening<T> start) throws IOException, InterruptedException {
+        try {
+            return start.start();
+        } catch (IOException | RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.net.BindException) {
+                    throw new DaemonConfig.ConfigException("server." + key + " = \"" + listen + "\": cannot listen"
+                            + " there: " + (t.getMessage() == null ? "address unavailable" : t.getMessage().toLowerCase(
+                                    java.util.Locale.ROOT)) + (listen.endsWith(":0") ? "" : " (another daemon on port "
+                                    + DaemonConfig.port(listen) + "? --" + key.replace('_', '-') + " picks another)"));
+                }
+            }
+            throw e;
+        }
     }
 
     private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {

@@ -365,6 +365,13 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
     }
 
+    /** This configuration serving rapidsnark's routes on {@code listen} (the {@code --rapidsnark-listen} flag), checked again. */
+    public DaemonConfig withRapidsnarkListen(String listen) {
+        Server s = new Server(server.grpcListen(), server.httpListen(), server.authToken(), server.insecure(),
+                server.tlsCert(), server.tlsKey(), listen);
+        return new DaemonConfig(s, keys, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
+    }
+
     /** This configuration in cluster mode on {@code database} (the {@code --database} flag), checked again. */
     public DaemonConfig withDatabase(String database) {
         Cluster u = cluster;

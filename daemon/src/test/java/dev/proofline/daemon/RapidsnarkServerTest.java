@@ -233,6 +233,29 @@ class RapidsnarkServerTest {
         assertTrue(e.getMessage().contains("0.0.0.0:0"), e.getMessage());
     }
 
+    @Test
+    void anAddressInUseIsNamedWithItsKeyAndPort() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            for (String key : List.of("http_listen", "rapidsnark_listen")) {
+                String toml = """
+                        [server]
+                        grpc_listen = "127.0.0.1:0"
+                        %s
+                        %s = "127.0.0.1:%d"
+                        [store]
+                        kind = "memory"
+                        """.formatted(key.equals("http_listen") ? "" : "http_listen = \"127.0.0.1:0\"", key, port);
+                var e = assertThrows(DaemonConfig.ConfigException.class, () -> Daemon.start(DaemonConfig.parse(toml,
+                        "taken.toml"), l -> { }));
+                assertTrue(e.getMessage().startsWith("server." + key + " = \"127.0.0.1:" + port + "\": cannot listen"
+                        + " there: address already in use (another daemon on port " + port + "? --"
+                        + key.replace('_', '-') + " picks another)"), e.getMessage());
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     /** A job of many partitions at the highest priority on the daemon's JSON API: inputs queue behind it. */
