@@ -68,6 +68,11 @@ final class FullproveCommand implements Callable<Integer> {
         binary = CommandModel.option(spec, "--binary");
         cache = CommandModel.option(spec, "--cache");
         timings = CommandModel.option(spec, "--timings");
+        String usage = "<input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>";
+        ArgumentOrder.expect(input, ArgumentOrder.Kind.INPUT, usage);
+        ArgumentOrder.expect(wasm, ArgumentOrder.Kind.WASM, usage);
+        ArgumentOrder.expect(zkey, ArgumentOrder.Kind.ZKEY, usage);
+        CommandModel.outputsWritable(proofJson, publicJson, wtns, binary);
         long t0 = System.nanoTime();
         CircomInput in = CircomInput.read(input);
         Proof proof;

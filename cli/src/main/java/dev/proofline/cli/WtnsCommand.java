@@ -60,6 +60,10 @@ final class WtnsCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            String usage = "<circuit.wasm> <input.json> <witness.wtns>";
+            ArgumentOrder.expect(wasm, ArgumentOrder.Kind.WASM, usage);
+            ArgumentOrder.expect(input, ArgumentOrder.Kind.INPUT, usage);
+            CommandModel.outputsWritable(wtns);
             long t0 = System.nanoTime();
             CircomInput in = CircomInput.read(input);
             CircomWasm circuit = Invocation.of(spec).loader().witnessGenerator(wasm, Loader.classCache(cache));

@@ -56,7 +56,7 @@ final class StatusHttpServer implements AutoCloseable {
     private final HttpPipeline pipeline;
     private final Channel server;
 
-    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpRoutes routes) throws InterruptedException {
+    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpSite routes) throws InterruptedException {
         this.pipeline = new HttpPipeline(limits, routes, answering);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, Thread.ofPlatform().name("http-accept").daemon()
                 .factory(), NioIoHandler.newFactory());
@@ -81,7 +81,7 @@ final class StatusHttpServer implements AutoCloseable {
     }
 
     /** Listens on {@code address} (port 0: a free one). */
-    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpRoutes routes)
+    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpSite routes)
             throws InterruptedException {
         return new StatusHttpServer(address, limits, routes);
     }
