@@ -33,4 +33,18 @@ class PowersOfTauInteropTest {
         PowersOfTau.contribute(p0, p1, "first", "some entropy", m -> { });
         Node.snarkjs("powersoftau", "verify", s(p1));
     }
+
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void preparedPhase2IsByteIdenticalToSnarkjs(PairingCurve curve) throws IOException {
+        Path p0 = dir.resolve("p0.ptau");
+        Path p1 = dir.resolve("p1.ptau");
+        Node.snarkjs("powersoftau", "new", curve.snarkjsName(), "5", s(p0));
+        Node.snarkjs("powersoftau", "contribute", s(p0), s(p1), "--name=theirs", "-e=their entropy");
+        Path ours = dir.resolve("ours.ptau");
+        Path theirs = dir.resolve("theirs.ptau");
+        PhaseTwoPreparation.prepare(p1, ours, m -> { });
+        Node.snarkjs("powersoftau", "prepare", "phase2", s(p1), s(theirs));
+        assertEquals(-1L, Files.mismatch(ours, theirs), "first differing byte");
+    }
 }
