@@ -168,7 +168,9 @@ class EngineCommandTest {
         assertTrue(tables.find(), status.out());
         assertTrue(status.out().matches("(?s).*\nmemory     [0-9.]+ [KMG]iB resident \\([0-9.]+ [KMG]iB the engine's own, "
                 + "[0-9.]+ [KMG]iB of files\\): heap [0-9.]+ [KMG]iB in use of [0-9.]+ [KMG]iB held; key tables "
-                + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped .*"), status.out());
+                + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped [0-9.]+ [KMG]iB; compiled code and"
+                + " classes [0-9.]+ [KMG]iB; the rest of its own \\(collector, threads, compilers\\) about [0-9.]+ [KMG]iB\n.*"),
+                status.out());
         assertTrue(status.out().matches("(?s).*\nbudget     heap at most [0-9.]+ [KMG]iB \\(of [0-9.]+ [KMG]iB\\), key tables at"
                 + " most [0-9.]+ [KMG]iB a key for 4 keys\n.*"), status.out());
 
