@@ -20,7 +20,6 @@ import dev.proofline.r1cs.wasm.WasmRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.Predicate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +100,7 @@ public final class Circuits implements Residents {
      */
     public static Circuits of(Engine engine) {
         return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
-                e.config().keyTableBytes(), e.backend() instanceof DeviceBackendAdapter<?> a ? a.device()::computesAbc : null)
+                e.config().keyTableBytes(), e.backend() instanceof ComputesAbc b ? b : null)
                 .withTableCache(e.config().keyTableCache()));
     }
 
@@ -121,10 +120,9 @@ public final class Circuits implements Residents {
 
     /**
      * As {@link #Circuits(MemoryBudget, Duration, long)}, for a backend that computes a, b, c itself
-     * ({@code abc}, {@link DeviceBackend#computesAbc}; null: none does): its jobs use no PCE where it
-     * computes them.
+     * ({@code abc}; null: none does): its jobs use no PCE where it computes them.
      */
-    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes, Predicate<ProvingKey> abc) {
+    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes, ComputesAbc abc) {
         this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, loadTimeout);
         this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
         this.keyTableBytes = keyTableBytes;
@@ -132,7 +130,7 @@ public final class Circuits implements Residents {
     }
 
     private final long keyTableBytes;
-    private final Predicate<ProvingKey> abc;
+    private final ComputesAbc abc;
     /** Where keys' tables are kept between runs; null: nowhere. */
     private volatile KeyTableCache tableCache;
 
@@ -144,10 +142,10 @@ public final class Circuits implements Residents {
 
     /**
      * Whether a job of circuit {@code id} with {@code key} takes a, b, c from the circuit's PCE: where it
-     * has one ({@link #hasPce}) and the backend does not compute them from the key ({@link DeviceBackend#computesAbc}).
+     * has one ({@link #hasPce}) and the backend does not compute them from the key ({@link ComputesAbc}).
      */
     public boolean usesPce(String id, ProvingKey key) {
-        return hasPce(id) && (abc == null || !abc.test(key));
+        return hasPce(id) && (abc == null || !abc.computesAbc(key));
     }
 
     /** The tables a key of this file would get (0 when they are off), from its header. */
