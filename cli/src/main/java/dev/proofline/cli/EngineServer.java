@@ -251,11 +251,37 @@ final class EngineServer {
                 housekeeping.awaitTurn();
                 try (Loader.KeyLease lease = resident.provingKey(zkey)) {
                     log("reopened " + p);
+                    housekeeping.awaitTurn();
+                    throwawayProof(lease.key());
                 } catch (RuntimeException e) {
                     log("not reopened " + p + ": " + e.getMessage());
                 }
             }
         });
+    }
+
+    /**
+     * A proof of {@code key} with a made-up witness, dropped: it runs the code the key's first request
+     * will run at its size (the warm-up's circuit is smaller), so that the JIT has compiled it by then.
+     * Its own verification rejects it (the witness satisfies nothing), which is expected.
+     */
+    static void throwawayProof(dev.proofline.groth16.ProvingKey key) {
+        int n = key.variableCount();
+        long[] w = new long[n * dev.proofline.r1cs.Witness.WORDS];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(n);
+        for (int i = 0; i < w.length; i++) {
+            // every value below 2^253, below the scalar field's modulus on both curves
+            w[i] = i % 4 == 3 ? random.nextLong() >>> 11 : random.nextLong();
+        }
+        w[0] = 1;   // the constant wire
+        w[1] = 0;
+        w[2] = 0;
+        w[3] = 0;
+        try {
+            dev.proofline.groth16.Prover.create().prove(key, new dev.proofline.r1cs.Witness(key.curve(), w));
+        } catch (RuntimeException e) {
+            // rejected by its own verification, as expected (or failed otherwise: only the JIT loses)
+        }
     }
 
     /** Writes the resident keys' paths for the next engine, when they changed. */
