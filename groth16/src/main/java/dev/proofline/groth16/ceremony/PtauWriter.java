@@ -15,9 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * Writes a .ptau file section by section into a temporary sibling, which {@link #commit()} renames
- * onto the target: a crash leaves the target as it was. Sections are streamed (each one's size is
- * patched in when it ends), and sections already written can be mapped back for hashing.
+ * Writes a .ptau (or, with its magic, a .zkey) file section by section into a temporary sibling,
+ * which {@link #commit()} renames onto the target: a crash leaves the target as it was. Sections are
+ * streamed (each one's size is patched in when it ends), and sections already written can be mapped
+ * back for hashing.
  */
 final class PtauWriter implements AutoCloseable {
 
@@ -30,11 +31,16 @@ final class PtauWriter implements AutoCloseable {
     private boolean committed;
 
     PtauWriter(Path target, int sections) throws IOException {
+        this(target, "ptau", sections);
+    }
+
+    /** A file of another iden3 kind ({@code magic}: four ASCII letters, e.g. "zkey"), version 1. */
+    PtauWriter(Path target, String magic, int sections) throws IOException {
         this.target = target.toAbsolutePath();
         this.temp = this.target.resolveSibling(this.target.getFileName() + ".partial");
         this.ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, StandardOpenOption.READ);
-        buf.put("ptau".getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
+        buf.put(magic.getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
     }
 
     /** Section 1 with ceremony power = power, as snarkjs writes it on every new file. */
