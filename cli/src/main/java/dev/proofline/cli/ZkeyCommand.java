@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code proofline zkey}: operations on snarkjs proving keys. */
 @Command(name = "zkey", mixinStandardHelpOptions = true, description = "Operations on snarkjs Groth16 keys (.zkey).",
-        subcommands = {ZkeyCommand.ExportVk.class, ZkeyCommand.Export.class})
+        subcommands = {ZkeyCommand.ExportVk.class, ZkeyCommand.Export.class, ZkeyCeremonyCommands.New.class,
+            ZkeyCeremonyCommands.Contribute.class, ZkeyCeremonyCommands.Beacon.class,
+            ZkeyCeremonyCommands.Verify.class})
 final class ZkeyCommand implements Runnable {
 
     @Spec

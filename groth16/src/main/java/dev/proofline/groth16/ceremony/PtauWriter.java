@@ -15,9 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * Writes a .ptau file section by section into a temporary sibling, which {@link #commit()} renames
- * onto the target: a crash leaves the target as it was. Sections are streamed (each one's size is
- * patched in when it ends), and sections already written can be mapped back for hashing.
+ * Writes a .ptau (or, with its magic, a .zkey) file section by section into a temporary sibling,
+ * which {@link #commit()} renames onto the target: a crash leaves the target as it was. Sections are
+ * streamed (each one's size is patched in when it ends), and sections already written can be mapped
+ * back for hashing.
  */
 final class PtauWriter implements AutoCloseable {
 
@@ -30,11 +31,16 @@ final class PtauWriter implements AutoCloseable {
     private boolean committed;
 
     PtauWriter(Path target, int sections) throws IOException {
+        this(target, "ptau", sections);
+    }
+
+    /** A file of another iden3 kind ({@code magic}: four ASCII letters, e.g. "zkey"), version 1. */
+    PtauWriter(Path target, String magic, int sections) throws IOException {
         this.target = target.toAbsolutePath();
         this.temp = this.target.resolveSibling(this.target.getFileName() + ".partial");
         this.ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, StandardOpenOption.READ);
-        buf.put("ptau".getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
+        buf.put(magic.getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
     }
 
     /** Section 1 with ceremony power = power, as snarkjs writes it on every new file. */
@@ -139,7 +145,7 @@ final class PtauWriter implements AutoCloseable {
             write(c.partialHash());
             write(c.nextChallenge());
             u32(c.type());
-            byte[] params = parameters(c);
+            byte[] params = parameters(c.name(), c.isBeacon(), c.iterationsExp(), c.beaconHash());
             u32(params.length);
             write(params);
         }
@@ -179,18 +185,21 @@ final class PtauWriter implements AutoCloseable {
         return out;
     }
 
-    /** The parameters: 1 name (at most 64 characters), and for a beacon 2 the exponent, 3 the hash. */
-    private static byte[] parameters(Contribution c) {
+    /**
+     * The parameters of a contribution record (.ptau and .zkey alike): 1 the name (at most 64
+     * characters), and for a beacon 2 the exponent, 3 the hash.
+     */
+    static byte[] parameters(String name, boolean beacon, int iterationsExp, byte[] beaconHash) {
         ByteBuffer b = ByteBuffer.allocate(600);
-        if (c.name() != null && !c.name().isEmpty()) {
-            String n = c.name().length() > 64 ? c.name().substring(0, 64) : c.name();   // UTF-16 units, as snarkjs
-            byte[] name = n.getBytes(StandardCharsets.UTF_8);
-            int len = Math.min(255, name.length);
-            b.put((byte) 1).put((byte) len).put(name, 0, len);
+        if (name != null && !name.isEmpty()) {
+            String n = name.length() > 64 ? name.substring(0, 64) : name;   // UTF-16 units, as snarkjs
+            byte[] bytes = n.getBytes(StandardCharsets.UTF_8);
+            int len = Math.min(255, bytes.length);
+            b.put((byte) 1).put((byte) len).put(bytes, 0, len);
         }
-        if (c.isBeacon()) {
-            b.put((byte) 2).put((byte) c.iterationsExp());
-            b.put((byte) 3).put((byte) c.beaconHash().length).put(c.beaconHash());
+        if (beacon) {
+            b.put((byte) 2).put((byte) iterationsExp);
+            b.put((byte) 3).put((byte) beaconHash.length).put(beaconHash);
         }
         byte[] out = new byte[b.position()];
         b.flip().get(out);

@@ -1,0 +1,161 @@
+package dev.proofline.cli;
+
+import dev.proofline.groth16.ceremony.HexFormatting;
+import dev.proofline.groth16.ceremony.InitialKey;
+import dev.proofline.groth16.ceremony.PhaseTwo;
+import dev.proofline.groth16.ceremony.ZkeyVerifier;
+import dev.proofline.r1cs.io.FormatException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code proofline zkey new | contribute | beacon | verify}: phase 2 of the trusted setup, as snarkjs's. */
+final class ZkeyCeremonyCommands {
+
+    private ZkeyCeremonyCommands() {
+    }
+
+    private static Consumer<String> progress(CommandSpec spec) {
+        PrintWriter err = spec.commandLine().getErr();
+        return m -> {
+            err.println(m);
+            err.flush();
+        };
+    }
+
+    private static void print(CommandSpec spec, String... blocks) {
+        PrintWriter out = spec.commandLine().getOut();
+        for (String b : blocks) {
+            out.println(b);
+        }
+        out.flush();
+    }
+
+    @Command(name = "new", mixinStandardHelpOptions = true,
+            description = "Make the initial phase-2 key of a circuit from a prepared powers of tau: byte for byte what"
+                    + " `snarkjs zkey new` writes. Not usable for proofs that matter until contributed to.")
+    static final class New implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.r1cs>")
+        Path r1cs;
+
+        @Parameters(index = "1", paramLabel = "<prepared.ptau>")
+        Path ptau;
+
+        @Parameters(index = "2", paramLabel = "<circuit_0000.zkey>")
+        Path out;
+
+        @Override
+        public Integer call() throws IOException {
+            long t0 = System.nanoTime();
+            byte[] hash = InitialKey.create(r1cs, ptau, out, progress(spec));
+            print(spec, HexFormatting.hashBlock("Circuit hash: ", hash));
+            spec.commandLine().getErr().printf("%s written in %.1f s%n", out, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+    }
+
+    @Command(name = "contribute", mixinStandardHelpOptions = true,
+            description = {"Add a phase-2 contribution: a secret from the operating system's secure source, mixed"
+                + " with the entropy text if one is given, overwritten once the file is written."})
+    static final class Contribute implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<in.zkey>")
+        Path in;
+
+        @Parameters(index = "1", paramLabel = "<out.zkey>")
+        Path out;
+
+        @Option(names = {"-n", "--name"}, description = "the contribution's name (at most 64 characters are kept)")
+        String name;
+
+        @Option(names = {"-e", "--entropy"}, description = "extra entropy text, mixed with the system's")
+        String entropy = "";
+
+        @Override
+        public Integer call() throws IOException {
+            PhaseTwo.Result r = PhaseTwo.contribute(in, out, name, entropy, progress(spec));
+            print(spec, HexFormatting.hashBlock("Circuit Hash: ", r.circuitHash()),
+                    HexFormatting.hashBlock("Contribution Hash: ", r.contributionHash()));
+            return 0;
+        }
+    }
+
+    @Command(name = "beacon", mixinStandardHelpOptions = true,
+            description = "Add the final phase-2 contribution from a public random beacon: SHA-256 iterated"
+                    + " 2^numIterationsExp times over the beacon hash gives the secret, so anyone can recompute it.")
+    static final class Beacon implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<in.zkey>")
+        Path in;
+
+        @Parameters(index = "1", paramLabel = "<out.zkey>")
+        Path out;
+
+        @Parameters(index = "2", paramLabel = "<beaconHash>", description = "hexadecimal, 1 to 255 bytes")
+        String beacon;
+
+        @Parameters(index = "3", paramLabel = "<numIterationsExp>", description = "10 to 63")
+        int exp;
+
+        @Option(names = {"-n", "--name"})
+        String name;
+
+        @Override
+        public Integer call() throws IOException {
+            PhaseTwo.Result r = PhaseTwo.beacon(in, out, name, beacon, exp, progress(spec));
+            print(spec, HexFormatting.hashBlock("Contribution Hash: ", r.contributionHash()));
+            return 0;
+        }
+    }
+
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = {"Check a .zkey as `snarkjs zkey verify` does: the chain of contributions, delta, and that"
+                + " the key is the circuit's and the powers of tau's.",
+                "Exit codes: 0 valid, 1 refused (the reason on stderr)."})
+    static final class Verify implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.r1cs>")
+        Path r1cs;
+
+        @Parameters(index = "1", paramLabel = "<prepared.ptau>")
+        Path ptau;
+
+        @Parameters(index = "2", paramLabel = "<circuit.zkey>")
+        Path zkey;
+
+        @Override
+        public Integer call() throws IOException {
+            List<String> report;
+            try {
+                report = ZkeyVerifier.verify(r1cs, ptau, zkey, m -> { });
+            } catch (FormatException e) {
+                spec.commandLine().getErr().println("INVALID: " + e.getMessage());
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+            print(spec, report.toArray(String[]::new));
+            return 0;
+        }
+    }
+}

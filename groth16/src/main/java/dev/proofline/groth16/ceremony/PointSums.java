@@ -1,0 +1,148 @@
+package dev.proofline.groth16.ceremony;
+
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.ScalarMultiplier;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.msm.Msm;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
+/**
+ * Sparse sums of points: output j = sum over its terms t of k_t B_t, where B_t is point index_t of
+ * one of a few bases (kind_t) and k_t a scalar (canonical words). A phase-2 key's A, B1, B2, C and IC
+ * points are such sums over the Lagrange-basis points of the powers of tau, one term per nonzero
+ * coefficient of the circuit's matrices: most outputs have one to a few terms, a few (the constant
+ * signal, signals used everywhere) have thousands.
+ *
+ * <p>Built in two passes over the same terms: {@link #count} for each, then {@link #seal}, then
+ * {@link #add} for each in the same order.
+ */
+final class PointSums {
+
+    /** Outputs with more terms than this are computed by an MSM, the others term by term. */
+    private static final int MSM_TERMS = 256;
+
+    private final int outputs;
+    private final int[] start;
+    private byte[] kind;
+    private int[] index;
+    private long[] scalars;
+    private int[] fill;
+
+    PointSums(int outputs) {
+        this.outputs = outputs;
+        this.start = new int[outputs + 1];
+    }
+
+    void count(int output) {
+        start[output + 1]++;
+    }
+
+    void seal() {
+        for (int j = 0; j < outputs; j++) {
+            start[j + 1] += start[j];
+        }
+        int n = start[outputs];
+        kind = new byte[n];
+        index = new int[n];
+        scalars = new long[4 * n];
+        fill = Arrays.copyOf(start, outputs);
+    }
+
+    /** Adds a term to {@code output}: {@code scalar[at..at+4)} (canonical) times point {@code i} of basis {@code k}. */
+    void add(int output, int k, int i, long[] scalar, int at) {
+        int t = fill[output]++;
+        kind[t] = (byte) k;
+        index[t] = i;
+        System.arraycopy(scalar, at, scalars, 4 * t, 4);
+    }
+
+    int outputs() {
+        return outputs;
+    }
+
+    /**
+     * The sums, affine (flat, the curve's affine width each; an output without terms is infinity).
+     * {@code bases[k]} holds basis k's affine points; {@code r} is the scalar field's modulus.
+     */
+    long[] evaluate(WeierstrassCurve curve, long[][] bases, BigInteger r) {
+        int jw = curve.jacobianWidth();
+        int aw = curve.affineWidth();
+        long[] jac = new long[Math.multiplyExact(outputs, jw)];
+        int tasks = Math.max(1, Math.min(outputs / 16, Runtime.getRuntime().availableProcessors() * 8));
+        long terms = start[outputs];
+        int[] bounds = new int[tasks + 1];
+        // ranges of about equal term counts, so that a heavy signal does not leave one thread working alone
+        for (int task = 1, j = 0; task < tasks; task++) {
+            long goal = terms * task / tasks;
+            while (j < outputs && start[j] < goal) {
+                j++;
+            }
+            bounds[task] = j;
+        }
+        bounds[tasks] = outputs;
+        IntStream.range(0, tasks).parallel().forEach(task -> {
+            PointArithmetic pa = curve.arithmetic();
+            ScalarMultiplier sm = new ScalarMultiplier(pa);
+            long[] term = new long[jw];
+            long[] neg = new long[aw];
+            for (int j = bounds[task]; j < bounds[task + 1]; j++) {
+                pa.setInfinity(jac, j * jw);
+                if (start[j + 1] - start[j] > MSM_TERMS) {
+                    continue;
+                }
+                for (int t = start[j]; t < start[j + 1]; t++) {
+                    long[] base = bases[kind[t]];
+                    int bi = index[t] * aw;
+                    BigInteger k = signed(t, r);
+                    if (k.equals(BigInteger.ONE)) {
+                        pa.addMixed(jac, j * jw, base, bi, jac, j * jw);
+                    } else if (k.equals(BigInteger.ONE.negate())) {
+                        pa.negAffine(base, bi, neg, 0);
+                        pa.addMixed(jac, j * jw, neg, 0, jac, j * jw);
+                    } else if (k.signum() != 0) {
+                        sm.mulAffine(base, bi, k, term, 0);
+                        pa.add(jac, j * jw, term, 0, jac, j * jw);
+                    }
+                }
+            }
+        });
+        for (int j = 0; j < outputs; j++) {
+            int n = start[j + 1] - start[j];
+            if (n > MSM_TERMS) {
+                long[] pts = new long[n * aw];
+                for (int t = start[j]; t < start[j + 1]; t++) {
+                    System.arraycopy(bases[kind[t]], index[t] * aw, pts, (t - start[j]) * aw, aw);
+                }
+                long[] s = Arrays.copyOfRange(scalars, 4 * start[j], 4 * start[j + 1]);
+                System.arraycopy(Msm.on(curve).multiply(pts, s), 0, jac, j * jw, jw);
+            }
+        }
+        long[] out = new long[Math.multiplyExact(outputs, aw)];
+        int chunk = 1 << 14;
+        IntStream.range(0, (outputs + chunk - 1) / chunk).parallel().forEach(c -> {
+            int from = c * chunk;
+            curve.arithmetic().batchToAffine(jac, from * jw, out, from * aw, Math.min(chunk, outputs - from));
+        });
+        return out;
+    }
+
+    /** Term t's scalar as the integer of least magnitude congruent to it (r - 1 is -1: a negation, not 254 doublings). */
+    private BigInteger signed(int t, BigInteger r) {
+        BigInteger k = toBigInteger(scalars, 4 * t);
+        BigInteger negative = k.subtract(r);
+        return negative.bitLength() < k.bitLength() ? negative : k;
+    }
+
+    private static BigInteger toBigInteger(long[] w, int at) {
+        byte[] be = new byte[33];
+        for (int i = 0; i < 4; i++) {
+            long x = w[at + i];
+            for (int b = 0; b < 8; b++) {
+                be[32 - 8 * i - b] = (byte) (x >>> (8 * b));
+            }
+        }
+        return new BigInteger(be);
+    }
+}

@@ -1,0 +1,201 @@
+package dev.proofline.groth16.ceremony;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.encoding.PointEncodingException;
+import dev.proofline.algebra.encoding.SnarkjsBinaryCodec;
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.r1cs.io.FormatException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code zkey verify}: whether a .zkey is the key of a circuit and a powers of tau after a chain of
+ * valid contributions, with snarkjs's checks:
+ * <ul>
+ *   <li>each contribution's transcript follows the circuit hash and the keys before it; its proof of
+ *       knowledge holds, e(s, d s') = e(d s, s'); its delta follows the previous one by the same d,
+ *       e(delta_prev, d s') = e(delta_after, s'); a beacon's key is the one its hash and exponent give;
+ *   <li>the key equals a fresh {@code zkey new} from the r1cs and the ptau where no contribution
+ *       changes it: the curve, sizes, alpha, beta, gamma, the circuit hash, and sections 3 to 7 byte
+ *       for byte; delta1 is the last contribution's delta, and delta2 has the same ratio to G2;
+ *   <li>C and H are the fresh key's divided by delta: a random linear combination R of the fresh
+ *       points and the same combination R' of the key's satisfy e(R, G2) = e(R', delta2).
+ * </ul>
+ * A refusal is a {@link FormatException} naming the file, the section and the problem.
+ */
+public final class ZkeyVerifier {
+
+    private final PhaseTwoKeyFile key;
+    private final PairingCurve curve;
+    private final SecureRandom random = new SecureRandom();
+
+    private ZkeyVerifier(PhaseTwoKeyFile key) {
+        this.key = key;
+        this.curve = key.curve;
+    }
+
+    /** Verifies {@code zkey}; returns the lines snarkjs prints for a valid key (hashes, newest first). */
+    public static List<String> verify(Path r1cs, Path ptau, Path zkey, Consumer<String> log) throws IOException {
+        try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(zkey)) {
+            ZkeyVerifier v = new ZkeyVerifier(key);
+            long[] delta = v.chain();
+            log.accept("the chain of " + key.contributions.size() + " contributions holds");
+            Path fresh = Files.createTempFile(zkey.toAbsolutePath().getParent(), ".zkey-verify-", ".zkey");
+            try {
+                InitialKey.create(r1cs, ptau, fresh, log);
+                try (PhaseTwoKeyFile init = PhaseTwoKeyFile.open(fresh)) {
+                    v.against(init, delta);
+                }
+            } finally {
+                Files.deleteIfExists(fresh);
+            }
+            return v.report();
+        }
+    }
+
+    /** Checks section 10; returns delta G1 after the last contribution. */
+    private long[] chain() {
+        long[] delta = curve.g1().generator();
+        PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
+        List<KeyContribution> cs = key.contributions;
+        for (int i = 0; i < cs.size(); i++) {
+            KeyContribution c = cs.get(i);
+            String at = "contribution #" + (i + 1) + ": ";
+            byte[] transcript = PhaseTwo.transcriptBefore(curve, key.circuitHash, cs.subList(0, i))
+                    .update(g1.uncompressed(c.g1s(), 0)).update(g1.uncompressed(c.g1sx(), 0)).digest();
+            require(PhaseTwoKeyFile.CONTRIBUTIONS, Arrays.equals(transcript, c.transcript()),
+                    at + "the transcript does not follow the circuit hash and the contributions before it");
+            long[] g2sp = ChaChaSampler.g2(curve, ChaChaStream.seededBy(c.transcript()));
+            require(PhaseTwoKeyFile.CONTRIBUTIONS, sameRatio(c.g1s(), c.g1sx(), g2sp, c.g2spx()),
+                    at + "the proof of knowledge of its secret does not hold");
+            require(PhaseTwoKeyFile.CONTRIBUTIONS, sameRatio(delta, c.deltaAfter(), g2sp, c.g2spx()),
+                    at + "delta does not follow the previous delta by the contribution's secret");
+            if (c.isBeacon()) {
+                ChaChaStream rng = ContributionKey.beaconStream(c.beaconHash(), c.iterationsExp());
+                PrimeField fr = curve.fr();
+                long[] d = ChaChaSampler.element(fr, rng);
+                long[] s = ChaChaSampler.g1(curve, rng);
+                boolean same = Arrays.equals(s, c.g1s())
+                        && Arrays.equals(ContributionKey.times(curve.g1(), s, fr, d), c.g1sx());
+                require(PhaseTwoKeyFile.CONTRIBUTIONS, same, at + "the beacon's key is not the one its hash gives");
+            }
+            delta = c.deltaAfter();
+        }
+        return delta;
+    }
+
+    private void against(PhaseTwoKeyFile init, long[] delta) {
+        require(2, init.curve == curve, "the key is on " + curve.snarkjsName() + ", the circuit and ptau on "
+                + init.curve.snarkjsName());
+        require(2, init.nVars == key.nVars && init.nPublic == key.nPublic && init.domainSize == key.domainSize,
+                "nVars, nPublic, domainSize are " + key.nVars + ", " + key.nPublic + ", " + key.domainSize
+                        + "; the circuit's are " + init.nVars + ", " + init.nPublic + ", " + init.domainSize);
+        String[] names = {"alpha1", "beta1", "beta2", "gamma2"};
+        for (int i = 0; i < 4; i++) {
+            require(2, Arrays.equals(init.header[i], key.header[i]), names[i] + " is not the ptau's / the circuit's");
+        }
+        require(2, Arrays.equals(delta, key.header[4]), "delta1 is not the last contribution's delta");
+        require(2, sameRatio(curve.g1().generator(), delta, curve.g2().generator(), key.header[5]),
+                "delta2 does not match delta1");
+        require(PhaseTwoKeyFile.CONTRIBUTIONS, Arrays.equals(init.circuitHash, key.circuitHash),
+                "the circuit hash is not the circuit's (another circuit or another ptau)");
+        String[] sections = {"IC", "coefficients", "A", "B1", "B2"};
+        for (int type = PhaseTwoKeyFile.IC; type <= PhaseTwoKeyFile.B2; type++) {
+            require(type, init.section(type).mismatch(key.section(type)) == -1,
+                    "differs from the key the circuit and the ptau give (" + sections[type - 3] + ")");
+        }
+        for (int type : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
+            long[][] r = combinations(init, type);
+            require(type, r == null || sameRatio(r[0], r[1], key.header[5], init.header[5]),
+                    "is not the circuit's divided by delta");
+        }
+    }
+
+    /** The same random combination of a section's points in the fresh key and in this one (null: both infinity). */
+    private long[][] combinations(PhaseTwoKeyFile init, int type) {
+        WeierstrassCurve c = curve.g1();
+        SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(curve.g1Group()).withoutSubgroupCheck();
+        int size = codec.pointBytes();
+        long count = key.section(type).byteSize() / size;
+        if (count == 0) {
+            return null;
+        }
+        PointArithmetic pa = c.arithmetic();
+        long[] r1 = new long[c.jacobianWidth()];
+        long[] r2 = new long[c.jacobianWidth()];
+        pa.setInfinity(r1, 0);
+        pa.setInfinity(r2, 0);
+        Msm msm = Msm.on(c);
+        int chunk = 1 << 16;
+        for (long base = 0; base < count; base += chunk) {
+            int m = (int) Math.min(chunk, count - base);
+            long[] scalars = new long[4 * m];
+            for (int i = 0; i < m; i++) {
+                scalars[4 * i] = random.nextLong();
+            }
+            MemorySegment a = init.section(type);
+            MemorySegment b = key.section(type);
+            try {
+                codec.validateAll(b, base * size, m);
+            } catch (PointEncodingException e) {
+                throw key.error(type, "from point #" + base + ": " + e.getMessage());
+            }
+            pa.add(r1, 0, msm.multiply(a, base * size, scalars, 0, m), 0, r1, 0);
+            pa.add(r2, 0, msm.multiply(b, base * size, scalars, 0, m), 0, r2, 0);
+        }
+        if (pa.isInfinity(r1, 0) && pa.isInfinity(r2, 0)) {
+            return null;
+        }
+        long[][] out = {new long[c.affineWidth()], new long[c.affineWidth()]};
+        pa.toAffine(r1, 0, out[0], 0);
+        pa.toAffine(r2, 0, out[1], 0);
+        return out;
+    }
+
+    private List<String> report() {
+        List<String> lines = new ArrayList<>();
+        lines.add(HexFormatting.hashBlock("Circuit Hash: ", key.circuitHash));
+        for (int i = key.contributions.size() - 1; i >= 0; i--) {
+            KeyContribution c = key.contributions.get(i);
+            lines.add("-------------------------");
+            lines.add(HexFormatting.hashBlock("contribution #" + (i + 1) + " " + (c.name() == null ? "" : c.name())
+                    + ":", c.hash(curve)));
+            if (c.isBeacon()) {
+                lines.add("Beacon generator: " + HexFormatting.hex(c.beaconHash()));
+                lines.add("Beacon iterations Exp: " + c.iterationsExp());
+            }
+        }
+        lines.add("-------------------------");
+        lines.add("ZKey Ok!");
+        return lines;
+    }
+
+    /** e(a1, b2) = e(b1, a2), none of them infinity. */
+    private boolean sameRatio(long[] a1, long[] b1, long[] a2, long[] b2) {
+        PointArithmetic p1 = curve.g1().arithmetic();
+        PointArithmetic p2 = curve.g2().arithmetic();
+        if (p1.isInfinityAffine(a1, 0) || p1.isInfinityAffine(b1, 0) || p2.isInfinityAffine(a2, 0)
+                || p2.isInfinityAffine(b2, 0)) {
+            return false;
+        }
+        long[] negB1 = new long[b1.length];
+        p1.negAffine(b1, 0, negB1, 0);
+        return curve.pairing().pairingProductIsOne(new long[][] {a1, negB1}, new long[][] {b2, a2});
+    }
+
+    private void require(int section, boolean ok, String problem) {
+        if (!ok) {
+            throw key.error(section, problem);
+        }
+    }
+}
