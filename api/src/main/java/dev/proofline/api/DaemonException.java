@@ -26,6 +26,11 @@ public class DaemonException extends RuntimeException {
         return code;
     }
 
+    /** {@code UNAVAILABLE}: no answer from the daemon (none listens there, or the connection broke). */
+    public boolean unavailable() {
+        return code == Status.Code.UNAVAILABLE;
+    }
+
     /** The daemon's message alone (empty when it gave none). */
     public String description() {
         return description;

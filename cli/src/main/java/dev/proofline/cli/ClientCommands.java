@@ -79,7 +79,7 @@ final class ClientCommands {
          * at the address (the connection refused or never made) says so, and how to start one.
          */
         RuntimeException failure(DaemonException e) {
-            if (e.code() == io.grpc.Status.Code.UNAVAILABLE && unreachable(e)) {
+            if (e.unavailable() && unreachable(e)) {
                 return new IllegalStateException("no daemon answers at " + target + " (" + reason(e)
                         + "): start one with `proofline daemon`, or give its address with --target", e);
             }
