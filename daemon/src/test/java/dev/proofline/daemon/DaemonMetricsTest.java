@@ -77,7 +77,7 @@ class DaemonMetricsTest {
     @Test
     void theJvmsHeapGcAndThreadsAreExported() {
         for (String family : new String[] {"jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_gc_memory_allocated_bytes",
-            "jvm_gc_live_data_size_bytes", "jvm_threads_live_threads", "jvm_threads_states_threads",
+            "jvm_gc_live_data_size_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "jvm_threads_states_threads",
             "jvm_classes_loaded_classes", "process_cpu_usage", "process_uptime_seconds"}) {
             assertTrue(scrape.contains("\n" + family), family);
         }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class GrafanaDashboardTest {
 
     private static final Path DOCS = Path.of("..", "docs", "grafana");
-    private static final Pattern SERIES = Pattern.compile("proofline_[a-z_]+");
+    private static final Pattern SERIES = Pattern.compile("(proofline|jvm|process)_[a-z_]+");
 
     /** The series names a daemon's meters export in Prometheus's text format once work has run. */
     private static Set<String> exported() throws Exception {
