@@ -60,6 +60,7 @@ public final class Daemon implements AutoCloseable {
     private final DaemonConfig config;
     private final Engine engine;
     private final PrometheusMeterRegistry registry;
+    private final DaemonMetrics jvmMetrics;
     private final ProvingService service;
     private final Server grpc;
     private final StatusHttpServer http;
@@ -81,9 +82,12 @@ public final class Daemon implements AutoCloseable {
         boolean started = false;
         Server grpcStarted = null;
         StatusHttpServer httpStarted = null;
+        DaemonMetrics jvmStarted = null;
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             engine.bindMetrics(registry);
+            jvmStarted = new DaemonMetrics(registry);
+            this.jvmMetrics = jvmStarted;
             this.circuits = KeyDirectory.register(Circuits.of(engine), Path.of(config.keys().directory()),
                     w -> log.accept("warning: " + w));
             java.util.Set<dev.proofline.algebra.PairingCurve> curves = java.util.EnumSet.noneOf(
@@ -107,7 +111,7 @@ public final class Daemon implements AutoCloseable {
             this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log)
                     : config.store().durable() ? openStore(config, engine, log) : null;
             if (cluster != null) {
-                bindClusterMetrics(cluster, registry);
+                DaemonMetrics.bindCluster(cluster, registry);
             }
             this.service = new ProvingService(engine, config, registry::scrape,
                     cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
@@ -184,6 +188,9 @@ public final class Daemon implements AutoCloseable {
                     cluster.close();
                 }
                 engine.close();
+                if (jvmStarted != null) {
+                    jvmStarted.close();
+                }
             }
         }
         log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
@@ -245,21 +252,6 @@ public final class Daemon implements AutoCloseable {
             store.close();
             throw e;
         }
-    }
-
-    private static void bindClusterMetrics(ClusterNode c, io.micrometer.core.instrument.MeterRegistry r) {
-        io.micrometer.core.instrument.Gauge.builder("proofline.cluster.holding", c, ClusterNode::holding)
-                .description("partitions this node has claimed and not yet written back").register(r);
-        io.micrometer.core.instrument.Gauge.builder("proofline.cluster.database.up", c,
-                n -> n.databaseDown() == null ? 1 : 0).description("1 while the cluster database answers").register(r);
-        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.round.trips", c.store(),
-                ClusterStore::roundTrips).description("statements sent to the cluster database").register(r);
-        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.results.stored", c,
-                ClusterNode::proofs).description("results this node stored").register(r);
-        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.results.discarded", c,
-                ClusterNode::discarded).description("results made too late (lease lost) and discarded").register(r);
-        io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.double.releases", c,
-                ClusterNode::doubleReleases).description("claims ended twice (a bug; the tests fail on it)").register(r);
     }
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
@@ -419,6 +411,7 @@ public final class Daemon implements AutoCloseable {
         if (rapidsnark != null) {
             rapidsnark.close();
         }
+        jvmMetrics.close();
         log.accept("proofline daemon stopped");
     }
 

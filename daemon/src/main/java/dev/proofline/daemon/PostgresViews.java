@@ -108,7 +108,7 @@ final class PostgresViews {
     /**
      * The cluster as JSON: {@code nodes} (each with its heartbeat age, load and the partitions it
      * holds), {@code partitions} (counts by state) and the {@code recent} jobs with, per partition, its
-     * state and the node that holds or proved it.
+     * state, the node that holds or proved it and why it failed ('error', null unless it did).
      */
     String clusterJson(int recentJobs) {
         return db.run("reading the cluster", c -> {
@@ -126,9 +126,9 @@ final class PostgresViews {
                       'partitions', coalesce((SELECT json_object_agg(state, k) FROM
                           (SELECT state, count(*) AS k FROM partitions GROUP BY state) s), '{}'),
                       'recent', coalesce((SELECT json_agg(json_build_object('id', j.job_id, 'circuit', j.circuit_id,
-                          'state', j.state, 'submitted_by', j.submitted_by, 'submitted_at', j.submitted_at,
+                          'state', j.state, 'error', j.error, 'submitted_by', j.submitted_by, 'submitted_at', j.submitted_at,
                           'partitions', (SELECT json_agg(json_build_object('state', p.state,
-                              'node', coalesce(p.proved_by, p.lease_owner)) ORDER BY p.idx)
+                              'node', coalesce(p.proved_by, p.lease_owner), 'error', p.error) ORDER BY p.idx)
                               FROM partitions p WHERE p.job_id = j.job_id)) ORDER BY j.submitted_at DESC)
                           FROM (SELECT * FROM jobs ORDER BY submitted_at DESC LIMIT ?) j), '[]'))::text""";
             try (PreparedStatement s = db.prepare(c, sql)) {

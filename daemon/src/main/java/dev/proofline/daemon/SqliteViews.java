@@ -97,10 +97,10 @@ final class SqliteViews {
                       'partitions', json((SELECT json_group_object(state, k) FROM
                           (SELECT state, count(*) AS k FROM partitions GROUP BY state))),
                       'recent', json((SELECT json_group_array(json_object('id', j.job_id, 'circuit', j.circuit_id,
-                          'state', j.state, 'submitted_by', j.submitted_by,
+                          'state', j.state, 'error', j.error, 'submitted_by', j.submitted_by,
                           'submitted_at', strftime('%Y-%m-%dT%H:%M:%fZ', j.submitted_at / 1000.0, 'unixepoch'),
                           'partitions', json((SELECT json_group_array(json_object('state', p.state,
-                              'node', coalesce(p.proved_by, p.lease_owner)) ORDER BY p.idx)
+                              'node', coalesce(p.proved_by, p.lease_owner), 'error', p.error) ORDER BY p.idx)
                               FROM partitions p WHERE p.job_id = j.job_id))) ORDER BY j.number DESC)
                           FROM (SELECT * FROM jobs ORDER BY number DESC LIMIT ?) j)))""")) {
                 bind(s, t.now, recentJobs);

@@ -116,7 +116,7 @@ class SqliteStoreTest {
     }
 
     @Test
-    void aFailedPartitionFailsItsJobAndCancelsTheOthers() {
+    void aFailedPartitionFailsItsJobAndCancelsTheOthers() throws Exception {
         open();
         String id = submit(null, 3).jobId();
         List<ClusterStore.Claim> cs = claim(1);
@@ -127,6 +127,12 @@ class SqliteStoreTest {
         assertEquals(List.of("FAILED", "CANCELLED", "CANCELLED"), v.parts().stream()
                 .map(ClusterStore.PartitionView::state).toList());
         assertEquals(List.of(), claim(10), "nothing of a failed job is claimed");
+        // the dashboard's cluster panel says why: the reason is in the queue's JSON, by partition and job
+        JsonNode recent = new ObjectMapper().readTree(store.clusterJson(30)).get("recent").get(0);
+        assertEquals("the witness does not satisfy the circuit",
+                recent.get("partitions").get(0).get("error").asText());
+        assertTrue(recent.get("partitions").get(1).get("error").isNull(), recent.toString());
+        assertTrue(recent.get("error").asText().contains("the witness does not satisfy the circuit"), recent.toString());
     }
 
     @Test

@@ -40,7 +40,7 @@ final class PartitionEnd {
         Engine.Timings times = t.timings();
         EngineMetrics m = metrics.get();
         if (m != null) {
-            m.partitionEnded(s, times);
+            m.partitionEnded(t.job.spec().label(), s, times);
         }
         switch (s) {
             case DONE -> proofs.incrementAndGet();

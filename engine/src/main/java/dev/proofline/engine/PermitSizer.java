@@ -117,8 +117,8 @@ final class PermitSizer {
         for (int d = 0; d < devices; d++) {
             perDevice[d] = new Ewma();
         }
-        reason = "start: " + limit + " (" + (devices == 1 ? "one partition" : "one per device") + " proving, one"
-                + " synthesizing) until the first partitions are measured";
+        reason = limit + " to begin with (" + (devices == 1 ? "one partition" : "one per device") + " proving, one"
+                + " synthesizing); sized from the times of the first " + ESTIMATE_AFTER + " proved partitions";
         permits.addReleaseListener(this::demandChanged);
     }
 
@@ -287,6 +287,9 @@ final class PermitSizer {
             if (target > limit && roomFor(target - limit)) {
                 limit = target;
                 reason = "estimated " + target + " from the first partitions: " + measured();
+            } else {
+                reason = String.format(Locale.ROOT, "kept %d: the first partitions ask for %d%s; %s", limit, target,
+                        target > limit ? " and the memory budget has no room for more" : "", measured());
             }
             resetWindow();
             return limit != before ? limit : 0;
@@ -317,6 +320,10 @@ final class PermitSizer {
             limit--;
             reason = String.format(Locale.ROOT, "shrank to %d: a partition with a permit waited throughout the last"
                     + " %d proofs; %s", limit, windowProofs, measured());
+        } else {
+            reason = String.format(Locale.ROOT, "kept %d after the last %d proofs: starved %.1f%% of the time (it grows"
+                    + " after two windows over %.0f%%, shrinks when a partition with a permit waits throughout); %s",
+                    limit, windowProofs, 100 * starvedShare, 100 * STARVED, measured());
         }
         resetWindow();
         return limit != before ? limit : 0;

@@ -263,9 +263,9 @@ class EngineContractsTest {
             assertEquals("done", after.jobs().get(0).state());
             assertEquals(List.of(PartitionState.DONE, PartitionState.DONE, PartitionState.DONE, PartitionState.DONE,
                     PartitionState.DONE, PartitionState.DONE), after.jobs().get(0).partitions());
-            assertEquals(6.0, registry.get("proofline.partitions").tag("outcome", "done").functionCounter().count());
-            assertEquals(6, registry.get("proofline.stage").tag("stage", "prover").timer().count());
-            assertTrue(registry.get("proofline.stage").tag("stage", "prover").timer().mean(TimeUnit.MILLISECONDS) >= 40);
+            assertEquals(6.0, registry.get("proofline.partitions").tags("outcome", "done", "circuit", "sim").counter().count());
+            assertEquals(6, registry.get("proofline.stage").tags("stage", "prover", "circuit", "sim").timer().count());
+            assertTrue(registry.get("proofline.stage").tags("stage", "prover", "circuit", "sim").timer().mean(TimeUnit.MILLISECONDS) >= 40);
             assertEquals((double) e.pool().stats().checkouts(),
                     registry.get("proofline.pool.checkouts").functionCounter().count());
             assertEquals(2.0, registry.get("proofline.permits.max").gauge().value());

@@ -72,11 +72,18 @@ class PermitSizerTest {
     void anEstimateBelowTheStartingPermitsKeepsThem() {
         ProverPermits permits = new ProverPermits(2);
         PermitSizer s = sizer(permits, new MemoryBudget(1L << 30), 4);
+        assertTrue(s.snapshot().reason().startsWith("2 to begin with (one partition proving, one synthesizing)"),
+                s.snapshot().reason());
         for (int i = 0; i < 3; i++) {
             clock.addAndGet(20 * MS);
             s.measured("c", 0, 5 * MS, 20 * MS, 26 * MS, MIB); // 0.05 per ms × 26 ms = 1.3
         }
         assertEquals(2, permits.max(), "never below where it started by an estimate; only a surplus shrinks it");
+        // the status no longer says the permits wait for measurements once they were measured
+        assertTrue(s.snapshot().reason().startsWith("kept 2: the first partitions ask for 1;"), s.snapshot().reason());
+        proofs(s, 8, 20, 5, 20);
+        String after = s.snapshot().reason();
+        assertTrue(after.startsWith("kept 2 after the last 8 proofs") && after.contains("Little's law"), after);
     }
 
     @Test
