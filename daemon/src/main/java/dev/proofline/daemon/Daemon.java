@@ -61,8 +61,12 @@ public final class Daemon implements AutoCloseable {
     private final Engine engine;
     private final PrometheusMeterRegistry registry;
     private final ProvingService service;
-    private final Server grpc;
+    private Server grpc;
     private final StatusHttpServer http;
+    /** The gRPC port's connections, capped. */
+    private GrpcConnections grpcConnections;
+    /** The bytes of requests being received on both ports. */
+    private final RequestBudget requestBytes;
     private final Consumer<String> log;
     private final List<String> circuits;
     /** Cluster mode only: this daemon's part in the cluster. */
@@ -109,6 +113,14 @@ public final class Daemon implements AutoCloseable {
                     cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
+            ConnectionCaps caps = ConnectionCaps.fit(ConnectionCaps.processLimit(), config.limits().maxConnections(),
+                    config.limits().reservedConnections(), config.http().maxConnections(), log);
+            StatusHttpServer.Limits httpLimits = StatusHttpServer.Limits.of(config.http()).withMaxConnections(caps.http());
+            this.requestBytes = new RequestBudget(HttpPipeline.budgetOf(httpLimits));
+            GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes);
+            this.grpcConnections = new GrpcConnections(caps.grpc(), caps.grpcReserve());
+            var methods = auth == null ? MalformedRequests.guard(service.bindService())
+                    : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth);
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
                     .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
                             DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
@@ -123,8 +135,10 @@ public final class Daemon implements AutoCloseable {
                     // a peer that is gone (a half-open connection with a call under way) is found by a
                     // ping unanswered for 20 s, at most a minute after the connection fell silent
                     .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
-                    .addService(auth == null ? MalformedRequests.guard(service.bindService())
-                            : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth));
+                    // each call's message bytes are counted against the requests' budget as they arrive
+                    .addStreamTracerFactory(grpcBytes.tracers())
+                    .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled()));
+            grpcConnections.install(b);
             if (!config.server().tlsCert().isEmpty()) {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
@@ -132,7 +146,7 @@ public final class Daemon implements AutoCloseable {
             this.grpc = b.build().start();
             TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
             this.http = StatusHttpServer.start(address(config.server().httpListen()),
-                    StatusHttpServer.Limits.of(config.http()), new HttpRoutes(token, new HttpRoutes.Sources() {
+                    httpLimits, new HttpRoutes(token, new HttpRoutes.Sources() {
                         @Override
                         public String statusJson() {
                             return service.statusJson();
@@ -157,7 +171,7 @@ public final class Daemon implements AutoCloseable {
                         public boolean shuttingDown() {
                             return closed;
                         }
-                    }, new JsonApi(service)));
+                    }, new JsonApi(service)), requestBytes);
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
@@ -168,6 +182,12 @@ public final class Daemon implements AutoCloseable {
                     cluster.close();
                 }
                 engine.close();
+                if (grpc != null) {
+                    grpc.shutdownNow();
+                }
+                if (grpcConnections != null) {
+                    grpcConnections.close();
+                }
             }
         }
         log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
@@ -216,6 +236,16 @@ public final class Daemon implements AutoCloseable {
                 ClusterNode::discarded).description("results made too late (lease lost) and discarded").register(r);
         io.micrometer.core.instrument.FunctionCounter.builder("proofline.cluster.double.releases", c,
                 ClusterNode::doubleReleases).description("claims ended twice (a bug; the tests fail on it)").register(r);
+    }
+
+    /** The bytes of requests being received now, on both ports. */
+    RequestBudget requestBytes() {
+        return requestBytes;
+    }
+
+    /** The gRPC port's connections. */
+    GrpcConnections grpcConnections() {
+        return grpcConnections;
     }
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
@@ -361,7 +391,9 @@ public final class Daemon implements AutoCloseable {
         grpc.shutdown();
         if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
             grpc.shutdownNow();
+            grpc.awaitTermination(5, TimeUnit.SECONDS);
         }
+        grpcConnections.close();
         http.close();
         log.accept("proofline daemon stopped");
     }

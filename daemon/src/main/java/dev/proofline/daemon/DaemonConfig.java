@@ -64,13 +64,18 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
     }
 
-    /** Request limits, and the gRPC port's connection timeouts. */
+    /**
+     * Request limits, and the gRPC port's connections: their timeouts, their cap and the places beyond it
+     * kept for connections from loopback addresses.
+     */
     public record Limits(@JsonProperty("max_message_bytes") String maxMessageBytes,
             @JsonProperty("max_request_bytes") String maxRequestBytes,
             @JsonProperty("max_partitions") Integer maxPartitions,
             @JsonProperty("max_await") String maxAwait,
             @JsonProperty("handshake_timeout") String handshakeTimeout,
-            @JsonProperty("idle_timeout") String idleTimeout) {
+            @JsonProperty("idle_timeout") String idleTimeout,
+            @JsonProperty("max_connections") Integer maxConnections,
+            @JsonProperty("reserved_connections") Integer reservedConnections) {
     }
 
     /**
@@ -276,9 +281,12 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
         c.bytes("engine", "key_tables", e.keyTables());
-        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null);
+        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null, null, null);
         l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
-                or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"));
+                or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"),
+                or(l.maxConnections(), 4096), or(l.reservedConnections(), 64));
+        c.atLeast("limits", "max_connections", l.maxConnections(), 1);
+        c.atLeast("limits", "reserved_connections", l.reservedConnections(), 0);
         c.duration("limits", "handshake_timeout", l.handshakeTimeout());
         c.duration("limits", "idle_timeout", l.idleTimeout());
         c.bytes("limits", "max_message_bytes", l.maxMessageBytes());

@@ -48,9 +48,8 @@ final class HttpPipeline {
     /** Answers the routes other than health checks. */
     private final Executor answering;
     private final Semaphore requests;
-    /** Bytes of job submissions being gathered now, on all connections, against {@link #jobBudget}. */
-    private final java.util.concurrent.atomic.AtomicLong jobBytes = new java.util.concurrent.atomic.AtomicLong();
-    private final long jobBudget;
+    /** Bytes of job submissions being gathered now, on all connections, with the gRPC port's requests. */
+    private final RequestBudget jobBytes;
     private final AtomicInteger connections = new AtomicInteger();
     /** Exceptions the handlers raised that no client can cause (not I/O, decoding or timeouts). */
     private final java.util.concurrent.atomic.AtomicLong handlerFaults = new java.util.concurrent.atomic.AtomicLong();
@@ -59,11 +58,21 @@ final class HttpPipeline {
     private final ConnectionCount count = new ConnectionCount();
 
     HttpPipeline(StatusHttpServer.Limits limits, HttpRoutes routes, Executor answering) {
+        this(limits, routes, answering, new RequestBudget(budgetOf(limits)));
+    }
+
+    /** Handlers whose job submissions take their bytes from {@code budget}, shared with other ports. */
+    HttpPipeline(StatusHttpServer.Limits limits, HttpRoutes routes, Executor answering, RequestBudget budget) {
         this.limits = limits;
         this.routes = routes;
         this.answering = answering;
         this.requests = new Semaphore(limits.maxConcurrentRequests());
-        this.jobBudget = (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
+        this.jobBytes = budget;
+    }
+
+    /** The default bound of the requests being received: {@code maxConcurrentRequests × maxJobBytes}. */
+    static long budgetOf(StatusHttpServer.Limits limits) {
+        return (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
     }
 
     /** Installs a connection's handlers on {@code ch}. */
@@ -85,6 +94,11 @@ final class HttpPipeline {
     /** An exception of a route as a 500 whose message names the problem, never where it happened. */
     private static HttpRoutes.Answer fault(Throwable e) {
         return HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
+    }
+
+    /** The bytes of requests being received now. */
+    RequestBudget requestBytes() {
+        return jobBytes;
     }
 
     /** Connections open now. */
@@ -191,8 +205,7 @@ final class HttpPipeline {
         }
 
         private boolean reserve(long n) {
-            if (jobBytes.addAndGet(n) > jobBudget) {
-                jobBytes.addAndGet(-n);
+            if (!jobBytes.tryTake(n)) {
                 return false;
             }
             reserved += n;
@@ -200,7 +213,7 @@ final class HttpPipeline {
         }
 
         private void release() {
-            jobBytes.addAndGet(-reserved);
+            jobBytes.giveBack(reserved);
             reserved = 0;
         }
 
@@ -210,8 +223,8 @@ final class HttpPipeline {
         }
 
         private String busy() {
-            return "busy: job submissions being received exceed " + jobBudget
-                    + " bytes (http.max_concurrent_requests × http.max_job_bytes)";
+            return "busy: requests being received exceed " + jobBytes.bound()
+                    + " bytes (http.max_concurrent_requests × http.max_job_bytes, both ports together)";
         }
 
         /** The Content-Length, or -1 when there is none or it is no number (left to the decoder's answer). */

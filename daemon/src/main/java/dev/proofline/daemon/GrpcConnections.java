@@ -1,0 +1,181 @@
+package dev.proofline.daemon;
+
+import io.grpc.Attributes;
+import io.grpc.Grpc;
+import io.grpc.ServerTransportFilter;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.Channel;
+import io.grpc.netty.shaded.io.netty.channel.ChannelHandler;
+import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
+import io.grpc.netty.shaded.io.netty.channel.ChannelInboundHandlerAdapter;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The gRPC port's connections, capped: gRPC itself accepts every connection until the process runs out
+ * of file descriptors, after which neither port can accept anything. Each accepted connection is
+ * looked at before gRPC sets it up (a handler on the listening channel, ahead of the one that hands
+ * connections on):
+ *
+ * <ul>
+ * <li>under {@code cap} connections, it is taken;
+ * <li>at the cap, the oldest connection that has not finished HTTP/2's opening yet (the client's
+ *     preface and settings) is closed to make room: a client that opens connections and sends nothing,
+ *     or only the preface, pushes out its own connections, not those of clients that call;
+ * <li>when every connection has finished its opening, a connection from a loopback address may still
+ *     take one of {@code reserve} places beyond the cap (an operator on the daemon's machine:
+ *     {@code proofline status}, {@code cancel}); any other is closed at once.
+ * </ul>
+ *
+ * The daemon sizes {@code cap} to the process's file-descriptor limit ({@link ConnectionCaps}), so
+ * that the HTTP port (and {@code /healthz}) can still accept while the cap is reached.
+ */
+final class GrpcConnections {
+
+    private final int cap;
+    private final int reserve;
+    /** Connections open, in the order they were accepted, and whether each has finished its opening. */
+    private final Map<SocketAddress, Held> open = new LinkedHashMap<>();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong evicted = new AtomicLong();
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+
+    private static final class Held {
+        final Channel channel;
+        boolean opened;
+
+        Held(Channel channel) {
+            this.channel = channel;
+        }
+    }
+
+    GrpcConnections(int cap, int reserve) {
+        if (cap < 1 || reserve < 0) {
+            throw new IllegalArgumentException("a cap of " + cap + " connections and a reserve of " + reserve);
+        }
+        this.cap = cap;
+        this.reserve = reserve;
+        this.acceptor = new MultiThreadIoEventLoopGroup(1, Thread.ofPlatform().name("grpc-accept").daemon()
+                .factory(), NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(0, Thread.ofPlatform().name("grpc-io-", 0).daemon()
+                .factory(), NioIoHandler.newFactory());
+    }
+
+    /** Has {@code b}'s server accept its connections through this cap. */
+    NettyServerBuilder install(NettyServerBuilder b) {
+        Gate gate = new Gate();
+        return b.bossEventLoopGroup(acceptor).workerEventLoopGroup(workers)
+                .channelFactory(() -> {
+                    NioServerSocketChannel server = new NioServerSocketChannel();
+                    // first in the listening channel's pipeline: it sees each accepted connection before
+                    // the server's own handler sets gRPC up on it
+                    server.pipeline().addLast(gate);
+                    return server;
+                })
+                .addTransportFilter(new ServerTransportFilter() {
+                    @Override
+                    public Attributes transportReady(Attributes transport) {
+                        opened(transport.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+                        return transport;
+                    }
+                });
+    }
+
+    /** Connections open now. */
+    synchronized int openConnections() {
+        return open.size();
+    }
+
+    /** Connections closed at once because no place was left. */
+    long refused() {
+        return refused.get();
+    }
+
+    /** Connections closed, still in their opening, to make room for a newer one. */
+    long evicted() {
+        return evicted.get();
+    }
+
+    /** Stops the event loops; after the server has stopped. */
+    void close() {
+        acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    private synchronized void opened(SocketAddress remote) {
+        Held h = remote == null ? null : open.get(remote);
+        if (h != null) {
+            h.opened = true;
+        }
+    }
+
+    private synchronized void closed(SocketAddress remote, Channel channel) {
+        Held h = open.get(remote);
+        if (h != null && h.channel == channel) {
+            open.remove(remote);
+        }
+    }
+
+    /**
+     * Whether a new connection from {@code remote} is taken; when it is and the cap is reached, the
+     * connection to close for it (or null).
+     */
+    private synchronized Decision admit(SocketAddress remote, Channel channel) {
+        Channel victim = null;
+        if (open.size() >= cap) {
+            for (Iterator<Held> it = open.values().iterator(); it.hasNext();) {
+                Held h = it.next();
+                if (!h.opened) {
+                    it.remove();
+                    victim = h.channel;
+                    break;
+                }
+            }
+            if (victim == null && !(isLoopback(remote) && open.size() < cap + reserve)) {
+                return new Decision(false, null);
+            }
+        }
+        open.put(remote, new Held(channel));
+        return new Decision(true, victim);
+    }
+
+    private record Decision(boolean taken, Channel evict) {
+    }
+
+    static boolean isLoopback(SocketAddress a) {
+        return a instanceof InetSocketAddress i && i.getAddress() != null && i.getAddress().isLoopbackAddress();
+    }
+
+    /** On the listening channel: each message read there is a connection just accepted. */
+    @ChannelHandler.Sharable
+    private final class Gate extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel child = (Channel) msg;
+            SocketAddress remote = child.remoteAddress();
+            Decision d = remote == null ? new Decision(false, null) : admit(remote, child);
+            if (!d.taken()) {
+                refused.incrementAndGet();
+                // not registered with an event loop yet: its socket is closed here and now
+                child.unsafe().closeForcibly();
+                return;
+            }
+            if (d.evict() != null) {
+                evicted.incrementAndGet();
+                d.evict().close();
+            }
+            child.closeFuture().addListener(f -> closed(remote, child));
+            ctx.fireChannelRead(child);
+        }
+    }
+}
