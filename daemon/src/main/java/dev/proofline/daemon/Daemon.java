@@ -171,6 +171,11 @@ public final class Daemon implements AutoCloseable {
                         public boolean shuttingDown() {
                             return closed;
                         }
+
+                        @Override
+                        public String notAccepting() {
+                            return cluster == null ? null : cluster.store().problem();
+                        }
                     }, new JsonApi(service)), requestBytes);
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
