@@ -144,6 +144,12 @@ class SubmitChecksTest {
         assertRefused(post("{\"circuit\": \"multiplier\", \"idempotency_key\": \"" + "k".repeat(40_000)
                 + "\", \"partitions\": [{\"wtns\": \"" + Base64.getEncoder().encodeToString(Files.readAllBytes(mul.wtns()))
                 + "\"}]}", "Bearer " + TOKEN), "at most 256");
+        // a path for a circuit id: said so, not reported under its last part ("'other'" before)
+        StatusRuntimeException path = assertThrows(StatusRuntimeException.class,
+                () -> grpc.submitProof(valid().setCircuitId("/srv/keys/other").build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, path.getStatus().getCode());
+        assertTrue(path.getStatus().getDescription().startsWith("invalid circuit id (a path)")
+                && !path.getStatus().getDescription().contains("other"), path.getStatus().getDescription());
         // in range: accepted
         assertTrue(grpc.submitProof(valid().setDeadlineMs(SubmitChecks.MAX_DEADLINE.toMillis())
                 .setIdempotencyKey("k".repeat(256)).build()).getJobId().startsWith("job-"));
