@@ -137,7 +137,8 @@ public final class Daemon implements AutoCloseable {
                     .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
                     // each call's message bytes are counted against the requests' budget as they arrive
                     .addStreamTracerFactory(grpcBytes.tracers())
-                    .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled()));
+                    .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled(),
+                            grpcConnections.callsUnderWay()));
             grpcConnections.install(b);
             if (!config.server().tlsCert().isEmpty()) {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),

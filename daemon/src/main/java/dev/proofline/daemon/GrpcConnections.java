@@ -1,7 +1,12 @@
 package dev.proofline.daemon;
 
 import io.grpc.Attributes;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerTransportFilter;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
@@ -31,8 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>at the cap, the oldest connection that has not finished HTTP/2's opening yet (the client's
  *     preface and settings) is closed to make room: a client that opens connections and sends nothing,
  *     or only the preface, pushes out its own connections, not those of clients that call;
- * <li>when every connection has finished its opening, a connection from a loopback address may still
- *     take one of {@code reserve} places beyond the cap (an operator on the daemon's machine:
+ * <li>when every connection has finished its opening, the oldest one with no call under way is closed
+ *     instead (a client whose idle connection goes reconnects at its next call, as after
+ *     {@code limits.idle_timeout}): connections held open and idle cannot keep a calling client out;
+ * <li>when every connection has a call under way, a connection from a loopback address may still take
+ *     one of {@code reserve} places beyond the cap (an operator on the daemon's machine:
  *     {@code proofline status}, {@code cancel}); any other is closed at once.
  * </ul>
  *
@@ -53,6 +61,8 @@ final class GrpcConnections {
     private static final class Held {
         final Channel channel;
         boolean opened;
+        /** Calls under way on it. */
+        int calls;
 
         Held(Channel channel) {
             this.channel = channel;
@@ -91,6 +101,59 @@ final class GrpcConnections {
                 });
     }
 
+    /** Counts each connection's calls under way, so that an idle one can make room at the cap. */
+    ServerInterceptor callsUnderWay() {
+        return new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                    ServerCallHandler<Q, R> next) {
+                SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+                calls(remote, 1);
+                ServerCall.Listener<Q> listener;
+                try {
+                    listener = next.startCall(call, headers);
+                } catch (RuntimeException e) {
+                    calls(remote, -1);
+                    throw e;
+                }
+                return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+                    private boolean ended;
+
+                    private void end() {
+                        if (!ended) {
+                            ended = true;
+                            calls(remote, -1);
+                        }
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        end();
+                        super.onComplete();
+                    }
+
+                    @Override
+                    public void onCancel() {
+                        end();
+                        super.onCancel();
+                    }
+                };
+            }
+        };
+    }
+
+    private synchronized void calls(SocketAddress remote, int change) {
+        Held h = remote == null ? null : open.get(remote);
+        if (h != null) {
+            h.calls += change;
+        }
+    }
+
+    /** Connections with a call under way now. */
+    synchronized int busyConnections() {
+        return (int) open.values().stream().filter(h -> h.calls > 0).count();
+    }
+
     /** Connections open now. */
     synchronized int openConnections() {
         return open.size();
@@ -101,7 +164,7 @@ final class GrpcConnections {
         return refused.get();
     }
 
-    /** Connections closed, still in their opening, to make room for a newer one. */
+    /** Connections closed, still in their opening or idle, to make room for a newer one. */
     long evicted() {
         return evicted.get();
     }
@@ -133,13 +196,10 @@ final class GrpcConnections {
     private synchronized Decision admit(SocketAddress remote, Channel channel) {
         Channel victim = null;
         if (open.size() >= cap) {
-            for (Iterator<Held> it = open.values().iterator(); it.hasNext();) {
-                Held h = it.next();
-                if (!h.opened) {
-                    it.remove();
-                    victim = h.channel;
-                    break;
-                }
+            // the oldest still opening, else the oldest idle
+            victim = evictOldest(h -> !h.opened);
+            if (victim == null) {
+                victim = evictOldest(h -> h.calls <= 0);
             }
             if (victim == null && !(isLoopback(remote) && open.size() < cap + reserve)) {
                 return new Decision(false, null);
@@ -147,6 +207,18 @@ final class GrpcConnections {
         }
         open.put(remote, new Held(channel));
         return new Decision(true, victim);
+    }
+
+    /** Removes the oldest connection {@code which} picks, and returns its channel to close; or null. */
+    private Channel evictOldest(java.util.function.Predicate<Held> which) {
+        for (Iterator<Held> it = open.values().iterator(); it.hasNext();) {
+            Held h = it.next();
+            if (which.test(h)) {
+                it.remove();
+                return h.channel;
+            }
+        }
+        return null;
     }
 
     private record Decision(boolean taken, Channel evict) {

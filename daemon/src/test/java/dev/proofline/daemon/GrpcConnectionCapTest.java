@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gRPC port holds at most {@code limits.max_connections} connections: past it, a connection still
- * in HTTP/2's opening is pushed out for the newcomer, so a flood of connections that send only the
- * preface neither reaches the file-descriptor limit nor keeps a calling client out; with every place
- * taken by connections that opened, a loopback client gets one of {@code reserved_connections}.
+ * in HTTP/2's opening is pushed out for the newcomer, else an idle one, so a flood of connections that
+ * send only the preface (or open and sit idle) neither reaches the file-descriptor limit nor keeps a
+ * calling client out; with every place taken by connections with calls under way, a loopback client
+ * gets one of {@code reserved_connections}.
  */
 class GrpcConnectionCapTest {
 
@@ -125,15 +126,52 @@ class GrpcConnectionCapTest {
         }
     }
 
+    /** A call that stays under way on {@code ch} until the test ends it: a stream with only its header. */
+    private static io.grpc.stub.StreamObserver<dev.proofline.api.v1.SubmitProofChunk> callUnderWay(ManagedChannel ch) {
+        var up = ProvingEngineGrpc.newStub(ch).submitProofStream(OneAnswer.into(
+                new java.util.concurrent.CompletableFuture<>()));
+        up.onNext(dev.proofline.api.v1.SubmitProofChunk.newBuilder().setHeader(dev.proofline.api.v1.SubmitProofRequest
+                .newBuilder().setCircuitId("none").setStreamedPartitions(1)).build());
+        return up;
+    }
+
     @Test
-    void connectionsThatOpenedAreKeptAndLoopbackHasAReserveBeyondTheCap() throws Exception {
-        try (Daemon d = start(2, 1)) {
+    void atTheCapAnIdleConnectionMakesRoomAndItsClientReconnects() throws Exception {
+        try (Daemon d = start(2, 0)) {
             List<ManagedChannel> channels = new ArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
                     ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
                     channels.add(ch);
+                    assertEquals(0, circuits(ch), "client " + i + " (cap 2; the idle ones make room)");
+                }
+                assertTrue(d.grpcConnections().evicted() >= 1, "evicted " + d.grpcConnections().evicted());
+                assertTrue(d.grpcConnections().openConnections() <= 2, d.grpcConnections().openConnections() + " open");
+                // the first client's connection was closed while idle: its next call reconnects
+                assertEquals(0, circuits(channels.get(0)), "the first client, again");
+            } finally {
+                channels.forEach(ManagedChannel::shutdownNow);
+            }
+        }
+    }
+
+    @Test
+    void connectionsWithCallsUnderWayAreKeptAndLoopbackHasAReserveBeyondTheCap() throws Exception {
+        try (Daemon d = start(2, 1)) {
+            List<ManagedChannel> channels = new ArrayList<>();
+            List<io.grpc.stub.StreamObserver<?>> calls = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
+                    channels.add(ch);
                     assertEquals(0, circuits(ch), "connection " + i + " (cap 2, 1 reserved for loopback)");
+                    calls.add(callUnderWay(ch));
+                    int n = i + 1;
+                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (d.grpcConnections().busyConnections() < n && System.nanoTime() < giveUp) {
+                        Thread.sleep(5);
+                    }
+                    assertEquals(n, d.grpcConnections().busyConnections(), "connections with a call under way");
                 }
                 ManagedChannel fourth = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
                 channels.add(fourth);
@@ -141,11 +179,10 @@ class GrpcConnectionCapTest {
                         () -> circuits(fourth));
                 assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
                 assertTrue(d.grpcConnections().refused() >= 1);
-                for (int i = 0; i < 3; i++) {
-                    assertEquals(0, circuits(channels.get(i)), "connection " + i + " is kept");
-                }
+                assertEquals(0, d.grpcConnections().evicted(), "a connection with a call under way was closed");
                 assertEquals(3, d.grpcConnections().openConnections());
             } finally {
+                calls.forEach(c -> c.onError(Status.CANCELLED.asRuntimeException()));
                 channels.forEach(ManagedChannel::shutdownNow);
             }
         }
