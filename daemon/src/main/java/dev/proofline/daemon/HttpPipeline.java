@@ -51,6 +51,9 @@ final class HttpPipeline {
     /** Bytes of job submissions being gathered now, on all connections, with the gRPC port's requests. */
     private final RequestBudget jobBytes;
     private final AtomicInteger connections = new AtomicInteger();
+    /** Connections closed at once (every place had an answer under way), and closed to make room. */
+    private final java.util.concurrent.atomic.AtomicLong refusedConnections = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong evictedConnections = new java.util.concurrent.atomic.AtomicLong();
     /** Exceptions the handlers raised that no client can cause (not I/O, decoding or timeouts). */
     private final java.util.concurrent.atomic.AtomicLong handlerFaults = new java.util.concurrent.atomic.AtomicLong();
     /** The first of them, for a test's message. */
@@ -106,6 +109,11 @@ final class HttpPipeline {
         return connections.get();
     }
 
+    /** Connections closed at once for want of a place, and closed to make room for a newer one. */
+    long[] connectionsTurnedAway() {
+        return new long[] {refusedConnections.get(), evictedConnections.get()};
+    }
+
     /** Faults of the handlers themselves so far (0 unless there is a bug). */
     long handlerFaults() {
         return handlerFaults.get();
@@ -116,22 +124,66 @@ final class HttpPipeline {
         return firstFault;
     }
 
-    /** Counts connections and closes those past the limit as soon as they open. */
+    /**
+     * Counts connections, and keeps them within {@code maxConnections}: at the limit, the oldest
+     * connection with no answer under way (one that is silent, idle between requests, or still sending
+     * a request) is closed for the newcomer, so that connections held open cannot keep {@code /healthz}
+     * or a submission out; when every connection has an answer under way, the newcomer is closed at once.
+     */
     @ChannelHandler.Sharable
     private final class ConnectionCount extends ChannelInboundHandlerAdapter {
+        /** Open connections in the order they came, each with its answers under way. */
+        private final java.util.LinkedHashMap<Channel, AtomicInteger> open = new java.util.LinkedHashMap<>();
+
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            if (connections.incrementAndGet() > limits.maxConnections()) {
-                ctx.close();
-                return;
+            Channel evict = null;
+            synchronized (open) {
+                if (open.size() >= limits.maxConnections()) {
+                    for (var it = open.entrySet().iterator(); it.hasNext();) {
+                        var e = it.next();
+                        if (e.getValue().get() == 0) {
+                            it.remove();
+                            evict = e.getKey();
+                            break;
+                        }
+                    }
+                    if (evict == null) {
+                        refusedConnections.incrementAndGet();
+                        ctx.close();
+                        return;
+                    }
+                }
+                AtomicInteger answering = new AtomicInteger();
+                ctx.channel().attr(ANSWERING).set(answering);
+                open.put(ctx.channel(), answering);
+                connections.set(open.size());
+            }
+            if (evict != null) {
+                evictedConnections.incrementAndGet();
+                evict.close();
             }
             super.channelActive(ctx);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            connections.decrementAndGet();
+            synchronized (open) {
+                open.remove(ctx.channel());
+                connections.set(open.size());
+            }
             super.channelInactive(ctx);
+        }
+    }
+
+    /** A connection's answers under way: from a whole request's arrival until its answer is written. */
+    private static final io.netty.util.AttributeKey<AtomicInteger> ANSWERING =
+            io.netty.util.AttributeKey.valueOf("proofline-answering");
+
+    private static void answering(Channel ch, int change) {
+        AtomicInteger a = ch.attr(ANSWERING).get();
+        if (a != null) {
+            a.addAndGet(change);
         }
     }
 
@@ -348,6 +400,8 @@ final class HttpPipeline {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             deadline.requestReceived();
+            // under way until its answer is written (write's listener): not a connection to make room with
+            answering(ctx.channel(), 1);
             if (req.decoderResult().isFailure()) {
                 Throwable why = req.decoderResult().cause();
                 boolean tooLong = why instanceof TooLongFrameException;
@@ -412,6 +466,7 @@ final class HttpPipeline {
                 r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             }
             ctx.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
+                answering(f.channel(), -1);
                 if (permit != null) {
                     permit.release();
                 }
