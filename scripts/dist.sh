@@ -7,7 +7,8 @@
 #                            JVM's start-up cache for one-off commands (`proofline aot-training`)
 #   proofline.example.toml   every daemon knob, documented
 #   systemd/proofline.service
-#   LICENSE README.md BENCHMARKS.md docs/
+#   LICENSE README.md BENCHMARKS.md docs/  (README.md: scripts/release-README.md, for a user of the release,
+#                            who has nothing to build)
 # The CUDA kernels are in it when the build makes them (a GPU driver here, or
 # PROOFLINE_CUDA_KERNELS=always). Arguments go to the Maven build (e.g. -o).
 set -euo pipefail
@@ -38,7 +39,8 @@ modules="$modules,java.logging"
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-6 --strip-debug --no-header-files \
   --no-man-pages --output "$stage/runtime"
 
-cp proofline LICENSE README.md BENCHMARKS.md proofline.example.toml "$stage/"
+cp proofline LICENSE BENCHMARKS.md proofline.example.toml "$stage/"
+cp scripts/release-README.md "$stage/README.md"
 # the start-up cache of one-off commands, recorded by the release's own runtime from its own jars
 # (the JVM accepts it wherever the release is unpacked, as long as the files keep their times)
 PROOFLINE_ENGINE=off "$stage/proofline" aot-training

@@ -60,13 +60,46 @@ final class ClientCommands {
             return b.build();
         }
 
-        /** A refusal as an error that names the code and the problem (input errors: exit code 2). */
+        /**
+         * A refusal as an error that names the code and the problem (input errors: exit code 2); no daemon
+         * at the address (the connection refused or never made) says so, and how to start one.
+         */
         RuntimeException failure(DaemonException e) {
+            if (e.code() == io.grpc.Status.Code.UNAVAILABLE && unreachable(e)) {
+                return new IllegalStateException("no daemon answers at " + target + " (" + reason(e)
+                        + "): start one with `proofline daemon`, or give its address with --target", e);
+            }
             return switch (e.code()) {
                 case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED ->
                         new IllegalArgumentException(e.getMessage(), e);
                 default -> new IllegalStateException(e.getMessage(), e);
             };
+        }
+
+        /** Whether the call failed because no connection could be made (nothing listens, no route, no such host). */
+        private static boolean unreachable(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
+                        || t instanceof java.net.NoRouteToHostException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static String reason(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.net.UnknownHostException) {
+                    return "unknown host";
+                }
+                if (t instanceof java.net.ConnectException c && c.getMessage() != null) {
+                    // "Connection refused: /127.0.0.1:50051" (NIO), "finishConnect(..) failed with error(-111)"
+                    // (epoll: ECONNREFUSED)
+                    String m = c.getMessage().toLowerCase(java.util.Locale.ROOT);
+                    return m.contains("refused") || m.contains("error(-111)") ? "connection refused" : "cannot connect";
+                }
+            }
+            return "no connection";
         }
 
         /** Runs {@code call} with a client whose calls may take {@code callTimeout}; refusals become {@link #failure}s. */

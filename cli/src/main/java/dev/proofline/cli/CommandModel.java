@@ -72,6 +72,23 @@ final class CommandModel {
         return s.positionalParameters().get(index).getValue();
     }
 
+    /**
+     * Refuses, before any work, output files whose folder does not exist: the message names the file and
+     * the folder, where writing it after the proof would have failed with the bare path. Null: no such output.
+     */
+    static void outputsWritable(Path... files) {
+        for (Path f : files) {
+            if (f == null) {
+                continue;
+            }
+            Path dir = f.toAbsolutePath().getParent();
+            if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("cannot write " + f + ": the directory " + dir
+                        + (java.nio.file.Files.exists(dir) ? " is not a directory" : " does not exist (create it first)"));
+            }
+        }
+    }
+
     /** The value of option {@code name} after parsing (its default, or null, when it was not given). */
     static <T> T option(CommandSpec s, String name) {
         return s.findOption(name).getValue();

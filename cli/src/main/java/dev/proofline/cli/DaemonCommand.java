@@ -18,17 +18,26 @@ import picocli.CommandLine.Option;
             "Flags override the config file; with no file every default applies (proofline.example.toml)."})
 final class DaemonCommand implements Callable<Integer> {
 
-    @Option(names = "--config", paramLabel = "<file.toml>")
+    @Option(names = "--config", paramLabel = "<file.toml>",
+            description = "the configuration file (every key and its default: proofline.example.toml)")
     Path config;
 
     @Option(names = "--keys", paramLabel = "<dir>", description = "keys directory (one folder per circuit)")
     Path keys;
 
-    @Option(names = "--grpc-listen", paramLabel = "<host:port>")
+    @Option(names = "--grpc-listen", paramLabel = "<host:port>",
+            description = "the gRPC API's address (server.grpc_listen; default 127.0.0.1:50051; port 0: a free one)")
     String grpcListen;
 
-    @Option(names = "--http-listen", paramLabel = "<host:port>")
+    @Option(names = "--http-listen", paramLabel = "<host:port>",
+            description = "the address of the dashboard, /status, /metrics and the JSON API (server.http_listen;"
+                    + " default 127.0.0.1:8080)")
     String httpListen;
+
+    @Option(names = "--rapidsnark-listen", paramLabel = "<host:port>",
+            description = "also serve rapidsnark's prover-server routes (POST /input/<circuit>, GET /status, ...)"
+                    + " on this address (server.rapidsnark_listen; e.g. 127.0.0.1:9080); docs/daemon.md")
+    String rapidsnarkListen;
 
     @Option(names = "--insecure", description = "serve a non-loopback address without an auth token")
     boolean insecure;
@@ -52,6 +61,9 @@ final class DaemonCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
         cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure);
+        if (rapidsnarkListen != null) {
+            cfg = cfg.withRapidsnarkListen(rapidsnarkListen);
+        }
         if (database != null) {
             cfg = cfg.withDatabase(database);
         }

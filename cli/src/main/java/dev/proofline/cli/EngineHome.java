@@ -128,6 +128,32 @@ record EngineHome(Path dir) {
         return dir.resolve("cache").resolve("key-tables");
     }
 
+    /**
+     * Where {@code wtns calculate} and {@code fullprove} keep the JVM classes compiled from circom's
+     * witness generators when no {@code --cache} is given: {@code cache/wasm-classes}, created
+     * owner-only. Empty where it cannot be made, or where it exists but others than its owner may write
+     * it or it is not this user's (its classes are loaded as they are): the generator is then compiled
+     * each time, as without a cache.
+     */
+    Optional<Path> wasmClassCacheDir() {
+        Path cache = dir.resolve("cache").resolve("wasm-classes");
+        try {
+            Files.createDirectories(cache.getParent());
+            if (!Files.isDirectory(cache)) {
+                try {
+                    Files.createDirectory(cache, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    // made at the same moment by another process: checked below
+                }
+            }
+            var attrs = Files.readAttributes(cache, java.nio.file.attribute.PosixFileAttributes.class);
+            boolean ours = attrs.owner().getName().equals(System.getProperty("user.name"));
+            return ours && attrs.permissions().equals(OWNER_DIR) ? Optional.of(cache) : Optional.empty();
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Creates {@code engine/} (and the state directory) if absent, and makes it owner-only. */
     void createEngineDir() throws IOException {
         Files.createDirectories(dir);

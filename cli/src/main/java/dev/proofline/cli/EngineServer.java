@@ -82,11 +82,6 @@ final class EngineServer {
     /** Keys and witness generators kept open. */
     static final int RESIDENT_KEYS = 4;
     static final int RESIDENT_WASMS = 4;
-    /**
-     * Native memory for each resident key's precomputed tables ({@link dev.proofline.groth16.KeyTables}):
-     * a key of 2^15 constraints takes about 240 MiB for all five of its point sets.
-     */
-    static final long KEY_TABLE_BYTES = 256L << 20;
 
     /** Longest request line and most arguments read (a request is a command line). */
     private static final int MAX_LINE = 1 << 16;
@@ -158,7 +153,7 @@ final class EngineServer {
      * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
      */
     static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
-        return start(home, idleTimeout, log, KEY_TABLE_BYTES);
+        return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey());
     }
 
     /** As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none). */
@@ -383,11 +378,8 @@ final class EngineServer {
                 + (files.size() - resident.keyCount()) + " witness generator"
                 + (files.size() - resident.keyCount() == 1 ? "" : "s"));
         lines.addAll(files);
-        Runtime rt = Runtime.getRuntime();
-        lines.add("memory     heap " + ResidentFiles.size(rt.totalMemory() - rt.freeMemory()) + " in use of "
-                + ResidentFiles.size(rt.maxMemory()) + "; key tables " + ResidentFiles.size(resident.tableBytes())
-                + " (at most " + ResidentFiles.size(tableBytesPerKey) + " a key, " + RESIDENT_KEYS
-                + " keys); keys mapped " + ResidentFiles.size(resident.keyFileBytes()));
+        lines.addAll(EngineMemory.statusLines(resident.tableBytes(), tableBytesPerKey, RESIDENT_KEYS,
+                resident.keyFileBytes()));
         lines.add("cache      " + tableCache.dir() + " (at most " + ResidentFiles.size(tableCache.maxBytes()) + ")");
         return lines;
     }

@@ -1,8 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.msm.Msm;
-import dev.proofline.algebra.ntt.Ntt;
+import dev.proofline.groth16.ZkeyProver;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.circuits.Builtins;
@@ -28,9 +27,11 @@ import java.util.function.Consumer;
  * both kinds of MSM terms) gets a development key in a temporary directory and is proved, its key
  * exported and its proof verified a dozen times, through the very commands a request runs, as the
  * engine's {@link Housekeeping}: at the lowest CPU priority, each step waiting while a request runs in
- * the engine or a one-off command runs beside it, so that no request waits for it. Before that, the 8-lane kernels of the NTT and of the G1 and G2
- * MSMs are compiled where the JVM has them (they replace the scalar ones only once compiled, and the
- * proofs then run the code that requests will run). The warm-up key's precomputed tables are built
+ * the engine or a one-off command runs beside it, so that no request waits for it. Before that, the
+ * 8-lane kernels of the NTT and of the G1 and G2 MSMs are compiled where the JVM has them, at once and
+ * without waiting (at the lowest priority still: a few seconds of one core, and every request runs
+ * the scalar kernels until then; they replace them only once compiled, and the proofs then run the
+ * code that requests will run). The warm-up key's precomputed tables are built
  * before its first proof, so that the MSMs through tables are compiled too.
  */
 final class EngineWarmUp {
@@ -88,18 +89,19 @@ final class EngineWarmUp {
         long t0 = System.nanoTime();
         Path dir = null;
         // the warm-up key's tables are built before its first proof (its key is new at each start: not cached)
-        ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineServer.KEY_TABLE_BYTES, null,
+        ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineMemory.tableBytesPerKey(), null,
                 Runnable::run, housekeeping::awaitTurn);
         try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
+                // the first curve's without waiting for a turn: a few seconds of one core, without which
+                // every request runs the scalar kernels (three times slower at 2^16), and which a loop
+                // of requests alternating with another program would never leave a turn for
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
-                housekeeping.awaitTurn();
-                Ntt.warmUp(curve.fr());
-                housekeeping.awaitTurn();
-                Msm.warmUp(curve.g1());
-                housekeeping.awaitTurn();
-                Msm.warmUp(curve.g2());
+                if (curve != curves.getFirst()) {
+                    housekeeping.awaitTurn();
+                }
+                ZkeyProver.warmUp(curve);
             }
             for (PairingCurve curve : curves) {
                 state = "running: proofs on " + curve.snarkjsName();

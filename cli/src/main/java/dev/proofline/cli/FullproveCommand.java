@@ -49,7 +49,8 @@ final class FullproveCommand implements Callable<Integer> {
         CommandModel.pathOption(s, "--wtns", "<witness.wtns>", "also write the witness");
         CommandModel.binaryProofOption(s);
         CommandModel.pathOption(s, "--cache", "<dir>", "keep the JVM classes compiled from circuit.wasm"
-                + " in <dir>, so that later runs on the same wasm skip compiling it");
+                + " in <dir> (default: cache/wasm-classes in the state directory), so that later runs on the same"
+                + " wasm skip compiling it");
         CommandModel.timingsFlag(s);
         c.spec = s;
         return s;
@@ -66,6 +67,11 @@ final class FullproveCommand implements Callable<Integer> {
         binary = CommandModel.option(spec, "--binary");
         cache = CommandModel.option(spec, "--cache");
         timings = CommandModel.option(spec, "--timings");
+        String usage = "<input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>";
+        ArgumentOrder.expect(input, ArgumentOrder.Kind.INPUT, usage);
+        ArgumentOrder.expect(wasm, ArgumentOrder.Kind.WASM, usage);
+        ArgumentOrder.expect(zkey, ArgumentOrder.Kind.ZKEY, usage);
+        CommandModel.outputsWritable(proofJson, publicJson, wtns, binary);
         long t0 = System.nanoTime();
         CircomInput in = CircomInput.read(input);
         Proof proof;
@@ -79,7 +85,7 @@ final class FullproveCommand implements Callable<Integer> {
         try (Progress progress = new Progress(err, invocation.console());
                 Loader.KeyLease lease = invocation.loader().provingKey(zkey)) {
             ProvingKey key = lease.key();
-            CircomWasm circuit = invocation.loader().witnessGenerator(wasm, cache);
+            CircomWasm circuit = invocation.loader().witnessGenerator(wasm, Loader.classCache(cache));
             t1 = System.nanoTime();
             witness = circuit.calculate(in, out::println);
             out.flush();

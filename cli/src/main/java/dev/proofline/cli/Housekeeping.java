@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the local engine does for itself (its warm-up, building the keys' precomputed tables), kept
@@ -85,7 +86,7 @@ final class Housekeeping implements AutoCloseable {
     void awaitTurn() {
         lowerPriority();
         try {
-            while (requests.get() > 0 || oneOffRunning() || (yieldToOthers && othersBusy())) {
+            while (requests.get() > 0 || oneOffRunning() || (yieldToOthers && stillYielding() && othersBusy())) {
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {
@@ -99,6 +100,19 @@ final class Housekeeping implements AutoCloseable {
      * threads meet at barriers, and a thread kept waiting for a time slice holds up the others).
      */
     private static final double OTHERS_BUSY_CORES = 0.3;
+    /**
+     * Time, in all, that housekeeping waits for other programs: on a machine that something else keeps
+     * busy all the time it then goes on (still at the lowest priority, still waiting for requests), so
+     * that the warm-up and the tables are done at last.
+     */
+    private static final long MAX_YIELD_TO_OTHERS_NANOS = 120_000_000_000L;
+    private final AtomicLong yieldedToOthers = new AtomicLong();
+
+    /** Whether housekeeping still waits for other programs: until it has waited {@link #MAX_YIELD_TO_OTHERS_NANOS} for them. */
+    private boolean stillYielding() {
+        return yieldedToOthers.get() < MAX_YIELD_TO_OTHERS_NANOS;
+    }
+
     /** A sample of the machine's CPU time older than this is taken again with a short window. */
     private static final long SAMPLE_MS = 100;
 
@@ -131,6 +145,9 @@ final class Housekeeping implements AutoCloseable {
         double others = (ticks[0] - lastTicks[0]) - (ticks[1] - lastTicks[1]);   // busy ticks not ours
         double windowTicks = elapsedNanos / 1e9 * TICKS_PER_SECOND;
         othersBusy = others > OTHERS_BUSY_CORES * windowTicks;
+        if (othersBusy) {
+            yieldedToOthers.addAndGet(elapsedNanos);
+        }
         lastTicks = ticks;
         sampledAt = System.nanoTime();
         return othersBusy;

@@ -1,13 +1,12 @@
 package dev.proofline.cli;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.msm.Msm;
-import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.ZkeyProver;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.WtnsFile;
@@ -74,9 +73,7 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
             Witness w = WtnsFile.read(wtns);
             PairingCurve curve = plain.curve();
             if (kernels) {
-                Ntt.warmUp(curve.fr());
-                Msm.warmUp(curve.g1());
-                Msm.warmUp(curve.g2());
+                ZkeyProver.warmUp(curve);
             }
             long t0 = System.nanoTime();
             KeyTables tables = KeyTables.build(tabled, EngineCommand.tableBytes(spec, bytes));

@@ -36,6 +36,14 @@ interface Loader {
         }
     }
 
+    /**
+     * The directory for a witness generator's compiled classes: {@code given} ({@code --cache}), else
+     * the state directory's ({@link EngineHome#wasmClassCacheDir}), else null (compiled each time).
+     */
+    static Path classCache(Path given) {
+        return given != null ? given : EngineHome.fromEnvironment().wasmClassCacheDir().orElse(null);
+    }
+
     /** Opens each file when asked (a key's points not checked: see {@link #explain}); closing a lease closes its key. */
     Loader ONE_OFF = new Loader() {
         @Override

@@ -30,7 +30,7 @@ public final class ProoflineCommand implements Runnable {
             "submit", ClientCommands.Submit.class, "await", ClientCommands.Await.class,
             "cancel", ClientCommands.Cancel.class, "status", ClientCommands.Status.class,
             "devices", DevicesCommand.class, "engine", EngineCommand.class,
-            "aot-training", AotTrainingCommand.class);
+            "aot-training", AotTrainingCommand.class, "powersoftau", PowersOfTauCommand.class);
 
     private CommandSpec spec;
 

@@ -59,6 +59,10 @@ final class ProveCommand implements Callable<Integer> {
         binary = CommandModel.option(spec, "--binary");
         timings = CommandModel.option(spec, "--timings");
         repeat = CommandModel.option(spec, "--repeat");
+        String usage = "<circuit.zkey> <witness.wtns> <proof.json> <public.json>";
+        ArgumentOrder.expect(zkey, ArgumentOrder.Kind.ZKEY, usage);
+        ArgumentOrder.expect(wtns, ArgumentOrder.Kind.WTNS, usage);
+        CommandModel.outputsWritable(proofJson, publicJson, binary);
         if (repeat < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--repeat must be at least 1, not " + repeat);

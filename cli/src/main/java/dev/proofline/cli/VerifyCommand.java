@@ -39,6 +39,10 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String usage = "<verification_key.json> <public.json> <proof.json>";
+        ArgumentOrder.expect(CommandModel.positional(spec, 0), ArgumentOrder.Kind.VERIFICATION_KEY, usage);
+        ArgumentOrder.expect(CommandModel.positional(spec, 1), ArgumentOrder.Kind.PUBLIC, usage);
+        ArgumentOrder.expect(CommandModel.positional(spec, 2), ArgumentOrder.Kind.PROOF, usage);
         VerificationKey vk = SnarkjsJson.readVerificationKey(CommandModel.positional(spec, 0));
         List<BigInteger> signals = SnarkjsJson.readPublic(CommandModel.positional(spec, 1));
         Proof proof = readProof(CommandModel.positional(spec, 2), vk);

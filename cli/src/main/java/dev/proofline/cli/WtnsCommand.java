@@ -50,7 +50,8 @@ final class WtnsCommand implements Runnable {
         Path wtns;
 
         @Option(names = "--cache", paramLabel = "<dir>", description = "keep the JVM classes compiled from circuit.wasm"
-                + " in <dir>, so that later runs on the same wasm skip compiling it")
+                + " in <dir> (default: cache/wasm-classes in the state directory), so that later runs on the same"
+                + " wasm skip compiling it")
         Path cache;
 
         @Option(names = "--timings", description = "print the time to load the wasm and to compute the witness on stderr")
@@ -58,9 +59,13 @@ final class WtnsCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            String usage = "<circuit.wasm> <input.json> <witness.wtns>";
+            ArgumentOrder.expect(wasm, ArgumentOrder.Kind.WASM, usage);
+            ArgumentOrder.expect(input, ArgumentOrder.Kind.INPUT, usage);
+            CommandModel.outputsWritable(wtns);
             long t0 = System.nanoTime();
             CircomInput in = CircomInput.read(input);
-            CircomWasm circuit = Invocation.of(spec).loader().witnessGenerator(wasm, cache);
+            CircomWasm circuit = Invocation.of(spec).loader().witnessGenerator(wasm, Loader.classCache(cache));
             long t1 = System.nanoTime();
             PrintWriter out = spec.commandLine().getOut();
             Witness witness = circuit.calculate(in, out::println);

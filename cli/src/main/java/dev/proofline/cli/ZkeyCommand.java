@@ -46,6 +46,7 @@ final class ZkeyCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            CommandModel.outputsWritable(out);
             writeVerificationKey(zkey, out);
             return 0;
         }
@@ -89,6 +90,7 @@ final class ZkeyCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            CommandModel.outputsWritable(out);
             String source;
             try (ProvingKey key = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE)) {
                 source = SolidityVerifier.source(key.verificationKey());

@@ -163,7 +163,14 @@ class EngineCommandTest {
         CliRun viaClient = client(tmp, "engine", "status");   // the same, but for the times and the heap in use
         assertEquals(status.out().lines().skip(2).filter(l -> !l.startsWith("memory ")).toList(),
                 viaClient.out().lines().skip(2).filter(l -> !l.startsWith("memory ")).toList());
-        assertTrue(status.out().contains("memory     heap "), status.out());
+        // each part of the memory said, the key's tables as the key's line gives them, and the budget
+        var tables = java.util.regex.Pattern.compile("tables ([0-9.]+ [KM]iB), built").matcher(status.out());
+        assertTrue(tables.find(), status.out());
+        assertTrue(status.out().matches("(?s).*\nmemory     [0-9.]+ [KMG]iB resident \\([0-9.]+ [KMG]iB the engine's own, "
+                + "[0-9.]+ [KMG]iB of files\\): heap [0-9.]+ [KMG]iB in use of [0-9.]+ [KMG]iB held; key tables "
+                + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped .*"), status.out());
+        assertTrue(status.out().matches("(?s).*\nbudget     heap at most [0-9.]+ [KMG]iB \\(of [0-9.]+ [KMG]iB\\), key tables at"
+                + " most [0-9.]+ [KMG]iB a key for 4 keys\n.*"), status.out());
 
         // the tables were written to the cache, the key's path remembered: an engine started again opens
         // the key before any request, its tables mapped from the cache

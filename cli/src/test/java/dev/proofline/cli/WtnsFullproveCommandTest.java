@@ -10,6 +10,7 @@ import dev.proofline.groth16.testing.CircomFixtures.Fixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,11 @@ class WtnsFullproveCommandTest {
         CliRun calc = CliRun.of("wtns", "calculate", fx.wasm().toString(), fx.input().toString(), wtns.toString());
         assertEquals(0, calc.code(), calc.err());
         assertArrayEquals(Files.readAllBytes(fx.wtns()), Files.readAllBytes(wtns), "snarkjs wtns calculate's bytes");
+        // the compiled classes kept in the state directory, which fullprove then loads instead of compiling
+        Path classes = EngineHome.fromEnvironment().wasmClassCacheDir().orElseThrow();
+        try (var jars = Files.list(classes)) {
+            assertTrue(jars.anyMatch(j -> j.getFileName().toString().endsWith(".jar")), "no jar in " + classes);
+        }
 
         Path proof = tmp.resolve("proof.json");
         Path pub = tmp.resolve("public.json");
@@ -41,6 +47,15 @@ class WtnsFullproveCommandTest {
         assertArrayEquals(Files.readAllBytes(fx.wtns()), Files.readAllBytes(wtns2));
         assertEquals(Files.readString(fx.publicJson()).replaceAll("\\s", ""), Files.readString(pub).replaceAll("\\s", ""));
         assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), pub, proof), "snarkjs accepts fullprove's proof");
+    }
+
+    @Test
+    void theStateDirectorysClassCacheIsMadeOwnerOnlyAndNotUsedWhenOthersMayWriteIt() throws IOException {
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        Path dir = home.wasmClassCacheDir().orElseThrow();
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertTrue(home.wasmClassCacheDir().isEmpty(), "a cache others may write is not used");
     }
 
     @Test

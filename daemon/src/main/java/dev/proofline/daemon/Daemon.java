@@ -61,11 +61,13 @@ public final class Daemon implements AutoCloseable {
     private final Engine engine;
     private final PrometheusMeterRegistry registry;
     private final ProvingService service;
-    private Server grpc;
+    private final Server grpc;
     private final StatusHttpServer http;
+    /** rapidsnark's prover-server routes ({@code server.rapidsnark_listen}), or null. */
+    private final StatusHttpServer rapidsnark;
     /** The gRPC port's connections, capped. */
     private GrpcConnections grpcConnections;
-    /** The bytes of requests being received on both ports. */
+    /** The bytes of requests being received on every port. */
     private final RequestBudget requestBytes;
     private final Consumer<String> log;
     private final List<String> circuits;
@@ -81,6 +83,8 @@ public final class Daemon implements AutoCloseable {
         this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors(),
                 !backend.name().equals("cpu")), backend);
         boolean started = false;
+        Server grpcStarted = null;
+        StatusHttpServer httpStarted = null;
         try {
             this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             engine.bindMetrics(registry);
@@ -114,7 +118,8 @@ public final class Daemon implements AutoCloseable {
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
             ConnectionCaps caps = ConnectionCaps.fit(ConnectionCaps.processLimit(), config.limits().maxConnections(),
-                    config.limits().reservedConnections(), config.http().maxConnections(), log);
+                    config.limits().reservedConnections(), config.http().maxConnections(),
+                    config.server().servesRapidsnark() ? 2 : 1, log);
             StatusHttpServer.Limits httpLimits = StatusHttpServer.Limits.of(config.http()).withMaxConnections(caps.http());
             this.requestBytes = new RequestBudget(HttpPipeline.budgetOf(httpLimits));
             GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes);
@@ -144,10 +149,10 @@ public final class Daemon implements AutoCloseable {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
             }
-            this.grpc = b.build().start();
+            this.grpc = grpcStarted = bound("grpc_listen", config.server().grpcListen(), () -> b.build().start());
             TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
-            this.http = StatusHttpServer.start(address(config.server().httpListen()),
-                    httpLimits, new HttpRoutes(token, new HttpRoutes.Sources() {
+            this.http = httpStarted = bound("http_listen", config.server().httpListen(), () -> StatusHttpServer.start(
+                    address(config.server().httpListen()), httpLimits, new HttpRoutes(token, new HttpRoutes.Sources() {
                         @Override
                         public String statusJson() {
                             return service.statusJson();
@@ -177,20 +182,28 @@ public final class Daemon implements AutoCloseable {
                         public String notAccepting() {
                             return cluster == null ? null : cluster.store().problem();
                         }
-                    }, new JsonApi(service)), requestBytes);
+                    }, new JsonApi(service)), requestBytes));
+            this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
+                    config.server().rapidsnarkListen(), () -> StatusHttpServer.start(
+                            address(config.server().rapidsnarkListen()), httpLimits,
+                            new RapidsnarkRoutes(token, service), requestBytes)) : null;
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
             started = true;
         } finally {
             if (!started) {
+                // a listener that could not start: the ones that did are closed with the engine
+                if (httpStarted != null) {
+                    httpStarted.close();
+                }
+                if (grpcStarted != null) {
+                    grpcStarted.shutdownNow();
+                }
                 if (cluster != null) {
                     cluster.close();
                 }
                 engine.close();
-                if (grpc != null) {
-                    grpc.shutdownNow();
-                }
                 if (grpcConnections != null) {
                     grpcConnections.close();
                 }
@@ -198,7 +211,35 @@ public final class Daemon implements AutoCloseable {
         }
         log.accept("proofline daemon: gRPC on " + grpcAddress() + ", HTTP on http://" + httpAddress() + "/, backend "
                 + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
-                + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits)));
+                + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits))
+                + (rapidsnark == null ? "" : "; rapidsnark's prover-server routes on http://" + rapidsnarkAddress() + "/"));
+    }
+
+    /** A server's start that may fail to bind its address. */
+    @FunctionalInterface
+    private interface Listening<T> {
+        T start() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Starts a server on {@code server.<key>}; an address that cannot be bound (in use, or not this
+     * machine's) is a configuration error that names the key and the address, where the transports say
+     * only "Address already in use".
+     */
+    private static <T> T bound(String key, String listen, Listening<T> start) throws IOException, InterruptedException {
+        try {
+            return start.start();
+        } catch (IOException | RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.net.BindException) {
+                    throw new DaemonConfig.ConfigException("server." + key + " = \"" + listen + "\": cannot listen"
+                            + " there: " + (t.getMessage() == null ? "address unavailable" : t.getMessage().toLowerCase(
+                                    java.util.Locale.ROOT)) + (listen.endsWith(":0") ? "" : " (another daemon on port "
+                                    + DaemonConfig.port(listen) + "? --" + key.replace('_', '-') + " picks another)"));
+                }
+            }
+            throw e;
+        }
     }
 
     private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
@@ -293,7 +334,11 @@ public final class Daemon implements AutoCloseable {
     }
 
     private static void checkExposure(DaemonConfig c, Consumer<String> log) {
-        for (String listen : List.of(c.server().grpcListen(), c.server().httpListen())) {
+        List<String> listens = new java.util.ArrayList<>(List.of(c.server().grpcListen(), c.server().httpListen()));
+        if (c.server().servesRapidsnark()) {
+            listens.add(c.server().rapidsnarkListen());
+        }
+        for (String listen : listens) {
             if (!DaemonConfig.isLoopback(listen) && c.server().authToken().isEmpty()) {
                 if (!c.server().insecure()) {
                     throw new DaemonConfig.ConfigException("listening on " + listen + " (not loopback) needs"
@@ -327,6 +372,11 @@ public final class Daemon implements AutoCloseable {
 
     public String httpAddress() {
         return DaemonConfig.host(config.server().httpListen()) + ":" + http.port();
+    }
+
+    /** host:port of rapidsnark's prover-server routes ({@code server.rapidsnark_listen}); empty when not served. */
+    public String rapidsnarkAddress() {
+        return rapidsnark == null ? "" : DaemonConfig.host(config.server().rapidsnarkListen()) + ":" + rapidsnark.port();
     }
 
     static boolean constantTimeEquals(String a, String b) {
@@ -401,6 +451,9 @@ public final class Daemon implements AutoCloseable {
         }
         grpcConnections.close();
         http.close();
+        if (rapidsnark != null) {
+            rapidsnark.close();
+        }
         log.accept("proofline daemon stopped");
     }
 

@@ -34,10 +34,18 @@ import java.util.stream.Stream;
 public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limits limits, Shutdown shutdown,
         Cluster cluster, Store store, Http http) {
 
-    /** Listen addresses and access. */
+    /**
+     * Listen addresses and access. {@code rapidsnarkListen}: where rapidsnark's prover-server routes are
+     * served ({@code POST /input/<circuit>}, {@code GET /status}, ...); empty, the default: not served.
+     */
     public record Server(@JsonProperty("grpc_listen") String grpcListen, @JsonProperty("http_listen") String httpListen,
             @JsonProperty("auth_token") String authToken, Boolean insecure, @JsonProperty("tls_cert") String tlsCert,
-            @JsonProperty("tls_key") String tlsKey) {
+            @JsonProperty("tls_key") String tlsKey, @JsonProperty("rapidsnark_listen") String rapidsnarkListen) {
+
+        /** Whether rapidsnark's prover-server routes are served. */
+        public boolean servesRapidsnark() {
+            return !rapidsnarkListen.isEmpty();
+        }
     }
 
     /** Where circuits come from. */
@@ -227,11 +235,15 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     /** Fills defaults and checks values; errors name the key and its line in {@code text}. */
     private DaemonConfig resolved(String name, String text) {
         ConfigChecker c = new ConfigChecker(name, text);
-        Server s = server != null ? server : new Server(null, null, null, null, null, null);
+        Server s = server != null ? server : new Server(null, null, null, null, null, null, null);
         s = new Server(or(s.grpcListen(), "127.0.0.1:50051"), or(s.httpListen(), "127.0.0.1:8080"),
-                or(s.authToken(), ""), or(s.insecure(), false), or(s.tlsCert(), ""), or(s.tlsKey(), ""));
+                or(s.authToken(), ""), or(s.insecure(), false), or(s.tlsCert(), ""), or(s.tlsKey(), ""),
+                or(s.rapidsnarkListen(), ""));
         c.address("server", "grpc_listen", s.grpcListen());
         c.address("server", "http_listen", s.httpListen());
+        if (s.servesRapidsnark()) {
+            c.address("server", "rapidsnark_listen", s.rapidsnarkListen());
+        }
         if (s.tlsCert().isEmpty() != s.tlsKey().isEmpty()) {
             throw c.error("server", s.tlsCert().isEmpty() ? "tls_key" : "tls_cert",
                     "tls_cert and tls_key go together");
@@ -356,9 +368,16 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     public DaemonConfig withOverrides(String grpcListen, String httpListen, String keysDirectory, boolean insecure) {
         Server s = new Server(grpcListen != null ? grpcListen : server.grpcListen(),
                 httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
-                server.tlsCert(), server.tlsKey());
+                server.tlsCert(), server.tlsKey(), server.rapidsnarkListen());
         Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
         return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
+    }
+
+    /** This configuration serving rapidsnark's routes on {@code listen} (the {@code --rapidsnark-listen} flag), checked again. */
+    public DaemonConfig withRapidsnarkListen(String listen) {
+        Server s = new Server(server.grpcListen(), server.httpListen(), server.authToken(), server.insecure(),
+                server.tlsCert(), server.tlsKey(), listen);
+        return new DaemonConfig(s, keys, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
     }
 
     /** This configuration in cluster mode on {@code database} (the {@code --database} flag), checked again. */

@@ -44,7 +44,7 @@ final class HttpPipeline {
     private static final int MAX_REQUEST_LINE = 8192;
 
     private final StatusHttpServer.Limits limits;
-    private final HttpRoutes routes;
+    private final HttpSite routes;
     /** Answers the routes other than health checks. */
     private final Executor answering;
     private final Semaphore requests;
@@ -60,12 +60,12 @@ final class HttpPipeline {
     private volatile Throwable firstFault;
     private final ConnectionCount count = new ConnectionCount();
 
-    HttpPipeline(StatusHttpServer.Limits limits, HttpRoutes routes, Executor answering) {
+    HttpPipeline(StatusHttpServer.Limits limits, HttpSite routes, Executor answering) {
         this(limits, routes, answering, new RequestBudget(budgetOf(limits)));
     }
 
     /** Handlers whose job submissions take their bytes from {@code budget}, shared with other ports. */
-    HttpPipeline(StatusHttpServer.Limits limits, HttpRoutes routes, Executor answering, RequestBudget budget) {
+    HttpPipeline(StatusHttpServer.Limits limits, HttpSite routes, Executor answering, RequestBudget budget) {
         this.limits = limits;
         this.routes = routes;
         this.answering = answering;
@@ -202,7 +202,7 @@ final class HttpPipeline {
         private long limit;
         private long received;
         private boolean job;
-        private boolean json;
+        private String target;
         private boolean rejected;
         /** Bytes of {@link #jobBytes} this connection's request holds. */
         private long reserved;
@@ -220,9 +220,9 @@ final class HttpPipeline {
                 return;
             }
             if (msg instanceof HttpRequest r) {
-                job = HttpRoutes.takesJob(r.method().name(), r.uri());
+                job = routes.takesJob(r.method().name(), r.uri());
                 limit = job ? limits.maxJobBytes() : limits.maxBodyBytes();
-                json = r.uri().startsWith(JsonApi.PREFIX);
+                target = r.uri();
                 received = 0;
                 long length = r.decoderResult().isFailure() ? -1 : announced(r);
                 if (length > limit) {
@@ -293,7 +293,7 @@ final class HttpPipeline {
             ReferenceCountUtil.release(msg);
             release();
             rejected = true;
-            HttpRoutes.Answer a = json ? JsonApi.error(status, code, why) : HttpRoutes.Answer.text(status, why + "\n");
+            HttpRoutes.Answer a = routes.refusal(target == null ? "" : target, status, code, why);
             FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                     Unpooled.wrappedBuffer(a.body()));
             r.headers().set(HttpHeaderNames.CONTENT_TYPE, a.contentType())
@@ -416,15 +416,14 @@ final class HttpPipeline {
             // copied now: the request is released when this returns, the answer comes later
             byte[] body = ByteBufUtil.getBytes(req.content());
             boolean keepAlive = HttpUtil.isKeepAlive(req);
-            if (HttpRoutes.isHealthCheck(target)) {
+            if (routes.isHealthCheck(target)) {
                 tail = tail.isDone() ? write(ctx, routes.answer(method, target, auth), keepAlive, null)
                         : tail.thenCompose(v -> write(ctx, routes.answer(method, target, auth), keepAlive, null));
                 return;
             }
             if (!requests.tryAcquire()) {
                 String why = "busy: too many requests in progress (http.max_concurrent_requests)";
-                HttpRoutes.Answer busy = target.startsWith(JsonApi.PREFIX)
-                        ? JsonApi.error(503, io.grpc.Status.Code.UNAVAILABLE, why) : HttpRoutes.Answer.text(503, why + "\n");
+                HttpRoutes.Answer busy = routes.refusal(target, 503, io.grpc.Status.Code.UNAVAILABLE, why);
                 tail = tail.thenCompose(v -> write(ctx, busy, keepAlive, null));
                 return;
             }

@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link StatusHttpServer} hands it a request's method, target and authorization header and writes back
  * the {@link Answer}.
  */
-final class HttpRoutes {
+final class HttpRoutes implements HttpSite {
 
     /** A response: status code, content type and body. */
     record Answer(int status, String contentType, byte[] body) {
@@ -61,12 +61,11 @@ final class HttpRoutes {
         this.api = api;
     }
 
-    /** Whether a request may carry a body up to {@code http.max_job_bytes} rather than {@code max_body_bytes}. */
-    static boolean takesJob(String method, String target) {
+    @Override
+    public boolean takesJob(String method, String target) {
         return JsonApi.takesJob(method, path(target));
     }
 
-    /** Whether the request is a health check, which is cheap enough to answer on the network thread. */
     /**
      * 200 while the daemon takes jobs; 503 while it shuts down, or takes no new jobs because its store
      * is damaged or its disk full (the reason in one line: a balancer sends the work elsewhere, an
@@ -81,13 +80,15 @@ final class HttpRoutes {
                 : Answer.text(503, "not accepting jobs: " + ClientMessages.redact(why) + "\n");
     }
 
-    static boolean isHealthCheck(String target) {
+    @Override
+    public boolean isHealthCheck(String target) {
         return path(target).equals("/healthz");
     }
 
-    /** The answer to {@code method target} with the given Authorization header (null if absent). */
-    Answer answer(String method, String target, String authorization) {
-        return answer(method, target, authorization, new byte[0]);
+    /** A JSON error under {@code /v1/}, plain text elsewhere. */
+    @Override
+    public Answer refusal(String target, int status, io.grpc.Status.Code code, String why) {
+        return target.startsWith(JsonApi.PREFIX) ? JsonApi.error(status, code, why) : Answer.text(status, why + "\n");
     }
 
     /** The answer to {@code method target} with the given Authorization header (null if absent) and body. */
@@ -99,7 +100,8 @@ final class HttpRoutes {
      * As {@link #answer}, done on return except for a JSON API request that waits (a job's state with
      * {@code wait_ms}), which completes later, without a thread held for it.
      */
-    CompletableFuture<Answer> answerLater(String method, String target, String authorization,
+    @Override
+    public CompletableFuture<Answer> answerLater(String method, String target, String authorization,
             byte[] body) {
         URI uri;
         try {

@@ -361,7 +361,7 @@ final class JsonApi {
     }
 
     /** Calls one of the service's methods and takes its one answer, or throws its status. */
-    private static <T> T call(Consumer<StreamObserver<T>> rpc) {
+    static <T> T call(Consumer<StreamObserver<T>> rpc) {
         try {
             return later(rpc).get();
         } catch (ExecutionException e) {
@@ -373,7 +373,7 @@ final class JsonApi {
     }
 
     /** Calls one of the service's methods: its one answer, or its status, when it comes. */
-    private static <T> CompletableFuture<T> later(Consumer<StreamObserver<T>> rpc) {
+    static <T> CompletableFuture<T> later(Consumer<StreamObserver<T>> rpc) {
         CompletableFuture<T> f = new CompletableFuture<>();
         rpc.accept(new StreamObserver<>() {
             @Override

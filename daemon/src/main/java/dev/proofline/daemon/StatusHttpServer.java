@@ -62,7 +62,7 @@ final class StatusHttpServer implements AutoCloseable {
     private final HttpPipeline pipeline;
     private final Channel server;
 
-    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpRoutes routes, RequestBudget budget)
+    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpSite routes, RequestBudget budget)
             throws InterruptedException {
         this.pipeline = new HttpPipeline(limits, routes, answering, budget);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, Thread.ofPlatform().name("http-accept").daemon()
@@ -88,13 +88,13 @@ final class StatusHttpServer implements AutoCloseable {
     }
 
     /** Listens on {@code address} (port 0: a free one). */
-    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpRoutes routes)
+    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpSite routes)
             throws InterruptedException {
         return start(address, limits, routes, new RequestBudget(HttpPipeline.budgetOf(limits)));
     }
 
     /** Listens on {@code address}; job submissions take their bytes from {@code budget}. */
-    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpRoutes routes, RequestBudget budget)
+    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpSite routes, RequestBudget budget)
             throws InterruptedException {
         return new StatusHttpServer(address, limits, routes, budget);
     }

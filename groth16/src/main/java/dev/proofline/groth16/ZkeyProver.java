@@ -1,5 +1,8 @@
 package dev.proofline.groth16;
 
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.io.ZkeyFile;
 import dev.proofline.r1cs.Witness;
@@ -60,6 +63,27 @@ public final class ZkeyProver implements AutoCloseable {
             KeyTables.attachBuilt(key, maxBytes, cache, () -> { });
         }
         return this;
+    }
+
+    /**
+     * Compiles the 8-lane kernels of the key's curve now (the NTT's butterflies, the G1 and G2 MSMs'
+     * additions), where the JVM has the Vector module ({@code --add-modules jdk.incubator.vector}), and
+     * returns whether they are in use. Without it they start by themselves only after the scalar
+     * kernels have done a few seconds of work in their place; an application that proves often calls
+     * it once, after opening the key. It takes one core for a few seconds, less with the JVM options
+     * that {@code docs/embedding.md} gives. False where there is no module or the 8-lane kernels do not
+     * apply (the scalar ones are used).
+     */
+    public boolean warmUp() {
+        return warmUp(key.curve());
+    }
+
+    /** As {@link #warmUp()}, for the kernels of {@code curve}. */
+    public static boolean warmUp(PairingCurve curve) {
+        boolean ntt = Ntt.warmUp(curve.fr());
+        boolean g1 = Msm.warmUp(curve.g1());
+        Msm.warmUp(curve.g2());
+        return ntt || g1;
     }
 
     /** A proof of the witness in {@code wtns} (circom's or snarkjs's witness file). */

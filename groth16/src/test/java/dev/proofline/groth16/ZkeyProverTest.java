@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,37 @@ class ZkeyProverTest {
 
     @TempDir
     Path tmp;
+
+    @Test
+    void aWarmedUpProverGivesTheSameProofForTheSameRandomnessAndSnarkjsVerifiesIt() throws IOException {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "poseidon");
+        Prover fixed = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.valueOf(12345),
+                BigInteger.valueOf(67890)));
+        try (ZkeyProver prover = ZkeyProver.open(fx.zkey(), fixed)) {
+            ProofWithSignals before = prover.prove(fx.wtns());
+            boolean kernels = prover.warmUp();
+            // with the Vector module and 512-bit vectors the 8-lane kernels apply on both curves
+            boolean expected = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                    && Boolean.parseBoolean(System.getProperty("proofline.vector", "true"))
+                    && avx512();
+            assertEquals(expected, kernels, "8-lane kernels in use after warmUp()");
+            ProofWithSignals after = prover.prove(fx.wtns());
+            assertEquals(before, after, "the same proof with the kernels compiled");
+            Path proofJson = tmp.resolve("proof.json");
+            Path publicJson = tmp.resolve("public.json");
+            after.write(proofJson, publicJson);
+            assertTrue(CircomFixtures.snarkjsVerifies(fx.vk(), publicJson, proofJson), "snarkjs rejects it");
+        }
+    }
+
+    /** Whether the processor has AVX-512 (512-bit vectors), from /proc/cpuinfo; false where unreadable. */
+    private static boolean avx512() {
+        try {
+            return Files.readString(Path.of("/proc/cpuinfo")).contains(" avx512f");
+        } catch (IOException e) {
+            return false;
+        }
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {CircomFixtures.BN128, CircomFixtures.BLS12381})

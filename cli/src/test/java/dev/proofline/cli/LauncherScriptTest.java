@@ -1,0 +1,108 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.algebra.testing.Node;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bash launcher ({@code ./proofline}) in the layout of an unpacked release (scripts/dist.sh:
+ * {@code runtime/} and {@code app/} beside it), whose Java runtime is a script that prints the
+ * arguments it was given: which runtime, jar and JVM options the launcher chose, without a JVM.
+ */
+class LauncherScriptTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path release;
+
+    @BeforeEach
+    void unpackARelease() throws Exception {
+        release = Files.createDirectories(tmp.resolve("proofline-1.0"));
+        Files.copy(Node.repositoryRoot().resolve("proofline"), release.resolve("proofline"));
+        Path bin = Files.createDirectories(release.resolve("runtime/bin"));
+        executable(bin.resolve("java"), "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\n");
+        // a runtime that has the incubating Vector API, as the release's does
+        Files.writeString(release.resolve("runtime/release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base"
+                + " jdk.incubator.vector\"\n");
+        Files.createDirectories(release.resolve("app"));
+        Files.writeString(release.resolve("app/proofline-cli.jar"), "");
+    }
+
+    @Test
+    void aLauncherReachedThroughASymbolicLinkRunsTheReleaseItLinksTo() throws Exception {
+        Path links = Files.createDirectories(tmp.resolve("home/bin"));
+        Path link = Files.createSymbolicLink(links.resolve("proofline"), release.resolve("proofline"));
+        List<String> args = run(link, "--version");
+        assertTrue(args.contains("-jar"), () -> "the release's java was not run: " + args);
+        assertEquals(release.resolve("app/proofline-cli.jar").toRealPath().toString(),
+                args.get(args.indexOf("-jar") + 1));
+        assertEquals("--version", args.getLast());
+    }
+
+    @Test
+    void helpAndTheEnginesStatusRunWithoutTheIncubatingModuleWhileTheEngineAndTheDaemonHaveIt() throws Exception {
+        Path launcher = release.resolve("proofline");
+        for (List<String> quiet : List.of(List.of("engine", "--help"), List.of("engine", "status"),
+                List.of("engine", "stop"), List.of("engine"), List.of("daemon", "--help"), List.of("bench", "-h"))) {
+            List<String> args = run(launcher, quiet.toArray(String[]::new));
+            assertFalse(args.contains("jdk.incubator.vector"), () -> quiet + " loads the incubating module: " + args);
+        }
+        for (List<String> proving : List.of(List.of("engine", "start"), List.of("engine", "run"), List.of("daemon"))) {
+            List<String> args = run(launcher, proving.toArray(String[]::new));
+            assertTrue(args.contains("jdk.incubator.vector"), () -> proving + " lost the 8-lane kernels: " + args);
+        }
+    }
+
+    @Test
+    void theReleasesReadmeAsksForNoBuildAndItsCommandsAreTheCommandLines() throws Exception {
+        String dist = Files.readString(Node.repositoryRoot().resolve("scripts/dist.sh"));
+        assertTrue(dist.contains("cp scripts/release-README.md \"$stage/README.md\""), "dist.sh ships the release's README");
+        String readme = Files.readString(Node.repositoryRoot().resolve("scripts/release-README.md"));
+        assertFalse(readme.contains("mvnw") || readme.contains("mvn ") || readme.contains("build the jars"), readme);
+        List<String> commands = readme.lines().filter(l -> l.startsWith("./proofline ")).toList();
+        assertTrue(commands.size() >= 8, "the README's commands: " + commands);
+        for (String line : commands) {
+            String command = line.replaceAll("\\s+#.*", "").substring("./proofline ".length()).strip();
+            List<String> words = new ArrayList<>(List.of(command.split("\\s+")));
+            if (!words.contains("--help")) {
+                words.add("--help");
+            }
+            // each parses as a command of this CLI (its help, exit 0), not "Unmatched argument"
+            CliRun help = CliRun.of(words.toArray(String[]::new));
+            assertEquals(0, help.code(), () -> line + "\n" + help.err());
+        }
+    }
+
+    /** The arguments the launcher gave the release's java. */
+    private List<String> run(Path launcher, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile()).redirectErrorStream(true);
+        pb.environment().put("PROOFLINE_ENGINE", "off");
+        pb.environment().put("PROOFLINE_HOME", tmp.resolve("state").toString());
+        pb.environment().remove("PROOFLINE_JAVA_OPTS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES));
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().filter(l -> l.startsWith("arg ")).map(l -> l.substring(4)).toList();
+    }
+
+    private static void executable(Path file, String text) throws Exception {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}

@@ -1,0 +1,247 @@
+package dev.proofline.groth16.ceremony;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import dev.proofline.algebra.encoding.CurveGroup;
+import dev.proofline.algebra.encoding.PointEncodingException;
+import dev.proofline.algebra.encoding.SnarkjsBinaryCodec;
+import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code powersoftau verify}: the checks of {@code snarkjs powersoftau verify}. Every contribution's
+ * proofs of knowledge against the challenge before it (a beacon's key recomputed from its beacon),
+ * and that its first points follow from the previous ones by its secrets; for the file's points:
+ * each on the curve and in the subgroup, the powers consecutive (a random linear combination of
+ * P_0..P_(n-2) against the same of P_1..P_(n-1), one pairing check per section), the first points
+ * those of the last contribution, their hash its next challenge; and after prepare phase2 that each
+ * domain's Lagrange points give the same sum as the powers for random coefficients. A failure is a
+ * {@link dev.proofline.r1cs.io.FormatException} naming the file and the section.
+ */
+public final class PtauVerifier {
+
+    private static final int CHUNK = 1 << 16;
+
+    private final PtauFile ptau;
+    private final PairingCurve curve;
+    private final Consumer<String> log;
+    private final SecureRandom random = new SecureRandom();
+
+    private PtauVerifier(PtauFile ptau, Consumer<String> log) {
+        this.ptau = ptau;
+        this.curve = ptau.curve();
+        this.log = log;
+    }
+
+    /** Verifies the file; returns its contributions, first to last, for printing. */
+    public static List<String> verify(Path path, Consumer<String> log) {
+        try (PtauFile ptau = PtauFile.open(path)) {
+            return new PtauVerifier(ptau, log).run();
+        }
+    }
+
+    private record Prev(long[] tauG1, long[] tauG2, long[] alphaG1, long[] betaG1, long[] betaG2, byte[] challenge) {
+    }
+
+    private List<String> run() {
+        List<Contribution> cs = ptau.contributions();
+        if (cs.isEmpty()) {
+            throw ptau.error(PtauFile.CONTRIBUTIONS, "no contribution: a new accumulator proves nothing");
+        }
+        Prev initial = new Prev(curve.g1().generator(), curve.g2().generator(), curve.g1().generator(),
+                curve.g1().generator(), curve.g2().generator(), PowersOfTau.firstChallenge(curve, ptau.ceremonyPower()));
+        Prev prev = initial;
+        String[] lines = new String[cs.size()];
+        for (int i = 0; i < cs.size(); i++) {
+            Contribution c = cs.get(i);
+            checkContribution(i + 1, c, prev);
+            byte[] response = Blake2b.fromState(c.partialHash())
+                    .update(PtauWriter.publicKey(curve, c.key(), true)).digest();
+            lines[i] = "#" + (i + 1) + " " + (c.name() == null ? "" : c.name()) + (c.isBeacon() ? " (beacon)" : "")
+                    + "\n" + HexFormatting.hashBlock("Response hash:", response)
+                    + "\n" + HexFormatting.hashBlock("Next challenge:", c.nextChallenge());
+            prev = new Prev(c.tauG1(), c.tauG2(), c.alphaG1(), c.betaG1(), c.betaG2(), c.nextChallenge());
+        }
+        Contribution last = cs.getLast();
+        byte[] lastResponse = Blake2b.fromState(last.partialHash())
+                .update(PtauWriter.publicKey(curve, last.key(), true)).digest();
+        Blake2b next = new Blake2b().update(lastResponse);
+        long n = 1L << ptau.power();
+        long[] g1 = curve.g1().generator();
+        long[] g2 = curve.g2().generator();
+        long[][] tau1 = powers(PtauFile.TAU_G1, curve.g1Group(), 2 * n - 1, next, 2);
+        require(PtauFile.TAU_G1, sameRatio(tau1[0], tau1[1], g2, last.tauG2()), "the powers of tau are not consecutive");
+        require(PtauFile.TAU_G1, eq(curve.g1(), tau1[2], g1), "the first point is not the generator");
+        require(PtauFile.TAU_G1, eq(curve.g1(), tau1[3], last.tauG1()), "the second point is not the last contribution's");
+        long[][] tau2 = powers(PtauFile.TAU_G2, curve.g2Group(), n, next, 2);
+        require(PtauFile.TAU_G2, sameRatio(g1, last.tauG1(), tau2[0], tau2[1]), "the powers of tau are not consecutive");
+        require(PtauFile.TAU_G2, eq(curve.g2(), tau2[2], g2), "the first point is not the generator");
+        require(PtauFile.TAU_G2, eq(curve.g2(), tau2[3], last.tauG2()), "the second point is not the last contribution's");
+        long[][] alpha = powers(PtauFile.ALPHA_TAU_G1, curve.g1Group(), n, next, 1);
+        require(PtauFile.ALPHA_TAU_G1, sameRatio(alpha[0], alpha[1], g2, last.tauG2()), "the powers are not consecutive");
+        require(PtauFile.ALPHA_TAU_G1, eq(curve.g1(), alpha[2], last.alphaG1()), "alpha G1 is not the last contribution's");
+        long[][] beta = powers(PtauFile.BETA_TAU_G1, curve.g1Group(), n, next, 1);
+        require(PtauFile.BETA_TAU_G1, sameRatio(beta[0], beta[1], g2, last.tauG2()), "the powers are not consecutive");
+        require(PtauFile.BETA_TAU_G1, eq(curve.g1(), beta[2], last.betaG1()), "beta G1 is not the last contribution's");
+        long[] betaG2 = decode(PtauFile.BETA_G2, curve.g2Group(), ptau.section(PtauFile.BETA_G2), 0, 1);
+        PowersOfTau.hashUncompressed(ptau.section(PtauFile.BETA_G2), new PointBytes(curve.g2(), curve.fp()), 1, next);
+        require(PtauFile.BETA_G2, eq(curve.g2(), betaG2, last.betaG2()), "beta G2 is not the last contribution's");
+        byte[] challenge = next.digest();
+        if (ptau.power() == ptau.ceremonyPower()) {
+            require(PtauFile.CONTRIBUTIONS, Arrays.equals(challenge, last.nextChallenge()),
+                    "the hash of the points is not the last contribution's next challenge");
+        }
+        log.accept("powers checked: 2^" + ptau.power() + ", " + cs.size() + " contribution(s)");
+        if (ptau.hasPhase2()) {
+            lagrange(PtauFile.TAU_G1, PtauFile.LAGRANGE_TAU_G1, curve.g1Group(), ptau.power() + 1);
+            lagrange(PtauFile.TAU_G2, PtauFile.LAGRANGE_TAU_G2, curve.g2Group(), ptau.power());
+            lagrange(PtauFile.ALPHA_TAU_G1, PtauFile.LAGRANGE_ALPHA_TAU_G1, curve.g1Group(), ptau.power());
+            lagrange(PtauFile.BETA_TAU_G1, PtauFile.LAGRANGE_BETA_TAU_G1, curve.g1Group(), ptau.power());
+            log.accept("phase-2 sections checked");
+        }
+        return List.of(lines);
+    }
+
+    private void checkContribution(int id, Contribution c, Prev prev) {
+        String at = "contribution #" + id + ": ";
+        Contribution.PublicKey k = c.key();
+        if (c.isBeacon()) {
+            try (ContributionKey beacon = ContributionKey.fromRng(curve, prev.challenge(),
+                    ContributionKey.beaconStream(c.beaconHash(), c.iterationsExp()))) {
+                Contribution.PublicKey b = beacon.publicKey();
+                for (int i = 0; i < 3; i++) {
+                    require(PtauFile.CONTRIBUTIONS, eq(curve.g1(), k.g1s()[i], b.g1s()[i])
+                            && eq(curve.g1(), k.g1sx()[i], b.g1sx()[i]) && eq(curve.g2(), k.g2spx()[i], b.g2spx()[i]),
+                            at + "the key is not the one its beacon gives");
+                }
+            }
+        }
+        long[][] g2sp = new long[3][];
+        String[] names = {"tau", "alpha", "beta"};
+        for (int i = 0; i < 3; i++) {
+            g2sp[i] = ContributionKey.g2sp(curve, i, prev.challenge(), k.g1s()[i], k.g1sx()[i]);
+            require(PtauFile.CONTRIBUTIONS, sameRatio(k.g1s()[i], k.g1sx()[i], g2sp[i], k.g2spx()[i]),
+                    at + "invalid proof of knowledge of " + names[i] + " (or it answers another challenge)");
+        }
+        require(PtauFile.CONTRIBUTIONS, sameRatio(prev.tauG1(), c.tauG1(), g2sp[0], k.g2spx()[0]),
+                at + "tau G1 does not follow the previous contribution");
+        require(PtauFile.CONTRIBUTIONS, sameRatio(k.g1s()[0], k.g1sx()[0], prev.tauG2(), c.tauG2()),
+                at + "tau G2 does not follow the previous contribution");
+        require(PtauFile.CONTRIBUTIONS, sameRatio(prev.alphaG1(), c.alphaG1(), g2sp[1], k.g2spx()[1]),
+                at + "alpha G1 does not follow the previous contribution");
+        require(PtauFile.CONTRIBUTIONS, sameRatio(prev.betaG1(), c.betaG1(), g2sp[2], k.g2spx()[2]),
+                at + "beta G1 does not follow the previous contribution");
+        require(PtauFile.CONTRIBUTIONS, sameRatio(k.g1s()[2], k.g1sx()[2], prev.betaG2(), c.betaG2()),
+                at + "beta G2 does not follow the previous contribution");
+    }
+
+    /**
+     * Reads and checks {@code count} points of a section, feeding them uncompressed to {@code hash};
+     * returns {R1 = sum r_i P_i (i < count - 1), R2 = sum r_i P_(i+1)} (affine) and the first
+     * {@code firsts} points.
+     */
+    private long[][] powers(int type, CurveGroup group, long count, Blake2b hash, int firsts) {
+        WeierstrassCurve c = group.curve();
+        PointArithmetic pa = c.arithmetic();
+        MemorySegment seg = ptau.section(type);
+        PointBytes bytes = new PointBytes(c, curve.fp());
+        int aw = c.affineWidth();
+        long[] r1 = new long[c.jacobianWidth()];
+        long[] r2 = new long[c.jacobianWidth()];
+        pa.setInfinity(r1, 0);
+        pa.setInfinity(r2, 0);
+        long[][] out = new long[2 + firsts][];
+        Msm msm = Msm.on(c);
+        for (long base = 0; base < count - 1; base += CHUNK) {
+            int m = (int) Math.min(CHUNK, count - 1 - base);
+            long[] pts = decode(type, group, seg, base, m + 1);
+            if (base == 0) {
+                for (int i = 0; i < firsts; i++) {
+                    out[2 + i] = Arrays.copyOfRange(pts, i * aw, (i + 1) * aw);
+                }
+            }
+            long[] scalars = new long[4 * m];
+            for (int i = 0; i < m; i++) {
+                scalars[4 * i] = random.nextLong();
+                scalars[4 * i + 1] = random.nextLong();
+            }
+            pa.add(r1, 0, msm.multiply(pts, 0, scalars, 0, m), 0, r1, 0);
+            pa.add(r2, 0, msm.multiply(pts, 1, scalars, 0, m), 0, r2, 0);
+        }
+        PowersOfTau.hashUncompressed(seg, bytes, count, hash);
+        out[0] = new long[aw];
+        out[1] = new long[aw];
+        pa.toAffine(r1, 0, out[0], 0);
+        pa.toAffine(r2, 0, out[1], 0);
+        return out;
+    }
+
+    /** Per domain 2^p: sum r_i tau^i G over the powers equals sum c_i L_i with c the transform of r. */
+    private void lagrange(int powersType, int lagrangeType, CurveGroup group, int maxPower) {
+        WeierstrassCurve c = group.curve();
+        PrimeField fr = curve.fr();
+        Msm msm = Msm.on(c);
+        for (int p = 0; p <= maxPower; p++) {
+            int n = 1 << p;
+            boolean lastIsZero = p == ptau.power() + 1;
+            long[] r = new long[4 * n];
+            for (int i = 0; i < (lastIsZero ? n - 1 : n); i++) {
+                fr.fromBigInteger(new java.math.BigInteger(fr.bits() + 64, random).mod(fr.modulus()), r, 4 * i);
+            }
+            long[] powers = decode(powersType, group, ptau.section(powersType), 0, lastIsZero ? n - 1 : n);
+            long[] lhs = msm.multiply(powers, 0, Msm.canonicalScalars(fr, r), 0, lastIsZero ? n - 1 : n);
+            long[] t = r.clone();
+            if (p > 0) {
+                Ntt.of(fr, p).forward(t);
+            }
+            long[] basis = decode(lagrangeType, group, ptau.section(lagrangeType), n - 1L, n);
+            long[] rhs = msm.multiply(basis, 0, Msm.canonicalScalars(fr, t), 0, n);
+            require(lagrangeType, c.arithmetic().equal(lhs, 0, rhs, 0),
+                    "the points of domain 2^" + p + " are not the Lagrange basis of the powers of tau");
+        }
+    }
+
+    private long[] decode(int type, CurveGroup group, MemorySegment seg, long from, int count) {
+        SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(group);
+        long[] out = new long[count * group.curve().affineWidth()];
+        for (int i = 0; i < count; i++) {
+            try {
+                codec.decode(seg, (from + i) * codec.pointBytes(), out, i * group.curve().affineWidth());
+            } catch (PointEncodingException e) {
+                throw ptau.error(type, "point #" + (from + i) + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private boolean sameRatio(long[] a1, long[] b1, long[] a2, long[] b2) {
+        PointArithmetic p1 = curve.g1().arithmetic();
+        PointArithmetic p2 = curve.g2().arithmetic();
+        if (p1.isInfinityAffine(a1, 0) || p1.isInfinityAffine(b1, 0) || p2.isInfinityAffine(a2, 0)
+                || p2.isInfinityAffine(b2, 0)) {
+            return false;
+        }
+        long[] negB1 = new long[b1.length];
+        p1.negAffine(b1, 0, negB1, 0);
+        // e(a1, b2) = e(b1, a2)
+        return curve.pairing().pairingProductIsOne(new long[][] {a1, negB1}, new long[][] {b2, a2});
+    }
+
+    private static boolean eq(WeierstrassCurve c, long[] a, long[] b) {
+        return Arrays.equals(a, b) || (c.arithmetic().isInfinityAffine(a, 0) && c.arithmetic().isInfinityAffine(b, 0));
+    }
+
+    private void require(int section, boolean ok, String problem) {
+        if (!ok) {
+            throw ptau.error(section, problem);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package dev.proofline.groth16.ceremony;
+
+import dev.proofline.algebra.PairingCurve;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * Writes a .ptau file section by section into a temporary sibling, which {@link #commit()} renames
+ * onto the target: a crash leaves the target as it was. Sections are streamed (each one's size is
+ * patched in when it ends), and sections already written can be mapped back for hashing.
+ */
+final class PtauWriter implements AutoCloseable {
+
+    private final Path target;
+    private final Path temp;
+    private final FileChannel ch;
+    private final ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private final Arena arena = Arena.ofShared();
+    private long sectionStart = -1;
+    private boolean committed;
+
+    PtauWriter(Path target, int sections) throws IOException {
+        this.target = target.toAbsolutePath();
+        this.temp = this.target.resolveSibling(this.target.getFileName() + ".partial");
+        this.ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, StandardOpenOption.READ);
+        buf.put("ptau".getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
+    }
+
+    /** Section 1 with ceremony power = power, as snarkjs writes it on every new file. */
+    void header(PairingCurve curve, int power) throws IOException {
+        begin(PtauFile.HEADER);
+        u32(curve.fp().byteLength());
+        long[] q = curve.fp().modulusWords();
+        for (long w : q) {
+            u64(w);
+        }
+        u32(power);
+        u32(power);
+        end();
+    }
+
+    void begin(int type) throws IOException {
+        if (sectionStart >= 0) {
+            throw new IllegalStateException("section not ended");
+        }
+        u32(type);
+        u64(0);
+        flush();
+        sectionStart = ch.position();
+    }
+
+    void end() throws IOException {
+        flush();
+        long end = ch.position();
+        ByteBuffer size = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(end - sectionStart).flip();
+        ch.write(size, sectionStart - 8);
+        sectionStart = -1;
+    }
+
+    /** The file position where the current section's bytes begin. */
+    long sectionStart() {
+        return sectionStart;
+    }
+
+    void u32(int v) throws IOException {
+        room(4);
+        buf.putInt(v);
+    }
+
+    void u64(long v) throws IOException {
+        room(8);
+        buf.putLong(v);
+    }
+
+    void write(byte[] b) throws IOException {
+        write(b, 0, b.length);
+    }
+
+    void write(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            room(1);
+            int n = Math.min(len, buf.remaining());
+            buf.put(b, off, n);
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Copies a section's bytes as they are. */
+    void copy(MemorySegment data) throws IOException {
+        flush();
+        ch.write(data.asByteBuffer());
+    }
+
+    /** Maps bytes already written (a finished section), for reading. */
+    MemorySegment mapWritten(long offset, long size) throws IOException {
+        flush();
+        return ch.map(FileChannel.MapMode.READ_ONLY, offset, size, arena);
+    }
+
+    private void room(int n) throws IOException {
+        if (buf.remaining() < n) {
+            flush();
+        }
+    }
+
+    private void flush() throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+        buf.clear();
+    }
+
+    /** Writes section 7. */
+    void contributions(PairingCurve curve, List<Contribution> cs) throws IOException {
+        begin(PtauFile.CONTRIBUTIONS);
+        u32(cs.size());
+        PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
+        PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
+        for (Contribution c : cs) {
+            point(g1, c.tauG1());
+            point(g2, c.tauG2());
+            point(g1, c.alphaG1());
+            point(g1, c.betaG1());
+            point(g2, c.betaG2());
+            write(publicKey(curve, c.key(), false));
+            write(c.partialHash());
+            write(c.nextChallenge());
+            u32(c.type());
+            byte[] params = parameters(c);
+            u32(params.length);
+            write(params);
+        }
+        end();
+    }
+
+    private void point(PointBytes g, long[] p) throws IOException {
+        byte[] b = new byte[g.size()];
+        g.stored(p, 0, b, 0);
+        write(b);
+    }
+
+    /** The public key's nine points, stored (Montgomery) or uncompressed (as hashed). */
+    static byte[] publicKey(PairingCurve curve, Contribution.PublicKey k, boolean uncompressed) {
+        PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
+        PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
+        byte[] out = new byte[6 * g1.size() + 3 * g2.size()];
+        int at = 0;
+        for (int i = 0; i < 3; i++) {
+            for (long[] p : new long[][] {k.g1s()[i], k.g1sx()[i]}) {
+                if (uncompressed) {
+                    g1.uncompressed(p, 0, out, at);
+                } else {
+                    g1.stored(p, 0, out, at);
+                }
+                at += g1.size();
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            if (uncompressed) {
+                g2.uncompressed(k.g2spx()[i], 0, out, at);
+            } else {
+                g2.stored(k.g2spx()[i], 0, out, at);
+            }
+            at += g2.size();
+        }
+        return out;
+    }
+
+    /** The parameters: 1 name (at most 64 characters), and for a beacon 2 the exponent, 3 the hash. */
+    private static byte[] parameters(Contribution c) {
+        ByteBuffer b = ByteBuffer.allocate(600);
+        if (c.name() != null && !c.name().isEmpty()) {
+            String n = c.name().length() > 64 ? c.name().substring(0, 64) : c.name();   // UTF-16 units, as snarkjs
+            byte[] name = n.getBytes(StandardCharsets.UTF_8);
+            int len = Math.min(255, name.length);
+            b.put((byte) 1).put((byte) len).put(name, 0, len);
+        }
+        if (c.isBeacon()) {
+            b.put((byte) 2).put((byte) c.iterationsExp());
+            b.put((byte) 3).put((byte) c.beaconHash().length).put(c.beaconHash());
+        }
+        byte[] out = new byte[b.position()];
+        b.flip().get(out);
+        return out;
+    }
+
+    /** Renames the finished file onto the target. */
+    void commit() throws IOException {
+        flush();
+        if (sectionStart >= 0) {
+            throw new IllegalStateException("section not ended");
+        }
+        ch.force(true);
+        ch.close();
+        arena.close();
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        committed = true;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!committed) {
+            ch.close();
+            arena.close();
+            Files.deleteIfExists(temp);
+        }
+    }
+}
