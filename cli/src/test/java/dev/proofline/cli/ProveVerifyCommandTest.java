@@ -35,8 +35,7 @@ class ProveVerifyCommandTest {
         CliRun missing = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), proof.toString(),
                 dir.resolve("no/such/public.json").toString());
         assertEquals(2, missing.code(), missing.err());
-        assertTrue(missing.err().contains("public.json: cannot be written: its directory does not exist"),
-                missing.err());
+        assertTrue(missing.err().contains("public.json") && missing.err().contains("does not exist"), missing.err());
         assertFalse(Files.exists(proof), "proof.json left behind");
         try (var left = Files.list(dir)) {
             assertEquals(0, left.count(), "temporary files left behind");

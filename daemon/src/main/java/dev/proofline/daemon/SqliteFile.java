@@ -284,7 +284,7 @@ final class SqliteFile implements AutoCloseable {
                 execute("PRAGMA synchronous = " + level.name());
                 sync = level;
             }
-            if (full != null && freeBytes.getAsLong() >= RESUME_FREE_BYTES) {
+            if (full != null && freeBytes.getAsLong() >= resumeFreeBytes()) {
                 spaceAgain();
             }
             SqlWork<String, SQLException> f = fault;
@@ -311,7 +311,7 @@ final class SqliteFile implements AutoCloseable {
             if (isStorageProblem(e)) {
                 if (isFull(e) && full == null) {
                     full = "the disk of job store " + path() + " is full (" + what + ": " + oneLine(e) + "): new jobs"
-                            + " are refused until " + (RESUME_FREE_BYTES >> 20) + " MiB are free; accepted jobs are"
+                            + " are refused until " + (resumeFreeBytes() >> 10) + " KiB are free; accepted jobs are"
                             + " kept, their results written once the disk takes them";
                     log.accept(full);
                 }
@@ -350,8 +350,20 @@ final class SqliteFile implements AutoCloseable {
         }
     }
 
-    /** Free space on the store's disk at which a store whose disk was full takes new jobs again. */
+    /**
+     * Free space on the store's disk at which a store whose disk was full takes new jobs again (a quarter
+     * of a disk smaller than four times this).
+     */
     static final long RESUME_FREE_BYTES = 64L << 20;
+
+    /** {@link #RESUME_FREE_BYTES}, or a quarter of a smaller disk. */
+    private long resumeFreeBytes() {
+        try {
+            return Math.min(RESUME_FREE_BYTES, Files.getFileStore(directory).getTotalSpace() / 4);
+        } catch (IOException e) {
+            return RESUME_FREE_BYTES;
+        }
+    }
 
     private long usableSpace() {
         try {
