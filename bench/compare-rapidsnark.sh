@@ -11,7 +11,8 @@
 #   PTAU=p.ptau ...   # keys from snarkjs's groth16 setup on that prepared ptau (default: proofline setup --dev)
 #   FIXTURES_ONLY=1 ... # build the circuits, witnesses and keys, measure nothing
 #   COLD_CACHE=0 ...  # the cold column without the JVM's start-up cache (`proofline aot-training`)
-#   LOOP=0 ...        # without the shell loop from a clean state and the restarted engine (below)
+#   LOOP=0 ...        # without the shell loops from a clean state and the restarted engine (below)
+#   MATRIX=0 ...      # the shell loops only (no cold / engine / warm matrix)
 #
 # rapidsnark is a measuring tool here, never a dependency: build it yourself, outside this repository,
 # and point RAPIDSNARK at its `prover` binary. It proves BN254 only.
@@ -49,6 +50,7 @@ mkdir -p "$cache"
 # the cold column starts from the start-up cache, as a user's one-off process does: record it when
 # it is missing or older than the jar (COLD_CACHE=0 measures without it)
 aot=cli/target/proofline.aot
+while [ -d "$aot.recording" ]; do sleep 1; done   # one the launcher started in the background
 if [ "${COLD_CACHE:-1}" = 0 ]; then
   rm -f "$aot"
 elif [ ! -f "$aot" ] || [ cli/target/proofline-cli.jar -nt "$aot" ]; then
@@ -140,7 +142,7 @@ fi
 export PROOFLINE_HOME=$root/bench/target/engine-home
 engine=0
 ./proofline engine stop >/dev/null 2>&1 || true
-if [ "${ENGINE:-1}" = 1 ]; then
+if [ "${ENGINE:-1}" = 1 ] && [ "${MATRIX:-1}" = 1 ]; then
   ./proofline engine start >/dev/null 2>"$out/engine.err" \
     || { echo "proofline engine start failed:" >&2; cat "$out/engine.err" >&2; exit 1; }
   engine_started=1; engine=1
@@ -155,7 +157,7 @@ englog=$PROOFLINE_HOME/engine/engine.log
 s() { cut -d' ' -f1 "$1" | median; }
 kb() { cut -d' ' -f2 "$1" | sort -n | tail -1 | awk '{if ($1 == "") print "-"; else printf "%d", $1 / 1024}'; }
 rows=()
-for id in $circuits; do
+for id in $([ "${MATRIX:-1}" = 1 ] && echo "$circuits"); do
   dir=$(fixture "$id")
   zkey=$dir/c.zkey; wtns=$dir/c.wtns; vk=$dir/vk.json
   : > "$out/cold"; : > "$out/rapid"; : > "$out/sjs"; : > "$out/eng"; : > "$out/inside"
@@ -210,6 +212,7 @@ done
 # Then the engine is stopped and started again with the key's tables in the cache, its warm-up waited
 # for: its first proof of the key against the next ones (the engine's own times).
 loop_rows=()
+wtns_rows=()
 if [ "${LOOP:-1}" = 1 ]; then
   if [ "$engine_started" = 1 ]; then ./proofline engine stop >/dev/null 2>&1 || true; engine_started=0; fi
   for id in $circuits; do
@@ -247,6 +250,35 @@ if [ "${LOOP:-1}" = 1 ]; then
     ./proofline engine stop >/dev/null
     engine_started=0
     r1=$(sed -n 1p "$out/restart"); rlater=$(sed -n '2,5p' "$out/restart" | median)
+    # the witness, from a clean state again: 5 `wtns calculate` calls alternating with snarkjs's (the same
+    # bytes), then 5 `fullprove` calls alternating with snarkjs's witness and the reference prover
+    export PROOFLINE_HOME=$out/home-wtns-$id
+    : > "$out/wl"; : > "$out/wlref"; : > "$out/fl"; : > "$out/flref"
+    for i in $(seq 5); do
+      timed ./proofline wtns calculate "$dir/c_js/c.wasm" "$dir/input.json" "$out/w$i.wtns" >> "$out/wl"
+      timed $snarkjs wtns calculate "$dir/c_js/c.wasm" "$dir/input.json" "$out/ws$i.wtns" >> "$out/wlref"
+      cmp -s "$out/w$i.wtns" "$out/ws$i.wtns" || { echo "$id: wtns calculate call $i differs from snarkjs's" >&2; exit 1; }
+    done
+    for i in $(seq 5); do
+      timed ./proofline fullprove "$dir/input.json" "$dir/c_js/c.wasm" "$zkey" "$out/f$i.json" "$out/fpub$i.json" >> "$out/fl"
+      t0=$EPOCHREALTIME
+      $snarkjs wtns calculate "$dir/c_js/c.wasm" "$dir/input.json" "$out/fs.wtns" >/dev/null
+      if [ -n "$rapidsnark" ]; then
+        "$rapidsnark" "$zkey" "$out/fs.wtns" "$out/fr.json" "$out/frpub.json" >/dev/null
+      else
+        $snarkjs groth16 prove "$zkey" "$out/fs.wtns" "$out/fr.json" "$out/frpub.json" >/dev/null
+      fi
+      awk -v a="${t0/,/.}" -v b="${EPOCHREALTIME/,/.}" 'BEGIN {printf "%.3f 0\n", b - a}' >> "$out/flref"
+      verify "$vk" "$out/fpub$i.json" "$out/f$i.json" "proofline fullprove call $i"
+    done
+    ./proofline engine stop >/dev/null 2>&1 || true
+    export PROOFLINE_HOME=$out/home-$id
+    wtns_rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s |' "$id" \
+      "$(sed -n 1p "$out/wl" | cut -d' ' -f1)" "$(sed -n '3,5p' "$out/wl" | cut -d' ' -f1 | median)" "$(s "$out/wlref")" \
+      "$(ratio "$(sed -n '3,5p' "$out/wl" | cut -d' ' -f1 | median)" "$(s "$out/wlref")")" \
+      "$(sed -n '3,5p' "$out/fl" | cut -d' ' -f1 | median)" "$(s "$out/flref")" \
+      "$(ratio "$(sed -n '3,5p' "$out/fl" | cut -d' ' -f1 | median)" "$(s "$out/flref")")")")
+    echo "${wtns_rows[-1]}" >&2
     loop_rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s ms | %s ms | %s |' "$id" "$(cat "$dir/constraints")" \
       "$first" "$later" "$lref" "$(ratio "$first" "$lref")" "$(ratio "$later" "$lref")" "$r1" "$rlater" \
       "$(ratio "$r1" "$rlater")")")
@@ -263,8 +295,16 @@ if [ "${#loop_rows[@]}" -gt 0 ]; then
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${loop_rows[@]}"
   echo
+  echo "the witness from a clean state: 5 \`wtns calculate\` calls alternating with snarkjs's (call 1, the median of calls 3-5),"
+  echo "and 5 \`fullprove\` calls alternating with snarkjs's witness followed by $ref (the median of calls 3-5)"
+  echo "| circuit | wtns call 1 | wtns calls 3-5 | snarkjs wtns | ratio | fullprove calls 3-5 | snarkjs wtns + $ref | ratio |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${wtns_rows[@]}"
+  echo
 fi
-echo "curve $curve; $(nproc) CPUs; median of $reps runs (seconds); ratios to $ref (lower is better); peak RSS in MiB"
-echo "| circuit | constraints | cold | engine | warm | rapidsnark | snarkjs | cold/$ref | engine/$ref | warm/$ref | RSS cold | RSS rapidsnark | RSS snarkjs |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '%s\n' "${rows[@]}"
+if [ "${#rows[@]}" -gt 0 ]; then
+  echo "curve $curve; $(nproc) CPUs; median of $reps runs (seconds); ratios to $ref (lower is better); peak RSS in MiB"
+  echo "| circuit | constraints | cold | engine | warm | rapidsnark | snarkjs | cold/$ref | engine/$ref | warm/$ref | RSS cold | RSS rapidsnark | RSS snarkjs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${rows[@]}"
+fi

@@ -76,10 +76,12 @@ final class AutoStart {
 
     /**
      * After a one-off command ({@code args}) ran in this process: starts an engine in the background where
-     * none runs for this build and none is declined. Says so on {@code err} the first time.
+     * none runs for this build and none is declined. Says so on {@code err} the first time. After one of
+     * the daemon's client commands, an engine that does not warm up the proving code (it would take
+     * seconds of CPU for commands that wait on the network).
      */
     static void afterOneOff(String[] args, Map<String, String> env, PrintStream err) {
-        if (args.length == 0 || !EngineServer.SERVED.contains(args[0])) {
+        if (args.length == 0 || !(EngineServer.SERVED.contains(args[0]) || EngineServer.CLIENT.contains(args[0]))) {
             return;
         }
         EngineHome home = EngineHome.fromEnvironment(env);
@@ -96,7 +98,7 @@ final class AutoStart {
             } else if (lockHeld(home)) {
                 return;   // one is starting
             }
-            Process engine = spawn(home, env, List.of(args));
+            Process engine = spawn(home, env, List.of(args), EngineServer.CLIENT.contains(args[0]));
             if (!Files.exists(home.noticeFile())) {
                 Files.writeString(home.noticeFile(), "");
                 err.println("proofline: started a local engine in the background (pid " + engine.pid()
@@ -119,10 +121,12 @@ final class AutoStart {
      * input from /dev/null and its output appended to the engine's log: through the launcher where this
      * process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
-     * JVM's command line.
+     * JVM's command line. {@code noWarmUp}: without the warm-up, whatever the settings say.
      */
-    static Process spawn(EngineHome home, Map<String, String> env, List<String> args) throws IOException {
+    static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp)
+            throws IOException {
         EngineSettings settings = EngineSettings.of(home);
+        String warmUp = noWarmUp ? "none" : settings.warmUp();
         List<String> cmd = new ArrayList<>();
         String launcher = env.get("PROOFLINE_LAUNCHER");
         if (launcher != null && Files.isExecutable(Path.of(launcher))) {
@@ -130,9 +134,9 @@ final class AutoStart {
             cmd.addAll(nice());
             cmd.add(launcher);
             cmd.addAll(List.of("engine", "run", "--idle-timeout", EngineCommand.format(settings.idleTimeout()),
-                    "--warm-up", settings.warmUp()));
+                    "--warm-up", warmUp));
         } else {
-            cmd.addAll(EngineCommand.engineCommand(args, settings.idleTimeout(), List.of(settings.warmUp().split(",")),
+            cmd.addAll(EngineCommand.engineCommand(args, settings.idleTimeout(), List.of(warmUp.split(",")),
                     "256MiB"));
             if (cmd.size() > 1 && setsid().filter(cmd.getFirst()::equals).isPresent()) {
                 cmd.addAll(1, nice());

@@ -20,7 +20,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -44,14 +46,26 @@ final class ClientCommands {
         @Option(names = "--tls", description = "TLS to the daemon (its certificate checked against the system's CAs)")
         boolean tls;
 
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec spec;
+
         @Option(names = "--ca", paramLabel = "<cert.pem>", description = "TLS, trusting this certificate (e.g. the"
                 + " daemon's self-signed one)")
         Path ca;
 
+        /** The command's standard output and error (the client's, in the local engine). */
+        java.io.PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        java.io.PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+
         /** A client of the target (plaintext, or TLS with --tls or --ca) that sends the bearer token, if there is one. */
         ProoflineClient client(Duration callTimeout) {
             ProoflineClient.Builder b = ProoflineClient.connect(target).callTimeout(callTimeout)
-                    .token(token != null ? token : System.getenv("PROOFLINE_TOKEN"));
+                    .token(token != null ? token : Invocation.of(spec).env().get("PROOFLINE_TOKEN"));
             if (ca != null) {
                 b.trust(ca);
             } else if (tls) {
@@ -178,9 +192,9 @@ final class ClientCommands {
         }
 
         private int printed(JobReceipt r) {
-            System.out.println(r.jobId());
+            target.out().println(r.jobId());
             if (r.existing()) {
-                System.err.println("(an existing job: same idempotency key)");
+                target.err().println("(an existing job: same idempotency key)");
             }
             return 0;
         }
@@ -240,17 +254,17 @@ final class ClientCommands {
                 }
             }
             if (json) {
-                System.out.println(r.json());
+                target.out().println(r.json());
             } else {
-                System.out.println(r.jobId() + " " + r.state().name().toLowerCase(Locale.ROOT));
-                System.out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s  %s%n", "partition", "state", "synth ms",
+                target.out().println(r.jobId() + " " + r.state().name().toLowerCase(Locale.ROOT));
+                target.out().printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s  %s%n", "partition", "state", "synth ms",
                         "prover ms", "total ms", "node");
                 for (PartitionProof p : r.partitions()) {
-                    System.out.printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f  %s%n", p.partition(), p.state(),
+                    target.out().printf(Locale.ROOT, "%-9d %-20s %10.0f %10.0f %10.0f  %s%n", p.partition(), p.state(),
                             p.timings().synthesisMs(), p.timings().proverMs(), p.timings().totalMs(), p.node());
                 }
                 for (String refusal : r.refusals()) {
-                    System.out.println("refused by " + refusal);
+                    target.out().println("refused by " + refusal);
                 }
             }
             return r.state() == JobState.DONE ? 0 : 1;
@@ -268,7 +282,7 @@ final class ClientCommands {
         @Override
         public Integer call() throws Exception {
             JobState s = target.call(c -> c.cancel(job), Duration.ofSeconds(30));
-            System.out.println(job + " " + s.name().toLowerCase(Locale.ROOT));
+            target.out().println(job + " " + s.name().toLowerCase(Locale.ROOT));
             return 0;
         }
     }
@@ -285,10 +299,10 @@ final class ClientCommands {
         public Integer call() throws Exception {
             DaemonStatus s = target.call(ProoflineClient::status, Duration.ofSeconds(30));
             if (json) {
-                System.out.println(s.json());
+                target.out().println(s.json());
                 return 0;
             }
-            System.out.printf(Locale.ROOT, """
+            target.out().printf(Locale.ROOT, """
                     backend           %s
                     uptime            %d s
                     jobs              %d active, %d submitted
@@ -301,42 +315,42 @@ final class ClientCommands {
                     s.permits().mode(), s.permits().reason(),
                     100 * s.proverBusyLastMinute(), s.budgetReservedBytes() >> 20, s.budgetTotalBytes() >> 20);
             for (String d : s.devices()) {
-                System.out.printf(Locale.ROOT, "device            %s%n", d);
+                target.out().printf(Locale.ROOT, "device            %s%n", d);
             }
             for (DaemonStatus.KeyState k : s.keys()) {
-                System.out.printf(Locale.ROOT, "circuit           %-24s %s%n", k.circuitId(), k.resident()
+                target.out().printf(Locale.ROOT, "circuit           %-24s %s%n", k.circuitId(), k.resident()
                         ? "resident, " + (k.bytes() >> 20) + " MiB, " + k.references() + " in use" : "not loaded");
             }
             if (!s.clusterJson().isEmpty()) {
-                printCluster(s.nodeId(), s.clusterJson());
+                printCluster(target.out(), s.nodeId(), s.clusterJson());
             }
             return 0;
         }
 
         /** The cluster: its nodes (heartbeat, load), partitions by state, and where the recent jobs' partitions run. */
-        private static void printCluster(String self, String json) {
+        private static void printCluster(java.io.PrintWriter out, String self, String json) {
             com.fasterxml.jackson.databind.JsonNode c;
             try {
                 c = new ObjectMapper().readTree(json);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("the daemon's cluster status is not JSON: " + e.getMessage(), e);
             }
-            System.out.println();
+            out.println();
             if (c.has("error")) {
-                System.out.println("cluster           " + c.get("error").asText());
+                out.println("cluster           " + c.get("error").asText());
                 return;
             }
             StringBuilder states = new StringBuilder();
             c.get("partitions").fields().forEachRemaining(e -> states.append(states.isEmpty() ? "" : ", ")
                     .append(e.getValue().asLong()).append(' ').append(e.getKey().toLowerCase(Locale.ROOT)));
-            System.out.println("cluster           this node: " + self + "; partitions: "
+            out.println("cluster           this node: " + self + "; partitions: "
                     + (states.isEmpty() ? "none" : states));
-            System.out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %8s %8s %8s %7s%n", "node", "grpc", "backend",
+            out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %8s %8s %8s %7s%n", "node", "grpc", "backend",
                     "heartbeat", "permits", "holding", "proofs", "busy");
             for (com.fasterxml.jackson.databind.JsonNode n : c.get("nodes")) {
                 long age = n.get("heartbeat_age_ms").asLong();
                 String beat = n.get("stopped").asBoolean() ? "stopped" : age < 1000 ? age + " ms" : age / 1000 + " s";
-                System.out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %4d/%-3d %8d %8d %6.1f%%%n", n.get("id").asText(),
+                out.printf(Locale.ROOT, "%-20s %-22s %-8s %10s %4d/%-3d %8d %8d %6.1f%%%n", n.get("id").asText(),
                         n.get("grpc").asText(), n.get("backend").asText(), beat, n.get("permits_in_use").asInt(),
                         n.get("permits_max").asInt(), n.get("holding").asLong(), n.get("proofs").asLong(),
                         100 * n.get("prover_busy").asDouble());
@@ -347,7 +361,7 @@ final class ClientCommands {
                     parts.append(' ').append(p.get("state").asText().toLowerCase(Locale.ROOT))
                             .append(p.get("node").isNull() ? "" : "@" + p.get("node").asText());
                 }
-                System.out.printf(Locale.ROOT, "job %-14s %-18s %-10s%s%n", j.get("id").asText(),
+                out.printf(Locale.ROOT, "job %-14s %-18s %-10s%s%n", j.get("id").asText(),
                         j.get("circuit").asText(), j.get("state").asText().toLowerCase(Locale.ROOT), parts);
             }
         }

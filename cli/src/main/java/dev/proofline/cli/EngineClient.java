@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 
 /**
  * The client side of the local engine ({@link EngineServer} describes the protocol): sends a command
@@ -37,7 +38,8 @@ final class EngineClient {
      * alone under {@code PROOFLINE_REBUILD=1}, which asks for the jars just built.
      */
     static OptionalInt forward(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-        if (args.length == 0 || !EngineServer.SERVED.contains(args[0]) || "off".equals(env.get("PROOFLINE_ENGINE"))
+        if (args.length == 0 || !(EngineServer.SERVED.contains(args[0]) || EngineServer.CLIENT.contains(args[0]))
+                || "off".equals(env.get("PROOFLINE_ENGINE"))
                 || "1".equals(env.get("PROOFLINE_REBUILD"))) {
             return OptionalInt.empty();
         }
@@ -50,7 +52,7 @@ final class EngineClient {
             return OptionalInt.empty();   // another build's engine: never used ({@link AutoStart} replaces it)
         }
         try {
-            return send(home, Path.of("").toAbsolutePath(), List.of(args), out, err);
+            return send(home, Path.of("").toAbsolutePath(), forwarded(env), List.of(args), out, err);
         } catch (IOException e) {
             return OptionalInt.empty();
         }
@@ -65,8 +67,27 @@ final class EngineClient {
      */
     static OptionalInt send(EngineHome home, Path cwd, List<String> args, OutputStream out, OutputStream err)
             throws IOException {
+        return send(home, cwd, Map.of(), args, out, err);
+    }
+
+    /** The variables of {@code env} that a request carries ({@link EngineServer#FORWARDED_ENV}). */
+    static Map<String, String> forwarded(Map<String, String> env) {
+        Map<String, String> m = new TreeMap<>();
+        for (String name : EngineServer.FORWARDED_ENV) {
+            if (env.get(name) != null) {
+                m.put(name, env.get(name));
+            }
+        }
+        return m;
+    }
+
+    /** As {@link #send(EngineHome, Path, List, OutputStream, OutputStream)}, with those environment variables. */
+    static OptionalInt send(EngineHome home, Path cwd, Map<String, String> env, List<String> args, OutputStream out,
+            OutputStream err) throws IOException {
         String cwdText = cwd.toString();
-        if (cwdText.indexOf('\n') >= 0 || args.stream().anyMatch(a -> a.indexOf('\n') >= 0)) {
+        List<String> vars = env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        if (cwdText.indexOf('\n') >= 0 || args.stream().anyMatch(a -> a.indexOf('\n') >= 0)
+                || vars.stream().anyMatch(v -> v.indexOf('\n') >= 0)) {
             return OptionalInt.empty();   // not expressible in the protocol's lines
         }
         Optional<Connection> connected = connect(home);
@@ -75,8 +96,16 @@ final class EngineClient {
         }
         try (Socket socket = connected.get().socket()) {
             Writer w = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
-            w.write(EngineServer.HELLO + "\n" + connected.get().endpoint().token() + "\n" + cwdText + "\n"
-                    + args.size() + "\n");
+            w.write((vars.isEmpty() ? EngineServer.HELLO : EngineServer.HELLO_ENV) + "\n"
+                    + connected.get().endpoint().token() + "\n" + cwdText + "\n");
+            if (!vars.isEmpty()) {
+                w.write(vars.size() + "\n");
+                for (String v : vars) {
+                    w.write(v);
+                    w.write('\n');
+                }
+            }
+            w.write(args.size() + "\n");
             for (String a : args) {
                 w.write(a);
                 w.write('\n');

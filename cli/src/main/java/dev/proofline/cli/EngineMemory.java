@@ -55,7 +55,10 @@ final class EngineMemory {
         lines.add("memory     " + resident + ": heap " + ResidentFiles.size(rt.totalMemory() - rt.freeMemory())
                 + " in use of " + ResidentFiles.size(rt.totalMemory()) + " held; key tables "
                 + ResidentFiles.size(tableBytes) + "; keys mapped " + ResidentFiles.size(mappedKeyBytes)
-                + "; compiled code and classes " + ResidentFiles.size(nonHeap.getCommitted()));
+                + "; compiled code and classes " + ResidentFiles.size(nonHeap.getCommitted())
+                + (proc.containsKey("RssAnon") ? "; the rest of its own (collector, threads, compilers) about "
+                        + ResidentFiles.size(Math.max(0, proc.get("RssAnon") - rt.totalMemory() - tableBytes
+                                - nonHeap.getCommitted())) : ""));
         long machine = machineBytes();
         lines.add("budget     heap at most " + ResidentFiles.size(rt.maxMemory())
                 + (machine > 0 ? " (of " + ResidentFiles.size(machine) + ")" : "") + ", key tables at most "

@@ -23,10 +23,12 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.KeyTableCache;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -62,6 +64,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * &lt;n, the number of arguments&gt;
  * &lt;argument 1&gt; ... &lt;argument n&gt;   (one a line)
  * </pre>
+ * or, with the client's environment variables that commands read ({@link #FORWARDED_ENV}; others are
+ * ignored), {@code proofline-engine 2}, the token, the directory, the number of variables, each as
+ * {@code NAME=value} on a line, then the arguments as above. The daemon's client commands
+ * ({@link #CLIENT}: they wait on the network, not on the cores) run at once, beside the queue.
  * The response: {@code o <text>} and {@code e <text>}, a line of stdout or stderr; {@code O <text>} and
  * {@code E <text>}, text without a line end (what a command left unended); last {@code x <exit code>}.
  * A connection closed with no response means the engine did no work for it (a bad token, or an engine
@@ -73,8 +79,15 @@ final class EngineServer {
     /** The first argument of the commands the engine runs for clients. */
     static final Set<String> SERVED = Set.of("prove", "verify", "fullprove", "groth16", "zkey", "wtns");
 
-    /** The first line of every request. */
+    /** The daemon's client commands, which the engine runs beside its queue. */
+    static final Set<String> CLIENT = Set.of("submit", "await", "status", "cancel");
+
+    /** The environment variables a request may carry (the daemon's bearer token). */
+    static final Set<String> FORWARDED_ENV = Set.of("PROOFLINE_TOKEN");
+
+    /** The first line of every request: without, and with the client's environment. */
     static final String HELLO = "proofline-engine 1";
+    static final String HELLO_ENV = "proofline-engine 2";
 
     /** The address the engine listens on: 127.0.0.1, which the bash launcher names (never ::1). */
     static final InetAddress LOOPBACK = ipv4Loopback();
@@ -395,10 +408,28 @@ final class EngineServer {
         try (socket) {
             socket.setSoTimeout(REQUEST_TIMEOUT_MS);
             InputStream in = new BufferedInputStream(socket.getInputStream());
-            if (!HELLO.equals(readLine(in)) || !tokenMatches(readLine(in))) {
+            String hello = readLine(in);
+            if (!(HELLO.equals(hello) || HELLO_ENV.equals(hello)) || !tokenMatches(readLine(in))) {
                 return;   // closed unread: no work done
             }
             String cwd = readLine(in);
+            Map<String, String> env = new HashMap<>();
+            if (HELLO_ENV.equals(hello)) {
+                String vars = readLine(in);
+                if (vars == null || !vars.matches("[0-9]{1,2}")) {
+                    return;
+                }
+                for (int i = Integer.parseInt(vars); i > 0; i--) {
+                    String v = readLine(in);
+                    int eq = v == null ? -1 : v.indexOf('=');
+                    if (eq < 0) {
+                        return;
+                    }
+                    if (FORWARDED_ENV.contains(v.substring(0, eq))) {
+                        env.put(v.substring(0, eq), v.substring(eq + 1));
+                    }
+                }
+            }
             String count = readLine(in);
             if (cwd == null || count == null || !Path.of(cwd).isAbsolute() || !count.matches("[0-9]{1,5}")) {
                 return;
@@ -424,12 +455,14 @@ final class EngineServer {
                 stop("stopped by request");
                 response.line('o', "engine stopped (pid " + endpoint.pid() + ")");
                 response.exit(0);
+            } else if (!args.isEmpty() && CLIENT.contains(args.getFirst())) {
+                response.exit(execute(Path.of(cwd), args, env, response, false));
             } else if (args.isEmpty() || !SERVED.contains(args.getFirst())) {
                 response.line('e', "proofline: the engine does not run "
                         + (args.isEmpty() ? "an empty command" : "'" + args.getFirst() + "'"));
                 response.exit(Main.EXIT_INPUT);
             } else {
-                run(Path.of(cwd), args, response);
+                run(Path.of(cwd), args, env, response);
             }
         } catch (IOException e) {
             // the client went away: nothing to tell it
@@ -437,11 +470,11 @@ final class EngineServer {
     }
 
     /** Runs one command on the worker, after the requests before it; nothing is sent if the engine is stopping. */
-    private void run(Path cwd, List<String> args, EngineResponse response) {
+    private void run(Path cwd, List<String> args, Map<String, String> env, EngineResponse response) {
         Future<Integer> done;
         pending.incrementAndGet();
         try {
-            done = worker.submit(() -> execute(cwd, args, response));
+            done = worker.submit(() -> execute(cwd, args, env, response, true));
         } catch (RejectedExecutionException e) {
             pending.decrementAndGet();
             return;   // stopping: closed with no response, the client runs it itself
@@ -458,14 +491,23 @@ final class EngineServer {
         response.exit(code);
     }
 
-    private int execute(Path cwd, List<String> args, EngineResponse response) {
+    /**
+     * Runs one command line for a client; {@code queued}: a proving command of the queue, which
+     * housekeeping waits for (a client command of the daemon's is neither).
+     */
+    private int execute(Path cwd, List<String> args, Map<String, String> env, EngineResponse response, boolean queued) {
         long t0 = System.nanoTime();
         int code;
-        housekeeping.requestStarted();
+        if (queued) {
+            housekeeping.requestStarted();
+        } else {
+            pending.incrementAndGet();
+        }
         PrintWriter out = new PrintWriter(response.writer('o'), true);
         PrintWriter err = new PrintWriter(response.writer('e'), true);
         try {
-            code = Main.run(new Invocation(false, resident, new ClientPaths(cwd)), out, err, args.toArray(String[]::new));
+            code = Main.run(new Invocation(false, resident, new ClientPaths(cwd), env), out, err,
+                    args.toArray(String[]::new));
         } catch (Throwable t) {   // an Error the command line's handler does not take (OutOfMemoryError, ...)
             err.println("proofline " + args.getFirst() + ": " + t);
             code = Main.EXIT_FAILURE;
@@ -475,12 +517,27 @@ final class EngineServer {
             served.incrementAndGet();
             lastActivity.set(System.nanoTime());
             pending.decrementAndGet();
-            housekeeping.requestEnded();
-            rememberKeys();
+            if (queued) {
+                housekeeping.requestEnded();
+                rememberKeys();
+            }
         }
-        log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", String.join(" ", args), code,
+        log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", loggable(args), code,
                 (System.nanoTime() - t0) / 1e6));
         return code;
+    }
+
+    /** The command line for the log, a bearer token given as an argument left out. */
+    static String loggable(List<String> args) {
+        List<String> shown = new ArrayList<>(args);
+        for (int i = 0; i < shown.size(); i++) {
+            if (shown.get(i).equals("--token") && i + 1 < shown.size()) {
+                shown.set(i + 1, "<token>");
+            } else if (shown.get(i).startsWith("--token=")) {
+                shown.set(i, "--token=<token>");
+            }
+        }
+        return String.join(" ", shown);
     }
 
     private boolean tokenMatches(String given) {

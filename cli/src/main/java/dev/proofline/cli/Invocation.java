@@ -1,5 +1,6 @@
 package dev.proofline.cli;
 
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -12,11 +13,22 @@ import picocli.CommandLine.Model.CommandSpec;
  * @param loader  opens keys and witness generators
  * @param paths   resolves relative path arguments against the client's directory; null: against this
  *                process's
+ * @param env     the environment the command reads ({@code PROOFLINE_TOKEN}): this process's, or the
+ *                client's as it sent it to the engine
  */
-record Invocation(boolean console, Loader loader, ClientPaths paths) {
+record Invocation(boolean console, Loader loader, ClientPaths paths, Map<String, String> env) {
 
     /** A one-off process: its own stdout and stderr, files opened for each command. */
     static final Invocation PROCESS = new Invocation(true, Loader.ONE_OFF, null);
+
+    Invocation {
+        env = Map.copyOf(env);
+    }
+
+    /** With this process's environment. */
+    Invocation(boolean console, Loader loader, ClientPaths paths) {
+        this(console, loader, paths, System.getenv());
+    }
 
     /** The invocation of the command line that {@code spec} belongs to. */
     static Invocation of(CommandSpec spec) {

@@ -168,7 +168,9 @@ class EngineCommandTest {
         assertTrue(tables.find(), status.out());
         assertTrue(status.out().matches("(?s).*\nmemory     [0-9.]+ [KMG]iB resident \\([0-9.]+ [KMG]iB the engine's own, "
                 + "[0-9.]+ [KMG]iB of files\\): heap [0-9.]+ [KMG]iB in use of [0-9.]+ [KMG]iB held; key tables "
-                + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped .*"), status.out());
+                + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped [0-9.]+ [KMG]iB; compiled code and"
+                + " classes [0-9.]+ [KMG]iB; the rest of its own \\(collector, threads, compilers\\) about [0-9.]+ [KMG]iB\n.*"),
+                status.out());
         assertTrue(status.out().matches("(?s).*\nbudget     heap at most [0-9.]+ [KMG]iB \\(of [0-9.]+ [KMG]iB\\), key tables at"
                 + " most [0-9.]+ [KMG]iB a key for 4 keys\n.*"), status.out());
 
@@ -384,11 +386,59 @@ class EngineCommandTest {
         assertTrue(badSize.err().contains("--key-tables: 'lots' is not a size"), badSize.err());
     }
 
+    @Test
+    void theDaemonsClientCommandsRunInTheEngineWithTheClientsTokenAndAsOneOff() throws Exception {
+        Files.createDirectories(tmp.resolve("keys"));
+        dev.proofline.daemon.DaemonConfig cfg = dev.proofline.daemon.DaemonConfig.parse("""
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                auth_token = "s3cret-token"
+                [store]
+                kind = "memory"
+                [keys]
+                directory = "%s"
+                """.formatted(tmp.resolve("keys")), "engine-client.toml");
+        try (dev.proofline.daemon.Daemon d = dev.proofline.daemon.Daemon.start(cfg, l -> { })) {
+            String target = d.grpcAddress();
+            // the token as the client's environment carries it: served, and the daemon lets it in
+            CliRun withToken = client(tmp, Map.of("PROOFLINE_TOKEN", "s3cret-token"), "status", "--target", target);
+            assertEquals(0, withToken.code(), withToken.err());
+            assertTrue(withToken.out().contains("0 proved"), withToken.out());
+            // without it the daemon refuses, as it refuses a one-off run without one: the engine's own
+            // environment is not the client's
+            CliRun without = client(tmp, Map.of(), "status", "--target", target);
+            assertEquals(2, without.code(), without.out());
+            assertTrue(without.err().contains("UNAUTHENTICATED"), without.err());
+            // a command of the daemon's that waits (an unknown job) runs beside the queue: the engine still
+            // answers its own status meanwhile
+            CliRun await = client(tmp, Map.of("PROOFLINE_TOKEN", "s3cret-token"), "await", "--target", target,
+                    "job-12345");
+            assertEquals(2, await.code(), await.out());
+            assertTrue(await.err().contains("NOT_FOUND"), await.err());
+            assertTrue(log.toString(StandardCharsets.UTF_8).contains("status --target " + target + ": exit 0"),
+                    log.toString(StandardCharsets.UTF_8));
+            // the bash launcher sends the variable too (its copy has no jar: it is served or it fails)
+            CliRun viaLauncher = launcher(tmp, Map.of("PROOFLINE_TOKEN", "s3cret-token"), "status", "--target", target);
+            assertEquals(0, viaLauncher.code(), viaLauncher.err());
+            assertTrue(viaLauncher.out().startsWith("backend ") && viaLauncher.out().contains("0 proved"),
+                    viaLauncher.out());
+            CliRun tokenArg = client(tmp, Map.of(), "status", "--target", target, "--token", "s3cret-token");
+            assertEquals(0, tokenArg.code(), tokenArg.err());
+            assertFalse(log.toString(StandardCharsets.UTF_8).contains("s3cret"), "a token never reaches the log");
+        }
+    }
+
     /** A request through the Java client, from {@code cwd}. */
     private CliRun client(Path cwd, String... args) throws IOException {
+        return client(cwd, Map.of(), args);
+    }
+
+    /** A request through the Java client, from {@code cwd}, with those environment variables. */
+    private CliRun client(Path cwd, Map<String, String> env, String... args) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        OptionalInt code = EngineClient.send(home, cwd, List.of(args), out, err);
+        OptionalInt code = EngineClient.send(home, cwd, env, List.of(args), out, err);
         if (code.isEmpty()) {
             fail("the engine did not serve " + List.of(args));
         }
