@@ -224,6 +224,19 @@ final class GrpcConnections {
     private record Decision(boolean taken, Channel evict) {
     }
 
+    /**
+     * Closes {@code ch} at once, past its handlers: gRPC's own close is graceful (GOAWAY, then a ping
+     * it waits up to 10 s for), which a connection that never opened, or a client that does not
+     * answer, would hold for those seconds.
+     */
+    private static void closeNow(Channel ch) {
+        if (ch.isRegistered()) {
+            ch.eventLoop().execute(() -> ch.unsafe().close(ch.unsafe().voidPromise()));
+        } else {
+            ch.unsafe().closeForcibly();
+        }
+    }
+
     static boolean isLoopback(SocketAddress a) {
         return a instanceof InetSocketAddress i && i.getAddress() != null && i.getAddress().isLoopbackAddress();
     }
@@ -244,7 +257,7 @@ final class GrpcConnections {
             }
             if (d.evict() != null) {
                 evicted.incrementAndGet();
-                d.evict().close();
+                closeNow(d.evict());
             }
             child.closeFuture().addListener(f -> closed(remote, child));
             ctx.fireChannelRead(child);

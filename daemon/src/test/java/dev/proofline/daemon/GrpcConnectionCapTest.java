@@ -97,11 +97,12 @@ class GrpcConnectionCapTest {
                     Thread.sleep(10);
                 }
                 assertTrue(d.grpcConnections().openConnections() <= 8, d.grpcConnections().openConnections() + " open");
+                // the daemon has closed its side of 32 of them (which ones follows the order it accepted them in)
                 int closed = 0;
-                for (Socket s : flood.subList(0, 32)) {
-                    closed += closedBy(s, 10_000) ? 1 : 0;
+                for (Socket s : flood) {
+                    closed += closedBy(s, 1_000) ? 1 : 0;
                 }
-                assertEquals(32, closed, "of the 32 oldest preface-only connections, closed by the cap of 8");
+                assertEquals(32, closed, "of 40 preface-only connections, closed by the cap of 8");
                 t0 = System.nanoTime();
                 ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
                 try {
