@@ -225,16 +225,26 @@ final class GrpcConnections {
     }
 
     /**
-     * Closes {@code ch} at once, past its handlers: gRPC's own close is graceful (GOAWAY, then a ping
+     * Closes {@code ch} at once, past its other handlers: gRPC's own close is graceful (GOAWAY, then a ping
      * it waits up to 10 s for), which a connection that never opened, or a client that does not
      * answer, would hold for those seconds.
      */
     private static void closeNow(Channel ch) {
-        if (ch.isRegistered()) {
-            ch.eventLoop().execute(() -> ch.unsafe().close(ch.unsafe().voidPromise()));
-        } else {
-            ch.unsafe().closeForcibly();
-        }
+        // first in its pipeline, run on its event loop once it is registered there (at once if it is):
+        // a channel closed before its registration would make the registration fail, with a warning
+        ch.pipeline().addFirst(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void handlerAdded(ChannelHandlerContext ctx) {
+                if (ctx.channel().isRegistered()) {
+                    ctx.channel().unsafe().close(ctx.channel().unsafe().voidPromise());
+                }
+            }
+
+            @Override
+            public void channelRegistered(ChannelHandlerContext ctx) {
+                ctx.channel().unsafe().close(ctx.channel().unsafe().voidPromise());
+            }
+        });
     }
 
     static boolean isLoopback(SocketAddress a) {

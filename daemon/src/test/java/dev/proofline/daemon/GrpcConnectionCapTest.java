@@ -168,11 +168,13 @@ class GrpcConnectionCapTest {
                     assertEquals(0, circuits(ch), "connection " + i + " (cap 2, 1 reserved for loopback)");
                     calls.add(callUnderWay(ch));
                     int n = i + 1;
-                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (d.grpcConnections().busyConnections() < n && System.nanoTime() < giveUp) {
                         Thread.sleep(5);
                     }
-                    assertEquals(n, d.grpcConnections().busyConnections(), "connections with a call under way");
+                    assertEquals(n, d.grpcConnections().busyConnections(), "connections with a call under way (open "
+                            + d.grpcConnections().openConnections() + ", evicted " + d.grpcConnections().evicted()
+                            + ", refused " + d.grpcConnections().refused() + ")");
                 }
                 ManagedChannel fourth = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
                 channels.add(fourth);
