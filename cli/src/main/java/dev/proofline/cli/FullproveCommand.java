@@ -11,7 +11,6 @@ import dev.proofline.r1cs.wasm.CircomInput;
 import dev.proofline.r1cs.wasm.CircomWasm;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,14 +98,11 @@ final class FullproveCommand implements Callable<Integer> {
             }
         }
         long t3 = System.nanoTime();
-        SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(proof));
-        SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)));
-        if (wtns != null) {
-            Files.write(wtns, WtnsFile.write(witness));
-        }
-        if (binary != null) {
-            Files.write(binary, ProofBinary.encode(proof));
-        }
+        // all or none: a proof.json is never left without its public.json
+        new OutputFiles().add(proofJson, SnarkjsJson.proofJson(proof))
+                .add(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)))
+                .add(wtns, wtns == null ? null : WtnsFile.write(witness))
+                .add(binary, binary == null ? null : ProofBinary.encode(proof)).write();
         if (timings) {
             err.printf("load %.0f ms (key and wasm), witness %.0f ms, prove %.0f ms, total %.0f ms%n",
                     (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t0) / 1e6);

@@ -9,7 +9,6 @@ import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.WtnsFile;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -99,11 +98,10 @@ final class ProveCommand implements Callable<Integer> {
         }
         long t2 = System.nanoTime();
         if (run == repeat) {
-            SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(proof));
-            SnarkjsJson.write(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)));
-            if (binary != null) {
-                Files.write(binary, ProofBinary.encode(proof));
-            }
+            // all or none: a proof.json is never left without its public.json
+            new OutputFiles().add(proofJson, SnarkjsJson.proofJson(proof))
+                    .add(publicJson, SnarkjsJson.publicJson(witness.publicSignals(nPublic)))
+                    .add(binary, binary == null ? null : ProofBinary.encode(proof)).write();
         }
         if (timings) {
             StringBuilder line = new StringBuilder(repeat > 1 ? "run " + run + ": " : "");

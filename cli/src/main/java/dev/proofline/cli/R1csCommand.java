@@ -11,7 +11,6 @@ import dev.proofline.r1cs.io.R1csFile;
 import dev.proofline.r1cs.io.WtnsFile;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -103,8 +102,7 @@ final class R1csCommand implements Runnable {
             Circuit circ = Builtins.circuit(circuit, c, constraints, depth, sha256Leaves, seed);
             R1cs r1cs = RecordingSystem.record(c, circ);
             Witness w = WitnessSystem.witness(c, circ);
-            Files.write(r1csOut, R1csFile.write(r1cs));
-            Files.write(wtnsOut, WtnsFile.write(w));
+            new OutputFiles().add(r1csOut, R1csFile.write(r1cs)).add(wtnsOut, WtnsFile.write(w)).write();
             System.err.printf("%s: %d constraints, %d wires, %d public%n", r1csOut, r1cs.constraintCount(),
                     r1cs.wireCount(), r1cs.publicCount());
             return 0;

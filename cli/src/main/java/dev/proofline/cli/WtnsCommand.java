@@ -8,7 +8,6 @@ import dev.proofline.r1cs.wasm.CircomInput;
 import dev.proofline.r1cs.wasm.CircomWasm;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -72,7 +71,7 @@ final class WtnsCommand implements Runnable {
             Witness witness = circuit.calculate(in, out::println);
             out.flush();
             long t2 = System.nanoTime();
-            Files.write(wtns, WtnsFile.write(witness));
+            new OutputFiles().add(wtns, WtnsFile.write(witness)).write();
             if (timings) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.printf("load %.0f ms, witness %.0f ms (%d values), total %.0f ms%n", (t1 - t0) / 1e6,

@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.groth16.Prover;
@@ -12,6 +13,8 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +25,32 @@ class ProveVerifyCommandTest {
     @TempDir
     Path tmp;
 
+
+    @Test
+    void outputsAreWrittenAllOrNoneAndAnOutputThatCannotBeWrittenIsNamed() throws IOException {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        Path dir = Files.createDirectories(tmp.resolve("all-or-none"));
+        Path proof = dir.resolve("proof.json");
+        // public.json in a directory that does not exist: proof.json is not left behind
+        CliRun missing = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), proof.toString(),
+                dir.resolve("no/such/public.json").toString());
+        assertEquals(2, missing.code(), missing.err());
+        assertTrue(missing.err().contains("public.json") && missing.err().contains("does not exist"), missing.err());
+        assertFalse(Files.exists(proof), "proof.json left behind");
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "temporary files left behind");
+        }
+        // a full device: its name and the problem, and again nothing left behind ("No space left on device"
+        // alone before)
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "no /dev/full here");
+        CliRun full = CliRun.of("prove", fx.zkey().toString(), fx.wtns().toString(), proof.toString(), "/dev/full");
+        assertEquals(2, full.code(), full.err());
+        assertTrue(full.err().contains("/dev/full: cannot be written: No space left on device"), full.err());
+        assertFalse(Files.exists(proof), "proof.json left behind");
+        try (var left = Files.list(dir)) {
+            assertEquals(0, left.count(), "temporary files left behind");
+        }
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"bn128", "bls12381"})

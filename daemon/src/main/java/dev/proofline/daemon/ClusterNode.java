@@ -194,6 +194,11 @@ final class ClusterNode implements AutoCloseable {
         m.put("proofs_stored", proofs());
         m.put("results_discarded", discarded());
         m.put("database", outage.reason() == null ? "ok" : outage.reason());
+        String problem = store.problem();
+        m.put("accepting_jobs", problem == null);
+        if (problem != null) {
+            m.put("store_problem", problem);
+        }
         m.put("round_trips", store.roundTrips());
         m.put("key_digests", keys.lines());
         return m;

@@ -46,8 +46,18 @@ interface ClusterStore extends AutoCloseable {
     }
 
     /** A store that cannot be reached (or stopped answering): the caller's request is UNAVAILABLE. */
-    final class UnavailableException extends RuntimeException {
+    class UnavailableException extends RuntimeException {
         UnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * A store found damaged while the daemon runs: it takes no new jobs until the daemon is restarted on
+     * a sound one ({@link #problem}); the store logged it once, the callers need not again.
+     */
+    final class DamagedStoreException extends UnavailableException {
+        DamagedStoreException(String message, Throwable cause) {
             super(message, cause);
         }
     }
@@ -121,6 +131,15 @@ interface ClusterStore extends AutoCloseable {
 
     /** What the store is, for logs and status ("PostgreSQL postgresql://...", "SQLite /var/lib/..."). */
     String describe();
+
+    /**
+     * Why the store takes no new jobs now, or null: its file found damaged (until a restart on a sound
+     * store) or its disk full (until a write succeeds again). Jobs already accepted go on as far as the
+     * store lets them.
+     */
+    default String problem() {
+        return null;
+    }
 
     /**
      * The config key of the retention of ended jobs, for the message that tells a client its job is gone

@@ -66,6 +66,10 @@ public final class Daemon implements AutoCloseable {
     private final StatusHttpServer http;
     /** rapidsnark's prover-server routes ({@code server.rapidsnark_listen}), or null. */
     private final StatusHttpServer rapidsnark;
+    /** The gRPC port's connections, capped. */
+    private GrpcConnections grpcConnections;
+    /** The bytes of requests being received on every port. */
+    private final RequestBudget requestBytes;
     private final Consumer<String> log;
     private final List<String> circuits;
     /** Cluster mode only: this daemon's part in the cluster. */
@@ -117,6 +121,15 @@ public final class Daemon implements AutoCloseable {
                     cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
             String token = config.server().authToken();
             ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
+            ConnectionCaps caps = ConnectionCaps.fit(ConnectionCaps.processLimit(), config.limits().maxConnections(),
+                    config.limits().reservedConnections(), config.http().maxConnections(),
+                    config.server().servesRapidsnark() ? 2 : 1, log);
+            StatusHttpServer.Limits httpLimits = StatusHttpServer.Limits.of(config.http()).withMaxConnections(caps.http());
+            this.requestBytes = new RequestBudget(HttpPipeline.budgetOf(httpLimits));
+            GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes);
+            this.grpcConnections = new GrpcConnections(caps.grpc(), caps.grpcReserve());
+            var methods = auth == null ? MalformedRequests.guard(service.bindService())
+                    : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth);
             NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
                     .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
                             DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
@@ -131,8 +144,11 @@ public final class Daemon implements AutoCloseable {
                     // a peer that is gone (a half-open connection with a call under way) is found by a
                     // ping unanswered for 20 s, at most a minute after the connection fell silent
                     .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
-                    .addService(auth == null ? MalformedRequests.guard(service.bindService())
-                            : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth));
+                    // each call's message bytes are counted against the requests' budget as they arrive
+                    .addStreamTracerFactory(grpcBytes.tracers())
+                    .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled(),
+                            grpcConnections.callsUnderWay()));
+            grpcConnections.install(b);
             if (!config.server().tlsCert().isEmpty()) {
                 b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
                         new java.io.File(config.server().tlsKey()));
@@ -140,8 +156,7 @@ public final class Daemon implements AutoCloseable {
             this.grpc = grpcStarted = bound("grpc_listen", config.server().grpcListen(), () -> b.build().start());
             TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
             this.http = httpStarted = bound("http_listen", config.server().httpListen(), () -> StatusHttpServer.start(
-                    address(config.server().httpListen()),
-                    StatusHttpServer.Limits.of(config.http()), new HttpRoutes(token, new HttpRoutes.Sources() {
+                    address(config.server().httpListen()), httpLimits, new HttpRoutes(token, new HttpRoutes.Sources() {
                         @Override
                         public String statusJson() {
                             return service.statusJson();
@@ -166,11 +181,16 @@ public final class Daemon implements AutoCloseable {
                         public boolean shuttingDown() {
                             return closed;
                         }
-                    }, new JsonApi(service))));
+
+                        @Override
+                        public String notAccepting() {
+                            return cluster == null ? null : cluster.store().problem();
+                        }
+                    }, new JsonApi(service)), requestBytes));
             this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
                     config.server().rapidsnarkListen(), () -> StatusHttpServer.start(
-                            address(config.server().rapidsnarkListen()), StatusHttpServer.Limits.of(config.http()),
-                            new RapidsnarkRoutes(token, service))) : null;
+                            address(config.server().rapidsnarkListen()), httpLimits,
+                            new RapidsnarkRoutes(token, service), requestBytes)) : null;
             if (cluster != null) {
                 cluster.start(grpcAddress(), httpAddress());
             }
@@ -190,6 +210,9 @@ public final class Daemon implements AutoCloseable {
                 engine.close();
                 if (jvmStarted != null) {
                     jvmStarted.close();
+                }
+                if (grpcConnections != null) {
+                    grpcConnections.close();
                 }
             }
         }
@@ -252,6 +275,16 @@ public final class Daemon implements AutoCloseable {
             store.close();
             throw e;
         }
+    }
+
+    /** The bytes of requests being received now, on both ports. */
+    RequestBudget requestBytes() {
+        return requestBytes;
+    }
+
+    /** The gRPC port's connections. */
+    GrpcConnections grpcConnections() {
+        return grpcConnections;
     }
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
@@ -406,7 +439,9 @@ public final class Daemon implements AutoCloseable {
         grpc.shutdown();
         if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
             grpc.shutdownNow();
+            grpc.awaitTermination(5, TimeUnit.SECONDS);
         }
+        grpcConnections.close();
         http.close();
         if (rapidsnark != null) {
             rapidsnark.close();

@@ -72,13 +72,18 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
     }
 
-    /** Request limits, and the gRPC port's connection timeouts. */
+    /**
+     * Request limits, and the gRPC port's connections: their timeouts, their cap and the places beyond it
+     * kept for connections from loopback addresses.
+     */
     public record Limits(@JsonProperty("max_message_bytes") String maxMessageBytes,
             @JsonProperty("max_request_bytes") String maxRequestBytes,
             @JsonProperty("max_partitions") Integer maxPartitions,
             @JsonProperty("max_await") String maxAwait,
             @JsonProperty("handshake_timeout") String handshakeTimeout,
-            @JsonProperty("idle_timeout") String idleTimeout) {
+            @JsonProperty("idle_timeout") String idleTimeout,
+            @JsonProperty("max_connections") Integer maxConnections,
+            @JsonProperty("reserved_connections") Integer reservedConnections) {
     }
 
     /**
@@ -208,7 +213,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             String line = line(e.getLocation());
             if (line.equals("?") && !path.isEmpty()) {
                 // the TOML reader keeps no locations: find the key in the text
-                Checker c = new Checker(name, text);
+                ConfigChecker c = new ConfigChecker(name, text);
                 line = path.size() == 1 ? c.lineOfSection(path.get(0)) : c.lineOf(path.get(0), path.get(1));
             }
             throw new ConfigException(name + ":" + line + ": " + key + ": " + problem);
@@ -229,7 +234,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** Fills defaults and checks values; errors name the key and its line in {@code text}. */
     private DaemonConfig resolved(String name, String text) {
-        Checker c = new Checker(name, text);
+        ConfigChecker c = new ConfigChecker(name, text);
         Server s = server != null ? server : new Server(null, null, null, null, null, null, null);
         s = new Server(or(s.grpcListen(), "127.0.0.1:50051"), or(s.httpListen(), "127.0.0.1:8080"),
                 or(s.authToken(), ""), or(s.insecure(), false), or(s.tlsCert(), ""), or(s.tlsKey(), ""),
@@ -288,9 +293,12 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
         c.bytes("engine", "key_tables", e.keyTables());
-        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null);
+        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null, null, null);
         l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
-                or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"));
+                or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"),
+                or(l.maxConnections(), 4096), or(l.reservedConnections(), 64));
+        c.atLeast("limits", "max_connections", l.maxConnections(), 1);
+        c.atLeast("limits", "reserved_connections", l.reservedConnections(), 0);
         c.duration("limits", "handshake_timeout", l.handshakeTimeout());
         c.duration("limits", "idle_timeout", l.idleTimeout());
         c.bytes("limits", "max_message_bytes", l.maxMessageBytes());
@@ -475,84 +483,5 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 .timelineLog(e.timelineLog() ? line -> System.err.println("timeline " + line) : null)
                 .keyTableBytes(parseBytes(e.keyTables()))
                 .keyTableCache(stateDirectory(System.getenv()).resolve("cache").resolve("key-tables")).build();
-    }
-
-    /** Checks values, naming the key and the line it is on. */
-    private record Checker(String name, String text) {
-        ConfigException error(String section, String key, String problem) {
-            return new ConfigException((name == null ? "config" : name) + ":" + lineOf(section, key) + ": " + section
-                    + "." + key + ": " + problem);
-        }
-
-        /** The line of {@code key} in {@code [section]} (1-based), or "?" . */
-        String lineOf(String section, String key) {
-            String[] lines = text.split("\n", -1);
-            String current = "";
-            for (int i = 0; i < lines.length; i++) {
-                String l = lines[i].strip();
-                if (l.startsWith("[") && l.endsWith("]")) {
-                    current = l.substring(1, l.length() - 1).strip();
-                } else if (current.equals(section) && l.matches(Pattern.quote(key) + "\\s*=.*")) {
-                    return String.valueOf(i + 1);
-                }
-            }
-            return "?";
-        }
-
-        /** The line of the {@code [section]} header, or of a top-level {@code section = ...}, or "?". */
-        String lineOfSection(String section) {
-            String[] lines = text.split("\n", -1);
-            for (int i = 0; i < lines.length; i++) {
-                String l = lines[i].strip();
-                if (l.equals("[" + section + "]") || l.matches(Pattern.quote(section) + "\\s*=.*")) {
-                    return String.valueOf(i + 1);
-                }
-            }
-            return "?";
-        }
-
-        void atLeast(String section, String key, int v, int min) {
-            if (v < min) {
-                throw error(section, key, v + " is below the minimum of " + min);
-            }
-        }
-
-        void oneOf(String section, String key, String v, String... allowed) {
-            if (!List.of(allowed).contains(v)) {
-                throw error(section, key, "'" + v + "' is not one of " + String.join(", ", allowed));
-            }
-        }
-
-        void bytes(String section, String key, String v) {
-            try {
-                parseBytes(v);
-            } catch (IllegalArgumentException ex) {
-                throw error(section, key, ex.getMessage());
-            }
-        }
-
-        void duration(String section, String key, String v) {
-            try {
-                parseDuration(v);
-            } catch (IllegalArgumentException ex) {
-                throw error(section, key, ex.getMessage());
-            }
-        }
-
-        void address(String section, String key, String v) {
-            int i = v.lastIndexOf(':');
-            boolean ok = i > 0;
-            if (ok) {
-                try {
-                    int port = Integer.parseInt(v.substring(i + 1));
-                    ok = port >= 0 && port <= 65535;
-                } catch (NumberFormatException ex) {
-                    ok = false;
-                }
-            }
-            if (!ok) {
-                throw error(section, key, "'" + v + "' is not host:port");
-            }
-        }
     }
 }

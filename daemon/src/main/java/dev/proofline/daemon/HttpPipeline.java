@@ -48,10 +48,12 @@ final class HttpPipeline {
     /** Answers the routes other than health checks. */
     private final Executor answering;
     private final Semaphore requests;
-    /** Bytes of job submissions being gathered now, on all connections, against {@link #jobBudget}. */
-    private final java.util.concurrent.atomic.AtomicLong jobBytes = new java.util.concurrent.atomic.AtomicLong();
-    private final long jobBudget;
+    /** Bytes of job submissions being gathered now, on all connections, with the gRPC port's requests. */
+    private final RequestBudget jobBytes;
     private final AtomicInteger connections = new AtomicInteger();
+    /** Connections closed at once (every place had an answer under way), and closed to make room. */
+    private final java.util.concurrent.atomic.AtomicLong refusedConnections = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong evictedConnections = new java.util.concurrent.atomic.AtomicLong();
     /** Exceptions the handlers raised that no client can cause (not I/O, decoding or timeouts). */
     private final java.util.concurrent.atomic.AtomicLong handlerFaults = new java.util.concurrent.atomic.AtomicLong();
     /** The first of them, for a test's message. */
@@ -59,11 +61,21 @@ final class HttpPipeline {
     private final ConnectionCount count = new ConnectionCount();
 
     HttpPipeline(StatusHttpServer.Limits limits, HttpSite routes, Executor answering) {
+        this(limits, routes, answering, new RequestBudget(budgetOf(limits)));
+    }
+
+    /** Handlers whose job submissions take their bytes from {@code budget}, shared with other ports. */
+    HttpPipeline(StatusHttpServer.Limits limits, HttpSite routes, Executor answering, RequestBudget budget) {
         this.limits = limits;
         this.routes = routes;
         this.answering = answering;
         this.requests = new Semaphore(limits.maxConcurrentRequests());
-        this.jobBudget = (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
+        this.jobBytes = budget;
+    }
+
+    /** The default bound of the requests being received: {@code maxConcurrentRequests × maxJobBytes}. */
+    static long budgetOf(StatusHttpServer.Limits limits) {
+        return (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
     }
 
     /** Installs a connection's handlers on {@code ch}. */
@@ -87,9 +99,19 @@ final class HttpPipeline {
         return HttpRoutes.Answer.text(500, "error: " + ClientMessages.redact(String.valueOf(e.getMessage())) + "\n");
     }
 
+    /** The bytes of requests being received now. */
+    RequestBudget requestBytes() {
+        return jobBytes;
+    }
+
     /** Connections open now. */
     int openConnections() {
         return connections.get();
+    }
+
+    /** Connections closed at once for want of a place, and closed to make room for a newer one. */
+    long[] connectionsTurnedAway() {
+        return new long[] {refusedConnections.get(), evictedConnections.get()};
     }
 
     /** Faults of the handlers themselves so far (0 unless there is a bug). */
@@ -102,22 +124,66 @@ final class HttpPipeline {
         return firstFault;
     }
 
-    /** Counts connections and closes those past the limit as soon as they open. */
+    /**
+     * Counts connections, and keeps them within {@code maxConnections}: at the limit, the oldest
+     * connection with no answer under way (one that is silent, idle between requests, or still sending
+     * a request) is closed for the newcomer, so that connections held open cannot keep {@code /healthz}
+     * or a submission out; when every connection has an answer under way, the newcomer is closed at once.
+     */
     @ChannelHandler.Sharable
     private final class ConnectionCount extends ChannelInboundHandlerAdapter {
+        /** Open connections in the order they came, each with its answers under way. */
+        private final java.util.LinkedHashMap<Channel, AtomicInteger> open = new java.util.LinkedHashMap<>();
+
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            if (connections.incrementAndGet() > limits.maxConnections()) {
-                ctx.close();
-                return;
+            Channel evict = null;
+            synchronized (open) {
+                if (open.size() >= limits.maxConnections()) {
+                    for (var it = open.entrySet().iterator(); it.hasNext();) {
+                        var e = it.next();
+                        if (e.getValue().get() == 0) {
+                            it.remove();
+                            evict = e.getKey();
+                            break;
+                        }
+                    }
+                    if (evict == null) {
+                        refusedConnections.incrementAndGet();
+                        ctx.close();
+                        return;
+                    }
+                }
+                AtomicInteger answering = new AtomicInteger();
+                ctx.channel().attr(ANSWERING).set(answering);
+                open.put(ctx.channel(), answering);
+                connections.set(open.size());
+            }
+            if (evict != null) {
+                evictedConnections.incrementAndGet();
+                evict.close();
             }
             super.channelActive(ctx);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            connections.decrementAndGet();
+            synchronized (open) {
+                open.remove(ctx.channel());
+                connections.set(open.size());
+            }
             super.channelInactive(ctx);
+        }
+    }
+
+    /** A connection's answers under way: from a whole request's arrival until its answer is written. */
+    private static final io.netty.util.AttributeKey<AtomicInteger> ANSWERING =
+            io.netty.util.AttributeKey.valueOf("proofline-answering");
+
+    private static void answering(Channel ch, int change) {
+        AtomicInteger a = ch.attr(ANSWERING).get();
+        if (a != null) {
+            a.addAndGet(change);
         }
     }
 
@@ -191,8 +257,7 @@ final class HttpPipeline {
         }
 
         private boolean reserve(long n) {
-            if (jobBytes.addAndGet(n) > jobBudget) {
-                jobBytes.addAndGet(-n);
+            if (!jobBytes.tryTake(n)) {
                 return false;
             }
             reserved += n;
@@ -200,7 +265,7 @@ final class HttpPipeline {
         }
 
         private void release() {
-            jobBytes.addAndGet(-reserved);
+            jobBytes.giveBack(reserved);
             reserved = 0;
         }
 
@@ -210,8 +275,8 @@ final class HttpPipeline {
         }
 
         private String busy() {
-            return "busy: job submissions being received exceed " + jobBudget
-                    + " bytes (http.max_concurrent_requests × http.max_job_bytes)";
+            return "busy: requests being received exceed " + jobBytes.bound()
+                    + " bytes (http.max_concurrent_requests × http.max_job_bytes, both ports together)";
         }
 
         /** The Content-Length, or -1 when there is none or it is no number (left to the decoder's answer). */
@@ -335,6 +400,8 @@ final class HttpPipeline {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             deadline.requestReceived();
+            // under way until its answer is written (write's listener): not a connection to make room with
+            answering(ctx.channel(), 1);
             if (req.decoderResult().isFailure()) {
                 Throwable why = req.decoderResult().cause();
                 boolean tooLong = why instanceof TooLongFrameException;
@@ -398,6 +465,7 @@ final class HttpPipeline {
                 r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             }
             ctx.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
+                answering(f.channel(), -1);
                 if (permit != null) {
                     permit.release();
                 }

@@ -37,6 +37,11 @@ final class HttpRoutes implements HttpSite {
         String metrics();
 
         boolean shuttingDown();
+
+        /** Why the daemon takes no new jobs now (its job store damaged, or its disk full), or null. */
+        default String notAccepting() {
+            return null;
+        }
     }
 
     private final String token;
@@ -59,6 +64,20 @@ final class HttpRoutes implements HttpSite {
     @Override
     public boolean takesJob(String method, String target) {
         return JsonApi.takesJob(method, path(target));
+    }
+
+    /**
+     * 200 while the daemon takes jobs; 503 while it shuts down, or takes no new jobs because its store
+     * is damaged or its disk full (the reason in one line: a balancer sends the work elsewhere, an
+     * operator reads why).
+     */
+    private Answer health() {
+        if (sources.shuttingDown()) {
+            return Answer.text(503, "shutting down\n");
+        }
+        String why = sources.notAccepting();
+        return why == null ? Answer.text(200, "ok\n")
+                : Answer.text(503, "not accepting jobs: " + ClientMessages.redact(why) + "\n");
     }
 
     @Override
@@ -123,7 +142,7 @@ final class HttpRoutes implements HttpSite {
                 case "/timeline" -> timeline(uri.getRawQuery());
                 case "/metrics" -> new Answer(200, "text/plain; version=0.0.4; charset=utf-8",
                         sources.metrics().getBytes(StandardCharsets.UTF_8));
-                case "/healthz" -> sources.shuttingDown() ? Answer.text(503, "shutting down\n") : Answer.text(200, "ok\n");
+                case "/healthz" -> health();
                 default -> staticFile(path);
             };
         } catch (RuntimeException e) {

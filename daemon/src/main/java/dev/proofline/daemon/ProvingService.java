@@ -114,7 +114,8 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                             throw invalid("a second header in the stream");
                         }
                         header = c.getHeader();
-                        int n = header.getStreamedPartitions();
+                        // uint32 on the wire: 2^32 - 1 is a count, not -1
+                        long n = Integer.toUnsignedLong(header.getStreamedPartitions());
                         checkPartitionCount(n + header.getPartitionsCount());
                         for (int i = 0; i < n; i++) {
                             parts.add(new ArrayList<>());
@@ -124,9 +125,10 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                         if (header == null) {
                             throw invalid("the stream must start with a header");
                         }
-                        int p = c.getChunk().getPartition();
+                        long p = Integer.toUnsignedLong(c.getChunk().getPartition());
                         if (p >= parts.size()) {
-                            throw invalid("chunk for partition " + p + ", the header announced " + parts.size());
+                            throw invalid("chunk for partition " + p + ", the header announced " + parts.size()
+                                    + " streamed partition(s)");
                         }
                         total += c.getChunk().getData().size();
                         if (total > maxRequestBytes) {
@@ -134,7 +136,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
                                     + config.limits().maxRequestBytes() + " (limits.max_request_bytes)")
                                     .asRuntimeException();
                         }
-                        parts.get(p).add(c.getChunk().getData());
+                        parts.get((int) p).add(c.getChunk().getData());
                     }
                 } catch (Throwable t) {
                     failed = true;
@@ -171,7 +173,7 @@ final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
         };
     }
 
-    private void checkPartitionCount(int n) {
+    private void checkPartitionCount(long n) {
         if (n > config.limits().maxPartitions()) {
             throw Status.RESOURCE_EXHAUSTED.withDescription(n + " partitions; at most "
                     + config.limits().maxPartitions() + " per job (limits.max_partitions)").asRuntimeException();

@@ -53,13 +53,24 @@ final class SqliteFile implements AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final List<LinkedBlockingQueue<ClusterStore.Notice>> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    private final Consumer<String> log;
+    /** Why the file is damaged, found while running (for good: a restart checks it again), or null. */
+    private volatile String damage;
+    /** Why the disk took no more, until a transaction commits again, or null. */
+    private volatile String full;
+    /** Tests: a failure each transaction meets before its work, as a disk or a damaged file would give. */
+    private volatile SqlWork<String, SQLException> fault;
+    /** Free bytes on the store's disk (tests: what a full disk would say). */
+    private volatile LongSupplier freeBytes = this::usableSpace;
 
-    private SqliteFile(Path directory, FileChannel lockFile, FileLock lock, Connection connection, LongSupplier clock) {
+    private SqliteFile(Path directory, FileChannel lockFile, FileLock lock, Connection connection, LongSupplier clock,
+            Consumer<String> log) {
         this.directory = directory;
         this.lockFile = lockFile;
         this.lock = lock;
         this.connection = connection;
         this.clock = clock;
+        this.log = log;
     }
 
     /**
@@ -105,7 +116,7 @@ final class SqliteFile implements AutoCloseable {
                         + "; starting with an empty store");
                 c = connect(db);
             }
-            SqliteFile s = new SqliteFile(directory, lockFile, lock, c, clock);
+            SqliteFile s = new SqliteFile(directory, lockFile, lock, c, clock, log);
             lockFile = null; // the file owns it now
             return s;
         } catch (IOException e) {
@@ -273,6 +284,14 @@ final class SqliteFile implements AutoCloseable {
                 execute("PRAGMA synchronous = " + level.name());
                 sync = level;
             }
+            if (full != null && freeBytes.getAsLong() >= resumeFreeBytes()) {
+                spaceAgain();
+            }
+            SqlWork<String, SQLException> f = fault;
+            SQLException injected = f == null ? null : f.run(what);
+            if (injected != null) {
+                throw injected;
+            }
             execute("BEGIN IMMEDIATE");
             try {
                 value = work.run(t);
@@ -286,12 +305,26 @@ final class SqliteFile implements AutoCloseable {
                 throw e;
             }
         } catch (SQLException e) {
+            if (SqliteIntegrity.isDamage(e)) {
+                throw damaged(what, e);
+            }
             if (isStorageProblem(e)) {
-                throw new ClusterStore.UnavailableException("the job store cannot be written (" + what + "): " + e.getMessage(), e);
+                if (isFull(e) && full == null) {
+                    full = "the disk of job store " + path() + " is full (" + what + ": " + oneLine(e) + "): new jobs"
+                            + " are refused until " + (resumeFreeBytes() >> 10) + " KiB are free; accepted jobs are"
+                            + " kept, their results written once the disk takes them";
+                    log.accept(full);
+                }
+                String f = full;
+                throw new ClusterStore.UnavailableException(isFull(e) && f != null ? f
+                        : "the job store cannot be written (" + what + "): " + oneLine(e), e);
             }
             throw new IllegalStateException(what + ": " + e.getMessage(), e);
         } finally {
             busy.unlock();
+        }
+        if (full != null && what.startsWith("submitting")) {
+            spaceAgain();
         }
         for (ClusterStore.Notice n : t.notices) {
             for (LinkedBlockingQueue<ClusterStore.Notice> q : listeners) {
@@ -299,6 +332,81 @@ final class SqliteFile implements AutoCloseable {
             }
         }
         return value;
+    }
+
+    /**
+     * Why the store takes no new jobs now (damaged, or its disk full), or null.
+     */
+    String problem() {
+        String d = damage;
+        return d != null ? d : full;
+    }
+
+    /** A damaged file takes no new jobs: they are refused before anything is written. */
+    void refuseIfDamaged() {
+        String d = damage;
+        if (d != null) {
+            throw new ClusterStore.DamagedStoreException(d, null);
+        }
+    }
+
+    /**
+     * Free space on the store's disk at which a store whose disk was full takes new jobs again (a quarter
+     * of a disk smaller than four times this).
+     */
+    static final long RESUME_FREE_BYTES = 64L << 20;
+
+    /** {@link #RESUME_FREE_BYTES}, or a quarter of a smaller disk. */
+    private long resumeFreeBytes() {
+        try {
+            return Math.min(RESUME_FREE_BYTES, Files.getFileStore(directory).getTotalSpace() / 4);
+        } catch (IOException e) {
+            return RESUME_FREE_BYTES;
+        }
+    }
+
+    private long usableSpace() {
+        try {
+            return Files.getFileStore(directory).getUsableSpace();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private void spaceAgain() {
+        full = null;
+        log.accept("job store " + path() + ": its disk takes writes again; new jobs are accepted");
+    }
+
+    /**
+     * Tests: each transaction from now on first meets what {@code f} gives for its name (null: none), and
+     * the disk says it has {@code free} bytes free (null: what it has).
+     */
+    void injectFault(SqlWork<String, SQLException> f, LongSupplier free) {
+        fault = f;
+        freeBytes = free == null ? this::usableSpace : free;
+    }
+
+    /** Notes damage SQLite reported while running (logged once) and the caller's exception for it. */
+    private ClusterStore.DamagedStoreException damaged(String what, SQLException e) {
+        synchronized (this) {
+            if (damage == null) {
+                damage = "job store " + path() + " is damaged (" + what + ": " + oneLine(e) + "): new jobs are"
+                        + " refused; stop the daemon and restore the store directory from a backup, or restart it with"
+                        + " --set-aside-damaged-store to set the damaged files aside and begin an empty store";
+                log.accept(damage);
+            }
+        }
+        return new ClusterStore.DamagedStoreException(damage, e);
+    }
+
+    private static String oneLine(SQLException e) {
+        return String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+    }
+
+    private static boolean isFull(SQLException e) {
+        return e instanceof SQLiteException s && s.getResultCode() != null
+                && s.getResultCode().name().startsWith("SQLITE_FULL");
     }
 
     private static boolean isStorageProblem(SQLException e) {

@@ -50,6 +50,16 @@ final class SqliteStore implements ClusterStore {
         return new SqliteStore(SqliteFile.open(directory, clock));
     }
 
+    /** As {@link #open(Path, LongSupplier)}, saying on {@code log} what happens to the store while it runs. */
+    static SqliteStore open(Path directory, LongSupplier clock, java.util.function.Consumer<String> log) {
+        return new SqliteStore(SqliteFile.open(directory, clock, false, log));
+    }
+
+    /** Its file (tests: faults are injected there). */
+    SqliteFile file() {
+        return file;
+    }
+
     /**
      * Opens (or creates) the store in {@code directory}, on the system clock; a damaged store is refused
      * ({@link SqliteIntegrity.DamagedException}), or with {@code setAsideDamaged} moved aside (said on
@@ -62,6 +72,11 @@ final class SqliteStore implements ClusterStore {
     @Override
     public String describe() {
         return "SQLite " + file.path();
+    }
+
+    @Override
+    public String problem() {
+        return file.problem();
     }
 
     @Override
@@ -87,6 +102,7 @@ final class SqliteStore implements ClusterStore {
     @Override
     public Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
             String node, List<NewPartition> parts) {
+        file.refuseIfDamaged();
         return queue.submit(idempotencyKey, circuit, digest, priority, deadline, node, parts);
     }
 

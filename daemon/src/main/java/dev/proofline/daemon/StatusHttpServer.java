@@ -41,6 +41,12 @@ final class StatusHttpServer implements AutoCloseable {
                     maxBodyBytes);
         }
 
+        /** These bounds with {@code n} connections at most. */
+        Limits withMaxConnections(int n) {
+            return new Limits(headerTimeout, idleTimeout, n, maxConcurrentRequests, maxHeaderBytes, maxBodyBytes,
+                    maxJobBytes);
+        }
+
         static Limits of(DaemonConfig.Http h) {
             return new Limits(DaemonConfig.parseDuration(h.headerTimeout()), DaemonConfig.parseDuration(h.idleTimeout()),
                     h.maxConnections(), h.maxConcurrentRequests(), (int) DaemonConfig.parseBytes(h.maxHeaderBytes()),
@@ -56,8 +62,9 @@ final class StatusHttpServer implements AutoCloseable {
     private final HttpPipeline pipeline;
     private final Channel server;
 
-    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpSite routes) throws InterruptedException {
-        this.pipeline = new HttpPipeline(limits, routes, answering);
+    private StatusHttpServer(InetSocketAddress address, Limits limits, HttpSite routes, RequestBudget budget)
+            throws InterruptedException {
+        this.pipeline = new HttpPipeline(limits, routes, answering, budget);
         this.acceptor = new MultiThreadIoEventLoopGroup(1, Thread.ofPlatform().name("http-accept").daemon()
                 .factory(), NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(2, Thread.ofPlatform().name("http-io", 0).daemon()
@@ -83,7 +90,13 @@ final class StatusHttpServer implements AutoCloseable {
     /** Listens on {@code address} (port 0: a free one). */
     static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpSite routes)
             throws InterruptedException {
-        return new StatusHttpServer(address, limits, routes);
+        return start(address, limits, routes, new RequestBudget(HttpPipeline.budgetOf(limits)));
+    }
+
+    /** Listens on {@code address}; job submissions take their bytes from {@code budget}. */
+    static StatusHttpServer start(InetSocketAddress address, Limits limits, HttpSite routes, RequestBudget budget)
+            throws InterruptedException {
+        return new StatusHttpServer(address, limits, routes, budget);
     }
 
     /** The port it listens on. */

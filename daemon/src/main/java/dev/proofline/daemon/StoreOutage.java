@@ -24,6 +24,9 @@ final class StoreOutage {
 
     /** A call failed: an unreachable store starts an outage (logged once); another failure is logged. */
     void noteDown(RuntimeException e) {
+        if (e instanceof ClusterStore.DamagedStoreException) {
+            return; // said once by the store, and in the status for as long as it lasts
+        }
         if (!(e instanceof ClusterStore.UnavailableException)) {
             log.accept("job store: " + e.getMessage());
             return;

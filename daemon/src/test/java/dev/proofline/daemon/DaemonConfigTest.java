@@ -54,6 +54,21 @@ class DaemonConfigTest {
     }
 
     @Test
+    void theGrpcConnectionCapAndReserveHaveDefaultsAndAreChecked() {
+        DaemonConfig.Limits l = DaemonConfig.parse("", "d.toml").limits();
+        assertEquals(4096, l.maxConnections());
+        assertEquals(64, l.reservedConnections());
+        DaemonConfig.Limits set = DaemonConfig.parse("[limits]\nmax_connections = 100\nreserved_connections = 0\n",
+                "d.toml").limits();
+        assertEquals(100, set.maxConnections());
+        assertEquals(0, set.reservedConnections());
+        assertEquals("d.toml:2: limits.max_connections: 0 is below the minimum of 1",
+                error("[limits]\nmax_connections = 0\n"));
+        assertEquals("d.toml:3: limits.reserved_connections: -1 is below the minimum of 0",
+                error("[limits]\n\nreserved_connections = -1\n"));
+    }
+
+    @Test
     void badFilesNameTheKeyAndItsLine() throws Exception {
         assertEquals("d.toml:3: engine.permitz: unknown key", error("[engine]\nbudget = \"auto\"\npermitz = 3\n"));
         String wrongType = error("[engine]\n\npermits = \"three\"\n");

@@ -123,8 +123,11 @@ class DaemonSoakTest {
                 max_message_bytes = "1MiB"
                 max_request_bytes = "4MiB"
                 max_partitions = 8
+                max_connections = 200
                 [http]
                 header_timeout = "3s"
+                max_concurrent_requests = 8
+                max_job_bytes = "1MiB"
                 """.formatted(tmp.resolve("store").toString().replace("\\", "\\\\"),
                 keys.toString().replace("\\", "\\\\"), BUDGET >> 20));
         try (DaemonProcess d = new DaemonProcess(cfg)) {
@@ -132,6 +135,9 @@ class DaemonSoakTest {
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext()
                     .maxInboundMessageSize(16 << 20).build();
             try {
+                // the clients' connection opened before the flood of connections that never open begins
+                ProvingEngineGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .getStatus(GetStatusRequest.getDefaultInstance());
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
                 List<Thread> clients = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
@@ -142,6 +148,11 @@ class DaemonSoakTest {
                 clients.add(Thread.ofPlatform().name("cancels").start(() -> cancellingClient(ch, circuits, end)));
                 clients.add(Thread.ofPlatform().name("slow-http").start(() -> slowHttpClient(d.httpAddress(), end)));
                 clients.add(Thread.ofPlatform().name("health").start(() -> healthPoller(d.httpAddress(), end)));
+                clients.add(Thread.ofPlatform().name("grpc-flood").start(() -> connectionFlood(d.grpcAddress(), end)));
+                for (int i = 0; i < 12; i++) {
+                    int seed = 100 + i;
+                    clients.add(Thread.ofPlatform().name("in-flight-" + i).start(() -> inFlightClient(ch, end, seed)));
+                }
                 for (Thread t : clients) {
                     t.join(TimeUnit.SECONDS.toMillis(seconds + 600));
                 }
@@ -153,6 +164,8 @@ class DaemonSoakTest {
                 assertTrue(failures.isEmpty(), failures.size() + " failures: " + failures.subList(0,
                         Math.min(20, failures.size())));
                 assertTrue(counts.getOrDefault("valid: verified", new AtomicLong()).get() > 0, counts.toString());
+                assertTrue(counts.getOrDefault("grpc flood: closed by the daemon", new AtomicLong()).get() > 0,
+                        "the connection cap was reached: " + counts);
                 assertEquals(0, status.get("permits_in_use").asInt(), "permits back: " + status);
                 assertEquals(0, status.get("budget_by_kind").path("PARTITION").asLong(), "no partition bytes: " + status);
                 assertEquals(0, status.get("pool").get("out_bytes").asLong(), "no pooled buffer out: " + status);
@@ -203,6 +216,12 @@ class DaemonSoakTest {
             try {
                 AwaitProofResponse r = stub.withDeadlineAfter(5, TimeUnit.MINUTES).prove(b.build());
                 verify("valid", c, r, partitions);
+            } catch (StatusRuntimeException e) {
+                if (busy(e)) {
+                    count("valid: refused while the requests' budget was full, sent again");
+                } else {
+                    fail("valid job on " + c.id() + ": " + e);
+                }
             } catch (RuntimeException e) {
                 fail("valid job on " + c.id() + ": " + e);
             }
@@ -297,12 +316,20 @@ class DaemonSoakTest {
         Object run() throws Exception;
     }
 
+    /** Refused for want of room in the requests' budget: a client sends it again later. */
+    private static boolean busy(StatusRuntimeException e) {
+        return e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED
+                && String.valueOf(e.getStatus().getDescription()).startsWith("busy:");
+    }
+
     private void expect(String what, Status.Code code, Call call) {
         try {
             call.run();
             fail(what + ": accepted, expected " + code);
         } catch (StatusRuntimeException e) {
-            if (e.getStatus().getCode() != code) {
+            if (busy(e)) {
+                count("hostile: refused while the requests' budget was full");
+            } else if (e.getStatus().getCode() != code) {
                 fail(what + ": " + e.getStatus() + ", expected " + code);
             } else {
                 count("hostile: " + what);
@@ -443,6 +470,87 @@ class DaemonSoakTest {
             fail("slow http client: " + e);
         } finally {
             held.forEach(DaemonSoakTest::closeQuietly);
+        }
+    }
+
+    /**
+     * Keeps up to 1,000 connections open on the gRPC port (its cap is 200) that send HTTP/2's preface and
+     * nothing more: the cap pushes them out, oldest first, while the clients' connection, which opened,
+     * stays.
+     */
+    private void connectionFlood(String grpc, long end) {
+        String host = grpc.substring(0, grpc.lastIndexOf(':'));
+        int port = Integer.parseInt(grpc.substring(grpc.lastIndexOf(':') + 1));
+        List<Socket> held = new ArrayList<>();
+        byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try {
+            while (System.nanoTime() < end) {
+                for (Socket s : List.copyOf(held)) {
+                    try {
+                        if (s.getInputStream().available() == 0 && !closedByPeer(s)) {
+                            continue;
+                        }
+                        while (s.getInputStream().available() > 0) {
+                            s.getInputStream().read(); // the daemon's settings
+                        }
+                        if (!closedByPeer(s)) {
+                            continue;
+                        }
+                    } catch (IOException e) {
+                        // reset: closed by the daemon as well
+                    }
+                    closeQuietly(s);
+                    held.remove(s);
+                    count("grpc flood: closed by the daemon");
+                }
+                while (held.size() < 1000) {
+                    Socket s = new Socket(host, port);
+                    s.getOutputStream().write(preface);
+                    held.add(s);
+                }
+                Thread.sleep(500);
+            }
+        } catch (IOException | InterruptedException e) {
+            fail("grpc flood: " + e);
+        } finally {
+            held.forEach(DaemonSoakTest::closeQuietly);
+        }
+    }
+
+    /** Whether the peer closed {@code s}: a read that ends at once (the socket's timeout is set short). */
+    private static boolean closedByPeer(Socket s) throws IOException {
+        s.setSoTimeout(1);
+        try {
+            int b = s.getInputStream().read();
+            return b < 0;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Messages of a million bytes (junk witnesses) sent one after the other, twelve such clients at once
+     * against a budget of 8 MiB for the requests being received: each is refused as a bad witness, or for
+     * want of room while its bytes arrive; none is held past its answer.
+     */
+    private void inFlightClient(ManagedChannel ch, long end, int seed) {
+        Random random = new Random(seed);
+        var stub = ProvingEngineGrpc.newBlockingStub(ch);
+        byte[] junk = new byte[1_000_000];
+        while (System.nanoTime() < end) {
+            random.nextBytes(junk);
+            try {
+                stub.withDeadlineAfter(2, TimeUnit.MINUTES).submitProof(request("poseidon", junk));
+                fail("in flight: a junk witness accepted");
+            } catch (StatusRuntimeException e) {
+                if (busy(e)) {
+                    count("in flight: refused while the requests' budget was full");
+                } else if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
+                    count("in flight: refused as a bad witness");
+                } else {
+                    fail("in flight: " + e.getStatus());
+                }
+            }
         }
     }
 

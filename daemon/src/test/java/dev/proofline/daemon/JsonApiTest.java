@@ -330,9 +330,13 @@ class JsonApiTest {
                 s.getOutputStream().write(part);
                 s.getOutputStream().flush();
             }
-            // a write returns once the bytes are in the kernel's buffers: give the daemon time to read (and
-            // count) the four bodies before the fifth arrives, or the fifth may be counted first
-            Thread.sleep(1_000);
+            // a write returns once the bytes are in the kernel's buffers: the fifth body is sent once the
+            // daemon has read (and counted) the four, or it could be counted first
+            long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (daemon.requestBytes().held() < 4 * 900_000L && System.nanoTime() < giveUp) {
+                Thread.sleep(5);
+            }
+            assertEquals(4 * 900_000L, daemon.requestBytes().held(), "the four bodies' bytes, as they arrived");
             try (java.net.Socket fifth = new java.net.Socket(host, port)) {
                 fifth.setSoTimeout(30_000);
                 fifth.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
@@ -361,12 +365,12 @@ class JsonApiTest {
             }
         }
         // their connections closed, their bytes are free again (the server sees the closes soon after)
-        int code = 0;
-        for (int i = 0; i < 100 && code != 201; i++) {
-            Thread.sleep(100);
-            code = send("POST", "/v1/jobs", submission().toString()).statusCode();
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (daemon.requestBytes().held() > 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(5);
         }
-        assertEquals(201, code);
+        assertEquals(0, daemon.requestBytes().held(), "bytes held once the connections closed");
+        assertEquals(201, send("POST", "/v1/jobs", submission().toString()).statusCode());
     }
 
     @Test

@@ -144,9 +144,36 @@ class SubmitChecksTest {
         assertRefused(post("{\"circuit\": \"multiplier\", \"idempotency_key\": \"" + "k".repeat(40_000)
                 + "\", \"partitions\": [{\"wtns\": \"" + Base64.getEncoder().encodeToString(Files.readAllBytes(mul.wtns()))
                 + "\"}]}", "Bearer " + TOKEN), "at most 256");
+        // a path for a circuit id: said so, not reported under its last part ("'other'" before)
+        StatusRuntimeException path = assertThrows(StatusRuntimeException.class,
+                () -> grpc.submitProof(valid().setCircuitId("/srv/keys/other").build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, path.getStatus().getCode());
+        assertTrue(path.getStatus().getDescription().startsWith("invalid circuit id (a path)")
+                && !path.getStatus().getDescription().contains("other"), path.getStatus().getDescription());
         // in range: accepted
         assertTrue(grpc.submitProof(valid().setDeadlineMs(SubmitChecks.MAX_DEADLINE.toMillis())
                 .setIdempotencyKey("k".repeat(256)).build()).getJobId().startsWith("job-"));
+    }
+
+    @Test
+    void aStreamAnnouncingTwoToThe32MinusOnePartitionsIsRefusedWithThatCount() throws Exception {
+        Metadata m = new Metadata();
+        m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + TOKEN);
+        java.util.concurrent.CompletableFuture<dev.proofline.api.v1.SubmitProofResponse> answer =
+                new java.util.concurrent.CompletableFuture<>();
+        var up = ProvingEngineGrpc.newStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m))
+                .submitProofStream(OneAnswer.into(answer));
+        // uint32 2^32 - 1: -1 as a Java int, it passed the partition limit and was answered "announced 0"
+        up.onNext(dev.proofline.api.v1.SubmitProofChunk.newBuilder().setHeader(valid().clearPartitions()
+                .setStreamedPartitions(-1).setStreamedKind(dev.proofline.api.v1.PartitionKind.WTNS)).build());
+        up.onNext(dev.proofline.api.v1.SubmitProofChunk.newBuilder().setChunk(dev.proofline.api.v1.PartitionChunk
+                .newBuilder().setPartition(0).setData(com.google.protobuf.ByteString.copyFrom(new byte[16]))).build());
+        up.onCompleted();
+        var e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> answer.get(1, java.util.concurrent.TimeUnit.MINUTES));
+        Status s = Status.fromThrowable(e.getCause());
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, s.getCode(), s.toString());
+        assertTrue(s.getDescription().startsWith("4294967295 partitions; at most"), s.getDescription());
     }
 
     @Test

@@ -156,6 +156,19 @@ class HostileInputTest {
     }
 
     @Test
+    void aStringOfFifteenMebibytesIsRefusedWithoutHoldingItWhole() throws IOException {
+        Path signals = text("long-public.json", "[\"" + "7".repeat(15 << 20) + "\"]");
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        contains(rejected(FormatException.class, () -> SnarkjsJson.readPublic(signals)), "long-public.json",
+                "over a limit", "String value length");
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // the file's bytes (15 MiB) and at most about a mebibyte of the string; it used to be held whole, as
+        // growing text buffers and then the string (about 100 MiB of peak RSS in the command line)
+        assertTrue(allocated < 24L << 20, "allocated " + allocated + " bytes");
+    }
+
+    @Test
     void deepAndLargeJsonIsRejected() throws IOException {
         String deep = "[".repeat(100_000) + "]".repeat(100_000);
         Path signals = text("deep.json", deep);

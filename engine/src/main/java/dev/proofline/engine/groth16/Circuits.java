@@ -199,8 +199,13 @@ public final class Circuits implements Residents {
     /** Throws when {@code id} is not a well-formed circuit id (it is never a path). */
     public static void checkId(String id) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("invalid circuit id '" + id + "': letters, digits and . _ : - only,"
-                    + " starting with a letter or digit, at most 128 characters");
+            // a path is not repeated: a server that cuts paths out of its messages would show its last
+            // part, another circuit's name
+            String shown = id == null ? "none" : id.contains("/") || id.contains("\\") ? "a path"
+                    : "'" + (id.length() > 80 ? id.substring(0, 80) + "…" : id) + "'";
+            throw new IllegalArgumentException("invalid circuit id (" + shown + "): a circuit is named by the"
+                    + " folder's name in the keys directory, letters, digits and . _ : - only, starting with a"
+                    + " letter or digit, at most 128 characters");
         }
     }
 

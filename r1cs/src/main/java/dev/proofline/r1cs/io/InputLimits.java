@@ -35,6 +35,14 @@ public final class InputLimits {
     /** Property: values (JSON tokens) of a circom input JSON. */
     public static final String INPUT_JSON_VALUES = "proofline.limits.input-json-values";
 
+    /**
+     * The longest string read from a JSON input, in characters. Strings are numbers or names here (a
+     * field element has at most 116 digits), so a longer one is refused where Jackson reads it,
+     * before it is held whole: a 15 MiB string cost about 100 MiB at its peak (the text buffers as
+     * they grew, then the string).
+     */
+    public static final int MAX_STRING_CHARS = 1 << 20;
+
     static final long DEFAULT_JSON_BYTES = 16L << 20;
     // a file at the value limit is read whole before anything can refuse it (the public signals
     // before the key's count, an input before the circuit's): 200,000 values cost the command line
@@ -57,7 +65,7 @@ public final class InputLimits {
                     .maxTokenCount(maxValues)
                     .maxNestingDepth(MAX_JSON_DEPTH)
                     .maxNumberLength(MAX_NUMBER_CHARS)
-                    .maxStringLength((int) Math.min(Integer.MAX_VALUE, maxBytes))
+                    .maxStringLength((int) Math.min(MAX_STRING_CHARS, maxBytes))
                     .build();
         }
     }

@@ -9,6 +9,7 @@ import com.dylibso.chicory.wasm.ChicoryException;
 import com.dylibso.chicory.wasm.Parser;
 import com.dylibso.chicory.wasm.WasmModule;
 import com.dylibso.chicory.wasm.types.FunctionType;
+import com.dylibso.chicory.wasm.types.MemoryLimits;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.r1cs.Witness;
 import dev.proofline.r1cs.io.FormatException;
@@ -73,6 +74,9 @@ public final class CircomWasm {
     private final int inputCount;
     private final boolean sharedMemoryReadable;
 
+    /** The most 64 KiB pages of memory an instance may have: its bytes are one Java array. */
+    static final int MAX_MEMORY_PAGES = Integer.MAX_VALUE / 65536;
+
     private CircomWasm(Path name, byte[] bytes, Path cacheDir, Path symbols) {
         this.name = name;
         this.symbols = symbols;
@@ -84,6 +88,14 @@ public final class CircomWasm {
             module = Parser.parse(bytes);
         } catch (ChicoryException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new FormatException(name, null, "not a valid WebAssembly module: " + e.getMessage(), e);
+        }
+        if (module.memorySection().isPresent() && module.memorySection().get().memoryCount() > 0) {
+            int pages = module.memorySection().get().getMemory(0).limits().initialPages();
+            if (pages < 0 || pages > MAX_MEMORY_PAGES) {
+                throw new FormatException(name, "memory", "declares " + Integer.toUnsignedString(pages)
+                        + " pages of 64 KiB to start with; at most " + MAX_MEMORY_PAGES + " (2 GiB less 64 KiB,"
+                        + " one Java array) can be held");
+            }
         }
         importTypes = RuntimeImports.declaredBy(module, name);
         exports = new HashSet<>();
@@ -307,8 +319,11 @@ public final class CircomWasm {
         Instance instantiate() {
             try {
                 // ByteArrayMemory: on JDK 25 about twice as fast as the default ByteBufferMemory here
+                // a memory grown past MAX_MEMORY_PAGES would overflow the array's int size: the growth fails
+                // (memory.grow answers -1, as the WebAssembly specification lets a runtime do)
                 return Instance.builder(module).withImportValues(imports.values()).withMachineFactory(machines)
-                        .withMemoryFactory(ByteArrayMemory::new).build();
+                        .withMemoryFactory(limits -> new ByteArrayMemory(new MemoryLimits(limits.initialPages(),
+                                Math.min(limits.maximumPages(), MAX_MEMORY_PAGES), limits.shared()))).build();
             } catch (ChicoryException e) {
                 throw new FormatException(name, null, "cannot be instantiated: " + e.getMessage(), e);
             }

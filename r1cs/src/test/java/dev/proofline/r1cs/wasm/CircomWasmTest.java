@@ -243,6 +243,12 @@ class CircomWasmTest {
         e = assertThrows(FormatException.class, () -> CircomWasm.load(minimal, "minimal.wasm"));
         assertTrue(e.getMessage().contains("not a circom 2 witness generator"), e.getMessage());
 
+        // (module (memory 32768)): 2 GiB, one byte more than an array holds; was "-2147483648" from the runtime
+        byte[] huge = {0, 'a', 's', 'm', 1, 0, 0, 0, 5, 5, 1, 0, (byte) 0x80, (byte) 0x80, 2};
+        e = assertThrows(FormatException.class, () -> CircomWasm.load(huge, "huge.wasm"));
+        assertEquals("huge.wasm: memory: declares 32768 pages of 64 KiB to start with; at most 32767 (2 GiB less"
+                + " 64 KiB, one Java array) can be held", e.getMessage());
+
         Path goldilocks = CircomBuild.wasm(CircomBuild.interopCircuit("multiplier"), "goldilocks");
         e = assertThrows(FormatException.class, () -> CircomWasm.load(goldilocks));
         assertTrue(e.getMessage().contains("18446744069414584321") && e.getMessage().contains("--prime bn128"),
