@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,19 +33,9 @@ final class PowersOfTauCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    private static Consumer<String> progress(CommandSpec spec) {
-        PrintWriter err = spec.commandLine().getErr();
-        return m -> {
-            err.println(m);
-            err.flush();
-        };
-    }
-
     private static void print(CommandSpec spec, PowersOfTau.Result r) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(HexFormatting.hashBlock("Contribution Response Hash imported: ", r.responseHash()));
-        out.println(HexFormatting.hashBlock("Next Challenge Hash: ", r.nextChallenge()));
-        out.flush();
+        CeremonyOutput.print(spec, HexFormatting.hashBlock("Contribution Response Hash imported: ", r.responseHash()),
+                HexFormatting.hashBlock("Next Challenge Hash: ", r.nextChallenge()));
     }
 
     @Command(name = "new", mixinStandardHelpOptions = true,
@@ -98,7 +87,7 @@ final class PowersOfTauCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            print(spec, PowersOfTau.contribute(in, out, name, entropy, progress(spec)));
+            print(spec, PowersOfTau.contribute(in, out, name, entropy, CeremonyOutput.progress(spec)));
             return 0;
         }
     }
@@ -128,7 +117,7 @@ final class PowersOfTauCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            print(spec, PowersOfTau.beacon(in, out, name, beacon, exp, progress(spec)));
+            print(spec, PowersOfTau.beacon(in, out, name, beacon, exp, CeremonyOutput.progress(spec)));
             return 0;
         }
     }
@@ -148,7 +137,7 @@ final class PowersOfTauCommand implements Runnable {
         public Integer call() {
             List<String> contributions;
             try {
-                contributions = PtauVerifier.verify(in, progress(spec));
+                contributions = PtauVerifier.verify(in, CeremonyOutput.progress(spec));
             } catch (FormatException e) {
                 spec.commandLine().getErr().println("INVALID: " + e.getMessage());
                 spec.commandLine().getErr().flush();
@@ -192,7 +181,7 @@ final class PowersOfTauCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             long t0 = System.nanoTime();
-            PhaseTwoPreparation.prepare(in, out, progress(spec));
+            PhaseTwoPreparation.prepare(in, out, CeremonyOutput.progress(spec));
             spec.commandLine().getErr().printf("%s written in %.1f s%n", out, (System.nanoTime() - t0) / 1e9);
             return 0;
         }

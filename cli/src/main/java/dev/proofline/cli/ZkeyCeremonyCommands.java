@@ -6,11 +6,9 @@ import dev.proofline.groth16.ceremony.PhaseTwo;
 import dev.proofline.groth16.ceremony.ZkeyVerifier;
 import dev.proofline.r1cs.io.FormatException;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,22 +19,6 @@ import picocli.CommandLine.Spec;
 final class ZkeyCeremonyCommands {
 
     private ZkeyCeremonyCommands() {
-    }
-
-    private static Consumer<String> progress(CommandSpec spec) {
-        PrintWriter err = spec.commandLine().getErr();
-        return m -> {
-            err.println(m);
-            err.flush();
-        };
-    }
-
-    private static void print(CommandSpec spec, String... blocks) {
-        PrintWriter out = spec.commandLine().getOut();
-        for (String b : blocks) {
-            out.println(b);
-        }
-        out.flush();
     }
 
     @Command(name = "new", mixinStandardHelpOptions = true,
@@ -59,8 +41,8 @@ final class ZkeyCeremonyCommands {
         @Override
         public Integer call() throws IOException {
             long t0 = System.nanoTime();
-            byte[] hash = InitialKey.create(r1cs, ptau, out, progress(spec));
-            print(spec, HexFormatting.hashBlock("Circuit hash: ", hash));
+            byte[] hash = InitialKey.create(r1cs, ptau, out, CeremonyOutput.progress(spec));
+            CeremonyOutput.print(spec, HexFormatting.hashBlock("Circuit hash: ", hash));
             spec.commandLine().getErr().printf("%s written in %.1f s%n", out, (System.nanoTime() - t0) / 1e9);
             return 0;
         }
@@ -88,8 +70,8 @@ final class ZkeyCeremonyCommands {
 
         @Override
         public Integer call() throws IOException {
-            PhaseTwo.Result r = PhaseTwo.contribute(in, out, name, entropy, progress(spec));
-            print(spec, HexFormatting.hashBlock("Circuit Hash: ", r.circuitHash()),
+            PhaseTwo.Result r = PhaseTwo.contribute(in, out, name, entropy, CeremonyOutput.progress(spec));
+            CeremonyOutput.print(spec, HexFormatting.hashBlock("Circuit Hash: ", r.circuitHash()),
                     HexFormatting.hashBlock("Contribution Hash: ", r.contributionHash()));
             return 0;
         }
@@ -120,8 +102,8 @@ final class ZkeyCeremonyCommands {
 
         @Override
         public Integer call() throws IOException {
-            PhaseTwo.Result r = PhaseTwo.beacon(in, out, name, beacon, exp, progress(spec));
-            print(spec, HexFormatting.hashBlock("Contribution Hash: ", r.contributionHash()));
+            PhaseTwo.Result r = PhaseTwo.beacon(in, out, name, beacon, exp, CeremonyOutput.progress(spec));
+            CeremonyOutput.print(spec, HexFormatting.hashBlock("Contribution Hash: ", r.contributionHash()));
             return 0;
         }
     }
@@ -154,7 +136,7 @@ final class ZkeyCeremonyCommands {
                 spec.commandLine().getErr().flush();
                 return 1;
             }
-            print(spec, report.toArray(String[]::new));
+            CeremonyOutput.print(spec, report.toArray(String[]::new));
             return 0;
         }
     }
