@@ -70,7 +70,7 @@ class PinnedPoolEngineTest {
         public Object prepare(Object synthesized) {
             CircuitJob.NativeSynthesized s = (CircuitJob.NativeSynthesized) synthesized;
             prepared.incrementAndGet();
-            return prover.prepare(s.key(), s.witness(), s.workspace(), s.rows());
+            return prover.prepare(s.key(), s.witness(), s.workspace(), s.rows(), false);
         }
 
         @Override
