@@ -100,11 +100,6 @@ public class DeviceBackendAdapter<S> implements ProverBackend<DeviceBackendAdapt
         return new Staged<>(payload.key(), payload.witness(), staged, System.nanoTime() - t0);
     }
 
-    @Override
-    public Staged<S> prepare(Object synthesized) throws Exception {
-        return prepare(synthesized, 0);
-    }
-
     /** The backend's sums of the partition, as a batch of one, on device {@code d}. */
     @Override
     public Prover.Started start(Staged<S> staged, int d) throws Exception {
@@ -117,11 +112,6 @@ public class DeviceBackendAdapter<S> implements ProverBackend<DeviceBackendAdapt
         }
         return Prover.started(staged.key(), staged.witness(), sums.getFirst(), staged.stageNanos(),
                 System.nanoTime() - t0);
-    }
-
-    @Override
-    public Prover.Started start(Staged<S> staged) throws Exception {
-        return start(staged, 0);
     }
 
     /** The proof from the sums: B in G2 if needed, assembly, verification. */
