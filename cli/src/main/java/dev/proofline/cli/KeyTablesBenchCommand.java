@@ -5,6 +5,7 @@ import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
 import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.Step;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.ZkeyProver;
 import dev.proofline.groth16.io.ZkeyFile;
@@ -95,7 +96,7 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
             }
             Prover[] provers = {inOrder ? Prover.create().withStepsInOrder() : Prover.create(), Prover.create()};
             ProvingKey[] keys = {inOrder ? tabled : plain, tabled};
-            List<String> steps = Prover.STEPS;
+            List<Step> steps = List.of(Step.values());
             double[][][] times = new double[2][reps][];
             for (int r = -warmUp; r < reps; r++) {
                 for (int k = 0; k < 2; k++) {
@@ -125,22 +126,22 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * One proof: each step's milliseconds in the order of {@link Prover#STEPS} (where steps ran side by
+     * One proof: each step's milliseconds in the order of {@link Step} (where steps ran side by
      * side, each one's own time), then the total.
      */
     private static double[] prove(Prover prover, ProvingKey key, Witness w) {
-        StepClock clock = new StepClock((index, total, name) -> { });
+        StepClock clock = new StepClock(step -> { });
         Prover p = prover.withListener(clock);
         long t0 = System.nanoTime();
         p.finish(p.start(key, w));
         long t1 = System.nanoTime();
-        List<String> names = clock.names();
+        List<Step> steps = clock.steps();
         double[] ms = clock.millis(t1);
-        double[] row = new double[Prover.STEPS.size() + 1];
+        double[] row = new double[Step.count() + 1];
         for (int i = 0; i < ms.length; i++) {
-            row[Prover.STEPS.indexOf(names.get(i))] = ms[i];
+            row[steps.get(i).ordinal()] = ms[i];
         }
-        row[Prover.STEPS.size()] = (t1 - t0) / 1e6;
+        row[Step.count()] = (t1 - t0) / 1e6;
         return row;
     }
 }

@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.Step;
 import java.io.PrintWriter;
 
 /**
@@ -17,9 +18,7 @@ final class Progress implements Prover.Listener, AutoCloseable {
     private final boolean enabled;
     private final long start = System.nanoTime();
     private final Thread ticker;
-    private volatile int index;
-    private volatile int total = 1;
-    private volatile String name = "";
+    private volatile Step current;
     private boolean drawn;
 
     /** {@code console}: whether {@code err} writes to this process's stderr ({@link Invocation#console()}). */
@@ -34,10 +33,8 @@ final class Progress implements Prover.Listener, AutoCloseable {
     }
 
     @Override
-    public void step(int i, int n, String stepName) {
-        index = i;
-        total = n;
-        name = stepName;
+    public void step(Step step) {
+        current = step;
     }
 
     private void tick() {
@@ -54,10 +51,12 @@ final class Progress implements Prover.Listener, AutoCloseable {
     }
 
     private synchronized void draw() {
-        int filled = WIDTH * index / Math.max(1, total);
+        Step step = current;
+        int index = step == null ? 0 : step.ordinal();
+        int filled = WIDTH * index / Step.count();
         double secs = (System.nanoTime() - start) / 1e9;
-        err.printf("\r[%s%s] %d/%d %-14s %6.1f s", "#".repeat(filled), " ".repeat(WIDTH - filled), index + 1, total,
-                name, secs);
+        err.printf("\r[%s%s] %d/%d %-14s %6.1f s", "#".repeat(filled), " ".repeat(WIDTH - filled), index + 1,
+                Step.count(), step == null ? "" : step.label(), secs);
         err.flush();
         drawn = true;
     }

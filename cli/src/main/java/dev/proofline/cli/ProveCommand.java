@@ -2,6 +2,7 @@ package dev.proofline.cli;
 
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.Step;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -106,7 +107,7 @@ final class ProveCommand implements Callable<Integer> {
         if (timings) {
             StringBuilder line = new StringBuilder(repeat > 1 ? "run " + run + ": " : "");
             line.append(String.format("load %.0f ms", (t1 - t0) / 1e6));
-            List<String> steps = clock.names();
+            List<Step> steps = clock.steps();
             double[] ms = clock.millis(t2);
             for (int i = 0; i < steps.size(); i++) {
                 line.append(String.format(", %s %.0f", steps.get(i), ms[i]));

@@ -34,7 +34,7 @@ final class SimulatedBackend implements ProverBackend<Object, Object> {
     }
 
     @Override
-    public Object start(Object synthesized) throws Exception {
+    public Object start(Object synthesized, int device) throws Exception {
         Thread.sleep(startMillis);
         return synthesized;
     }

@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.Step;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
 final class StepClock implements Prover.Listener {
 
     private final Prover.Listener next;
-    private final List<String> names = new ArrayList<>();
+    private final List<Step> steps = new ArrayList<>();
     private final List<Long> starts = new ArrayList<>();
     private final Map<Integer, Long> ends = new HashMap<>();
 
@@ -24,21 +25,21 @@ final class StepClock implements Prover.Listener {
     }
 
     @Override
-    public synchronized void step(int index, int total, String name) {
-        names.add(name);
+    public synchronized void step(Step step) {
+        steps.add(step);
         starts.add(System.nanoTime());
-        next.step(index, total, name);
+        next.step(step);
     }
 
     @Override
-    public synchronized void ended(int index, int total, String name) {
-        ends.put(names.lastIndexOf(name), System.nanoTime());
-        next.ended(index, total, name);
+    public synchronized void ended(Step step) {
+        ends.put(steps.lastIndexOf(step), System.nanoTime());
+        next.ended(step);
     }
 
     /** The steps begun, in order. */
-    synchronized List<String> names() {
-        return List.copyOf(names);
+    synchronized List<Step> steps() {
+        return List.copyOf(steps);
     }
 
     /**

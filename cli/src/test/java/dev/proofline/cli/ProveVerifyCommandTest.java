@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proofline.groth16.Prover;
+import dev.proofline.groth16.Step;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.groth16.testing.CircomFixtures.Fixture;
 import dev.proofline.r1cs.io.BinFile;
@@ -105,7 +105,7 @@ class ProveVerifyCommandTest {
             assertTrue(prove.err().contains("run " + run + ": load "), prove.err());
         }
         assertTrue(!prove.err().contains("run 4:"), prove.err());
-        for (String step : Prover.STEPS) {   // each step's time, on each run's line
+        for (Step step : Step.values()) {   // each step's time, on each run's line
             assertTrue(prove.err().lines().filter(l -> l.startsWith("run "))
                     .allMatch(l -> l.contains(", " + step + " ")), step + ": " + prove.err());
         }

@@ -2,13 +2,14 @@ package dev.proofline.cuda;
 
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BufferPool;
-import dev.proofline.engine.ProverBackend;
+import dev.proofline.engine.ProverBackend.DeviceMemory;
 import dev.proofline.engine.groth16.CircuitJob;
-import dev.proofline.engine.groth16.ComputesAbc;
-import dev.proofline.engine.groth16.CpuBackend;
-import dev.proofline.engine.groth16.ProofResult;
+import dev.proofline.engine.groth16.DeviceBackend;
+import dev.proofline.groth16.ProofSums;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.Scalars;
+import dev.proofline.groth16.Step;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,22 +18,23 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The CUDA backend ({@code cuda}): the CPU backend's prover with H (NTTs) and the G1 MSMs on GPUs
- * ({@link GpuAccelerator}, one per device), and {@code finish} (G2 MSM, assembly, verification of every
- * proof) on the CPU, as in the system this engine is modelled on.
+ * The CUDA backend ({@code cuda}): H (NTTs), the G1 MSMs and B in G2 (and a, b, c of keys proved from
+ * their coefficients) on GPUs ({@link GpuAccelerator}, one per lane), as a {@link DeviceBackend}; the
+ * engine's adapter runs the rest of each proof (assembly, verification) on the CPU, as in the system this
+ * engine is modelled on.
  *
  * <p>Every usable device the driver lists (compute capability 9.0 or newer), or those named (by
  * ordinal in {@link BackendSettings#devices}, or {@code -Dproofline.cuda.devices=0,2}), serves the
- * engine's one prover queue: the engine keeps a lock and its prover workers per device, and each
+ * engine's one prover queue: each lane of a device is one of the engine's devices, with its lock and its
+ * prover workers, and each
  * device keeps the points of the keys it proved with resident. The engine's pool buffers are
  * page-locked host memory from {@code cuMemHostAlloc} (portable: any device copies from them by DMA);
- * synthesis computes a, b, c (PCE) and puts the witness's words straight into them, {@code prepare}
- * completes a, b, c outside the device lock, and {@code start} copies them to its device on a copy
+ * synthesis computes a, b, c (PCE) and puts the witness's words straight into them, {@code stage}
+ * completes a, b, c outside the device lock, and {@code sums} copies them to its device on a copy
  * stream overlapped with the NTTs and MSMs. Close the engine before the backend (its pool frees the
  * pinned buffers through the backend's context).
  */
-public final class CudaBackend
-        implements ProverBackend<CudaBackend.Staged, Prover.Started>, ComputesAbc, AutoCloseable {
+public final class CudaBackend implements DeviceBackend<CudaBackend.Staged> {
 
     /**
      * System property: the ordinals of the devices to prove on, comma separated; when set it overrides
@@ -63,7 +65,7 @@ public final class CudaBackend
     public static final String LANES_PROPERTY = "proofline.cuda.lanes";
 
     /**
-     * What {@code start} takes, decided once in {@code prepare}: a, b, c completed in the pool's pinned
+     * What {@code sums} takes, decided once in {@code stage}: a, b, c completed in the pool's pinned
      * buffers, or a job's heap vectors (proved through {@code CudaNtt}'s and {@code CudaMsm}'s staging).
      */
     public sealed interface Staged permits Pinned, Heap {
@@ -74,16 +76,14 @@ public final class CudaBackend
     }
 
     /** Heap vectors, copied through pinned staging buffers. */
-    public record Heap(CpuBackend.Synthesized synthesized) implements Staged {
+    public record Heap(CircuitJob.HeapSynthesized synthesized) implements Staged {
     }
 
     /**
      * One lane of a device (the engine's "device"): its accelerator, with streams of its own and the
-     * device's resident keys ({@code keys}, shared by the device's lanes and closed with its lane 0), and
-     * the prover (and CPU backend) that use it.
+     * device's resident keys ({@code keys}, shared by the device's lanes and closed with its lane 0).
      */
-    private record Gpu(Context context, int lane, DeviceKeys keys, GpuAccelerator accelerator, Prover prover,
-            CpuBackend cpu) {
+    private record Gpu(Context context, int lane, DeviceKeys keys, GpuAccelerator accelerator) {
     }
 
     /** The lanes, each device's together. */
@@ -102,12 +102,12 @@ public final class CudaBackend
     }
 
     /**
-     * The backend on every usable CUDA device with {@code prover}'s settings (randomness, listener), or
-     * empty with the reason (no driver, no usable device, no kernels in this build) in {@code why}; as
-     * {@link #open(Prover, BackendSettings, Consumer)} with the default settings.
+     * The backend on every usable CUDA device, or empty with the reason (no driver, no usable device, no
+     * kernels in this build) in {@code why}; as {@link #open(BackendSettings, Consumer)} with the default
+     * settings.
      */
-    public static Optional<CudaBackend> open(Prover prover, Consumer<String> why) {
-        return open(prover, BackendSettings.defaults(), why);
+    public static Optional<CudaBackend> open(Consumer<String> why) {
+        return open(BackendSettings.defaults(), why);
     }
 
     /**
@@ -116,7 +116,7 @@ public final class CudaBackend
      * set ({@link CudaPropertyOverrides}); or empty with the reason in {@code why}. A named device that
      * is missing or unusable makes the backend unavailable.
      */
-    public static Optional<CudaBackend> open(Prover prover, BackendSettings configured, Consumer<String> why) {
+    public static Optional<CudaBackend> open(BackendSettings configured, Consumer<String> why) {
         BackendSettings settings;
         try {
             settings = CudaPropertyOverrides.apply(configured, System::getProperty);
@@ -132,14 +132,14 @@ public final class CudaBackend
                             + " PROOFLINE_CUDA_KERNELS=always, or -Dcuda.kernels=always)");
             return Optional.empty();
         }
-        return open(prover, settings, image.get(), why);
+        return open(settings, image.get(), why);
     }
 
     /**
-     * As {@link #open(Prover, BackendSettings, Consumer)} on the devices of the given ordinals, with the
+     * As {@link #open(BackendSettings, Consumer)} on the devices of the given ordinals, with the
      * kernels of {@code image} (the tests' fake driver); the system properties still override.
      */
-    static Optional<CudaBackend> open(Prover prover, List<Integer> ordinals, byte[] image, Consumer<String> why) {
+    static Optional<CudaBackend> open(List<Integer> ordinals, byte[] image, Consumer<String> why) {
         BackendSettings settings;
         try {
             settings = CudaPropertyOverrides.apply(BackendSettings.builder().devices(ordinals).build(),
@@ -148,11 +148,11 @@ public final class CudaBackend
             why.accept(e.getMessage());
             return Optional.empty();
         }
-        return open(prover, settings, image, why);
+        return open(settings, image, why);
     }
 
     /** The backend on what {@code settings} says as it stands (no overrides), with the kernels of {@code image}. */
-    static Optional<CudaBackend> open(Prover prover, BackendSettings settings, byte[] image, Consumer<String> why) {
+    static Optional<CudaBackend> open(BackendSettings settings, byte[] image, Consumer<String> why) {
         CudaDriver.Availability av = CudaDriver.load(CudaPropertyOverrides.library(settings, name -> null));
         if (!(av instanceof CudaDriver.Available ok)) {
             why.accept(((CudaDriver.Unavailable) av).reason());
@@ -194,8 +194,7 @@ public final class CudaBackend
                     try {
                         GpuAccelerator acc = new GpuAccelerator(ctx, image, settings.g2OnDevice(),
                                 settings.abcOnDevice(), keys);
-                        Prover p = prover.withAccelerator(acc);
-                        gpus.add(new Gpu(ctx, lane, keys, acc, p, new CpuBackend(p)));
+                        gpus.add(new Gpu(ctx, lane, keys, acc));
                     } catch (RuntimeException e) {
                         if (lane == 0) {
                             keys.close();
@@ -330,50 +329,47 @@ public final class CudaBackend
     }
 
     /**
-     * A circuit job's payload staged for {@code device}: native vectors have a, b, c completed in the
-     * pinned buffers (and the witness's words there), outside the device lock; heap vectors go as they are.
+     * A circuit job's payload staged for the context's lane: native vectors have a, b, c completed in the
+     * pinned buffers (or left to the device where it computes them) and the witness's words there, outside
+     * the lane's lock; heap vectors go as they are.
      */
     @Override
-    public Staged prepare(Object synthesized, int device) {
-        if (!(synthesized instanceof CircuitJob.Payload payload)) {
-            throw new IllegalArgumentException("the CUDA backend proves circuit jobs; this job's synthesis gave "
-                    + (synthesized == null ? "null" : synthesized.getClass().getName()));
-        }
-        return switch (payload) {
-            case CircuitJob.NativeSynthesized s ->
-                    new Pinned(gpus.get(device).prover().prepare(s.key(), s.witness(), s.workspace(), s.rows()));
-            case CpuBackend.Synthesized s -> new Heap(s);
+    public Staged stage(DeviceContext context, CircuitJob.Payload partition) {
+        return switch (partition) {
+            case CircuitJob.NativeSynthesized s -> new Pinned(context.prover().prepare(s.key(), s.witness(),
+                    s.workspace(), s.rows(), computesAbc(s.key())));
+            case CircuitJob.HeapSynthesized s -> new Heap(s);
         };
     }
 
+    /**
+     * H and the G1 sums (and B in G2 where {@link BackendSettings#g2OnDevice}) on the context's lane: from
+     * the pinned buffers by async copies, or from heap vectors (a, b, c completed on the CPU first) through
+     * pinned staging.
+     */
     @Override
-    public Staged prepare(Object synthesized) {
-        return prepare(synthesized, 0);
-    }
-
-    @Override
-    public Prover.Started start(Staged staged, int device) {
-        Gpu g = gpus.get(device);
+    public ProofSums sums(DeviceContext context, Staged staged) {
+        GpuAccelerator acc = gpus.get(context.device()).accelerator();
         return switch (staged) {
-            case Pinned p -> g.prover().start(p.prepared());
-            case Heap h -> g.cpu().start(h.synthesized());
+            case Pinned(Prover.Prepared p) -> {
+                context.step(Step.H);
+                yield p.abcLeftToDevice() ? acc.sumsFromWitness(p.key(), p.workspace()) : acc.sums(p.key(), p.workspace());
+            }
+            case Heap(CircuitJob.HeapSynthesized s) -> {
+                Prover.Workspace ws = s.workspace() != null ? s.workspace() : Prover.Workspace.allocate(s.key());
+                Prover.Abc abc = context.prover().abc(s.key(), s.witness(), ws, s.rows());
+                context.step(Step.H);
+                Scalars.Canonical h = acc.quotient(s.key(), abc);
+                context.step(Step.MSM_A);
+                yield acc.g1Sums(s.key(), Scalars.Canonical.of(s.witness()), h);
+            }
         };
-    }
-
-    @Override
-    public Prover.Started start(Staged staged) {
-        return start(staged, 0);
     }
 
     /** Whether a, b, c of proofs with {@code key} are computed on the devices ({@link BackendSettings#abcOnDevice}). */
     @Override
     public boolean computesAbc(ProvingKey key) {
         return gpus.getFirst().accelerator().computesAbc(key);
-    }
-
-    @Override
-    public ProofResult finish(Prover.Started started) {
-        return gpus.getFirst().cpu().finish(started);
     }
 
     /** The first device this backend proves on. */

@@ -3,7 +3,6 @@ package dev.proofline.cuda;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
 import dev.proofline.engine.groth16.BackendProvider;
-import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,9 +54,9 @@ public final class CudaBackendProvider implements BackendProvider {
     }
 
     @Override
-    public CudaBackend open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
+    public CudaBackend open(BackendSettings settings) throws BackendUnavailableException {
         List<String> why = new ArrayList<>();
-        return CudaBackend.open(prover, settings, why::add)
+        return CudaBackend.open(settings, why::add)
                 .orElseThrow(() -> new BackendUnavailableException(String.join("; ", why)));
     }
 }

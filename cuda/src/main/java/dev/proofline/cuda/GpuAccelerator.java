@@ -1,15 +1,17 @@
 package dev.proofline.cuda;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.ProofSums;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
+import dev.proofline.groth16.Scalars;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * H and the G1 MSMs of the Groth16 prover on one GPU ({@link Prover.Accelerator}), and B in G2 when
+ * H and the G1 MSMs of the Groth16 prover on one GPU (a lane of {@link CudaBackend}), and B in G2 when
  * asked ({@link CudaBackend#G2_PROPERTY}): the NTTs by {@link CudaNtt}, the MSMs by {@link CudaMsm}
  * against the key's points, which are uploaded once and kept resident while the key is in use
  * ({@link DeviceKeys}, shared by the lanes of a device). Device memory is its own budget: when an
@@ -25,7 +27,7 @@ import java.util.function.Function;
  * stays on the device; B in G2, when computed here, runs on the G2 instance's own stream beside the G1
  * MSMs. {@link #quotient} and {@link #g1Sums} take {@code long[]}s and copy them through pinned staging.
  */
-final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
+final class GpuAccelerator implements AutoCloseable {
 
     /** The device copies of a proof's vectors, kept and grown between proofs. */
     private enum Vector { A, B, C, WITNESS }
@@ -96,7 +98,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         return g2;
     }
 
-    @Override
+    /** Whether a, b, c of proofs with {@code key} are computed here: on, and the key has its coefficients. */
     public boolean computesAbc(ProvingKey key) {
         return abc && key.coefficientCount() > 0;
     }
@@ -106,13 +108,16 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         return abcOnDevice;
     }
 
-    @Override
-    public long[] quotient(ProvingKey key, long[] a, long[] b, long[] c) {
-        return ntt.quotient(key.curve().fr(), key.logDomainSize(), a, b, c);
+    /** h (the H MSM's scalars) from a, b, c on the key's domain (their vectors are overwritten). */
+    public Scalars.Canonical quotient(ProvingKey key, Prover.Abc abc) {
+        return new Scalars.Canonical(ntt.quotient(key.curve().fr(), key.logDomainSize(), abc.a().words(),
+                abc.b().words(), abc.c().words()));
     }
 
-    @Override
-    public long[][] g1Sums(ProvingKey key, long[] w, long[] h) {
+    /** The sums from the witness and h, through pinned staging. */
+    public ProofSums g1Sums(ProvingKey key, Scalars.Canonical witness, Scalars.Canonical quotient) {
+        long[] w = witness.words();
+        long[] h = quotient.words();
         return holding(key, r -> {
             CudaMsm msm = msm(key.curve());
             int nVars = key.variableCount();
@@ -144,8 +149,7 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      * copies on the copy stream, overlapped with the NTTs and the MSMs on their streams; h stays on the
      * device for the H MSM. Returns when all of it is done (the host memory is free again then).
      */
-    @Override
-    public long[][] sums(ProvingKey key, Prover.NativeWorkspace ws) {
+    public ProofSums sums(ProvingKey key, Prover.NativeWorkspace ws) {
         return holding(key, r -> sums(key, r, ws, false));
     }
 
@@ -154,15 +158,14 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
      * is copied, the key's coefficients (grouped by row and uploaded with the first such proof) give
      * a, b, c on the device ({@link CudaCoefficients}), and the NTTs wait for them there.
      */
-    @Override
-    public long[][] sumsFromWitness(ProvingKey key, Prover.NativeWorkspace ws) {
+    public ProofSums sumsFromWitness(ProvingKey key, Prover.NativeWorkspace ws) {
         if (!abc) {
             throw new IllegalStateException("a, b, c on the device are switched off for this accelerator");
         }
         return holding(key, r -> sums(key, r, ws, true));
     }
 
-    private long[][] sums(ProvingKey key, DeviceKeys.Resident r, Prover.NativeWorkspace ws, boolean fromWitness) {
+    private ProofSums sums(ProvingKey key, DeviceKeys.Resident r, Prover.NativeWorkspace ws, boolean fromWitness) {
         CudaCoefficients.Rows rows = fromWitness ? keys.rows(r, () -> CudaCoefficients.upload(key,
                 bytes -> keys.withRoom(key, () -> context.allocate(bytes)))) : null;
         CudaMsm msm = msm(key.curve());
@@ -221,9 +224,8 @@ final class GpuAccelerator implements Prover.Accelerator, AutoCloseable {
         }
     }
 
-    /** The sums as {@link Prover.Accelerator} returns them: the four G1 sums, then B in G2 when there is one. */
-    private static long[][] sums(long[] sumA, long[] sumB1, long[] sumC, long[] sumH, long[] sumB2) {
-        return sumB2 == null ? new long[][] {sumA, sumB1, sumC, sumH} : new long[][] {sumA, sumB1, sumC, sumH, sumB2};
+    private static ProofSums sums(long[] sumA, long[] sumB1, long[] sumC, long[] sumH, long[] sumB2) {
+        return ProofSums.of(sumA, sumB1, sumC, sumH, sumB2);
     }
 
     private void copy(MemorySegment host, long bytes, DeviceBuffer to, Event ready) {

@@ -86,7 +86,7 @@ class CudaBackendProviderTest {
         assertEquals(new BackendProvider.Unavailable(missing + " not found"),
                 new CudaBackendProvider().availability(settings));
         BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-                () -> new CudaBackendProvider().open(settings, Prover.create()));
+                () -> new CudaBackendProvider().open(settings));
         assertEquals(missing + " not found", e.getMessage());
     }
 
@@ -95,7 +95,7 @@ class CudaBackendProviderTest {
         Path missing = tmp.resolve("nowhere/libcuda.so.1");
         BackendSettings settings = BackendSettings.builder().driverLibrary(missing.toString()).build();
         BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-                () -> new CudaBackendProvider().open(settings, Prover.create()));
+                () -> new CudaBackendProvider().open(settings));
         assertEquals(missing + " not found", e.getMessage());
     }
 
@@ -104,17 +104,17 @@ class CudaBackendProviderTest {
         BackendSettings settings = BackendSettings.builder().devices(0).g2OnDevice(false)
                 .driverLibrary(fake.library().toString()).build();
         List<String> why = new ArrayList<>();
-        try (CudaBackend gpu = CudaBackend.open(Prover.create(), settings, IMAGE, why::add)
+        try (CudaBackend gpu = CudaBackend.open(settings, IMAGE, why::add)
                 .orElseThrow(() -> new AssertionError("unavailable: " + why))) {
             assertEquals(1, gpu.deviceCount());
             assertFalse(gpu.accelerators().getFirst().g2(), "B in G2 on the CPU, as configured");
             assertEquals("CUDA backend on 1 GPU(s): Proofline Fake GPU A", gpu.summary());
         }
-        try (CudaBackend gpu = CudaBackend.open(Prover.create(), BackendSettings.builder()
+        try (CudaBackend gpu = CudaBackend.open(BackendSettings.builder()
                 .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).orElseThrow()) {
             assertTrue(gpu.accelerators().getFirst().g2(), "B in G2 on the device by default");
         }
-        try (CudaBackend gpu = CudaBackend.open(Prover.create(), BackendSettings.builder().devices(0).lanesPerDevice(3)
+        try (CudaBackend gpu = CudaBackend.open(BackendSettings.builder().devices(0).lanesPerDevice(3)
                 .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).orElseThrow()) {
             assertEquals(3, gpu.deviceCount(), "each lane a device of the engine's");
             assertEquals(3, gpu.lanesPerDevice());
@@ -123,7 +123,7 @@ class CudaBackendProviderTest {
             assertEquals("CUDA backend on 1 GPU(s): Proofline Fake GPU A, 3 lanes each", gpu.summary());
             assertTrue(gpu.devices().get(2).startsWith("cuda:0 lane 2 Proofline Fake GPU A,"), gpu.devices().get(2));
         }
-        assertTrue(CudaBackend.open(Prover.create(), BackendSettings.builder().devices(1)
+        assertTrue(CudaBackend.open(BackendSettings.builder().devices(1)
                 .driverLibrary(fake.library().toString()).build(), IMAGE, why::add).isEmpty());
         assertTrue(why.getLast().startsWith("cuda:1 Proofline Fake GPU B has compute capability 8.6"), why.getLast());
     }

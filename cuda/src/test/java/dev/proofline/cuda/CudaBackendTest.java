@@ -10,6 +10,7 @@ import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.DeviceBackendAdapter;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
@@ -50,7 +51,7 @@ class CudaBackendTest {
         System.setProperty(CudaDriver.LIBRARY_PROPERTY, tmp.resolve("libcuda.so.1").toString());
         try {
             List<String> why = new ArrayList<>();
-            Optional<CudaBackend> b = CudaBackend.open(Prover.create(), why::add);
+            Optional<CudaBackend> b = CudaBackend.open(why::add);
             assertTrue(b.isEmpty());
             assertEquals(1, why.size());
             assertTrue(why.get(0).contains("not found"), why.get(0));
@@ -68,7 +69,7 @@ class CudaBackendTest {
     void onAGpuTheEngineMakesTheCpuBackendsProofs(PairingCurve curve) throws Exception {
         ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(31337), BigInteger.valueOf(4242));
         List<String> why = new ArrayList<>();
-        Optional<CudaBackend> opened = CudaBackend.open(Prover.create().withRandomness(rs), why::add);
+        Optional<CudaBackend> opened = CudaBackend.open(why::add);
         Assumptions.assumeTrue(opened.isPresent(), () -> "no usable CUDA device: " + why);
         List<MerklePost> instances = List.of(MerklePost.instance(curve, 3, 8, 1), MerklePost.instance(curve, 3, 8, 2));
         R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
@@ -77,7 +78,7 @@ class CudaBackendTest {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
         try (CudaBackend gpu = opened.get();
-                Engine e = new Engine(cfg, gpu);
+                Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)));
                 ProvingKey key = ZkeyFile.open(zkey)) {
             Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();

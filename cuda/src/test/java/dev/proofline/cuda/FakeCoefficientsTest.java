@@ -86,8 +86,8 @@ class FakeCoefficientsTest {
             long vb = Prover.NativeWorkspace.vectorBytes(key);
             Prover.NativeWorkspace ws = new Prover.NativeWorkspace(arena.allocate(vb, 8), arena.allocate(vb, 8),
                     arena.allocate(vb, 8), arena.allocate(Prover.NativeWorkspace.witnessBytes(key), 8));
-            Prover.Prepared p = Prover.create().prepare(key, w, ws, -1);
-            assertFalse(p.abcLeftToAccelerator());
+            Prover.Prepared p = Prover.create().prepare(key, w, ws, -1, false);
+            assertFalse(p.abcLeftToDevice());
             return new long[][] {ws.a().toArray(JAVA_LONG), ws.b().toArray(JAVA_LONG), ws.c().toArray(JAVA_LONG)};
         }
     }

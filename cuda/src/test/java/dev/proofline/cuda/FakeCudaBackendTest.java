@@ -18,6 +18,7 @@ import dev.proofline.engine.Priority;
 import dev.proofline.engine.Timeline;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.DeviceBackendAdapter;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
@@ -100,7 +101,7 @@ class FakeCudaBackendTest {
         long pinnedBefore = fake.livePinnedBytes();
         long unrecordedBefore = fake.waitsOnUnrecordedEvents();
         long[] launchesBefore = {fake.deviceLaunches(0), fake.deviceLaunches(1)};
-        CudaBackend gpu = CudaBackend.open(Prover.create().withRandomness(RS), List.of(), IMAGE, why::add)
+        CudaBackend gpu = CudaBackend.open(List.of(), IMAGE, why::add)
                 .orElseThrow(() -> new AssertionError("unavailable: " + why));
         try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
             assertEquals(2, gpu.deviceCount(), "both devices, now that both are compute 9.0");
@@ -110,7 +111,7 @@ class FakeCudaBackendTest {
             long pinnedWithoutPool;
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, gpu)) {
+            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 assertEquals(2, e.deviceCount());
                 // a Java circuit (which has a PCE), and a circom registration without an r1cs, given the
                 // witnesses: a, b, c of both from the key's coefficients, on the devices
@@ -216,7 +217,7 @@ class FakeCudaBackendTest {
         List<String> why = new ArrayList<>();
         BackendSettings settings = BackendSettings.builder().devices(0).lanesPerDevice(2)
                 .driverLibrary(fake.library().toString()).build();
-        CudaBackend gpu = CudaBackend.open(Prover.create().withRandomness(RS), settings, IMAGE, why::add)
+        CudaBackend gpu = CudaBackend.open(settings, IMAGE, why::add)
                 .orElseThrow(() -> new AssertionError("unavailable: " + why));
         List<Object> proofs;
         try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
@@ -224,7 +225,7 @@ class FakeCudaBackendTest {
             assertEquals(1, gpu.gpus().size());
             EngineConfig cfg = EngineConfig.builder().permits(6).synthesisThreads(2).proverWorkers(1)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, gpu)) {
+            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 assertEquals(2, e.deviceCount(), "each lane a device of the engine's");
                 Circuits.of(e).register(new Circuits.Circom("lanes", zkey));
                 List<CircuitJob.Partition> values = new ArrayList<>();
@@ -286,7 +287,7 @@ class FakeCudaBackendTest {
         System.setProperty(CudaBackend.ABC_PROPERTY, "false");
         CudaBackend gpu;
         try {
-            gpu = CudaBackend.open(Prover.create().withRandomness(RS), List.of(0), IMAGE, why::add)
+            gpu = CudaBackend.open(List.of(0), IMAGE, why::add)
                     .orElseThrow(() -> new AssertionError("unavailable: " + why));
         } finally {
             System.clearProperty(CudaBackend.G2_PROPERTY);
@@ -300,7 +301,7 @@ class FakeCudaBackendTest {
             List<Object> viaCoefficients;
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, gpu)) {
+            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
                 Circuits.of(e).register(new Circuits.Circom("mp-coefficients", zkey));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
@@ -330,7 +331,7 @@ class FakeCudaBackendTest {
                     assertArrayEquals(expected.b(), c.b(), "from the coefficients, a, b, c on the CPU");
                     assertArrayEquals(expected.c(), c.c(), "from the coefficients, a, b, c on the CPU");
                 }
-                Proof heap = Prover.create().withRandomness(RS).withAccelerator(acc).prove(key, w);
+                Proof heap = AcceleratedProofs.fromHeap(acc, Prover.create().withRandomness(RS), key, w);
                 assertArrayEquals(expected.b(), heap.b(), "B in G2, heap path, partition " + p);
                 assertArrayEquals(expected.c(), heap.c(), "heap path, partition " + p);
             }
@@ -366,23 +367,23 @@ class FakeCudaBackendTest {
     void theDevicesItTakesAndWhyNot() {
         List<String> why = new ArrayList<>();
         // by default every usable device: B is compute 8.6
-        try (CudaBackend one = CudaBackend.open(Prover.create(), List.of(), IMAGE, why::add).orElseThrow()) {
+        try (CudaBackend one = CudaBackend.open(List.of(), IMAGE, why::add).orElseThrow()) {
             assertEquals(1, one.deviceCount());
             assertEquals("Proofline Fake GPU A", one.device().name());
             assertEquals(List.of(one.device()), one.gpus());
         }
-        assertTrue(CudaBackend.open(Prover.create(), List.of(1), IMAGE, why::add).isEmpty());
+        assertTrue(CudaBackend.open(List.of(1), IMAGE, why::add).isEmpty());
         assertEquals("cuda:1 Proofline Fake GPU B has compute capability 8.6; the kernels are built for 9.0 and newer"
                 + " (sm_90 code and compute_90 PTX)", why.getLast());
-        assertTrue(CudaBackend.open(Prover.create(), List.of(0, 2), IMAGE, why::add).isEmpty());
+        assertTrue(CudaBackend.open(List.of(0, 2), IMAGE, why::add).isEmpty());
         assertEquals("cuda:2 does not exist: the driver lists 2 devices", why.getLast());
         fake.setComputeCapability(0, 8, 0);
-        assertTrue(CudaBackend.open(Prover.create(), List.of(), IMAGE, why::add).isEmpty());
+        assertTrue(CudaBackend.open(List.of(), IMAGE, why::add).isEmpty());
         assertTrue(why.getLast().startsWith("cuda:0 Proofline Fake GPU A has compute capability 8.0; ")
                 && why.getLast().contains("; cuda:1 Proofline Fake GPU B has compute capability 8.6"), why.getLast());
         fake.setComputeCapability(0, 9, 0);
         fake.setComputeCapability(1, 10, 0);
-        try (CudaBackend second = CudaBackend.open(Prover.create(), List.of(1), IMAGE, why::add).orElseThrow()) {
+        try (CudaBackend second = CudaBackend.open(List.of(1), IMAGE, why::add).orElseThrow()) {
             assertEquals(1, second.deviceCount());
             assertEquals(1, second.device().ordinal());
         }
@@ -394,7 +395,7 @@ class FakeCudaBackendTest {
         }
         System.setProperty(CudaBackend.DEVICES_PROPERTY, "0,7");
         try {
-            assertTrue(CudaBackend.open(Prover.create(), why::add).isEmpty());
+            assertTrue(CudaBackend.open(why::add).isEmpty());
             assertTrue(why.getLast().equals("cuda:7 does not exist: the driver lists 2 devices")
                     || why.getLast().contains("no CUDA kernels"), why.getLast());
         } finally {
@@ -406,16 +407,17 @@ class FakeCudaBackendTest {
 
     @Test
     void aPayloadThatIsNoCircuitJobsIsRefusedBeforeTheDevice() {
-        try (CudaBackend gpu = CudaBackend.open(Prover.create(), List.of(0), IMAGE, s -> { }).orElseThrow()) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gpu.prepare(7, 0));
-            assertEquals("the CUDA backend proves circuit jobs; this job's synthesis gave java.lang.Integer",
+        try (CudaBackend gpu = CudaBackend.open(List.of(0), IMAGE, s -> { }).orElseThrow()) {
+            DeviceBackendAdapter<?> engineSide = DeviceBackendAdapter.of(gpu, Prover.create());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> engineSide.prepare(7, 0));
+            assertEquals("the cuda backend proves circuit jobs; this job's synthesis gave java.lang.Integer",
                     e.getMessage());
         }
     }
 
     @Test
     void pinnedBuffersFromTheAllocatorArePageLockedAndFreedOnce() {
-        CudaBackend gpu = CudaBackend.open(Prover.create(), List.of(0), IMAGE, s -> { }).orElseThrow();
+        CudaBackend gpu = CudaBackend.open(List.of(0), IMAGE, s -> { }).orElseThrow();
         try (gpu) {
             long before = fake.livePinnedBytes();
             BufferPool.Allocation a = gpu.bufferAllocator().allocate(1 << 20);

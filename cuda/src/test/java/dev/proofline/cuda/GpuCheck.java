@@ -13,6 +13,7 @@ import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.DeviceBackendAdapter;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
@@ -286,7 +287,7 @@ public final class GpuCheck {
             int devices = 0;
             int proved = 0;
             for (boolean abcOnDevice : new boolean[] {true, false}) {
-                java.util.Optional<CudaBackend> opened = backend(Prover.create().withRandomness(rs), abcOnDevice, 2,
+                java.util.Optional<CudaBackend> opened = backend(abcOnDevice, 2,
                         what, curve, size);
                 if (opened.isEmpty()) {
                     return;
@@ -295,7 +296,7 @@ public final class GpuCheck {
                         .finalizerThreads(2).budgetBytes(Runtime.getRuntime().maxMemory() / 2).timelineCapacity(1000)
                         .build();
                 try (CudaBackend gpu = opened.get();
-                        Engine e = new Engine(cfg, gpu)) {
+                        Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)))) {
                     devices = gpu.gpus().size();
                     Circuits.of(e).register(new Circuits.Java("java", zkey, curve, s.circuit()));
                     Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
@@ -400,7 +401,7 @@ public final class GpuCheck {
         try (ProvingKey key = s.key()) {
             ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(123457), BigInteger.valueOf(7654321));
             Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
-            Proof onGpu = Prover.create().withRandomness(rs).withAccelerator(gpu).prove(key, s.witness());
+            Proof onGpu = AcceleratedProofs.fromHeap(gpu, Prover.create().withRandomness(rs), key, s.witness());
             gpu.forget(key);
             return Arrays.equals(cpu.a(), onGpu.a()) && Arrays.equals(cpu.b(), onGpu.b())
                     && Arrays.equals(cpu.c(), onGpu.c());
@@ -420,12 +421,12 @@ public final class GpuCheck {
             ProofRandomness rs = ProofRandomness.fixedForTesting(BigInteger.valueOf(99991), BigInteger.valueOf(8887));
             Proof cpu = Prover.create().withRandomness(rs).prove(key, s.witness());
             Prover.NativeWorkspace ws = workspace(arena, key);
-            Prover prover = Prover.create().withRandomness(rs).withAccelerator(gpu);
-            Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1);
+            Prover prover = Prover.create().withRandomness(rs);
+            Prover.Prepared p = prover.prepare(key, s.witness(), ws, -1, gpu.computesAbc(key));
             long before = gpu.abcOnDevice();
-            Proof onGpu = prover.finish(prover.start(p));
+            Proof onGpu = prover.finish(AcceleratedProofs.start(gpu, p));
             gpu.forget(key);
-            return p.abcLeftToAccelerator() && gpu.abcOnDevice() == before + 1 && Arrays.equals(cpu.a(), onGpu.a())
+            return p.abcLeftToDevice() && gpu.abcOnDevice() == before + 1 && Arrays.equals(cpu.a(), onGpu.a())
                     && Arrays.equals(cpu.b(), onGpu.b()) && Arrays.equals(cpu.c(), onGpu.c());
         } finally {
             Files.deleteIfExists(s.dir().resolve("circuit.zkey"));
@@ -542,7 +543,7 @@ public final class GpuCheck {
             for (Variant v : List.of(new Variant("coefficients", 1), new Variant("coefficients", 2),
                     new Variant("coefficients", 4), new Variant("java", 2), new Variant("pce", 2))) {
                 String id = v.id();
-                java.util.Optional<CudaBackend> opened = backend(Prover.create(), !id.equals("pce"), v.lanes(),
+                java.util.Optional<CudaBackend> opened = backend(!id.equals("pce"), v.lanes(),
                         "engine throughput", curve, size);
                 if (opened.isEmpty()) {
                     return;
@@ -551,7 +552,7 @@ public final class GpuCheck {
                     EngineConfig cfg = EngineConfig.builder().proverWorkers(2).synthesisThreads(Math.max(1, cores / 2))
                             .finalizerThreads(Math.max(1, cores / 2)).budgetBytes(Runtime.getRuntime().maxMemory() / 2)
                             .timelineCapacity(16 * (proofs + 100)).build();
-                    try (Engine e = new Engine(cfg, gpu)) {
+                    try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create()))) {
                         boolean javaCircuit = !id.equals("coefficients");
                         Circuits.of(e).register(javaCircuit ? new Circuits.Java(id, zkey, curve, s.circuit())
                                 : new Circuits.Circom(id, zkey));
@@ -607,14 +608,14 @@ public final class GpuCheck {
     }
 
     /**
-     * The CUDA backend on every usable device with {@code prover}, {@code abc_on_device} and the lanes a
+     * The CUDA backend on every usable device with {@code abc_on_device} and the lanes a
      * device as given (B in G2 on the devices, the default); when
      * there is none, a failed row for {@code what} that says why, and empty.
      */
-    private java.util.Optional<CudaBackend> backend(Prover prover, boolean abcOnDevice, int lanes, String what,
+    private java.util.Optional<CudaBackend> backend(boolean abcOnDevice, int lanes, String what,
             PairingCurve curve, String size) {
         List<String> why = new ArrayList<>();
-        java.util.Optional<CudaBackend> opened = CudaBackend.open(prover,
+        java.util.Optional<CudaBackend> opened = CudaBackend.open(
                 BackendSettings.builder().abcOnDevice(abcOnDevice).lanesPerDevice(lanes).build(), why::add);
         if (opened.isEmpty()) {
             failed = true;
@@ -843,15 +844,15 @@ public final class GpuCheck {
      */
     private static double[][] timedProofs(GpuAccelerator gpu, ProvingKey key, Witness witness,
             Prover.NativeWorkspace ws, PairingCurve curve, boolean profile) {
-        Prover prover = Prover.create().withAccelerator(gpu);
+        Prover prover = Prover.create();
         double[][] t = new double[4][5];
         for (int i = -1; i < 5; i++) {
             CudaMsm msm = gpu.msm(curve);
             msm.profile(profile && i == 4);
             long t0 = System.nanoTime();
-            Prover.Prepared p = prover.prepare(key, witness, ws, -1);
+            Prover.Prepared p = prover.prepare(key, witness, ws, -1, gpu.computesAbc(key));
             long t1 = System.nanoTime();
-            Prover.Started st = prover.start(p);
+            Prover.Started st = AcceleratedProofs.start(gpu, p);
             long t2 = System.nanoTime();
             prover.finish(st);
             long t3 = System.nanoTime();

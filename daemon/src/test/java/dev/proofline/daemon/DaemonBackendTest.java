@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.engine.BackendSettings;
-import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.CpuDevice;
+import dev.proofline.engine.groth16.DeviceBackendAdapter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,8 @@ class DaemonBackendTest {
     @Test
     void autoProvesOnTheCpuAndSaysWhyInOneLine() {
         List<String> log = new ArrayList<>();
-        assertInstanceOf(CpuBackend.class, Daemon.backend("auto", withoutDriver(), log::add));
+        assertInstanceOf(CpuDevice.class, assertInstanceOf(DeviceBackendAdapter.class,
+                Daemon.backend("auto", withoutDriver(), log::add)).device());
         assertEquals(List.of("CUDA backend unavailable (" + tmp.resolve("libcuda.so.1") + " not found): proving on the CPU"),
                 log);
     }
@@ -66,7 +68,8 @@ class DaemonBackendTest {
     @Test
     void cpuNeverTries() {
         List<String> log = new ArrayList<>();
-        assertInstanceOf(CpuBackend.class, Daemon.backend("cpu", withoutDriver(), log::add));
+        assertInstanceOf(CpuDevice.class, assertInstanceOf(DeviceBackendAdapter.class,
+                Daemon.backend("cpu", withoutDriver(), log::add)).device());
         assertEquals(List.of(), log);
     }
 

@@ -9,8 +9,8 @@ import java.util.List;
  *
  * <p>A backend may have several devices ({@link #deviceCount}); they all serve the engine's one
  * prover queue. The engine runs {@code proverWorkers} workers per device, each bound to its device,
- * and keeps a lock per device: a partition's {@link #start(Object, int)} runs under the lock of the
- * device its worker serves, and that worker's {@link #prepare(Object, int)} ran for the same device.
+ * and keeps a lock per device: a partition's {@link #start} runs under the lock of the device its
+ * worker serves, and that worker's {@link #prepare} ran for the same device; both name it.
  *
  * <p>What a partition carries from stage to stage is typed: {@code prepare} takes what the job's
  * synthesis returned (any {@link JobSpec}'s, so an {@code Object}, which the backend checks once) and
@@ -54,31 +54,22 @@ public interface ProverBackend<P, S> {
     }
 
     /**
-     * Host-side work before the device region (e.g. staging copies), run by a prover worker outside
-     * the device lock, so that a second worker overlaps it with the first one's device work; it takes
-     * what the job's synthesis returned. By default nothing: the payload itself is what {@code start}
-     * takes (a backend without staging has the payload's type as {@code P}).
+     * Host-side work before the device region (e.g. staging copies) for device {@code device}
+     * (0 .. deviceCount - 1), run by a prover worker outside the device lock, so that a second worker
+     * overlaps it with the first one's device work; it takes what the job's synthesis returned. By
+     * default nothing: the payload itself is what {@code start} takes (a backend without staging has the
+     * payload's type as {@code P}).
      */
     @SuppressWarnings("unchecked") // by default P is the payload's own type; start's parameter checks it
-    default P prepare(Object synthesized) throws Exception {
+    default P prepare(Object synthesized, int device) throws Exception {
         return (P) synthesized;
     }
 
-    /** As {@link #prepare(Object)}, for the partition's device (0 .. deviceCount - 1); by default the same. */
-    default P prepare(Object synthesized, int device) throws Exception {
-        return prepare(synthesized);
-    }
-
-    /** Runs the device half on what {@link #prepare} returned, holding the device lock. */
-    S start(P prepared) throws Exception;
-
     /**
-     * Runs the device half on device {@code device} (0 .. deviceCount - 1), holding that device's lock;
-     * by default {@link #start(Object)}.
+     * Runs the device half on what {@link #prepare} returned, on device {@code device}
+     * (0 .. deviceCount - 1), holding that device's lock.
      */
-    default S start(P prepared, int device) throws Exception {
-        return start(prepared);
-    }
+    S start(P prepared, int device) throws Exception;
 
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
     Object finish(S started) throws Exception;

@@ -35,7 +35,7 @@ class EngineContractsTest {
         }
 
         @Override
-        public Object start(Object synthesized) throws Exception {
+        public Object start(Object synthesized, int device) throws Exception {
             Thread.sleep(ThreadLocalRandom.current().nextInt(2));
             if ((int) synthesized % 23 == 7) {
                 throw new IllegalStateException("start fails on " + synthesized);
@@ -284,7 +284,7 @@ class EngineContractsTest {
             }
 
             @Override
-            public Object prepare(Object synthesized) throws Exception {
+            public Object prepare(Object synthesized, int device) throws Exception {
                 if (inStart.get() > 0) {
                     prepareDuringStart.incrementAndGet();
                 }
@@ -293,7 +293,7 @@ class EngineContractsTest {
             }
 
             @Override
-            public Object start(Object prepared) throws Exception {
+            public Object start(Object prepared, int device) throws Exception {
                 maxInStart.accumulateAndGet(inStart.incrementAndGet(), Math::max);
                 Thread.sleep(10);
                 inStart.decrementAndGet();
@@ -489,7 +489,7 @@ class EngineContractsTest {
             }
 
             @Override
-            public Object start(Object synthesized) {
+            public Object start(Object synthesized, int device) {
                 return synthesized;
             }
 

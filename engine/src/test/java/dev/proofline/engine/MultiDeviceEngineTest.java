@@ -65,11 +65,6 @@ class MultiDeviceEngineTest {
         }
 
         @Override
-        public Object start(Object synthesized) {
-            throw new UnsupportedOperationException("the engine names the device");
-        }
-
-        @Override
         public Object start(Object prepared, int device) throws Exception {
             Prepared p = (Prepared) prepared;
             if (p.device() != device) {

@@ -67,14 +67,14 @@ class PinnedPoolEngineTest {
         }
 
         @Override
-        public Object prepare(Object synthesized) {
+        public Object prepare(Object synthesized, int device) {
             CircuitJob.NativeSynthesized s = (CircuitJob.NativeSynthesized) synthesized;
             prepared.incrementAndGet();
-            return prover.prepare(s.key(), s.witness(), s.workspace(), s.rows());
+            return prover.prepare(s.key(), s.witness(), s.workspace(), s.rows(), false);
         }
 
         @Override
-        public Object start(Object prepared) {
+        public Object start(Object prepared, int device) {
             return prover.start((Prover.Prepared) prepared);
         }
 

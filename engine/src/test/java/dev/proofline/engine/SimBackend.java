@@ -34,7 +34,7 @@ public final class SimBackend implements ProverBackend<Object, Object> {
     }
 
     @Override
-    public Object start(Object synthesized) throws Exception {
+    public Object start(Object synthesized, int device) throws Exception {
         Thread.sleep(startMillis);
         if (synthesized instanceof Integer i && failStart.test(i)) {
             throw new IllegalStateException("simulated prover failure on " + i);

@@ -24,10 +24,8 @@ final class ProofMsms {
      */
     static final int SIDE_BY_SIDE_MAX_LOG = Integer.getInteger("proofline.prover.sideBySideMaxLog", 16);
 
-    /** The transforms' step ({@link Prover#STEPS}). */
-    private static final String TRANSFORMS = "H (NTTs)";
     /** The steps of the MSMs beside the transforms, in the order they are taken. */
-    private static final String[] BESIDE = {"MSM B2", "MSM C", "MSM A", "MSM B1"};
+    private static final Step[] BESIDE = {Step.MSM_B2, Step.MSM_C, Step.MSM_A, Step.MSM_B1};
 
     private ProofMsms() {
     }
@@ -43,19 +41,19 @@ final class ProofMsms {
     /**
      * The four G1 sums, in this order: A = sum w_i A_i, B1 = sum w_i B1_i, C = sum_private w_i C_i
      * (the variables after the constant and the public signals) and H = sum h_i H_i. {@code step} is
-     * told the name of each (the {@link Prover#STEPS}) before it begins.
+     * told each before it begins.
      */
-    static long[][] g1(ProvingKey key, long[] w, long[] h, Consumer<String> step) {
+    static ProofSums g1(ProvingKey key, long[] w, long[] h, Consumer<Step> step) {
         Msm msm = Msm.on(key.curve().g1());
-        step.accept("MSM A");
+        step.accept(Step.MSM_A);
         long[] sumA = sumA(msm, key, w);
-        step.accept("MSM B1");
+        step.accept(Step.MSM_B1);
         long[] sumB1 = sumB1(msm, key, w);
-        step.accept("MSM C");
+        step.accept(Step.MSM_C);
         long[] sumC = sumC(msm, key, w);
-        step.accept("MSM H");
+        step.accept(Step.MSM_H);
         long[] sumH = sumH(msm, key, h);
-        return new long[][] {sumA, sumB1, sumC, sumH};
+        return ProofSums.of(sumA, sumB1, sumC, sumH);
     }
 
     /** B in G2 = sum w_i B2_i, Jacobian over Fp2. */
@@ -64,7 +62,7 @@ final class ProofMsms {
     }
 
     /**
-     * All five sums, {A, B1, C, H, B2}, with h made on the way from a, b, c on the domain (consumed, by
+     * All five sums, B2 among them, with h made on the way from a, b, c on the domain (consumed, by
      * the steps of {@link Quotient#compute}). At small sizes an MSM on two threads is 1.6 to 1.8 times
      * as fast as on one (BN254 G1 with a table, 2^12 to 2^14 points), not twice: the merge of the
      * threads' buckets, the recoding and the hand-offs do not shrink with the points. Two MSMs side by
@@ -72,11 +70,11 @@ final class ProofMsms {
      * two threads, each MSM on half the processors: the three transforms first, then B2, C, A, B1 (the
      * larger first). The thread that ends the last transform combines them into h; H, which needs h,
      * follows on all processors.
-     * {@code begin} and {@code end} are told each step's name as it begins and ends, from the thread
+     * {@code begin} and {@code end} are told each step as it begins and ends, from the thread
      * that runs it, one call at a time.
      */
-    static long[][] besideTransforms(ProvingKey key, long[] w, long[] a, long[] b, long[] c,
-            Consumer<String> begin, Consumer<String> end) {
+    static ProofSums besideTransforms(ProvingKey key, long[] w, long[] a, long[] b, long[] c,
+            Consumer<Step> begin, Consumer<Step> end) {
         int each = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         Msm g1 = Msm.on(key.curve().g1()).withParallelism(each);
         Msm g2 = Msm.on(key.curve().g2()).withParallelism(each);
@@ -84,12 +82,12 @@ final class ProofMsms {
         int nt = quotient.length - 1;   // the transforms; the last step combines them
         AtomicInteger transformsLeft = new AtomicInteger(nt);
         Object lock = new Object();
-        Consumer<String> begun = name -> {
+        Consumer<Step> begun = name -> {
             synchronized (lock) {
                 begin.accept(name);
             }
         };
-        Consumer<String> ended = name -> {
+        Consumer<Step> ended = name -> {
             synchronized (lock) {
                 end.accept(name);
             }
@@ -98,12 +96,12 @@ final class ProofMsms {
         Parallel.run(2, nt + BESIDE.length, () -> task -> {
             if (task < nt) {
                 if (task == 0) {
-                    begun.accept(TRANSFORMS);
+                    begun.accept(Step.H);
                 }
                 quotient[task].run();
                 if (transformsLeft.decrementAndGet() == 0) {
                     quotient[nt].run();
-                    ended.accept(TRANSFORMS);
+                    ended.accept(Step.H);
                 }
                 return;
             }
@@ -117,9 +115,9 @@ final class ProofMsms {
             }
             ended.accept(BESIDE[m]);
         });
-        begin.accept("MSM H");
+        begin.accept(Step.MSM_H);
         out[3] = sumH(Msm.on(key.curve().g1()), key, a);
-        return out;
+        return ProofSums.of(out[0], out[1], out[2], out[3], out[4]);
     }
 
     private static long[] sumA(Msm msm, ProvingKey key, long[] w) {

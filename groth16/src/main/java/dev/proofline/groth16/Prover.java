@@ -29,30 +29,21 @@ import java.util.List;
  */
 public final class Prover {
 
-    /** What {@link #start} hands to {@link #finish}: the G1 sums, Jacobian, and the inputs. */
+    /**
+     * What {@link #start} hands to {@link #finish}: the key, the witness and the sums; also what a device
+     * backend's sums become ({@link #started}).
+     */
     public static final class Started {
         private final ProvingKey key;
         private final Witness witness;
-        private final long[] sumA;
-        private final long[] sumB1;
-        private final long[] sumC;
-        private final long[] sumH;
-        /**
-         * B in G2 when an accelerator computed it with the G1 sums, or a small proof's CPU MSMs beside its
-         * transforms ({@code ProofMsms.besideTransforms}); null: {@link #finish} computes it.
-         */
-        private final long[] sumB2;
+        private final ProofSums sums;
         private final long abcNanos;
         private final long msmNanos;
 
-        Started(ProvingKey key, Witness witness, long[][] sums, long abcNanos, long msmNanos) {
+        Started(ProvingKey key, Witness witness, ProofSums sums, long abcNanos, long msmNanos) {
             this.key = key;
             this.witness = witness;
-            this.sumA = sums[0];
-            this.sumB1 = sums[1];
-            this.sumC = sums[2];
-            this.sumH = sums[3];
-            this.sumB2 = sums.length > 4 ? sums[4] : null;
+            this.sums = sums;
             this.abcNanos = abcNanos;
             this.msmNanos = msmNanos;
         }
@@ -63,6 +54,14 @@ public final class Prover {
 
         public Witness witness() {
             return witness;
+        }
+
+        /**
+         * The G1 sums; B in G2 where it was computed with them (a device that does, or a small proof's CPU
+         * MSMs beside its transforms), else {@link #finish} computes it.
+         */
+        public ProofSums sums() {
+            return sums;
         }
 
         /**
@@ -80,6 +79,16 @@ public final class Prover {
         }
     }
 
+    /**
+     * A proof's sums computed elsewhere (a device backend), for {@link #finish}: {@code polynomialNanos}
+     * and {@code msmNanos} as {@link Started} reports them.
+     */
+    public static Started started(ProvingKey key, Witness witness, ProofSums sums, long polynomialNanos,
+            long msmNanos) {
+        check(key, witness);
+        return new Started(key, witness, sums, polynomialNanos, msmNanos);
+    }
+
     /** A proof that failed its own verification: a bug, a corrupt key, or a witness that does not satisfy the circuit. */
     public static final class ProofRejectedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -91,129 +100,61 @@ public final class Prover {
 
     /** Told when each step of a proof begins (for progress displays). */
     public interface Listener {
-        /** Step {@code index} of {@code total} begins; {@code name} says what it is. */
-        void step(int index, int total, String name);
+        /** {@code step} begins. */
+        void step(Step step);
 
         /**
-         * Step {@code index} has ended. Told only of steps that run side by side with others (a small
-         * proof's transforms and its MSMs A, B1, C and B2, which then begin in another order than
-         * {@link #STEPS}'s and from other threads, one call at a time); any other step ends where the
-         * next one begins.
+         * {@code step} has ended. Told only of steps that run side by side with others (a small proof's
+         * transforms and its MSMs A, B1, C and B2, which then begin in another order than {@link Step}'s
+         * and from other threads, one call at a time); any other step ends where the next one begins.
          */
-        default void ended(int index, int total, String name) {
-        }
-    }
-
-    /**
-     * The steps a proof goes through, in order (both halves); where the transforms and the MSMs A, B1,
-     * C and B2 run side by side, those begin in another order ({@link Listener#ended}).
-     */
-    public static final List<String> STEPS = List.of("a, b, c", "H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM H",
-            "MSM B2", "assembly", "verification");
-
-    /**
-     * Where {@link #start}'s heavy steps run instead of the CPU code: the NTTs of H and the G1 MSMs
-     * (a GPU backend plugs in here). a, b, c are still computed on the CPU, and {@link #finish} (G2 MSM,
-     * assembly, verification) runs on the CPU, so a proof made with an accelerator is verified by the
-     * same code as any other.
-     */
-    public interface Accelerator {
-        /**
-         * h, canonical words (the H MSM's scalars), from a, b, c on the key's domain (Montgomery form; the
-         * vectors may be longer than the domain and may be overwritten).
-         */
-        long[] quotient(ProvingKey key, long[] a, long[] b, long[] c);
-
-        /**
-         * The four G1 sums as Jacobian points: A (witness against points A), B1, C (the private
-         * witness values against points C) and H ({@code h} against points H); and optionally a fifth,
-         * B in G2 (witness against points B2, Jacobian over Fp2), which {@link #finish} then uses instead
-         * of computing it on the CPU.
-         */
-        long[][] g1Sums(ProvingKey key, long[] witness, long[] h);
-
-        /**
-         * H and the four G1 sums (optionally B in G2 too, as {@link #g1Sums}) from vectors in native
-         * memory, prepared by {@link #prepare}: a, b, c
-         * complete on the key's domain (Montgomery form; they may be overwritten) and the witness's
-         * canonical words. A device backend copies them from there without a staging copy (page-locked
-         * memory goes to the device by DMA). By default they are copied to the heap, then
-         * {@link #quotient} and {@link #g1Sums}.
-         */
-        default long[][] sums(ProvingKey key, NativeWorkspace ws) {
-            long bytes = NativeWorkspace.vectorBytes(key);
-            long[] a = ws.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
-            long[] b = ws.b().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
-            long[] c = ws.c().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
-            long[] h = quotient(key, a, b, c);
-            long[] w = ws.witness().asSlice(0, NativeWorkspace.witnessBytes(key)).toArray(ValueLayout.JAVA_LONG);
-            return g1Sums(key, w, h);
-        }
-
-        /**
-         * Whether {@link #sumsFromWitness} computes a = A w, b = B w and c = a b for {@code key} from
-         * its coefficient section itself; {@link #prepare} then leaves them out of the workspace where no
-         * PCE wrote them there, and copies only the witness.
-         */
-        default boolean computesAbc(ProvingKey key) {
-            return false;
-        }
-
-        /**
-         * As {@link #sums}, with only the witness's canonical words in {@code ws} (its a, b, c
-         * unwritten): a, b, c from the key's coefficients and the witness, computed by the accelerator.
-         * Called only where {@link #computesAbc} said so for the key.
-         */
-        default long[][] sumsFromWitness(ProvingKey key, NativeWorkspace ws) {
-            throw new UnsupportedOperationException("this accelerator does not compute a, b, c");
+        default void ended(Step step) {
         }
     }
 
     private final ProofRandomness randomness;
     private final Listener listener;
-    private final Accelerator accelerator;
     private final boolean inOrder;
 
-    private Prover(ProofRandomness randomness, Listener listener, Accelerator accelerator, boolean inOrder) {
+    private Prover(ProofRandomness randomness, Listener listener, boolean inOrder) {
         this.randomness = randomness;
         this.listener = listener;
-        this.accelerator = accelerator;
         this.inOrder = inOrder;
     }
 
     /** A prover with fresh secure randomness for every proof. */
     public static Prover create() {
-        return new Prover(ProofRandomness.secure(), (i, n, s) -> { }, null, false);
+        return new Prover(ProofRandomness.secure(), s -> { }, false);
     }
 
     public Prover withRandomness(ProofRandomness r) {
-        return new Prover(r, listener, accelerator, inOrder);
+        return new Prover(r, listener, inOrder);
     }
 
     public Prover withListener(Listener l) {
-        return new Prover(randomness, l, accelerator, inOrder);
+        return new Prover(randomness, l, inOrder);
     }
 
-    /** This prover with H and the G1 MSMs on {@code a} (null: on the CPU). */
-    public Prover withAccelerator(Accelerator a) {
-        return new Prover(randomness, listener, a, inOrder);
+    /** Who is told of each step: a device backend tells it of the steps it runs itself. */
+    public Listener listener() {
+        return listener;
     }
 
     /**
      * This prover with its steps one after the other whatever the key's domain, never the MSMs beside
-     * the transforms: the same proofs, the steps in {@link #STEPS}'s order, each on all processors (for
+     * the transforms: the same proofs, the steps in {@link Step}'s order, each on all processors (for
      * measurements, and for callers that run several proofs at once anyway).
      */
     public Prover withStepsInOrder() {
-        return new Prover(randomness, listener, accelerator, true);
+        return new Prover(randomness, listener, true);
     }
 
-    private void step(String name) {
-        listener.step(STEPS.indexOf(name), STEPS.size(), name);
+    private void step(Step step) {
+        listener.step(step);
     }
 
-    private void ended(String name) {
-        listener.ended(STEPS.indexOf(name), STEPS.size(), name);
+    private void ended(Step step) {
+        listener.ended(step);
     }
 
     /**
@@ -243,7 +184,7 @@ public final class Prover {
     }
 
     /**
-     * The vectors of a proof in native memory, for an accelerator that copies them to a device: a, b, c
+     * The vectors of a proof in native memory, for a device backend that copies them to a device: a, b, c
      * (at least {@link #vectorBytes} each, the words in the {@code long[]} layout) and the witness's
      * canonical words (at least {@link #witnessBytes}). The engine takes them from its buffer pool, which
      * holds page-locked memory on a GPU backend. Whatever they hold is overwritten by {@link #prepare}.
@@ -291,10 +232,10 @@ public final class Prover {
         }
 
         /**
-         * Whether a, b, c were left to the accelerator ({@link Accelerator#computesAbc}): the workspace
+         * Whether a, b, c were left to the device ({@link #prepare}'s {@code abcOnDevice}): the workspace
          * then holds only the witness.
          */
-        public boolean abcLeftToAccelerator() {
+        public boolean abcLeftToDevice() {
             return abcLeft;
         }
 
@@ -317,16 +258,16 @@ public final class Prover {
      * the first {@code rows} elements of the workspace's vectors (e.g. written there by the PCE) and the
      * rows snarkjs's setup adds are appended, as {@link #start(ProvingKey, Witness, Workspace, int)}
      * does; with {@code rows < 0} a and b come from the key's coefficients and c = a b, here, or on
-     * the accelerator where it {@link Accelerator#computesAbc computes them} (the vectors are then left
-     * as they are). The rest of the domain is zeroed, and the witness's canonical words are copied into
-     * the workspace.
+     * the device where {@code abcOnDevice} says it computes them (the vectors are then left as they
+     * are). The rest of the domain is zeroed, and the witness's canonical words are copied into the
+     * workspace.
      */
-    public Prepared prepare(ProvingKey key, Witness witness, NativeWorkspace ws, int rows) {
+    public Prepared prepare(ProvingKey key, Witness witness, NativeWorkspace ws, int rows, boolean abcOnDevice) {
         check(key, witness);
         ws.check(key);
         long t0 = System.nanoTime();
-        step("a, b, c");
-        boolean abcLeft = rows < 0 && accelerator != null && accelerator.computesAbc(key);
+        step(Step.ABC);
+        boolean abcLeft = rows < 0 && abcOnDevice;
         if (rows >= 0) {
             PublicRows.check(key, rows);
             PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
@@ -339,21 +280,15 @@ public final class Prover {
     }
 
     /**
-     * H and the G1 MSMs from {@link #prepare}d native vectors: on the accelerator
-     * ({@link Accelerator#sums}, or {@link Accelerator#sumsFromWitness} where a, b, c were left to it),
-     * or without one on the CPU from heap copies. {@link Started#polynomialNanos}
-     * is then the time of {@code prepare}, {@link Started#msmNanos} the time of this call.
+     * H and the G1 MSMs from {@link #prepare}d native vectors on the CPU, from heap copies (a device
+     * backend computes them from the native vectors itself). {@link Started#polynomialNanos} is then the
+     * time of {@code prepare} and the transforms.
      */
     public Started start(Prepared p) {
         ProvingKey key = p.key;
         long t1 = System.nanoTime();
-        if (accelerator != null) {
-            step("H (NTTs)");
-            long[][] sums = p.abcLeft ? accelerator.sumsFromWitness(key, p.workspace) : accelerator.sums(key, p.workspace);
-            return new Started(key, p.witness, sums, p.nanos, System.nanoTime() - t1);
-        }
         if (p.abcLeft) {
-            throw new IllegalStateException("prepared for an accelerator that computes a, b, c; this prover has none");
+            throw new IllegalStateException("prepared for a device that computes a, b, c; the CPU cannot start it");
         }
         long bytes = NativeWorkspace.vectorBytes(key);
         long[] a = p.workspace.a().asSlice(0, bytes).toArray(ValueLayout.JAVA_LONG);
@@ -397,9 +332,32 @@ public final class Prover {
         ws.check(key);
         PublicRows.check(key, rows);
         long t0 = System.nanoTime();
-        step("a, b, c");
+        step(Step.ABC);
         PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
         return sums(key, witness, ws.a(), ws.b(), ws.c(), t0);
+    }
+
+    /**
+     * a, b, c of a proof on the CPU, in {@code ws} (Montgomery form, on the key's domain), for a device
+     * backend that runs H and the MSMs on heap vectors: with {@code rows >= 0} the circuit's rows are
+     * there already (the PCE wrote them) and the public rows are appended; with {@code rows < 0} all of
+     * them from the key's coefficients. Returns the workspace's vectors, typed by their form.
+     */
+    public Abc abc(ProvingKey key, Witness witness, Workspace ws, int rows) {
+        check(key, witness);
+        ws.check(key);
+        if (rows >= 0) {
+            PublicRows.check(key, rows);
+            step(Step.ABC);
+            PublicRows.append(key, witness, ws.a(), ws.b(), ws.c(), rows);
+        } else {
+            abc(key, witness, ws);
+        }
+        return new Abc(new Scalars.Montgomery(ws.a()), new Scalars.Montgomery(ws.b()), new Scalars.Montgomery(ws.c()));
+    }
+
+    /** a, b, c of a proof on the key's domain, complete: what H is computed from. */
+    public record Abc(Scalars.Montgomery a, Scalars.Montgomery b, Scalars.Montgomery c) {
     }
 
     /**
@@ -455,47 +413,39 @@ public final class Prover {
     }
 
     private void abc(ProvingKey key, Witness witness, Workspace ws) {
-        step("a, b, c");
+        step(Step.ABC);
         Coefficients.abc(key, witness, ws.a(), ws.b(), ws.c());
     }
 
     /** Whether {@link #sums} runs the MSMs beside the transforms for {@code key}. */
     private boolean besideTransforms(ProvingKey key) {
-        return accelerator == null && !inOrder && ProofMsms.sideBySide(key);
+        return !inOrder && ProofMsms.sideBySide(key);
     }
 
     /**
-     * h from a, b, c on the domain (consumed), then the G1 MSMs: on the accelerator, or on the CPU one
-     * after the other, or for a small domain with the MSMs A, B1, C and B2 beside the transforms
+     * h from a, b, c on the domain (consumed), then the G1 MSMs: one after the other, or for a small domain with the MSMs A, B1, C and B2 beside the transforms
      * ({@code ProofMsms.besideTransforms}, B2 then done here instead of in {@link #finish}).
      */
     private Started sums(ProvingKey key, Witness witness, long[] a, long[] b, long[] c, long t0) {
         if (besideTransforms(key)) {
             long t1 = System.nanoTime();
-            long[][] sums = ProofMsms.besideTransforms(key, witness.words(), a, b, c, this::step, this::ended);
+            ProofSums sums = ProofMsms.besideTransforms(key, witness.words(), a, b, c, this::step, this::ended);
             return new Started(key, witness, sums, t1 - t0, System.nanoTime() - t1);
         }
         long[] h = quotient(key, a, b, c);
         return msms(key, witness, h, t0);
     }
 
-    /** h on the coset from a, b, c on the domain (consumed): on the accelerator, or by {@link Quotient}. */
+    /** h on the coset from a, b, c on the domain (consumed), by {@link Quotient}. */
     private long[] quotient(ProvingKey key, long[] a, long[] b, long[] c) {
-        step("H (NTTs)");
-        return accelerator != null ? accelerator.quotient(key, a, b, c) : Quotient.compute(key, a, b, c);
+        step(Step.H);
+        return Quotient.compute(key, a, b, c);
     }
 
-    /** The G1 MSMs (on the accelerator, or by {@link ProofMsms}); {@code t0} is when a, b, c began. */
+    /** The G1 MSMs by {@link ProofMsms}; {@code t0} is when a, b, c began. */
     private Started msms(ProvingKey key, Witness witness, long[] h, long t0) {
         long t1 = System.nanoTime();
-        long[] w = witness.words();
-        long[][] sums;
-        if (accelerator != null) {
-            step("MSM A");
-            sums = accelerator.g1Sums(key, w, h);
-        } else {
-            sums = ProofMsms.g1(key, w, h, this::step);
-        }
+        ProofSums sums = ProofMsms.g1(key, witness.words(), h, this::step);
         long t2 = System.nanoTime();
         return new Started(key, witness, sums, t1 - t0, t2 - t1);
     }
@@ -503,15 +453,19 @@ public final class Prover {
     /** The G2 MSM, assembly with r and s, and verification. */
     public Proof finish(Started st) {
         ProvingKey key = st.key;
-        long[] sumB2 = st.sumB2;
-        if (sumB2 == null) {
-            step("MSM B2");
+        ProofSums sums = st.sums;
+        long[] sumB2;
+        if (sums.hasB2()) {
+            sumB2 = sums.b2().jacobian();
+        } else {
+            step(Step.MSM_B2);
             sumB2 = ProofMsms.b2(key, st.witness.words());
         }
-        step("assembly");
+        step(Step.ASSEMBLY);
         ProofRandomness.Pair rs = randomness.draw(key.curve().g1().order());
-        Proof proof = Assembly.proof(key, st.sumA, st.sumB1, sumB2, st.sumC, st.sumH, rs.r(), rs.s());
-        step("verification");
+        Proof proof = Assembly.proof(key, sums.a().jacobian(), sums.b1().jacobian(), sumB2, sums.c().jacobian(),
+                sums.h().jacobian(), rs.r(), rs.s());
+        step(Step.VERIFICATION);
         Verifier.Result v = Verifier.check(key.verificationKey(),
                 publicSignals(st.witness, key.publicCount()), proof);
         if (!v.valid()) {

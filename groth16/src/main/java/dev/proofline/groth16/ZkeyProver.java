@@ -44,7 +44,7 @@ public final class ZkeyProver implements AutoCloseable {
         return open(zkey, Prover.create());
     }
 
-    /** As {@link #open(Path)}, proving with {@code prover} (its randomness, listener, accelerator). */
+    /** As {@link #open(Path)}, proving with {@code prover} (its randomness, its listener). */
     public static ZkeyProver open(Path zkey, Prover prover) {
         return new ZkeyProver(ZkeyFile.open(zkey), prover);
     }

@@ -202,9 +202,9 @@ class Groth16InteropTest {
         try (ProvingKey key = ZkeyFile.open(fx.zkey())) {
             Witness w = WtnsFile.read(fx.wtns());
             Prover p = Prover.create().withRandomness(ProofRandomness.fixedForTesting(BigInteger.TWO, BigInteger.TEN));
-            List<String> steps = new ArrayList<>();
-            Prover.Started st = p.withStepsInOrder().withListener((i, n, name) -> steps.add(name)).start(key, w);
-            assertEquals(Prover.STEPS.subList(0, 6), steps, "start: a, b, c, H and the G1 MSMs");
+            List<Step> steps = new ArrayList<>();
+            Prover.Started st = p.withStepsInOrder().withListener(steps::add).start(key, w);
+            assertEquals(List.of(Step.values()).subList(0, 6), steps, "start: a, b, c, H and the G1 MSMs");
             Proof halves = p.finish(st);
             assertEquals(p.prove(key, w), halves);
         }
@@ -224,28 +224,26 @@ class Groth16InteropTest {
                 assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "the steps run side by side on two or"
                         + " more processors; this machine has one");
                 assertTrue(ProofMsms.sideBySide(key), "a small key");
-                List<String> begun = new ArrayList<>();
-                List<String> ended = new ArrayList<>();
+                List<Step> begun = new ArrayList<>();
+                List<Step> ended = new ArrayList<>();
                 Prover.Listener listener = new Prover.Listener() {
                     @Override
-                    public void step(int index, int total, String name) {
-                        assertEquals(Prover.STEPS.get(index), name);
-                        begun.add(name);
+                    public void step(Step step) {
+                        begun.add(step);
                     }
 
                     @Override
-                    public void ended(int index, int total, String name) {
-                        assertEquals(Prover.STEPS.get(index), name);
-                        assertTrue(begun.contains(name) && !ended.contains(name), name + " ends once, after it began");
-                        ended.add(name);
+                    public void ended(Step step) {
+                        assertTrue(begun.contains(step) && !ended.contains(step), step + " ends once, after it began");
+                        ended.add(step);
                     }
                 };
                 Proof beside = p.withListener(listener).prove(key, w);
                 assertEquals(p.withStepsInOrder().prove(key, w), beside, "tables " + tables);
-                assertEquals(Set.copyOf(Prover.STEPS), Set.copyOf(begun), "every step begins: " + begun);
-                assertEquals(Prover.STEPS.size(), begun.size(), "each once: " + begun);
-                assertEquals(Set.of("H (NTTs)", "MSM A", "MSM B1", "MSM C", "MSM B2"), Set.copyOf(ended));
-                assertEquals(List.of("MSM H", "assembly", "verification"), begun.subList(6, 9),
+                assertEquals(Set.of(Step.values()), Set.copyOf(begun), "every step begins: " + begun);
+                assertEquals(Step.count(), begun.size(), "each once: " + begun);
+                assertEquals(Set.of(Step.H, Step.MSM_A, Step.MSM_B1, Step.MSM_C, Step.MSM_B2), Set.copyOf(ended));
+                assertEquals(List.of(Step.MSM_H, Step.ASSEMBLY, Step.VERIFICATION), begun.subList(6, 9),
                         "H after the MSMs beside the transforms, then the rest in order");
             }
         }

@@ -2,12 +2,10 @@ package dev.proofline.engine.groth16;
 
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
-import dev.proofline.engine.ProverBackend;
-import dev.proofline.groth16.Prover;
 import java.util.List;
 
 /**
- * A kind of prover backend, found through {@link java.util.ServiceLoader} ({@code META-INF/services/
+ * A kind of prover backend ({@link DeviceBackend}), found through {@link java.util.ServiceLoader} ({@code META-INF/services/
  * dev.proofline.engine.groth16.BackendProvider}): the engine's module registers the CPU's, a backend's own
  * module (such as {@code proofline-cuda}) registers its own. Nothing above the engine names a backend's
  * classes; it asks {@link BackendProviders} by name.
@@ -32,12 +30,13 @@ public interface BackendProvider {
     Availability availability(BackendSettings settings);
 
     /**
-     * Opens the backend with {@code prover}'s settings (randomness, listener) on what {@code settings}
-     * names. The caller closes it after the engine that uses it, if it is {@link AutoCloseable}.
+     * Opens the backend on what {@code settings} names. {@link BackendProviders#open} runs it through
+     * {@link DeviceBackendAdapter} with the engine's prover (randomness, listener); the caller closes it
+     * after the engine that uses it.
      *
      * @throws BackendUnavailableException with the one-line reason when it cannot be used here
      */
-    ProverBackend<?, ?> open(BackendSettings settings, Prover prover) throws BackendUnavailableException;
+    DeviceBackend<?> open(BackendSettings settings) throws BackendUnavailableException;
 
     /** What {@link #availability} finds. */
     sealed interface Availability permits Available, Unavailable {

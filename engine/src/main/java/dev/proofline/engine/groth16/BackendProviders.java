@@ -45,7 +45,9 @@ public final class BackendProviders {
     }
 
     /**
-     * Opens the backend {@code name} names, or for {@link #AUTO} the first accelerator that opens
+     * Opens the backend {@code name} names (as the pipeline's backend, through {@link DeviceBackendAdapter}
+     * with {@code prover}'s randomness and listener; it is {@link AutoCloseable}), or for {@link #AUTO}
+     * the first accelerator that opens
      * (logging which), else the CPU, logging {@code "CUDA backend unavailable (<reason>): proving on the
      * CPU"} when an accelerator was installed but could not be used.
      *
@@ -56,13 +58,13 @@ public final class BackendProviders {
         if (!name.equals(AUTO)) {
             BackendProvider p = named(name).orElseThrow(() -> new BackendUnavailableException(
                     "no '" + name + "' backend on the class path (there are: " + names() + ")"));
-            return opened(p, p.open(settings, prover), log);
+            return opened(p, p.open(settings), prover, log);
         }
         List<String> unavailable = new ArrayList<>();
         for (BackendProvider p : providers) {
             if (p.accelerator()) {
                 try {
-                    return opened(p, p.open(settings, prover), log);
+                    return opened(p, p.open(settings), prover, log);
                 } catch (BackendUnavailableException e) {
                     unavailable.add(p.title() + " backend unavailable (" + e.getMessage() + ")");
                 }
@@ -74,11 +76,13 @@ public final class BackendProviders {
         return open("cpu", settings, prover, log);
     }
 
-    private static ProverBackend<?, ?> opened(BackendProvider p, ProverBackend<?, ?> backend, Consumer<String> log) {
+    /** The opened backend as the pipeline's, through the one adapter, with {@code prover}'s settings. */
+    private static ProverBackend<?, ?> opened(BackendProvider p, DeviceBackend<?> backend, Prover prover,
+            Consumer<String> log) {
         if (p.accelerator()) {
             log.accept(backend.summary());
         }
-        return backend;
+        return DeviceBackendAdapter.of(backend, prover);
     }
 
     private String names() {

@@ -18,11 +18,11 @@ import java.util.List;
  * (and PCE) — taken by {@link #lease}, before the engine reserves the partition's bytes — computes the
  * witness (read from {@code .wtns} bytes, run by the circom witness generator on inputs, or computed by
  * a Java circuit), then a, b, c by the PCE when the circuit has one (otherwise the prover takes them
- * from the key's coefficients; so does a backend that computes them on its device, {@link ComputesAbc},
- * and the PCE is then not loaded). The references are let go when the partition ends, however it ends.
+ * from the key's coefficients; so does a backend that computes them on its device,
+ * {@link DeviceBackend#computesAbc}, and the PCE is then not loaded). The references are let go when the partition ends, however it ends.
  *
  * <p>With heap buffers (the {@link CpuBackend}) a, b, c go into the pooled {@code long[]}s and
- * synthesis yields a {@link CpuBackend.Synthesized}; with {@link BufferPool.Memory#PINNED} buffers
+ * synthesis yields a {@link HeapSynthesized}; with {@link BufferPool.Memory#PINNED} buffers
  * (a GPU backend) a, b, c go straight into the pooled native memory, a fourth buffer takes the
  * witness's words, and synthesis yields a {@link NativeSynthesized}.
  */
@@ -48,8 +48,30 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
     public record Instance(Circuit circuit) implements Partition {
     }
 
-    /** What a partition's synthesis hands the backend: heap vectors, or native (pinned) ones. */
-    public sealed interface Payload permits CpuBackend.Synthesized, NativeSynthesized {
+    /**
+     * What a partition's synthesis hands the backend's {@link DeviceBackend#stage}: the key, the witness,
+     * and a, b, c in heap or native (pinned) vectors, as the backend's {@link DeviceBackend#bufferMemory}
+     * asked. a, b, c are in Montgomery form.
+     */
+    public sealed interface Payload permits HeapSynthesized, NativeSynthesized {
+        ProvingKey key();
+
+        Witness witness();
+
+        /**
+         * The circuit's rows of a, b, c already in the vectors (the PCE wrote them; the rows the setup
+         * adds are not there yet), or -1: the vectors are unwritten, a, b, c come from the key's
+         * coefficients (on the CPU, {@link Prover#abc}, or on a device that computes them).
+         */
+        int rows();
+    }
+
+    /**
+     * What synthesis hands a backend with heap buffers: the key, the witness, the workspace (pooled, or
+     * null for fresh vectors) and, when the PCE computed a, b, c there, their number of rows (-1 otherwise).
+     */
+    public record HeapSynthesized(ProvingKey key, Witness witness, Prover.Workspace workspace, int rows)
+            implements Payload {
     }
 
     /**
@@ -207,12 +229,12 @@ public final class CircuitJob implements JobSpec<CircuitJob.Payload> {
         boolean pooled = buffers != null && buffers.size() >= 3 && !buffers.get(0).segment().isNative();
         Prover.Workspace ws = pooled ? CpuBackend.workspace(buffers) : Prover.Workspace.allocate(key);
         if (!usesPce) {
-            return new CpuBackend.Synthesized(key, w, ws, -1);
+            return new HeapSynthesized(key, w, ws, -1);
         }
         Pce pce = pce(key, leases);
         long[] mont = pooled && buffers.size() == 4 ? buffers.get(3).longs() : new long[w.size() * 4];
         pce.evaluate(w, mont, ws.a(), ws.b(), ws.c());
-        return new CpuBackend.Synthesized(key, w, ws, pce.r1cs().constraintCount());
+        return new HeapSynthesized(key, w, ws, pce.r1cs().constraintCount());
     }
 
     /** The circuit's PCE from the partition's references, checked against its key. */

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -100,7 +101,7 @@ public final class Circuits implements Residents {
      */
     public static Circuits of(Engine engine) {
         return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
-                e.config().keyTableBytes(), e.backend() instanceof ComputesAbc b ? b : null)
+                e.config().keyTableBytes(), e.backend() instanceof DeviceBackendAdapter<?> a ? a.device()::computesAbc : null)
                 .withTableCache(e.config().keyTableCache()));
     }
 
@@ -120,9 +121,10 @@ public final class Circuits implements Residents {
 
     /**
      * As {@link #Circuits(MemoryBudget, Duration, long)}, for a backend that computes a, b, c itself
-     * ({@code abc}; null: none does): its jobs use no PCE where it computes them.
+     * ({@code abc}, {@link DeviceBackend#computesAbc}; null: none does): its jobs use no PCE where it
+     * computes them.
      */
-    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes, ComputesAbc abc) {
+    public Circuits(MemoryBudget budget, Duration loadTimeout, long keyTableBytes, Predicate<ProvingKey> abc) {
         this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, loadTimeout);
         this.pces = new ResidentCache<>(budget, MemoryBudget.Kind.PCE, loadTimeout);
         this.keyTableBytes = keyTableBytes;
@@ -130,7 +132,7 @@ public final class Circuits implements Residents {
     }
 
     private final long keyTableBytes;
-    private final ComputesAbc abc;
+    private final Predicate<ProvingKey> abc;
     /** Where keys' tables are kept between runs; null: nowhere. */
     private volatile KeyTableCache tableCache;
 
@@ -142,10 +144,10 @@ public final class Circuits implements Residents {
 
     /**
      * Whether a job of circuit {@code id} with {@code key} takes a, b, c from the circuit's PCE: where it
-     * has one ({@link #hasPce}) and the backend does not compute them from the key ({@link ComputesAbc}).
+     * has one ({@link #hasPce}) and the backend does not compute them from the key ({@link DeviceBackend#computesAbc}).
      */
     public boolean usesPce(String id, ProvingKey key) {
-        return hasPce(id) && (abc == null || !abc.computesAbc(key));
+        return hasPce(id) && (abc == null || !abc.test(key));
     }
 
     /** The tables a key of this file would get (0 when they are off), from its header. */

@@ -1,7 +1,6 @@
 package dev.proofline.engine.groth16;
 
 import dev.proofline.engine.BackendSettings;
-import dev.proofline.groth16.Prover;
 import java.util.List;
 
 /** The {@code cpu} backend's provider: always available, on every core; it reads no settings. */
@@ -29,7 +28,7 @@ public final class CpuBackendProvider implements BackendProvider {
     }
 
     @Override
-    public CpuBackend open(BackendSettings settings, Prover prover) {
-        return new CpuBackend(prover);
+    public CpuDevice open(BackendSettings settings) {
+        return new CpuDevice();
     }
 }

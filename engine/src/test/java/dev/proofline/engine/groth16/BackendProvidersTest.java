@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
 import dev.proofline.engine.ProverBackend;
-import dev.proofline.engine.SimBackend;
+import dev.proofline.groth16.ProofSums;
 import dev.proofline.groth16.Prover;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class BackendProvidersTest {
 
     /** An accelerator that opens {@code backend}, or is unavailable for {@code reason} when that is null. */
-    private record Accelerator(String name, ProverBackend<?, ?> backend, String reason) implements BackendProvider {
+    private record Accelerator(String name, DeviceBackend<?> backend, String reason) implements BackendProvider {
         @Override
         public String title() {
             return name.toUpperCase(java.util.Locale.ROOT);
@@ -35,7 +35,7 @@ class BackendProvidersTest {
         }
 
         @Override
-        public ProverBackend<?, ?> open(BackendSettings settings, Prover prover) throws BackendUnavailableException {
+        public DeviceBackend<?> open(BackendSettings settings) throws BackendUnavailableException {
             if (backend == null) {
                 throw new BackendUnavailableException(reason);
             }
@@ -43,7 +43,28 @@ class BackendProvidersTest {
         }
     }
 
-    private static final ProverBackend<?, ?> SIM = new SimBackend(0, 0, p -> false);
+    /** A backend that is only a name: opening it is all these tests do. */
+    private static final DeviceBackend<?> SIM = new DeviceBackend<CircuitJob.Payload>() {
+        @Override
+        public String name() {
+            return "sim";
+        }
+
+        @Override
+        public CircuitJob.Payload stage(DeviceContext context, CircuitJob.Payload partition) {
+            return partition;
+        }
+
+        @Override
+        public ProofSums sums(DeviceContext context, CircuitJob.Payload staged) {
+            throw new UnsupportedOperationException("only opened here");
+        }
+    };
+
+    /** The device backend under the pipeline's backend that {@link BackendProviders#open} gave. */
+    private static DeviceBackend<?> device(ProverBackend<?, ?> opened) {
+        return assertInstanceOf(DeviceBackendAdapter.class, opened).device();
+    }
 
     @Test
     void theEnginesModuleRegistersTheCpuBackend() throws Exception {
@@ -54,7 +75,8 @@ class BackendProvidersTest {
         assertEquals(new BackendProvider.Available(cores + (cores == 1 ? " core" : " cores"), List.of()),
                 cpu.availability(BackendSettings.defaults()));
         List<String> log = new ArrayList<>();
-        assertInstanceOf(CpuBackend.class, installed.open("cpu", BackendSettings.defaults(), Prover.create(), log::add));
+        assertInstanceOf(CpuDevice.class, device(installed.open("cpu", BackendSettings.defaults(), Prover.create(),
+                log::add)));
         assertEquals(List.of(), log, "nothing to say about the CPU");
     }
 
@@ -64,7 +86,7 @@ class BackendProvidersTest {
                 new Accelerator("cuda", null, "libcuda.so.1 not found: no NVIDIA driver on this machine")));
         List<String> log = new ArrayList<>();
         ProverBackend<?, ?> b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
-        assertInstanceOf(CpuBackend.class, b);
+        assertInstanceOf(CpuDevice.class, device(b));
         assertEquals(List.of("CUDA backend unavailable (libcuda.so.1 not found: no NVIDIA driver on this machine):"
                 + " proving on the CPU"), log);
     }
@@ -74,7 +96,7 @@ class BackendProvidersTest {
         BackendProviders providers = new BackendProviders(List.of(new Accelerator("zz", SIM, null),
                 new CpuBackendProvider(), new Accelerator("aa", null, "no device")));
         List<String> log = new ArrayList<>();
-        assertSame(SIM, providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add));
+        assertSame(SIM, device(providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add)));
         assertEquals(List.of("sim backend"), log, "the opened backend's summary; aa, tried first, was unavailable");
         assertEquals(List.of("aa", "cpu", "zz"), providers.all().stream().map(BackendProvider::name).toList());
     }
@@ -95,8 +117,8 @@ class BackendProvidersTest {
     @Test
     void autoWithoutAcceleratorsTakesTheCpuQuietly() throws Exception {
         List<String> log = new ArrayList<>();
-        assertInstanceOf(CpuBackend.class, new BackendProviders(List.of(new CpuBackendProvider()))
-                .open("auto", BackendSettings.defaults(), Prover.create(), log::add));
+        assertInstanceOf(CpuDevice.class, device(new BackendProviders(List.of(new CpuBackendProvider()))
+                .open("auto", BackendSettings.defaults(), Prover.create(), log::add)));
         assertEquals(List.of(), log);
     }
 
