@@ -65,11 +65,10 @@ final class ClientCommands {
          * at the address (the connection refused or never made) says so, and how to start one.
          */
         RuntimeException failure(DaemonException e) {
-            if (e.code() == io.grpc.Status.Code.UNAVAILABLE && unreachable(e)) {
-                return new IllegalStateException("no daemon answers at " + target + " (" + reason(e)
-                        + "): start one with `proofline daemon`, or give its address with --target", e);
-            }
             return switch (e.code()) {
+                case UNAVAILABLE -> unreachable(e) ? new IllegalStateException("no daemon answers at " + target + " ("
+                        + reason(e) + "): start one with `proofline daemon`, or give its address with --target", e)
+                        : new IllegalStateException(e.getMessage(), e);
                 case INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED, UNAUTHENTICATED ->
                         new IllegalArgumentException(e.getMessage(), e);
                 default -> new IllegalStateException(e.getMessage(), e);
@@ -131,7 +130,8 @@ final class ClientCommands {
         @Option(names = "--priority", defaultValue = "normal", description = "low, normal, high or critical")
         String priority;
 
-        @Option(names = "--idempotency-key")
+        @Option(names = "--idempotency-key", description = "a key of your own (up to 256 characters): a second"
+                + " submission with the same key gets the first one's job id instead of a new job")
         String key;
 
         @Option(names = "--deadline", description = "fail the job after this long (e.g. 5m)")
@@ -217,7 +217,8 @@ final class ClientCommands {
         @Parameters(index = "0", paramLabel = "<job-id>")
         String job;
 
-        @Option(names = "--timeout", defaultValue = "10m")
+        @Option(names = "--timeout", defaultValue = "10m", description = "how long to wait for the proofs before giving"
+                + " up (e.g. 30s, 10m; default: ${DEFAULT-VALUE})")
         String timeout;
 
         @Option(names = "--out", paramLabel = "<dir>", description = "where to write the proofs")
