@@ -554,16 +554,23 @@ class ClusterTest {
         try {
             browser.get("http://" + a.httpAddress() + "/");
             var wait = new org.openqa.selenium.support.ui.WebDriverWait(browser, java.time.Duration.ofSeconds(20));
+            wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             wait.until(d -> d.findElements(org.openqa.selenium.By.cssSelector("#node-rows tr[data-node]")).size() == 2);
             assertTrue(browser.findElement(org.openqa.selenium.By.id("cluster-panel")).isDisplayed());
-            assertEquals("true", browser.findElement(org.openqa.selenium.By.cssSelector("#node-rows tr[data-node='a']"))
-                    .getDomAttribute("data-self"), "this node is marked");
-            var cells = browser.findElements(org.openqa.selenium.By.cssSelector("#cluster-jobs .cell"));
+            // read in one go: the page redraws the node rows and cells every second (heartbeat ages move)
+            @SuppressWarnings("unchecked")
+            List<List<String>> cells = (List<List<String>>) wait.until(d -> ((org.openqa.selenium.JavascriptExecutor) d)
+                    .executeScript("return [...document.querySelectorAll('#cluster-jobs .cell')].map(c =>"
+                            + " [c.dataset.state, c.title, c.querySelector('.node').textContent])"));
+            assertEquals("true", wait.until(d -> d.findElement(org.openqa.selenium.By.cssSelector(
+                    "#node-rows tr[data-node='a']")).getDomAttribute("data-self")), "this node is marked");
             assertEquals(9, cells.size(), "three jobs of three partitions");
-            for (var cell : cells) {
-                assertEquals("DONE", cell.getDomAttribute("data-state"));
-                String title = cell.getDomAttribute("title");
-                assertTrue(title.endsWith(" on a") || title.endsWith(" on b"), title);
+            for (List<String> cell : cells) {
+                assertEquals("DONE", cell.get(0));
+                String title = cell.get(1);
+                assertTrue(title.endsWith(" on node a") || title.endsWith(" on node b"), title);
+                // the cell names its node by its number in the node table, whole (not a name's last letters)
+                assertEquals(title.endsWith(" on node a") ? "1" : "2", cell.get(2), title);
             }
             assertFalse(browser.findElement(org.openqa.selenium.By.id("error")).isDisplayed(), "the page is live");
             // the engine's own panels still draw (a script error in the cluster panel would stop them)
