@@ -24,9 +24,9 @@ import picocli.CommandLine.Parameters;
  * side ({@code bench/compare-ffjs.sh}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes;",
-            "`bench synth` times synthesis (enforce against PCE), `bench engine` an embedded engine,",
-            "`bench key-tables` warm proofs with and without a key's precomputed tables."},
+        description = {"Time an algebra kernel (msm-g1, msm-g2, ntt) at the given log2 sizes, or a stage above it.",
+            "The subcommands time the rest: `bench synth` synthesis (enforce against PCE), `bench engine` an"
+                + " embedded engine, `bench key-tables` warm proofs with and without a key's precomputed tables."},
         subcommands = {SynthBenchCommand.class, EngineBenchCommand.class, DaemonBenchCommand.class,
             ClusterBenchCommand.class, PermitSweepCommand.class, KeyTablesBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {

@@ -145,7 +145,8 @@ final class ClientCommands {
         @Option(names = "--priority", defaultValue = "normal", description = "low, normal, high or critical")
         String priority;
 
-        @Option(names = "--idempotency-key")
+        @Option(names = "--idempotency-key", description = "a key of your own (up to 256 characters): a second"
+                + " submission with the same key gets the first one's job id instead of a new job")
         String key;
 
         @Option(names = "--deadline", description = "fail the job after this long (e.g. 5m)")
@@ -231,7 +232,8 @@ final class ClientCommands {
         @Parameters(index = "0", paramLabel = "<job-id>")
         String job;
 
-        @Option(names = "--timeout", defaultValue = "10m")
+        @Option(names = "--timeout", defaultValue = "10m", description = "how long to wait for the proofs before giving"
+                + " up (e.g. 30s, 10m; default: ${DEFAULT-VALUE})")
         String timeout;
 
         @Option(names = "--out", paramLabel = "<dir>", description = "where to write the proofs")

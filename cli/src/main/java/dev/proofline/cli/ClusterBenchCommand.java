@@ -33,8 +33,9 @@ import picocli.CommandLine.Option;
  * node count, its ratio to N times the single node's, and the database round trips per partition.
  */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
-        description = {"Daemons in cluster mode on one private PostgreSQL server: throughput against the number",
-            "of nodes, and database round trips per partition. Needs PostgreSQL's programs (initdb, pg_ctl)."})
+        description = {"Time daemons in cluster mode on one private PostgreSQL server, for each number of nodes.",
+            "Prints the throughput and the database round trips per partition. Needs PostgreSQL's programs"
+                + " (initdb, pg_ctl)."})
 final class ClusterBenchCommand implements Callable<Integer> {
 
     @Option(names = "--nodes", defaultValue = "1,2,3", split = ",", description = "node counts to run (default: ${DEFAULT-VALUE})")

@@ -33,10 +33,11 @@ import picocli.CommandLine.Option;
                 + " did (JSON, one line per dispatch mode).")
 final class EngineBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--jobs", defaultValue = "20")
+    @Option(names = "--jobs", defaultValue = "20", description = "jobs to submit (default: ${DEFAULT-VALUE})")
     int jobs;
 
-    @Option(names = "--partitions", defaultValue = "10")
+    @Option(names = "--partitions", defaultValue = "10", description = "partitions (independent proofs) per job (default:"
+            + " ${DEFAULT-VALUE})")
     int partitions;
 
     @Option(names = "--backend", defaultValue = "sim", description = "sim (simulated durations) or cpu (real proofs)")
@@ -74,7 +75,8 @@ final class EngineBenchCommand implements Callable<Integer> {
             description = "prover-queue permits: auto (sized by the engine) or a number")
     String permits;
 
-    @Option(names = "--synthesis-threads", defaultValue = "4")
+    @Option(names = "--synthesis-threads", defaultValue = "4", description = "threads that synthesize partitions"
+            + " (default: ${DEFAULT-VALUE})")
     int synthThreads;
 
     @Option(names = "--budget", defaultValue = "4294967296", description = "memory budget, bytes")

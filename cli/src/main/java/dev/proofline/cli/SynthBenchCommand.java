@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
         description = "Time synthesis: the enforce path against the PCE (witness-only synthesis + sparse products).")
 final class SynthBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--circuit", defaultValue = "builtin:merkle-post")
+    @Option(names = "--circuit", defaultValue = "builtin:merkle-post", description = "the built-in circuit to"
+            + " synthesize: builtin:merkle-post (Merkle inclusion proofs, as in a proof of storage)")
     String circuit;
 
     @Option(names = "--constraints", defaultValue = "65536", description = "at least this many constraints")
@@ -33,13 +34,15 @@ final class SynthBenchCommand implements Callable<Integer> {
     @Option(names = "--curve", defaultValue = "bn254", description = "bn254 (alias bn128) or bls12381")
     String curve;
 
-    @Option(names = "--depth", defaultValue = "30")
+    @Option(names = "--depth", defaultValue = "30", description = "merkle-post: levels of each Merkle path (default:"
+            + " ${DEFAULT-VALUE})")
     int depth;
 
     @Option(names = "--sha256-leaves", description = "leaves are SHA-256 of 32 private data bytes (merkle-post)")
     boolean sha256Leaves;
 
-    @Option(names = "--seed", defaultValue = "1")
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the random instance (the same seed, the"
+            + " same witness)")
     long seed;
 
     @Option(names = "--reps", defaultValue = "3", description = "timed repetitions (median), after a warm-up")

@@ -27,9 +27,9 @@ final class VerifyCommand implements Callable<Integer> {
     static CommandSpec model() {
         VerifyCommand c = new VerifyCommand();
         CommandSpec s = CommandModel.command(c, "verify",
-                "Verify a Groth16 proof: snarkjs's proof.json, or the binary proof `prove --binary` writes."
-                        + " Prints OK and exits 0 for a valid proof,",
-                "prints \"Invalid proof\" and exits 1 otherwise; exits 2 when an input cannot be read.");
+                "Verify a Groth16 proof: snarkjs's proof.json, or the binary proof `prove --binary` writes.",
+                "Prints OK and exits 0 for a valid proof, prints \"Invalid proof\" and exits 1 otherwise; exits 2"
+                        + " when an input cannot be read.");
         CommandModel.path(s, "<verification_key.json>");
         CommandModel.path(s, "<public.json>");
         CommandModel.path(s, "<proof.json|proof.bin>");
