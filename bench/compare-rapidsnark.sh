@@ -165,7 +165,8 @@ for id in $([ "${MATRIX:-1}" = 1 ] && echo "$circuits"); do
     ./proofline prove "$zkey" "$wtns" "$out/ew.json" "$out/epw.json" >/dev/null   # the key made resident
     # its precomputed tables are built in the background: wait for them, then proofs that use them until
     # the JIT has settled on their code (ten, or five seconds' worth, at least two: a 2^13 circuit's
-    # requests took 39-54 ms in the first eight after its tables and 32-35 ms from then on)
+    # requests were slower in the first eight after its tables than from then on: BENCHMARKS.md,
+    # "Circom circuits")
     until ! ./proofline engine status | grep -F "$zkey" | grep -q 'tables being built'; do sleep 0.5; done
     t_end=$(( $(date +%s) + 5 ))
     for w in $(seq 10); do

@@ -18,9 +18,8 @@ from vector_butterflies import B, U32, emit, in_parts, product_rows
 M_ALL = "M"
 # Every limb product multiplies two values below 2^32 (limbs of 29 bits, 30 or 31 in sums and doubled
 # limbs); both operands are ANDed (U32) with VectorBatchAffine.LO = LimbProducts.MASK (0xFFFFFFFF on Intel
-# cores, where C2 then uses vpmuludq instead of vpmullq; all ones elsewhere, an AND C2 drops). Measured
-# on an Intel Xeon with AVX-512 (BatchKernelTiming, alternating, best of 30 rounds): BN254 165-181 ->
-# 116-124 ns an addition, BLS12-381 389-416 -> 277-311.
+# cores, where C2 then uses vpmuludq instead of vpmullq; all ones elsewhere, an AND C2 drops), which made
+# an addition quicker on an Intel Xeon with AVX-512 (docs/decisions/0005-32-bit-limb-products-on-intel.md).
 
 
 def limbs_of(words):
@@ -240,10 +239,9 @@ def gen(cls, words, L, transpose, square_split_at, reduce_chunk, mul_split_at):
         emit("}")
         emit()
     # the product interleaved with its reduction, in parts: row i, then step i (split_at: the rows
-    # starting a part). Against the product's columns stored and reloaded by the reduction: BN254 136.6
-    # -> 127.3 ns an addition, BLS12-381 302.3 -> 291.0 (BatchKernelTiming, medians of five
-    # alternating JVMs); parts of 3 rows: C1 runs out of virtual registers on larger ones, and the
-    # method then never reaches C2
+    # starting a part), a little quicker than the product's columns stored and reloaded by the reduction
+    # (docs/decisions/0013-circom-matrix-intel-2-6.md, "What changed"); parts of 3 rows: C1 runs out of
+    # virtual registers on larger ones, and the method then never reaches C2
     fused_product(L, last_bits, mul_split_at)
     emit("@Override")
     emit("void finish(long[] x, int co, int ro) {")

@@ -82,8 +82,9 @@ def twiddle(dst, reversed_):
 
 
 # productTw in two methods, rows 0 .. TW_SPLIT-1 of the twiddle and the rest: as one, with its operands
-# masked, C1 ran out of virtual registers on it, C2 never compiled it and a transform took 25 times as
-# long (in two, 64 x 64-bit products also measured faster: 8.6 against 10.0 ms at 2^16)
+# masked, C1 ran out of virtual registers on it, C2 never compiled it and a transform took many times as
+# long (in two, 64 x 64-bit products also measured faster:
+# docs/decisions/0005-32-bit-limb-products-on-intel.md)
 TW_SPLIT = 5
 
 
@@ -162,7 +163,8 @@ def montgomery_reduce(dst):
     # m = c_i qInv mod 2^29 from the low 32 bits of c_i, kept below 2^29 by shifts (an AND with M would
     # fold into the AND with LO), and m q_j as 32 x 32-bit products where LO = LimbProducts.MASK is
     # 0xFFFFFFFF (on Intel cores: vpmuludq instead of vpmullq). With the twiddle products (productTw) a
-    # forward transform of 2^16 took 6.2-6.5 ms on a Xeon where it took 10.0 with 64 x 64-bit products.
+    # forward transform took less time on a Xeon than with 64 x 64-bit products
+    # (docs/decisions/0005-32-bit-limb-products-on-intel.md).
     for i in range(L):
         emit(f"{{ LongVector m = c{i}.and(LO).mul(QIV).lanewise(LSHL, {64 - B}).lanewise(LSHR, {64 - B}).and(LO);")
         for j in range(L):

@@ -9,9 +9,9 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * A command's model built in code rather than read from annotations, for the root and the commands a
  * one-off process runs most ({@code prove}, {@code verify}, {@code fullprove}). picocli reads an
  * annotated command by reflection: a proxy class made at run time for each annotation type and a method
- * handle for each field, which the JVM's start-up cache does not keep. That took about 70 ms of a
- * one-off process's start, where parsing the same arguments against a model built in code took about
- * 20 (BENCHMARKS.md, "Circom circuits"). The command reads its arguments back from its model
+ * handle for each field, which the JVM's start-up cache does not keep. That took a few times as long
+ * as parsing the same arguments against a model built in code (docs/decisions/0012-one-off-jvm-options.md).
+ * The command reads its arguments back from its model
  * ({@link #positional(CommandSpec, int)}, {@link #option(CommandSpec, String)}).
  */
 final class CommandModel {

@@ -95,8 +95,8 @@ final class EngineWarmUp {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 // the first curve's without waiting for a turn: a few seconds of one core, without which
-                // every request runs the scalar kernels (three times slower at 2^16), and which a loop
-                // of requests alternating with another program would never leave a turn for
+                // every request runs the slower scalar kernels (BENCHMARKS.md, "As a user meets it"), and
+                // which a loop of requests alternating with another program would never leave a turn for
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
                 if (curve != curves.getFirst()) {
                     housekeeping.awaitTurn();

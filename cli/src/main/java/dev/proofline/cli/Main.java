@@ -14,7 +14,8 @@ public final class Main {
 
     static {
         // picocli looks for Groovy's Closure class unless told not to: a failed lookup that opens every
-        // jar of the class path (about 30 ms of each one-off command's start). No command uses closures.
+        // jar of the class path, a measurable part of each one-off command's start
+        // (docs/decisions/0012-one-off-jvm-options.md). No command uses closures.
         if (System.getProperty("picocli.disable.closures") == null) {
             System.setProperty("picocli.disable.closures", "true");
         }
@@ -66,8 +67,8 @@ public final class Main {
      * Ends the process with {@code code}. After the commands in {@link #HALTING}, once stdout and stderr
      * are flushed, by {@link Runtime#halt}: {@link System#exit} would first look up a {@code System.Logger}
      * for its exit message, a search of every jar on the class path for a logging service, and run the
-     * shutdown sequence; halting saved about 40 ms of a one-off proof of a small circuit (poseidon-7
-     * 0.64 -> 0.60 s, comparators-31 0.60 -> 0.56 s, medians of 6-8 alternating runs on 2 vCPUs). After
+     * shutdown sequence; halting made a one-off proof of a small circuit measurably quicker
+     * (docs/decisions/0012-one-off-jvm-options.md). After
      * the other commands (the engine, the daemon, benches: libraries may have hooks), and whenever a flight
      * recording runs (a hook writes it), by {@link System#exit}.
      */

@@ -19,8 +19,9 @@ public final class ProoflineCommand implements Runnable {
      * The subcommands, by name, in the order help lists them, each as what picocli's {@code addSubcommand}
      * takes: an annotated class, or a model built in code ({@link CommandModel}: the commands a one-off
      * process runs most). They are not in an annotation: picocli builds the model of every annotated
-     * subcommand (reflection over each class, its options and their types) before it parses a word,
-     * about 250 ms of a one-off process's start. {@link #commandLine} adds only the one the arguments name.
+     * subcommand (reflection over each class, its options and their types) before it parses a word, a
+     * large part of a one-off process's start (docs/decisions/0012-one-off-jvm-options.md).
+     * {@link #commandLine} adds only the one the arguments name.
      */
     static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands(
             "prove", coded(ProveCommand::model), "verify", coded(VerifyCommand::model), "zkey", ZkeyCommand.class,

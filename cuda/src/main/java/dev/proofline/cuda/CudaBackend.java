@@ -46,7 +46,7 @@ public final class CudaBackend implements DeviceBackend<CudaBackend.Staged> {
      * System property, {@code -Dproofline.cuda.g2=false}: B in G2 on the CPU in the prover's finish,
      * instead of on the GPU with the G1 MSMs (the key's B2 points resident as well); when set it
      * overrides {@link BackendSettings#g2OnDevice}, which is on by default (a 2^20 BN254 proof on an
-     * H200: 215 ms whole with it on the GPU, 909 ms with it on the CPU; BENCHMARKS.md, "GPU").
+     * H200 takes several times as long with it on the CPU: BENCHMARKS.md, "GPU").
      */
     public static final String G2_PROPERTY = "proofline.cuda.g2";
 

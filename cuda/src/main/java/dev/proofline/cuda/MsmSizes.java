@@ -15,9 +15,9 @@ final class MsmSizes {
      * 15 from 2^17. A c whose top window holds only a few bits of the scalar (254 = 18 * 14 + 2: c = 14, and
      * likewise 12, 11, 9) sends every point's top digit into a handful of buckets, added one after another;
      * on an H200 (BENCHMARKS.md "GPU", every c from 6 to 15 at 2^12 to 2^20 points, both curves, G1 and
-     * G2) c = 8 was the fastest from 2^12 to 2^16 (G2 BN254 at 2^16: 15.3 ms against 33.4 with the former
-     * log2(n) - 2 = 14) and 15 at 2^18 and 2^20; 15 had been 7-11% faster than 16 at 2^20 and 2^22 and as
-     * fast at 2^24.
+     * G2) c = 8 was the fastest from 2^12 to 2^16 (G2 BN254 at 2^16 took less than half the time of the
+     * former log2(n) - 2 = 14) and 15 at 2^18 and 2^20; 15 had been faster than 16 at 2^20 and 2^22 and as
+     * fast at 2^24 (docs/decisions/0017-gpu-first-runs.md).
      */
     static int windowBits(long n) {
         int lg = n < 1 ? 0 : 63 - Long.numberOfLeadingZeros(n);

@@ -23,7 +23,8 @@ final class Assembly {
     /**
      * The sums are Jacobian points ({@code sumB2} over Fp2) and are left as they are. B (in G2) is
      * computed on a second thread where there is one, beside the G1 points (scalar products by a signed
-     * window; a 2^13-constraint proof's assembly 1.6 ms on one thread by double-and-add).
+     * window, which made a small proof's assembly quicker than double-and-add on one thread:
+     * docs/decisions/0013-circom-matrix-intel-2-6.md).
      */
     static Proof proof(ProvingKey key, long[] sumA, long[] sumB1, long[] sumB2, long[] sumC, long[] sumH,
             BigInteger r, BigInteger s) {

@@ -22,16 +22,15 @@ import java.util.List;
  * and B2 mostly sums of ones, which a table does not speed up. The others follow by the time the cost
  * model says their table saves a dense MSM per byte it takes: A, B1 and B2 often hold half their points or
  * fewer (the variables their matrix does not use are at infinity), and a table saves more at fewer points.
- * A dense BN254 G1 MSM with a table takes 0.59x the time of one without at 2^12 points and 0.84x at 2^16
+ * A dense BN254 G1 MSM with a table takes less time than one without, the more so the fewer its points
  * (BENCHMARKS.md, "Circom circuits").
  */
 public final class KeyTables implements AutoCloseable {
 
     /**
      * The most points (not at infinity) a set's table holds: 2^16, whose BN254 G1 table takes 64 MiB. A
-     * table of 2^17 points (128 MiB) saved a dense MSM 6% of its time on an Intel Xeon and 1% on an AMD EPYC
-     * (Zen 5); on the latter, tables of 41 000 to 61 000 points saved 26% to 34% (BENCHMARKS.md, "Circom
-     * circuits").
+     * table of 2^17 points (128 MiB) saved a dense MSM little of its time, where tables of 41 000 to
+     * 61 000 points saved much more (docs/decisions/0016-key-tables-plan.md).
      */
     public static final int MAX_POINTS = 1 << 16;
 

@@ -18,9 +18,9 @@ final class ProofMsms {
      * The largest domain, log2, whose proofs run their transforms and MSMs A, B1, C, B2 side by side
      * (system property {@code proofline.prover.sideBySideMaxLog}; below 0: never). Measured on the
      * 2-core Zen 5, warm, with the keys' tables, against the steps in order in one process
-     * ({@code proofline bench key-tables --in-order}): 2-25% less time a proof on BN254 and 2-17% on
-     * BLS12-381 at 2^12 to 2^16, none at 2^17, where an MSM on two threads is already 1.9 times as fast
-     * as on one (BENCHMARKS.md, "Circom circuits").
+     * ({@code proofline bench key-tables --in-order}): less time a proof on both curves at 2^12 to 2^16,
+     * none at 2^17, where an MSM on two threads is already nearly twice as fast as on one
+     * (BENCHMARKS.md, "Circom circuits").
      */
     static final int SIDE_BY_SIDE_MAX_LOG = Integer.getInteger("proofline.prover.sideBySideMaxLog", 16);
 

@@ -24,8 +24,8 @@ public final class VerificationKey {
     /**
      * The fixed parts of the pairing check, computed once: gamma and delta's Miller-loop lines, and the
      * Miller loop value of (alpha, beta). A check with them computes one pair's G2 arithmetic instead of
-     * four (a warm proof's verification, comparators-31: 3.0-3.2 -> 2.1 ms on BN254, 3.8-4.2 ->
-     * 2.9-3.2 ms on BLS12-381).
+     * four, which took a fair share off a warm proof's verification
+     * (docs/decisions/0013-circom-matrix-intel-2-6.md, "What changed").
      */
     record Prepared(Pairing.PreparedG2 gamma2, Pairing.PreparedG2 delta2, long[] alphaBetaLoop) {
     }

@@ -51,10 +51,10 @@ public final class ZkeyProver implements AutoCloseable {
 
     /**
      * Gives the key precomputed tables of its point sets ({@link KeyTables}) of at most {@code maxBytes}
-     * (256 MiB suits keys of up to about 2^16 constraints): its proofs then run 1.04 to 1.5 times as fast,
-     * the small ones most. The tables are mapped from {@code cacheDir} where an earlier run left them
-     * ({@link KeyTableCache}, of its default size; null: no cache), else built now, on all cores (seconds
-     * to tens of seconds) and written there. For an application that keeps the prover and proves many
+     * (256 MiB suits keys of up to about 2^16 constraints): its proofs then run faster, the small ones
+     * most (BENCHMARKS.md, "Circom circuits"). The tables are mapped from {@code cacheDir} where an
+     * earlier run left them ({@link KeyTableCache}, of its default size; null: no cache), else built now,
+     * on all cores (seconds to tens of seconds) and written there. For an application that keeps the prover and proves many
      * times; returns this prover, or it as it was where the tables could not be made.
      */
     public ZkeyProver withKeyTables(long maxBytes, Path cacheDir) {

@@ -17,9 +17,10 @@ public final class LimbProducts {
 
     /**
      * Whether the products run as 32 x 32-bit products: on Intel cores, where {@code vpmullq} is three
-     * uops with a latency of 15 cycles and {@code vpmuludq} one (on a Xeon: 30% less time an MSM
-     * addition on BN254, 25% on BLS12-381, 25% less an NTT), not elsewhere (on AMD's Zen 4 both are fast
-     * and the ANDs only cost: 15% slower on BN254's MSM additions). {@code -Dproofline.vector.narrow=true}
+     * uops with a latency of 15 cycles and {@code vpmuludq} one (on a Xeon the MSM additions and the NTT
+     * take less time), not elsewhere (on AMD's Zen 4 both are fast and the ANDs only cost: BN254's MSM
+     * additions got slower); docs/decisions/0005-32-bit-limb-products-on-intel.md and
+     * 0004-g1-msm-second-round.md. {@code -Dproofline.vector.narrow=true}
      * or {@code false} decides instead of the CPU's vendor.
      */
     static boolean narrow() {

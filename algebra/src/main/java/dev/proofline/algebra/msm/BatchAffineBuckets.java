@@ -295,9 +295,9 @@ final class BatchAffineBuckets extends BucketKernel {
         // Load the bucket now, unused, so that its cache lines are on their way while more points are
         // offered: the batch completes much later, and would otherwise wait on every bucket in turn. A
         // bucket of 8 words or more spans two or three lines (the array's header shifts them off the
-        // line boundaries): one word every 64 bytes and the last one reach each (BN254 G1 table MSMs,
-        // one JVM, three alternating rounds: 2^13 points 14.9-15.4 -> 14.1-14.4 ms, 2^16 93.8-94.9 ->
-        // 89.3-93.4 ms, against the first word only)
+        // line boundaries): one word every 64 bytes and the last one reach each, which made table MSMs,
+        // whose bucket sets outgrow the L2, quicker than the first word only
+        // (docs/decisions/0013-circom-matrix-intel-2-6.md, "What changed")
         final int at = b * aw;
         for (int k = 0; k < aw; k += 8) {
             touched ^= buckets[at + k];

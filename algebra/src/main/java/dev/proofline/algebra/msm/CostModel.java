@@ -35,8 +35,8 @@ final class CostModel {
 
     /**
      * A field inversion in multiplications of that field: the divstep inversion of
-     * {@link PrimeField#invVartime} takes about as long as 25 multiplications on BN254's Fp and 20
-     * on BLS12-381's (1.25 and 2.2 us against 48 and 110 ns, measured on an AMD EPYC), so 0.1 log2 q;
+     * {@link PrimeField#invVartime} was timed at a few tens of the field's products on BN254's and
+     * BLS12-381's Fp (docs/decisions/0009-divstep-inversions.md), so 0.1 log2 q;
      * in Fp2 one base-field inversion and a few operations, against Fp2 multiplications of about
      * three base-field ones.
      */
@@ -81,8 +81,8 @@ final class CostModel {
      * Fewest buckets a window needs for affine batches. A bucket may be in a batch only once, so with
      * few buckets a batch stays short while the other points wait in the queue, and the per-batch work
      * (the inversion, the 8-lane kernel's packing) is shared by few additions; the count model above
-     * does not see that. Measured on BN254 G1, 8 192 random scalars, c = 10, whose top window can hit 16
-     * buckets: 26.2 ms with that window affine, 21.5 ms with it Jacobian (4 096 scalars: 13.7, 11.8 ms).
+     * does not see that: a top window that can hit 16 buckets was measured faster in Jacobian coordinates
+     * (docs/decisions/0013-circom-matrix-intel-2-6.md, "What changed").
      */
     static final int AFFINE_MIN_BUCKETS = 128;
 

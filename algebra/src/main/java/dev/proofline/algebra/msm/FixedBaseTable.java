@@ -62,9 +62,9 @@ public final class FixedBaseTable implements AutoCloseable {
      * Most window bits {@link #windowBits} chooses: the most a digit's code holds. The cost model's choice
      * matched the fastest measured on BN254 G1 (Intel 2.6, 2 threads, dense random scalars, c from 12 to
      * 16, BENCHMARKS.md "Circom circuits"): c = 13 at 2^12 and 2^13 points, 15 at 2^14 and 2^15, 16 at
-     * 2^16 and 2^17 (within 3% of the best at every size). Where the top window can hit few buckets
-     * (BN254: 4 for c = 12 and 14) its digits are summed apart ({@code TableMsm}); before that, such a c
-     * cost up to 1.6x the time of its neighbours.
+     * 2^16 and 2^17. Where the top window can hit few buckets (BN254: 4 for c = 12 and 14) its digits are
+     * summed apart ({@code TableMsm}); before that, such a c was slower than its neighbours
+     * (docs/decisions/0016-key-tables-plan.md).
      */
     public static final int MAX_CHOSEN_BITS = 16;
 

@@ -331,7 +331,8 @@ public final class Msm {
     /**
      * Terms summed by one task of {@link #sum} at least (below that, fewer tasks). A bit-heavy circuit of
      * 2^13 constraints has about 3 900 ones in each of A, B1, C and B2: with 4 096 they were summed on
-     * one thread (comparators-31, warm: those four MSMs 8.1 ms, 6.9 ms on two threads with 1 024).
+     * one thread, and cutting them among two made those four MSMs quicker
+     * (docs/decisions/0013-circom-matrix-intel-2-6.md, "What changed").
      */
     private static final int SUM_CHUNK = 1 << 10;
 

@@ -29,11 +29,11 @@ final class VectorWarmUp {
     private static final AtomicLong[] SCALAR_WORK = {new AtomicLong(), new AtomicLong(), new AtomicLong(),
             new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
     /**
-     * Scalar additions after which the warm-up starts by itself (about 5 s of one core's work on
-     * BN254, 11 s on BLS12-381). The warm-up takes a core for a few seconds; a one-off 2^17 proof
-     * (about 8 M additions in its four G1 MSMs) does not get that back: started by its first MSM, it
-     * made the proof 10-20% slower. A long-running prover, or one MSM of 2^20 points (17 M
-     * additions), passes it soon.
+     * Scalar additions after which the warm-up starts by itself (seconds of one core's work). The
+     * warm-up takes a core for a few seconds; a one-off 2^17 proof (about 8 M additions in its four G1
+     * MSMs) does not get that back: started by its first MSM, it made the proof slower
+     * (docs/decisions/0007-whole-proofs-against-snarkjs.md). A long-running prover, or one MSM of 2^20
+     * points (17 M additions), passes it soon.
      */
     static final long WARM_UP_AFTER = 1L << 24;
 

@@ -21,8 +21,9 @@ abstract class Butterflies {
     /**
      * Without the 8-lane kernel, transforms of at least 2^FUSED_FROM_LOG elements run on the fused 4-limb
      * loops and smaller ones through the field's own methods ({@link Montgomery4Butterflies#byField}).
-     * Warm, the fused loops are about a tenth faster, but they are methods of nearly 3 KB of bytecode
-     * that a process first interprets, then compiles with some 65 ms of the optimising compiler's time;
+     * Warm, the fused loops are a little faster, but they are methods of nearly 3 KB of bytecode
+     * that a process first interprets, then compiles at a cost to the optimising compiler's time
+     * (docs/decisions/0012-one-off-jvm-options.md);
      * the field's product is compiled by then. Below 2^17 a one-off proof spends more on that than the
      * fused loops save (docs/algebra.md, "NTT"). The system property {@code proofline.ntt.fusedFromLog}
      * sets another bound: the launcher's recording of the start-up cache sets 0, so that its small

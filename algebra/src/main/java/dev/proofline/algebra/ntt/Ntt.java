@@ -301,7 +301,8 @@ public final class Ntt {
 
     /**
      * The log size of the blocks of the first stages: {@link #BLOCK_LOG}, or smaller so that every thread
-     * has a block (a transform of 2^13 elements in one block ran on one core, 1.7 ms where 2^14 took 2.2),
+     * has a block (a transform of 2^13 elements in one block ran on one core:
+     * docs/decisions/0013-circom-matrix-intel-2-6.md),
      * but not below {@link #MIN_BLOCK_LOG}.
      */
     private int blockLog() {

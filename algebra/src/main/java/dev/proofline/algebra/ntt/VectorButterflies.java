@@ -37,8 +37,9 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>The vector code is unrolled (written by {@code algebra/src/codegen/vector_butterflies.py}) into
  * methods of moderate size that hand limbs over through a scratch array: C2 time and memory grow
- * faster than linearly with a method's size (two whole butterflies in one method each took C2
- * about a second and 260 MB, and C1 gave up on them), and these compile in a fraction of that.
+ * faster than linearly with a method's size (two whole butterflies in one method each cost C2 many
+ * times the time and memory, and C1 gave up on them: docs/decisions/0002-ntt-8-lane-butterflies.md);
+ * these compile in a fraction of that.
  * Until C2 has compiled them they are far slower than the scalar kernel, so the scalar kernel works
  * until then (see {@link #compiled}).
  */
@@ -83,7 +84,7 @@ final class VectorButterflies extends Butterflies {
     /** Butterflies done by the scalar kernel so far, in transforms this kernel was asked for. */
     private static final AtomicLong SCALAR_WORK = new AtomicLong();
     /**
-     * Scalar butterflies after which the warm-up starts by itself: about 2 s of one core. Enough to
+     * Scalar butterflies after which the warm-up starts by itself (seconds of one core). Enough to
      * leave one-off runs alone (the six transforms of a 2^17 proof are 7 M), so that they do not
      * pay for a warm-up they would not get back; a long-running prover passes it soon.
      */
@@ -150,8 +151,8 @@ final class VectorButterflies extends Butterflies {
     /**
      * Runs the 8-lane butterflies on scratch data, on a thread of its own, each time next to the
      * scalar kernel on the same number of butterflies, until the vector code is the faster three
-     * times in a row (it is then compiled by C2: interpreted or compiled by C1 it is ten to a
-     * thousand times slower), for at most a minute.
+     * times in a row (it is then compiled by C2: interpreted or compiled by C1 it is far slower,
+     * docs/decisions/0002-ntt-8-lane-butterflies.md), for at most a minute.
      */
     private void runWarmUp() {
         try {

@@ -154,8 +154,8 @@ public abstract sealed class Pairing permits Bn254Pairing, Bls12381Pairing {
 
     /**
      * {@link #millerLoop}, with four pairs or more cut in two halves run on two threads where there are
-     * two, their values multiplied: each half pays its own squarings of f, and half the lines (a Groth16
-     * check's four pairs: 1.9 ms on one thread, about a fifth of it the squarings).
+     * two, their values multiplied: each half pays its own squarings of f (a small share of a Groth16
+     * check's four pairs) and half the lines (docs/decisions/0013-circom-matrix-intel-2-6.md).
      */
     private long[] millerLoopOnThreads(long[][] g1s, long[][] g2s) {
         if (g1s.length < 4 || g1s.length != g2s.length || Runtime.getRuntime().availableProcessors() < 2) {

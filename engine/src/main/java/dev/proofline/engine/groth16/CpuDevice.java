@@ -13,9 +13,8 @@ import dev.proofline.groth16.Prover;
  * <p>The prover runs its steps in order ({@link Prover#withStepsInOrder}), never a small proof's MSMs
  * beside its transforms: the pipeline already overlaps one partition's {@code finish} (B in G2,
  * verification) with the next one's {@code start}, and moving B into {@code start} would lengthen
- * the prover stage. On a stream of 2^15 proofs ({@code bench engine --backend cpu --constraints
- * 16384 --jobs 12 --partitions 5 --synthesis-threads 1}, 2 cores, three alternating runs each) the
- * MSMs beside the transforms gave 127.2-130.8 proofs a minute, the steps in order 124.5-134.4: no gain.
+ * the prover stage. On a stream of 2^15 proofs the MSMs beside the transforms gave no gain
+ * (BENCHMARKS.md, "Circom circuits", the MSMs beside the transforms).
  */
 public final class CpuDevice implements DeviceBackend<CircuitJob.Payload> {
 

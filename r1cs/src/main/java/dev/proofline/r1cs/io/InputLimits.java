@@ -38,16 +38,16 @@ public final class InputLimits {
     /**
      * The longest string read from a JSON input, in characters. Strings are numbers or names here (a
      * field element has at most 116 digits), so a longer one is refused where Jackson reads it,
-     * before it is held whole: a 15 MiB string cost about 100 MiB at its peak (the text buffers as
-     * they grew, then the string).
+     * before it is held whole: a long string cost several times its size at its peak (the text buffers
+     * as they grew, then the string; docs/decisions/0021-json-input-limits.md).
      */
     public static final int MAX_STRING_CHARS = 1 << 20;
 
     static final long DEFAULT_JSON_BYTES = 16L << 20;
     // a file at the value limit is read whole before anything can refuse it (the public signals
-    // before the key's count, an input before the circuit's): 200,000 values cost the command line
-    // about 75 MiB of peak RSS, 100,000 keep it within the 64 MiB of docs/reliability.md and allow a
-    // verification key of 20,000 public signals
+    // before the key's count, an input before the circuit's): 100,000 values keep the command line
+    // within the 64 MiB of docs/reliability.md (twice as many did not:
+    // docs/decisions/0021-json-input-limits.md) and allow a verification key of 20,000 public signals
     static final long DEFAULT_JSON_VALUES = 100_000;
     static final long DEFAULT_INPUT_JSON_BYTES = 64L << 20;
     static final long DEFAULT_INPUT_JSON_VALUES = 100_000;

@@ -151,8 +151,9 @@ public final class CircomWasm {
     }
 
     /**
-     * Loads and compiles {@code circuit.wasm}: the larger the circuit, the longer (1.5 to 3 s for the
-     * 2^17 constraints of 253 Poseidon hashes, a 2.3 MB module, on 2 cores).
+     * Loads and compiles {@code circuit.wasm}: the larger the circuit, the longer (seconds for the
+     * 2^17 constraints of 253 Poseidon hashes, a 2.3 MB module:
+     * docs/decisions/0020-compiled-witness-generators.md).
      */
     public static CircomWasm load(Path wasm) {
         return load(wasm, null);
@@ -161,7 +162,7 @@ public final class CircomWasm {
     /**
      * As {@link #load(Path)}, keeping the JVM classes compiled from the module in {@code cacheDir}
      * (one jar per module, named by its SHA-256; created if absent), so that a later process loading
-     * the same module skips the compilation (about 1 s of the 2^17 example). Only point this at a
+     * the same module skips the compilation (most of its load time). Only point this at a
      * directory that nobody else can write: its classes are loaded as they are. Null: no cache.
      */
     public static CircomWasm load(Path wasm, Path cacheDir) {
