@@ -28,11 +28,11 @@ import java.util.function.Consumer;
  * exported and its proof verified a dozen times, through the very commands a request runs, as the
  * engine's {@link Housekeeping}: at the lowest CPU priority, each step waiting while a request runs in
  * the engine or a one-off command runs beside it, so that no request waits for it. Before that, the
- * 8-lane kernels of the NTT and of the G1 and G2 MSMs are compiled where the JVM has them, at once and
- * without waiting (at the lowest priority still: a few seconds of one core, and every request runs
- * the scalar kernels until then; they replace them only once compiled, and the proofs then run the
- * code that requests will run). The warm-up key's precomputed tables are built
- * before its first proof, so that the MSMs through tables are compiled too.
+ * 8-lane kernels of the NTT and of the G1 and G2 MSMs are compiled where the JVM has them, as soon as
+ * no request and no one-off command runs, without waiting for other programs (at the lowest priority
+ * still: a few seconds of one core, and every request runs the scalar kernels until then; they replace
+ * them only once compiled, and the proofs then run the code that requests will run). The warm-up key's
+ * precomputed tables are built before its first proof, so that the MSMs through tables are compiled too.
  */
 final class EngineWarmUp {
 
@@ -94,11 +94,15 @@ final class EngineWarmUp {
         try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
-                // the first curve's without waiting for a turn: a few seconds of one core, without which
-                // every request runs the slower scalar kernels (BENCHMARKS.md, "As a user meets it"), and
-                // which a loop of requests alternating with another program would never leave a turn for
+                // the first curve's without waiting for other programs: a few seconds of one core, without
+                // which every request runs the slower scalar kernels (BENCHMARKS.md, "As a user meets it"),
+                // and which a loop of requests alternating with another program would never leave a turn
+                // for; but after the one-off command that started the engine, or one that runs while it
+                // starts, so as not to slow it down
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
-                if (curve != curves.getFirst()) {
+                if (curve == curves.getFirst()) {
+                    housekeeping.awaitOwnTurn();
+                } else {
                     housekeeping.awaitTurn();
                 }
                 ZkeyProver.warmUp(curve);

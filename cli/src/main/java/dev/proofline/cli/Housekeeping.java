@@ -84,9 +84,22 @@ final class Housekeeping implements AutoCloseable {
      * pool's threads that were started before the step.
      */
     void awaitTurn() {
+        await(true);
+    }
+
+    /**
+     * As {@link #awaitTurn}, but without waiting for other programs: returns once no request runs in the
+     * engine and no one-off command of this state directory runs, whatever else keeps the processors busy.
+     */
+    void awaitOwnTurn() {
+        await(false);
+    }
+
+    private void await(boolean forOthers) {
         lowerPriority();
         try {
-            while (requests.get() > 0 || oneOffRunning() || (yieldToOthers && stillYielding() && othersBusy())) {
+            while (requests.get() > 0 || oneOffRunning()
+                    || (forOthers && yieldToOthers && stillYielding() && othersBusy())) {
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {

@@ -59,11 +59,18 @@ class HousekeepingTest {
                 h.awaitTurn();
                 step.complete(null);
             });
+            CompletableFuture<Void> own = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitOwnTurn();
+                own.complete(null);
+            });
             Thread.sleep(500);
             assertFalse(step.isDone(), "waits while the one-off command runs");
+            assertFalse(own.isDone(), "a step that does not wait for other programs still waits for it");
             oneOff.getOutputStream().close();
             assertTrue(oneOff.waitFor(30, TimeUnit.SECONDS));
             step.get(30, TimeUnit.SECONDS);
+            own.get(30, TimeUnit.SECONDS);
         } finally {
             oneOff.destroyForcibly();
         }
@@ -83,10 +90,18 @@ class HousekeepingTest {
                 h.awaitTurn();
                 step.complete(null);
             });
+            CompletableFuture<Void> own = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitOwnTurn();
+                own.complete(null);
+            });
+            own.get(30, TimeUnit.SECONDS);   // a step that waits for requests and one-off commands only goes on
             Thread.sleep(1_000);
             assertFalse(step.isDone(), "waits while another program keeps a processor busy");
             busy.destroyForcibly();
-            step.get(2, TimeUnit.MINUTES);
+            // at the latest once it has waited for others as long as it ever does (a machine kept busy by
+            // yet other programs)
+            step.get(3, TimeUnit.MINUTES);
         } finally {
             busy.destroyForcibly();
         }
