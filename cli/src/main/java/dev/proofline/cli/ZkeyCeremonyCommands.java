@@ -97,7 +97,7 @@ final class ZkeyCeremonyCommands {
         @Parameters(index = "3", paramLabel = "<numIterationsExp>", description = "10 to 63")
         int exp;
 
-        @Option(names = {"-n", "--name"})
+        @Option(names = {"-n", "--name"}, description = "the contribution's name (at most 64 characters are kept)")
         String name;
 
         @Override
