@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.ceremony.ChallengeResponse;
 import dev.proofline.groth16.ceremony.HexFormatting;
 import dev.proofline.groth16.ceremony.PhaseTwoPreparation;
 import dev.proofline.groth16.ceremony.PowersOfTau;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Spec;
         description = {"Powers of tau (phase 1 of the Groth16 trusted setup) with snarkjs's arguments and .ptau files:"
             + " each step interoperates with `snarkjs powersoftau` (docs/setup.md)."},
         subcommands = {PowersOfTauCommand.New.class, PowersOfTauCommand.Contribute.class,
-            PowersOfTauCommand.Beacon.class, PowersOfTauCommand.Verify.class, PowersOfTauCommand.Prepare.class})
+            PowersOfTauCommand.Beacon.class, PowersOfTauCommand.Verify.class, PowersOfTauCommand.Prepare.class,
+            PowersOfTauCommand.Export.class, PowersOfTauCommand.Import.class})
 final class PowersOfTauCommand implements Runnable {
 
     @Spec
@@ -118,6 +120,82 @@ final class PowersOfTauCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             print(spec, PowersOfTau.beacon(in, out, name, beacon, exp, CeremonyOutput.progress(spec)));
+            return 0;
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Export for a contribution made elsewhere.",
+            subcommands = {PowersOfTauCommand.ExportChallenge.class})
+    static final class Export implements Runnable {
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+
+    @Command(name = "challenge", mixinStandardHelpOptions = true,
+            description = {"Write the current challenge (the last response hash, then every point uncompressed), for a"
+                + " contributor whose software answers challenges (`snarkjs powersoftau challenge contribute`);"
+                + " `proofline powersoftau import response` takes the answer back."})
+    static final class ExportChallenge implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<powersoftau.ptau>")
+        Path in;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "<challenge>", description = "default: challenge")
+        Path out = Path.of("challenge");
+
+        @Override
+        public Integer call() throws IOException {
+            byte[] hash = ChallengeResponse.exportChallenge(in, out, CeremonyOutput.progress(spec));
+            CeremonyOutput.print(spec, HexFormatting.hashBlock("Current Challenge Hash: ", hash));
+            return 0;
+        }
+    }
+
+    @Command(name = "import", mixinStandardHelpOptions = true, description = "Import a contribution made elsewhere.",
+            subcommands = {PowersOfTauCommand.ImportResponse.class})
+    static final class Import implements Runnable {
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+
+    @Command(name = "response", mixinStandardHelpOptions = true,
+            description = {"Add the contribution in a response to the ptau's current challenge: its points and its"
+                + " public key, as a new contribution; `proofline powersoftau verify` then checks it."})
+    static final class ImportResponse implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<old.ptau>")
+        Path in;
+
+        @Parameters(index = "1", paramLabel = "<response>")
+        Path response;
+
+        @Parameters(index = "2", paramLabel = "<new.ptau>")
+        Path out;
+
+        @Option(names = {"-n", "--name"}, description = "the contribution's name (at most 64 characters are kept)")
+        String name;
+
+        @Override
+        public Integer call() throws IOException {
+            print(spec, ChallengeResponse.importResponse(in, response, out, name, CeremonyOutput.progress(spec)));
             return 0;
         }
     }

@@ -39,6 +39,26 @@ class PowersOfTauCommandTest {
     }
 
     @Test
+    void aContributionMadeFromAChallengeIsImportedAndVerifies() throws Exception {
+        assertEquals(0, CliRun.of("powersoftau", "new", "bn128", "3", f("0.ptau")).code());
+        CliRun r = CliRun.of("powersoftau", "export", "challenge", f("0.ptau"), f("challenge"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Current Challenge Hash: \n\t\t"), r.out());
+        Node.snarkjs("powersoftau", "challenge", "contribute", "bn128", f("challenge"), f("response"), "-e=text");
+        r = CliRun.of("powersoftau", "import", "response", f("0.ptau"), f("response"), f("1.ptau"), "-n=outside");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Next Challenge Hash:"), r.out());
+        r = CliRun.of("powersoftau", "verify", f("1.ptau"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Contribution #1 outside"), r.out());
+        // the same response again: it answers the challenge before it, not 1.ptau's
+        r = CliRun.of("powersoftau", "import", "response", f("1.ptau"), f("response"), f("2.ptau"));
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.err().contains("response: it answers the challenge"), r.err());
+        assertTrue(Files.notExists(dir.resolve("2.ptau")));
+    }
+
+    @Test
     void verifyRefusesANewAccumulatorWithExitCodeOne() {
         assertEquals(0, CliRun.of("powersoftau", "new", "bls12381", "2", f("0.ptau")).code());
         CliRun r = CliRun.of("powersoftau", "verify", f("0.ptau"));

@@ -97,6 +97,18 @@ public final class Blake2b {
                 pos = 0;
             }
             int take = Math.min(BLOCK - pos, len);
+            if (take == BLOCK && take < len) {
+                // whole blocks straight from the input, all but its last, as noble-hashes does (for input
+                // at a 4-byte offset, as every caller's is): the buffer keeps what it held, which a stored
+                // state shows
+                while (len > BLOCK) {
+                    compressed += BLOCK;
+                    compress(data, off, false);
+                    off += BLOCK;
+                    len -= BLOCK;
+                }
+                continue;
+            }
             System.arraycopy(data, off, buffer, pos, take);
             pos += take;
             off += take;
@@ -108,7 +120,7 @@ public final class Blake2b {
     /** The state as snarkjs stores it (see the class comment); this hash is unchanged. */
     public byte[] state() {
         ByteBuffer b = ByteBuffer.allocate(STATE_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(buffer, 0, pos).put(new byte[BLOCK - pos]);
+        b.put(buffer);   // past pos: what earlier blocks left there, as in snarkjs's stored states
         for (int i = 0; i < 8; i++) {
             b.putInt((int) h[i]).putInt((int) (h[i] >>> 32));
         }

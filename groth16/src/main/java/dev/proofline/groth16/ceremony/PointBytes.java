@@ -91,6 +91,38 @@ final class PointBytes {
         }
     }
 
+    /**
+     * Reads a coordinate as {@link #uncompressed} writes it (big-endian, c1 before c0) into {@code p} at
+     * {@code pi}; false where a component is not below the field's modulus.
+     */
+    boolean readCoordinate(byte[] in, int off, long[] p, int pi) {
+        for (int s = 0; s < degree; s++) {
+            try {
+                fp.fromBytesBE(in, off + s * n8, p, pi + (degree - 1 - s) * limbs);
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Reads an uncompressed point (all zeros: infinity) into {@code p}; false where a coordinate is not
+     * below the modulus or the point is not on the curve.
+     */
+    boolean fromUncompressed(byte[] in, int off, long[] p, int pi) {
+        boolean zero = true;
+        for (int i = 0; i < size() && zero; i++) {
+            zero = in[off + i] == 0;
+        }
+        if (zero) {
+            java.util.Arrays.fill(p, pi, pi + curve.affineWidth(), 0L);
+            return true;
+        }
+        return readCoordinate(in, off, p, pi) && readCoordinate(in, off + degree * n8, p, pi + degree * limbs)
+                && curve.arithmetic().isOnCurveAffine(p, pi);
+    }
+
     /** The stored form: the affine words, little-endian. */
     void stored(long[] p, int pi, byte[] out, int off) {
         int w = curve.affineWidth();

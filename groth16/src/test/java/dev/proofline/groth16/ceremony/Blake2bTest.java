@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * BLAKE2b-512 and its stored state against the library snarkjs 0.7.6 uses (@noble/hashes, with
  * snarkjs's own toPartialHash / fromPartialHash): digests of inputs around the block size, given in
- * pieces, and a state written by one side and finished by the other.
+ * pieces, and a state written by one side (byte for byte, the bytes that earlier blocks left in the
+ * buffer past the buffered ones included) and finished by the other.
  */
 class Blake2bTest {
 
@@ -72,9 +73,6 @@ class Blake2bTest {
                     for (const p of pieces) { h.update(data.slice(at, at + p)); at += p; }
                     const state = toPartialHash(h);
                     const resumed = fromPartialHash(state).update(input(33)).digest();
-                    // bytes past the buffered ones are whatever was left there: compare them as zeros
-                    const pos = new DataView(state.buffer).getUint32(128 + 72, true);
-                    state.fill(0, pos, 128);
                     out.push({ state: hex(state), resumed: hex(resumed), digest: hex(h.digest()) });
                   }
                   console.log(JSON.stringify(out));
