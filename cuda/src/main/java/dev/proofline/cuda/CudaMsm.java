@@ -5,9 +5,7 @@ import static dev.proofline.cuda.MsmSizes.maxTasks;
 import static dev.proofline.cuda.MsmSizes.scanChunk;
 import static dev.proofline.cuda.MsmSizes.segmentLength;
 
-import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
-import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.cuda.MsmBuffers.Scratch;
 import dev.proofline.cuda.MsmBuffers.Staging;
 import java.lang.foreign.Arena;
@@ -23,7 +21,7 @@ import java.util.Objects;
  * most 128 points of a bucket, a bucket reduction in segments of 16 buckets whose shares are summed in
  * parallel runs; the window sums are combined by doubling on the host).
  *
- * <p>Points are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
+ * <p>ResidentPoints are uploaded once ({@link #upload}) and stay in device memory, in the snarkjs zkey layout
  * (affine x, y, little-endian Montgomery words, on G2 each coordinate c0 then c1, infinity = (0, 0));
  * each {@link #multiply} copies its scalars (4 canonical little-endian words each, taken mod r) through
  * pinned memory, runs the kernels on this instance's stream (with scratch buffers kept between calls,
@@ -34,78 +32,6 @@ import java.util.Objects;
  */
 public final class CudaMsm implements AutoCloseable {
 
-    /** The groups the kernels are built for: G1 and G2 of each curve. */
-    public enum Curve {
-        BN254("bn254", 4, 254, PairingCurve.BN254, false),
-        BLS12_381("bls12381", 6, 255, PairingCurve.BLS12_381, false),
-        BN254_G2("bn254_g2", 4, 254, PairingCurve.BN254, true),
-        BLS12_381_G2("bls12381_g2", 6, 255, PairingCurve.BLS12_381, true);
-
-        private final String prefix;
-        private final int limbs;
-        private final int scalarBits;
-        private final PairingCurve pairingCurve;
-        private final boolean g2;
-
-        Curve(String prefix, int limbs, int scalarBits, PairingCurve pairingCurve, boolean g2) {
-            this.prefix = prefix;
-            this.limbs = limbs;
-            this.scalarBits = scalarBits;
-            this.pairingCurve = pairingCurve;
-            this.g2 = g2;
-        }
-
-        /** G1 of {@code c}. */
-        public static Curve g1(PairingCurve c) {
-            return c == PairingCurve.BN254 ? BN254 : BLS12_381;
-        }
-
-        /** G2 of {@code c}. */
-        public static Curve g2(PairingCurve c) {
-            return c == PairingCurve.BN254 ? BN254_G2 : BLS12_381_G2;
-        }
-
-        /** The prefix of the group's entry points, {@code pl_<prefix>_msm_...}. */
-        public String prefix() {
-            return prefix;
-        }
-
-        /** The curve of the Java code. */
-        public PairingCurve pairingCurve() {
-            return pairingCurve;
-        }
-
-        /** The group in the Java code (its arithmetic combines the window sums on the host). */
-        public WeierstrassCurve group() {
-            return g2 ? pairingCurve.g2() : pairingCurve.g1();
-        }
-
-        /** 64-bit words of a base field element. */
-        public int limbs() {
-            return limbs;
-        }
-
-        /** Words of a coordinate: the base field's limbs on G1, twice that (c0, c1) on G2. */
-        public int coordinateWords() {
-            return g2 ? 2 * limbs : limbs;
-        }
-
-        /** Words of an affine point. */
-        public int affineWords() {
-            return 2 * coordinateWords();
-        }
-
-        /** Words of a Jacobian point. */
-        public int jacobianWords() {
-            return 3 * coordinateWords();
-        }
-
-        /** Bit length of the group order r. */
-        public int scalarBits() {
-            return scalarBits;
-        }
-    }
-
     /** Words per scalar. */
     public static final int SCALAR_WORDS = 4;
 
@@ -113,11 +39,9 @@ public final class CudaMsm implements AutoCloseable {
     private static final int POINT_BLOCK = 128;
     private static final int BLOCK = 256;
     private static final int MAX_BLOCKS = 1 << 20;
-    /** Bytes of pinned memory through which points are uploaded. */
-    private static final long UPLOAD_CHUNK = 32L << 20;
 
     private final Context context;
-    private final Curve curve;
+    private final MsmGroup curve;
     private final Stream stream;
     private final MsmKernels kernels;
     private final MsmBuffers buffers;
@@ -127,7 +51,7 @@ public final class CudaMsm implements AutoCloseable {
     private boolean closed;
 
     /** An MSM for {@code curve} with the kernels of {@code module} (loaded from {@link KernelImage}). */
-    public CudaMsm(Context context, Module module, Curve curve) {
+    public CudaMsm(Context context, Module module, MsmGroup curve) {
         this.context = Objects.requireNonNull(context, "context");
         this.curve = Objects.requireNonNull(curve, "curve");
         this.kernels = new MsmKernels(module, curve);
@@ -136,7 +60,7 @@ public final class CudaMsm implements AutoCloseable {
         this.times = new MsmStepTimes(context, stream);
     }
 
-    public Curve curve() {
+    public MsmGroup curve() {
         return curve;
     }
 
@@ -178,71 +102,12 @@ public final class CudaMsm implements AutoCloseable {
     // ------------------------------------------------------------------ points
 
     /**
-     * Points resident in device memory: a set as uploaded, or a set without its points at infinity
-     * ({@link #uploadWithoutInfinity}), which then keeps the original index of each point it holds (on
-     * the device, and on the host for scalars that come from the host) and still takes a scalar for
-     * every point of the original set.
-     */
-    public final class Points implements AutoCloseable {
-        private final DeviceBuffer buffer;
-        private final int count;
-        private final DeviceBuffer index;
-        private final int[] hostIndex;
-        private final int scalarCount;
-
-        private Points(DeviceBuffer buffer, int count, DeviceBuffer index, int[] hostIndex, int scalarCount) {
-            this.buffer = buffer;
-            this.count = count;
-            this.index = index;
-            this.hostIndex = hostIndex;
-            this.scalarCount = scalarCount;
-        }
-
-        /** The points held on the device. */
-        public int count() {
-            return count;
-        }
-
-        /** The scalars an MSM over the set takes: the points of the set as given, at infinity or not. */
-        public int scalarCount() {
-            return scalarCount;
-        }
-
-        /** Device memory held: the points, and the index of each when some were left out. */
-        public long bytes() {
-            return (buffer == null ? 0 : buffer.size()) + (index == null ? 0 : index.size());
-        }
-
-        public Curve curve() {
-            return curve;
-        }
-
-        @Override
-        public void close() {
-            if (buffer != null) {
-                buffer.close();
-            }
-            if (index != null) {
-                index.close();
-            }
-        }
-    }
-
-    /**
      * Copies {@code count} affine points from byte {@code offset} of {@code points} (the zkey layout; any
      * segment, heap or native) to device memory, through a pinned buffer, and waits for the copy.
      */
-    public Points upload(MemorySegment points, long offset, int count) {
+    public ResidentPoints upload(MemorySegment points, long offset, int count) {
         checkOpen();
-        checkRange(points, offset, count);
-        return new Points(copyToDevice(points, offset, count), count, null, null, count);
-    }
-
-    private void checkRange(MemorySegment points, long offset, int count) {
-        long bytes = 8L * curve.affineWords() * count;
-        if (count <= 0 || offset < 0 || offset + bytes > points.byteSize()) {
-            throw new IllegalArgumentException(count + " points at byte " + offset + " of " + points.byteSize());
-        }
+        return ResidentPoints.upload(context, stream, curve, points, offset, count);
     }
 
     /**
@@ -253,76 +118,13 @@ public final class CudaMsm implements AutoCloseable {
      * points ({@code pl_msm_gather_scalars} on the device). When no point is at infinity this is
      * {@link #upload(MemorySegment, long, int)}.
      */
-    public Points uploadWithoutInfinity(MemorySegment points, long offset, int count) {
+    public ResidentPoints uploadWithoutInfinity(MemorySegment points, long offset, int count) {
         checkOpen();
-        checkRange(points, offset, count);
-        int aw = curve.affineWords();
-        long pointBytes = 8L * aw;
-        int[] kept = new int[count];
-        int k = 0;
-        for (int i = 0; i < count; i++) {
-            long at = offset + pointBytes * i;
-            long any = 0;
-            for (int w = 0; w < aw; w++) {
-                any |= points.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 8L * w);
-            }
-            if (any != 0) {
-                kept[k++] = i;
-            }
-        }
-        if (k == count) {
-            return upload(points, offset, count);
-        }
-        int[] index = java.util.Arrays.copyOf(kept, k);
-        if (k == 0) {
-            return new Points(null, 0, null, index, count);
-        }
-        DeviceBuffer buffer = null;
-        DeviceBuffer deviceIndex = null;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(pointBytes * k, 8);
-            for (int j = 0; j < k; j++) {
-                MemorySegment.copy(points, offset + pointBytes * index[j], host, pointBytes * j, pointBytes);
-            }
-            buffer = copyToDevice(host, 0, k);
-            MemorySegment hostIndex = arena.allocate(4L * k, 8);
-            MemorySegment.copy(index, 0, hostIndex, ValueLayout.JAVA_INT, 0, k);
-            deviceIndex = context.allocate(4L * k);
-            deviceIndex.copyFromHost(hostIndex, 0);
-            return new Points(buffer, k, deviceIndex, index, count);
-        } catch (RuntimeException | Error e) {
-            if (buffer != null) {
-                buffer.close();
-            }
-            if (deviceIndex != null) {
-                deviceIndex.close();
-            }
-            throw e;
-        }
-    }
-
-    /** Copies {@code count} affine points from byte {@code offset} of {@code points} to a new device buffer. */
-    private DeviceBuffer copyToDevice(MemorySegment points, long offset, int count) {
-        long bytes = 8L * curve.affineWords() * count;
-        DeviceBuffer buffer = context.allocate(bytes);
-        try (PinnedBuffer bounce = context.allocatePinned(Math.min(bytes, UPLOAD_CHUNK))) {
-            for (long done = 0; done < bytes; ) {
-                long len = Math.min(bytes - done, bounce.size());
-                MemorySegment chunk = bounce.segment().asSlice(0, len);
-                MemorySegment.copy(points, offset + done, chunk, 0, len);
-                buffer.copyFromHostAsync(chunk, done, stream);
-                stream.synchronize();
-                done += len;
-            }
-        } catch (RuntimeException | Error e) {
-            buffer.close();
-            throw e;
-        }
-        return buffer;
+        return ResidentPoints.uploadWithoutInfinity(context, stream, curve, points, offset, count);
     }
 
     /** As {@link #upload(MemorySegment, long, int)} from a {@code long[]} of affine points. */
-    public Points upload(long[] points) {
+    public ResidentPoints upload(long[] points) {
         return upload(MemorySegment.ofArray(points), 0, points.length / curve.affineWords());
     }
 
@@ -332,12 +134,12 @@ public final class CudaMsm implements AutoCloseable {
      * sum_{i < count} k_{s+i} P_i, Jacobian: the first {@code count} resident points, scalars from index
      * {@code scalarIndex} (in scalars, not words).
      */
-    public long[] multiply(Points points, long[] scalars, int scalarIndex, int count) {
+    public long[] multiply(ResidentPoints points, long[] scalars, int scalarIndex, int count) {
         return multiply(points, scalars, scalarIndex, count, 0);
     }
 
-    /** As {@link #multiply(Points, long[], int, int)} with window size c in [2, 16] (0: {@link #windowBits}). */
-    public long[] multiply(Points points, long[] scalars, int scalarIndex, int count, int c) {
+    /** As {@link #multiply(ResidentPoints, long[], int, int)} with window size c in [2, 16] (0: {@link #windowBits}). */
+    public long[] multiply(ResidentPoints points, long[] scalars, int scalarIndex, int count, int c) {
         checkOpen();
         if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
                 || ((long) scalarIndex + count) * SCALAR_WORDS > scalars.length) {
@@ -351,36 +153,36 @@ public final class CudaMsm implements AutoCloseable {
      * Whether an MSM of {@code count} terms may run over {@code points}: the first {@code count} of a set
      * as uploaded; none or all of a set without its points at infinity.
      */
-    private static boolean terms(Points points, int count) {
+    private static boolean terms(ResidentPoints points, int count) {
         return points.hostIndex == null ? count >= 0 && count <= points.count()
                 : count == 0 || count == points.scalarCount();
     }
 
     /** The resident points an MSM of {@code count} terms over {@code points} adds. */
-    private static int resident(Points points, int count) {
+    private static int resident(ResidentPoints points, int count) {
         return points.hostIndex == null || count == 0 ? count : points.count();
     }
 
     /**
-     * As {@link #multiply(Points, long[], int, int)} with the scalars already in device memory: from
+     * As {@link #multiply(ResidentPoints, long[], int, int)} with the scalars already in device memory: from
      * scalar {@code scalarIndex} of {@code scalars} (4 canonical words each, as on the host), written
      * there by work on another stream that records {@code ready} when it is done (null: they are
      * there); this MSM's stream waits for that event before it reads them. No scalar goes through the
      * host.
      */
-    public long[] multiply(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
+    public long[] multiply(ResidentPoints points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
         return multiplyAsync(points, scalars, scalarIndex, count, ready).join();
     }
 
     /**
-     * As {@link #multiply(Points, DeviceBuffer, int, int, Event)}, returning once the work is queued on
+     * As {@link #multiply(ResidentPoints, DeviceBuffer, int, int, Event)}, returning once the work is queued on
      * this instance's stream: {@link Pending#join} waits for it and gives the sum. Work of other
      * instances (on their own streams) runs beside it. One call of this instance at a time may be
      * pending: join it before the next.
      *
      * @throws IllegalStateException a call of this instance is still pending
      */
-    public Pending multiplyAsync(Points points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
+    public Pending multiplyAsync(ResidentPoints points, DeviceBuffer scalars, int scalarIndex, int count, Event ready) {
         checkOpen();
         if (points.curve() != curve || !terms(points, count) || scalarIndex < 0
                 || ((long) scalarIndex + count) * SCALAR_WORDS * 8 > scalars.size()) {
@@ -438,7 +240,7 @@ public final class CudaMsm implements AutoCloseable {
      * at infinity, every resident point with the scalar of its original index (gathered on the device or
      * on the host).
      */
-    private Pending enqueue(Points points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
+    private Pending enqueue(ResidentPoints points, int count, int c, DeviceBuffer onDevice, long[] onHost, int scalarIndex,
             Event ready) {
         if (c != 0 && (c < 2 || c > 16)) {
             throw new IllegalArgumentException("window bits must be 0 or in [2, 16]: " + c);
@@ -629,7 +431,7 @@ public final class CudaMsm implements AutoCloseable {
         }
     }
 
-    /** Frees the scratch buffers and destroys the stream; resident {@link Points} are closed by their owner. */
+    /** Frees the scratch buffers and destroys the stream; resident {@link ResidentPoints} are closed by their owner. */
     @Override
     public void close() {
         if (!closed) {

@@ -25,16 +25,16 @@ final class DeviceKeys implements AutoCloseable {
      * how many lanes hold it now.
      */
     static final class Resident implements AutoCloseable {
-        final CudaMsm.Points a;
-        final CudaMsm.Points b1;
-        final CudaMsm.Points c;
-        final CudaMsm.Points h;
-        final CudaMsm.Points b2;
+        final ResidentPoints a;
+        final ResidentPoints b1;
+        final ResidentPoints c;
+        final ResidentPoints h;
+        final ResidentPoints b2;
         final long pointBytes;
         CudaCoefficients.Rows rows;
         private int holders;
 
-        Resident(CudaMsm.Points a, CudaMsm.Points b1, CudaMsm.Points c, CudaMsm.Points h, CudaMsm.Points b2,
+        Resident(ResidentPoints a, ResidentPoints b1, ResidentPoints c, ResidentPoints h, ResidentPoints b2,
                 long pointBytes) {
             this.a = a;
             this.b1 = b1;

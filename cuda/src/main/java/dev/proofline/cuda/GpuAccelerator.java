@@ -36,7 +36,7 @@ final class GpuAccelerator implements AutoCloseable {
     private final Module module;
     private final CudaNtt ntt;
     private final CudaCoefficients coefficients;
-    private final Map<CudaMsm.Curve, CudaMsm> msms = new java.util.EnumMap<>(CudaMsm.Curve.class);
+    private final Map<MsmGroup, CudaMsm> msms = new java.util.EnumMap<>(MsmGroup.class);
     /** Whether B in G2 is computed here, with the G1 sums (else on the CPU in the prover's finish). */
     private final boolean g2;
     /** Whether a, b, c of keys proved from their coefficients are computed here (else on the CPU). */
@@ -86,10 +86,10 @@ final class GpuAccelerator implements AutoCloseable {
 
     /** The G1 MSM of {@code curve} on this device (made on first use). */
     CudaMsm msm(PairingCurve curve) {
-        return msm(CudaMsm.Curve.g1(curve));
+        return msm(MsmGroup.g1(curve));
     }
 
-    private CudaMsm msm(CudaMsm.Curve group) {
+    private CudaMsm msm(MsmGroup group) {
         return msms.computeIfAbsent(group, c -> new CudaMsm(context, module, c));
     }
 
@@ -126,7 +126,7 @@ final class GpuAccelerator implements AutoCloseable {
             long[] sumB1 = msm.multiply(r.b1, w, 0, nVars);
             long[] sumC = msm.multiply(r.c, w, nPublic + 1, nVars - nPublic - 1);
             long[] sumH = msm.multiply(r.h, h, 0, key.domainSize());
-            long[] sumB2 = r.b2 == null ? null : msm(CudaMsm.Curve.g2(key.curve())).multiply(r.b2, w, 0, nVars);
+            long[] sumB2 = r.b2 == null ? null : msm(MsmGroup.g2(key.curve())).multiply(r.b2, w, 0, nVars);
             return sums(sumA, sumB1, sumC, sumH, sumB2);
         });
     }
@@ -195,7 +195,7 @@ final class GpuAccelerator implements AutoCloseable {
             }
             // B in G2 on its own instance's stream, beside the G1 MSMs (it needs only the witness)
             if (r.b2 != null) {
-                b2 = msm(CudaMsm.Curve.g2(key.curve())).multiplyAsync(r.b2, w, 0, nVars, witnessReady);
+                b2 = msm(MsmGroup.g2(key.curve())).multiplyAsync(r.b2, w, 0, nVars, witnessReady);
             }
             long[] sumA = msm.multiply(r.a, w, 0, nVars, witnessReady);
             long[] sumB1 = msm.multiply(r.b1, w, 0, nVars, null);
@@ -274,10 +274,10 @@ final class GpuAccelerator implements AutoCloseable {
         CudaMsm msm = msm(key.curve());
         int nVars = key.variableCount();
         int nPublic = key.publicCount();
-        CudaMsm.Points a = null;
-        CudaMsm.Points b1 = null;
-        CudaMsm.Points c = null;
-        CudaMsm.Points h = null;
+        ResidentPoints a = null;
+        ResidentPoints b1 = null;
+        ResidentPoints c = null;
+        ResidentPoints h = null;
         try {
             // A, B1, C and B2 without their points at infinity (most of a circom key's A and B)
             a = msm.uploadWithoutInfinity(key.pointsA(), 0, nVars);
@@ -286,14 +286,14 @@ final class GpuAccelerator implements AutoCloseable {
             c = msm.uploadWithoutInfinity(key.pointsC(), 0, Math.max(1, nc));
             h = msm.upload(key.pointsH(), 0, key.domainSize());
             long bytes = a.bytes() + b1.bytes() + c.bytes() + h.bytes();
-            CudaMsm.Points b2 = null;
+            ResidentPoints b2 = null;
             if (g2) {
-                b2 = msm(CudaMsm.Curve.g2(key.curve())).uploadWithoutInfinity(key.pointsB2(), 0, nVars);
+                b2 = msm(MsmGroup.g2(key.curve())).uploadWithoutInfinity(key.pointsB2(), 0, nVars);
                 bytes += b2.bytes();
             }
             return new DeviceKeys.Resident(a, b1, c, h, b2, bytes);
         } catch (RuntimeException e) {
-            for (CudaMsm.Points p : new CudaMsm.Points[] {a, b1, c, h}) {
+            for (ResidentPoints p : new ResidentPoints[] {a, b1, c, h}) {
                 if (p != null) {
                     p.close();
                 }

@@ -21,7 +21,7 @@ final class MsmKernels {
     final Function sumRuns;
 
     /** The kernels of {@code curve} in {@code module}. */
-    MsmKernels(Module module, CudaMsm.Curve curve) {
+    MsmKernels(Module module, MsmGroup curve) {
         String p = "pl_" + curve.prefix() + "_msm_";
         gather = module.function("pl_msm_gather_scalars");
         clear = module.function("pl_msm_clear_u32");

@@ -55,7 +55,7 @@ class DeviceKeysTest {
         }
         try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
                 Module module = context.loadModule("fake kernels".getBytes(StandardCharsets.US_ASCII));
-                CudaMsm msm = new CudaMsm(context, module, CudaMsm.Curve.g1(curve));
+                CudaMsm msm = new CudaMsm(context, module, MsmGroup.g1(curve));
                 DeviceKeys device = new DeviceKeys()) {
             int[] uploads = {0};
             java.util.function.Function<ProvingKey, DeviceKeys.Resident> upload = k -> {

@@ -347,11 +347,11 @@ class FakeCudaBackendTest {
     static long residentPointBytes(ProvingKey key, boolean g2) {
         PairingCurve curve = key.curve();
         int nVars = key.variableCount();
-        int g1 = CudaMsm.Curve.g1(curve).affineWords();
+        int g1 = MsmGroup.g1(curve).affineWords();
         long bytes = withoutInfinity(key.pointsA(), nVars, g1) + withoutInfinity(key.pointsB1(), nVars, g1)
                 + withoutInfinity(key.pointsC(), Math.max(1, nVars - key.publicCount() - 1), g1)
                 + 8L * g1 * key.domainSize();
-        return g2 ? bytes + withoutInfinity(key.pointsB2(), nVars, CudaMsm.Curve.g2(curve).affineWords()) : bytes;
+        return g2 ? bytes + withoutInfinity(key.pointsB2(), nVars, MsmGroup.g2(curve).affineWords()) : bytes;
     }
 
     private static long withoutInfinity(java.lang.foreign.MemorySegment points, int count, int words) {

@@ -52,11 +52,11 @@ class FakeDriverMsmTest {
         Msm java = Msm.on(g2).withParallelism(2);
         try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
                 Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
-                CudaMsm msm = new CudaMsm(context, module, CudaMsm.Curve.g2(curve))) {
+                CudaMsm msm = new CudaMsm(context, module, MsmGroup.g2(curve))) {
             assertEquals(aw, msm.curve().affineWords(), "words of an affine G2 point");
             int n = 300;
             MsmHostEmulationTest.Case k = MsmHostEmulationTest.mixed("fake G2", g2, pool, n, 0, rnd);
-            try (CudaMsm.Points points = msm.upload(k.points())) {
+            try (ResidentPoints points = msm.upload(k.points())) {
                 for (int count : new int[] {n, 1, 41}) {
                     for (int c : new int[] {0, 5}) {
                         long[] actual = new long[aw];
@@ -112,7 +112,7 @@ class FakeDriverMsmTest {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment seg = arena.allocate(8L * (n + 3) * aw, 8);
                 MemorySegment.copy(k.points(), 0, seg, ValueLayout.JAVA_LONG, 8L * 3 * aw, n * aw);
-                try (CudaMsm.Points points = msm.upload(seg, 8L * 3 * aw, n)) {
+                try (ResidentPoints points = msm.upload(seg, 8L * 3 * aw, n)) {
                     for (int count : new int[] {n, 1, 2, 37, 700}) {
                         for (int c : new int[] {0, 2, 9}) {
                             long[] expected = java.multiplyAffine(k.points(), 0, k.scalars(), 0, count);
@@ -186,7 +186,7 @@ class FakeDriverMsmTest {
             String what = curve + (group == curve.g1() ? " G1" : " G2");
             Msm java = Msm.on(group).withParallelism(2);
             long[] expected = java.multiplyAffine(pts, 0, k.scalars(), from, n);
-            CudaMsm.Curve cc = group == curve.g1() ? CudaMsm.Curve.g1(curve) : CudaMsm.Curve.g2(curve);
+            MsmGroup cc = group == curve.g1() ? MsmGroup.g1(curve) : MsmGroup.g2(curve);
             try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
                     Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
                     CudaMsm msm = new CudaMsm(context, module, cc);
@@ -195,7 +195,7 @@ class FakeDriverMsmTest {
                 MemorySegment.copy(pts, 0, seg, ValueLayout.JAVA_LONG, 0, pts.length);
                 MemorySegment scalars = arena.allocate(8L * k.scalars().length, 8);
                 MemorySegment.copy(k.scalars(), 0, scalars, ValueLayout.JAVA_LONG, 0, k.scalars().length);
-                try (CudaMsm.Points points = msm.uploadWithoutInfinity(seg, 0, n);
+                try (ResidentPoints points = msm.uploadWithoutInfinity(seg, 0, n);
                         DeviceBuffer onDevice = context.allocate(scalars.byteSize())) {
                     assertEquals(kept, points.count(), what + ": the points kept");
                     assertEquals(n, points.scalarCount(), what);
@@ -212,7 +212,7 @@ class FakeDriverMsmTest {
                             "a set without infinity is summed whole or not at all");
                 }
                 MemorySegment zeros = arena.allocate(8L * aw * 10, 8);
-                try (CudaMsm.Points none = msm.uploadWithoutInfinity(zeros, 0, 10)) {
+                try (ResidentPoints none = msm.uploadWithoutInfinity(zeros, 0, 10)) {
                     assertEquals(0, none.count());
                     assertEquals(0, none.bytes());
                     assertTrue(pa.isInfinity(msm.multiply(none, k.scalars(), 0, 10), 0), what + ": all at infinity");
@@ -221,7 +221,7 @@ class FakeDriverMsmTest {
                 while (pa.isInfinityAffine(pts, first * aw) || pa.isInfinityAffine(pts, (first + 1) * aw)) {
                     first++;
                 }
-                try (CudaMsm.Points all = msm.uploadWithoutInfinity(seg, 8L * aw * first, 2)) {
+                try (ResidentPoints all = msm.uploadWithoutInfinity(seg, 8L * aw * first, 2)) {
                     assertEquals(2, all.count(), what + ": none at infinity");
                     assertEquals(8L * aw * 2, all.bytes(), what + ": no indices");
                 }
@@ -251,10 +251,10 @@ class FakeDriverMsmTest {
         long[] expected2 = Msm.on(curve.g2()).withParallelism(2).multiplyAffine(g2.points(), 0, g2.scalars(), 0, n);
         try (Context context = fake.driver().devices().getFirst().retainPrimaryContext();
                 Module module = context.loadModule("fake msm kernels".getBytes(StandardCharsets.US_ASCII));
-                CudaMsm msm1 = new CudaMsm(context, module, CudaMsm.Curve.g1(curve));
-                CudaMsm msm2 = new CudaMsm(context, module, CudaMsm.Curve.g2(curve));
-                CudaMsm.Points p1 = msm1.upload(g1.points());
-                CudaMsm.Points p2 = msm2.upload(g2.points());
+                CudaMsm msm1 = new CudaMsm(context, module, MsmGroup.g1(curve));
+                CudaMsm msm2 = new CudaMsm(context, module, MsmGroup.g2(curve));
+                ResidentPoints p1 = msm1.upload(g1.points());
+                ResidentPoints p2 = msm2.upload(g2.points());
                 DeviceBuffer s1 = GpuCheck.onDevice(context, g1.scalars());
                 DeviceBuffer s2 = GpuCheck.onDevice(context, g2.scalars())) {
             CudaMsm.Pending queued = msm2.multiplyAsync(p2, s2, 0, n, null);

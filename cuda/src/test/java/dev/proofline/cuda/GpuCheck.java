@@ -116,7 +116,7 @@ public final class GpuCheck {
                 check.counterCase(ctx);
             } else if (windows) {
                 for (PairingCurve curve : PairingCurve.values()) {
-                    for (CudaMsm.Curve group : List.of(CudaMsm.Curve.g1(curve), CudaMsm.Curve.g2(curve))) {
+                    for (MsmGroup group : List.of(MsmGroup.g1(curve), MsmGroup.g2(curve))) {
                         check.section("MSM window sizes", curve.snarkjsName(), () -> check.windowSweep(ctx, group));
                     }
                 }
@@ -249,7 +249,7 @@ public final class GpuCheck {
                 verdict("G1 MSM", curve.snarkjsName(), log, msmMatches(ctx, curve, 1 << log));
             }
             for (int log : quick ? new int[] {10} : new int[] {10, 14}) {
-                verdict("G2 MSM", curve.snarkjsName(), log, msmMatches(ctx, CudaMsm.Curve.g2(curve), 1 << log));
+                verdict("G2 MSM", curve.snarkjsName(), log, msmMatches(ctx, MsmGroup.g2(curve), 1 << log));
             }
         }
         for (PairingCurve curve : PairingCurve.values()) {
@@ -355,11 +355,11 @@ public final class GpuCheck {
     }
 
     private static boolean msmMatches(Context ctx, PairingCurve curve, int n) {
-        return msmMatches(ctx, CudaMsm.Curve.g1(curve), n);
+        return msmMatches(ctx, MsmGroup.g1(curve), n);
     }
 
     /** The MSM of n points and random scalars (every 97th zero) on the device against the Java MSM. */
-    private static boolean msmMatches(Context ctx, CudaMsm.Curve group, int n) {
+    private static boolean msmMatches(Context ctx, MsmGroup group, int n) {
         PairingCurve curve = group.pairingCurve();
         var g1 = group.group();
         long[] pts = points(g1, n);
@@ -376,7 +376,7 @@ public final class GpuCheck {
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
                 CudaMsm msm = new CudaMsm(ctx, m, group);
-                CudaMsm.Points p = msm.upload(pts)) {
+                ResidentPoints p = msm.upload(pts)) {
             long[] gpu = msm.multiply(p, scalars, 0, n);
             PointArithmetic pa = g1.arithmetic();
             return Arrays.equals(affine(pa, g1, cpu), affine(pa, g1, gpu));
@@ -509,8 +509,8 @@ public final class GpuCheck {
         int n = 1 << 22;
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
-                CudaMsm msm = new CudaMsm(ctx, m, CudaMsm.Curve.g1(curve));
-                CudaMsm.Points p = msm.upload(tiled(curve.g1(), 1 << 16, n));
+                CudaMsm msm = new CudaMsm(ctx, m, MsmGroup.g1(curve));
+                ResidentPoints p = msm.upload(tiled(curve.g1(), 1 << 16, n));
                 DeviceBuffer d = onDevice(ctx, randomVector(curve.fr(), n, 22))) {
             for (int i = 0; i < 2; i++) {
                 long t0 = System.nanoTime();
@@ -664,8 +664,8 @@ public final class GpuCheck {
     private void msmBenchmarks(Context ctx, PairingCurve curve, boolean profile) {
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
-                CudaMsm msm = new CudaMsm(ctx, m, CudaMsm.Curve.g1(curve))) {
-            try (CudaMsm.Points p = msm.upload(tiled(curve.g1(), 1 << 16, 1 << 24))) {
+                CudaMsm msm = new CudaMsm(ctx, m, MsmGroup.g1(curve))) {
+            try (ResidentPoints p = msm.upload(tiled(curve.g1(), 1 << 16, 1 << 24))) {
                 for (int log : new int[] {20, 22, 24}) {
                     int n = 1 << log;
                     long[] scalars = randomVector(curve.fr(), n, log);
@@ -703,13 +703,13 @@ public final class GpuCheck {
      * from the heap, with each window size c from 6 to 15 against the default ({@link CudaMsm#windowBits}):
      * one row a size, the times in ms by c, the fastest marked; every c's sum must equal the default's.
      */
-    private void windowSweep(Context ctx, CudaMsm.Curve group) throws InterruptedException {
+    private void windowSweep(Context ctx, MsmGroup group) throws InterruptedException {
         WeierstrassCurve g = group.group();
         PointArithmetic pa = g.arithmetic();
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
                 CudaMsm msm = new CudaMsm(ctx, m, group);
-                CudaMsm.Points p = msm.upload(tiled(g, 1 << 14, 1 << 20))) {
+                ResidentPoints p = msm.upload(tiled(g, 1 << 14, 1 << 20))) {
             for (int log = 12; log <= 20; log += 2) {
                 int n = 1 << log;
                 long[] scalars = randomVector(group.pairingCurve().fr(), n, log);
@@ -728,7 +728,7 @@ public final class GpuCheck {
                         bestC = c;
                     }
                 }
-                String what = (group == CudaMsm.Curve.g2(group.pairingCurve()) ? "G2" : "G1") + " MSM by window size";
+                String what = (group == MsmGroup.g2(group.pairingCurve()) ? "G2" : "G1") + " MSM by window size";
                 String result = String.format(Locale.ROOT, "fastest c = %d (default %d); ms by c: %s", bestC,
                         CudaMsm.windowBits(n), times);
                 verdict(what, group.pairingCurve().snarkjsName(), log, equal);
@@ -749,7 +749,7 @@ public final class GpuCheck {
      * on the GPU.
      */
     private void g2Benchmarks(Context ctx, PairingCurve curve) throws InterruptedException {
-        CudaMsm.Curve group = CudaMsm.Curve.g2(curve);
+        MsmGroup group = MsmGroup.g2(curve);
         WeierstrassCurve g2 = curve.g2();
         long[] big = tiled(g2, 1 << 14, 1 << 20);
         Msm.warmUp(curve.g1()); // the Fp2 additions run on the base field's 8-lane kernel
@@ -757,7 +757,7 @@ public final class GpuCheck {
         byte[] image = KernelImage.load().orElseThrow();
         try (Module m = ctx.loadModule(image);
                 CudaMsm msm = new CudaMsm(ctx, m, group);
-                CudaMsm.Points p = msm.upload(big)) {
+                ResidentPoints p = msm.upload(big)) {
             for (int log : new int[] {16, 20}) {
                 int n = 1 << log;
                 long[] scalars = randomVector(curve.fr(), n, log);

@@ -133,7 +133,7 @@ class GpuMsmTest {
         long[] expected = Msm.on(g1).multiplyAffine(pts, scalars);
         assertFalse(pa.isInfinityAffine(expected, 0), "a random MSM at infinity");
         try (CudaMsm msm = new CudaMsm(context, module, MsmHostEmulationTest.cudaCurve(curve));
-                CudaMsm.Points resident = msm.upload(pts)) {
+                ResidentPoints resident = msm.upload(pts)) {
             // twice on the same resident points: the second call reuses nothing but the points
             for (int run = 0; run < 2; run++) {
                 long[] jac = msm.multiply(resident, scalars, 0, n);

@@ -48,8 +48,8 @@ class MsmHostEmulationTest {
         return p;
     }
 
-    static CudaMsm.Curve cudaCurve(PairingCurve c) {
-        return CudaMsm.Curve.g1(c);
+    static MsmGroup cudaCurve(PairingCurve c) {
+        return MsmGroup.g1(c);
     }
 
     /** Distinct random points k G (k random, 128 bits). */
@@ -230,16 +230,16 @@ class MsmHostEmulationTest {
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
     void emulatedKernelsMatchTheJavaMsm(PairingCurve curve) throws Exception {
-        check(curve.g1(), CudaMsm.Curve.g1(curve), cases(curve));
+        check(curve.g1(), MsmGroup.g1(curve), cases(curve));
     }
 
     @ParameterizedTest
     @EnumSource(PairingCurve.class)
     void emulatedG2KernelsMatchTheJavaMsm(PairingCurve curve) throws Exception {
-        check(curve.g2(), CudaMsm.Curve.g2(curve), g2Cases(curve));
+        check(curve.g2(), MsmGroup.g2(curve), g2Cases(curve));
     }
 
-    private static void check(WeierstrassCurve group, CudaMsm.Curve cudaCurve, List<Case> cases) throws Exception {
+    private static void check(WeierstrassCurve group, MsmGroup cudaCurve, List<Case> cases) throws Exception {
         Path program = program();
         PointArithmetic pa = group.arithmetic();
         String name = cudaCurve.prefix();
