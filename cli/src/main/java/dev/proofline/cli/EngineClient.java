@@ -73,7 +73,7 @@ final class EngineClient {
     /** The variables of {@code env} that a request carries ({@link EngineServer#FORWARDED_ENV}). */
     static Map<String, String> forwarded(Map<String, String> env) {
         Map<String, String> m = new TreeMap<>();
-        for (String name : EngineServer.FORWARDED_ENV) {
+        for (String name : EngineRequest.FORWARDED_ENV) {
             if (env.get(name) != null) {
                 m.put(name, env.get(name));
             }
@@ -96,7 +96,7 @@ final class EngineClient {
         }
         try (Socket socket = connected.get().socket()) {
             Writer w = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
-            w.write((vars.isEmpty() ? EngineServer.HELLO : EngineServer.HELLO_ENV) + "\n"
+            w.write((vars.isEmpty() ? EngineRequest.HELLO : EngineRequest.HELLO_ENV) + "\n"
                     + connected.get().endpoint().token() + "\n" + cwdText + "\n");
             if (!vars.isEmpty()) {
                 w.write(vars.size() + "\n");
@@ -113,7 +113,7 @@ final class EngineClient {
             w.flush();
             InputStream in = new BufferedInputStream(socket.getInputStream());
             boolean any = false;
-            for (String line = EngineServer.readLine(in); line != null; line = EngineServer.readLine(in)) {
+            for (String line = EngineRequest.readLine(in); line != null; line = EngineRequest.readLine(in)) {
                 any = true;
                 if (line.length() < 2) {
                     continue;
@@ -237,7 +237,7 @@ final class EngineClient {
         try (Socket socket = c.get().socket()) {
             socket.setSoTimeout(RETIRE_TIMEOUT_MS);
             Writer w = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
-            w.write(EngineServer.HELLO + "\n" + c.get().endpoint().token() + "\n/\n2\nengine\nstop\n");
+            w.write(EngineRequest.HELLO + "\n" + c.get().endpoint().token() + "\n/\n2\nengine\nstop\n");
             w.flush();
             socket.getInputStream().readAllBytes();
         } catch (IOException e) {

@@ -107,7 +107,7 @@ record EngineHome(Path dir) {
 
     /**
      * The keys the engine held, most recently used first, one path a line: an engine that starts opens
-     * them again in the background ({@link EngineServer#reopenKeys}).
+     * them again in the background ({@link KeysAcrossRestarts#reopen}).
      */
     Path residentKeysFile() {
         return engineDir().resolve("resident-keys");

@@ -1,9 +1,7 @@
 package dev.proofline.cli;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -23,7 +21,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.KeyTableCache;
@@ -55,24 +52,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code idleTimeout} without requests, or on SIGTERM ({@link #abandon()}), and removes its endpoint
  * file then.
  *
- * <p>The protocol is lines of UTF-8, each ended by {@code \n}, simple enough for bash's
- * {@code /dev/tcp}. A request:
- * <pre>
- * proofline-engine 1
- * &lt;token&gt;
- * &lt;the client's working directory, absolute&gt;
- * &lt;n, the number of arguments&gt;
- * &lt;argument 1&gt; ... &lt;argument n&gt;   (one a line)
- * </pre>
- * or, with the client's environment variables that commands read ({@link #FORWARDED_ENV}; others are
- * ignored), {@code proofline-engine 2}, the token, the directory, the number of variables, each as
- * {@code NAME=value} on a line, then the arguments as above. The daemon's client commands
- * ({@link #CLIENT}: they wait on the network, not on the cores) run at once, beside the queue.
- * The response: {@code o <text>} and {@code e <text>}, a line of stdout or stderr; {@code O <text>} and
- * {@code E <text>}, text without a line end (what a command left unended); last {@code x <exit code>}.
- * A connection closed with no response means the engine did no work for it (a bad token, or an engine
- * that is stopping): the client runs the command itself. Besides the {@link #SERVED} commands, the
- * engine answers {@code engine status} and {@code engine stop} itself, without waiting for the queue.
+ * <p>Requests come as lines of UTF-8 on a loopback socket ({@link EngineRequest}). The daemon's client
+ * commands ({@link #CLIENT}: they wait on the network, not on the cores) run at once, beside the queue;
+ * the {@link #SERVED} commands one at a time; {@code engine status} and {@code engine stop} are answered
+ * without waiting for the queue.
  */
 final class EngineServer {
 
@@ -82,13 +65,6 @@ final class EngineServer {
     /** The daemon's client commands, which the engine runs beside its queue. */
     static final Set<String> CLIENT = Set.of("submit", "await", "status", "cancel");
 
-    /** The environment variables a request may carry (the daemon's bearer token). */
-    static final Set<String> FORWARDED_ENV = Set.of("PROOFLINE_TOKEN");
-
-    /** The first line of every request: without, and with the client's environment. */
-    static final String HELLO = "proofline-engine 1";
-    static final String HELLO_ENV = "proofline-engine 2";
-
     /** The address the engine listens on: 127.0.0.1, which the bash launcher names (never ::1). */
     static final InetAddress LOOPBACK = ipv4Loopback();
 
@@ -96,9 +72,6 @@ final class EngineServer {
     static final int RESIDENT_KEYS = 4;
     static final int RESIDENT_WASMS = 4;
 
-    /** Longest request line and most arguments read (a request is a command line). */
-    private static final int MAX_LINE = 1 << 16;
-    private static final int MAX_ARGS = 4096;
     /** Time a client has to send its request once connected. */
     private static final int REQUEST_TIMEOUT_MS = 10_000;
 
@@ -130,6 +103,8 @@ final class EngineServer {
     /** Started by a one-off command ({@link AutoStart}), not by {@code engine start}. */
     private final boolean auto;
     private final long tableBytesPerKey;
+    /** The resident keys, written for the next engine and opened again by it. */
+    private final KeysAcrossRestarts keysAcrossRestarts;
 
     private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
             long keyTableBytes, boolean auto) throws IOException {
@@ -149,6 +124,7 @@ final class EngineServer {
         new SecureRandom().nextBytes(secret);
         this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
                 ProcessHandle.current().pid(), EngineClient.ownJar());
+        this.keysAcrossRestarts = new KeysAcrossRestarts(home, resident, housekeeping, this::log);
     }
 
     /** Another engine holds the state directory. */
@@ -231,74 +207,11 @@ final class EngineServer {
 
     /**
      * Opens again, in the background as the engine's own work, the keys the last engine of this state
-     * directory held ({@link EngineHome#residentKeysFile}) that still exist, with their tables (mapped
-     * from the cache where it has them): a restarted engine then proves a known key at full speed from
-     * its first request. A key that cannot be opened is left out.
+     * directory held ({@link KeysAcrossRestarts#reopen}).
      */
     void reopenKeys() {
-        List<String> paths;
-        try {
-            paths = java.nio.file.Files.readAllLines(home.residentKeysFile(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return;
-        }
-        housekeeping.submit(() -> {
-            for (String p : paths.reversed()) {   // the most recently used opened last: evicted last
-                Path zkey = Path.of(p);
-                if (p.isBlank() || !zkey.isAbsolute() || !java.nio.file.Files.isRegularFile(zkey)) {
-                    continue;
-                }
-                housekeeping.awaitTurn();
-                try (Loader.KeyLease lease = resident.provingKey(zkey)) {
-                    log("reopened " + p);
-                    housekeeping.awaitTurn();
-                    throwawayProof(lease.key());
-                } catch (RuntimeException e) {
-                    log("not reopened " + p + ": " + e.getMessage());
-                }
-            }
-        });
+        keysAcrossRestarts.reopen();
     }
-
-    /**
-     * A proof of {@code key} with a made-up witness, dropped: it runs the code the key's first request
-     * will run at its size (the warm-up's circuit is smaller), so that the JIT has compiled it by then.
-     * Its own verification rejects it (the witness satisfies nothing), which is expected.
-     */
-    static void throwawayProof(dev.proofline.groth16.ProvingKey key) {
-        int n = key.variableCount();
-        long[] w = new long[n * dev.proofline.r1cs.Witness.WORDS];
-        java.util.SplittableRandom random = new java.util.SplittableRandom(n);
-        for (int i = 0; i < w.length; i++) {
-            // every value below 2^253, below the scalar field's modulus on both curves
-            w[i] = i % 4 == 3 ? random.nextLong() >>> 11 : random.nextLong();
-        }
-        w[0] = 1;   // the constant wire
-        w[1] = 0;
-        w[2] = 0;
-        w[3] = 0;
-        try {
-            dev.proofline.groth16.Prover.create().prove(key, new dev.proofline.r1cs.Witness(key.curve(), w));
-        } catch (RuntimeException e) {
-            // rejected by its own verification, as expected (or failed otherwise: only the JIT loses)
-        }
-    }
-
-    /** Writes the resident keys' paths for the next engine, when they changed. */
-    private void rememberKeys() {
-        List<String> paths = resident.keyPaths();
-        if (paths.equals(remembered)) {
-            return;
-        }
-        remembered = paths;
-        try {
-            home.writeResidentKeys(paths);
-        } catch (IOException e) {
-            // the next engine starts without them
-        }
-    }
-
-    private volatile List<String> remembered = List.of();
 
     EngineHome.Endpoint endpoint() {
         return endpoint;
@@ -433,45 +346,14 @@ final class EngineServer {
     private void serve(Socket socket) {
         try (socket) {
             socket.setSoTimeout(REQUEST_TIMEOUT_MS);
-            InputStream in = new BufferedInputStream(socket.getInputStream());
-            String hello = readLine(in);
-            if (!(HELLO.equals(hello) || HELLO_ENV.equals(hello)) || !tokenMatches(readLine(in))) {
+            EngineRequest request = EngineRequest.read(new BufferedInputStream(socket.getInputStream()),
+                    this::tokenMatches);
+            if (request == null) {
                 return;   // closed unread: no work done
             }
-            String cwd = readLine(in);
-            Map<String, String> env = new HashMap<>();
-            if (HELLO_ENV.equals(hello)) {
-                String vars = readLine(in);
-                if (vars == null || !vars.matches("[0-9]{1,2}")) {
-                    return;
-                }
-                for (int i = Integer.parseInt(vars); i > 0; i--) {
-                    String v = readLine(in);
-                    int eq = v == null ? -1 : v.indexOf('=');
-                    if (eq < 0) {
-                        return;
-                    }
-                    if (FORWARDED_ENV.contains(v.substring(0, eq))) {
-                        env.put(v.substring(0, eq), v.substring(eq + 1));
-                    }
-                }
-            }
-            String count = readLine(in);
-            if (cwd == null || count == null || !Path.of(cwd).isAbsolute() || !count.matches("[0-9]{1,5}")) {
-                return;
-            }
-            int n = Integer.parseInt(count);
-            if (n > MAX_ARGS) {
-                return;
-            }
-            List<String> args = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                String a = readLine(in);
-                if (a == null) {
-                    return;
-                }
-                args.add(a);
-            }
+            List<String> args = request.args();
+            Path cwd = request.cwd();
+            Map<String, String> env = request.env();
             socket.setSoTimeout(0);
             EngineResponse response = new EngineResponse(socket.getOutputStream());
             if (args.equals(List.of("engine", "status"))) {
@@ -482,13 +364,13 @@ final class EngineServer {
                 response.line('o', "engine stopped (pid " + endpoint.pid() + ")");
                 response.exit(0);
             } else if (!args.isEmpty() && CLIENT.contains(args.getFirst())) {
-                response.exit(execute(Path.of(cwd), args, env, response, false));
+                response.exit(execute(cwd, args, env, response, false));
             } else if (args.isEmpty() || !SERVED.contains(args.getFirst())) {
                 response.line('e', "proofline: the engine does not run "
                         + (args.isEmpty() ? "an empty command" : "'" + args.getFirst() + "'"));
                 response.exit(Main.EXIT_INPUT);
             } else {
-                run(Path.of(cwd), args, env, response);
+                run(cwd, args, env, response);
             }
         } catch (IOException e) {
             // the client went away: nothing to tell it
@@ -545,42 +427,17 @@ final class EngineServer {
             pending.decrementAndGet();
             if (queued) {
                 housekeeping.requestEnded();
-                rememberKeys();
+                keysAcrossRestarts.remember();
             }
         }
-        log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", loggable(args), code,
+        log(String.format(Locale.ROOT, "%s: exit %d, %.0f ms", EngineRequest.loggable(args), code,
                 (System.nanoTime() - t0) / 1e6));
         return code;
-    }
-
-    /** The command line for the log, a bearer token given as an argument left out. */
-    static String loggable(List<String> args) {
-        List<String> shown = new ArrayList<>(args);
-        for (int i = 0; i < shown.size(); i++) {
-            if (shown.get(i).equals("--token") && i + 1 < shown.size()) {
-                shown.set(i + 1, "<token>");
-            } else if (shown.get(i).startsWith("--token=")) {
-                shown.set(i, "--token=<token>");
-            }
-        }
-        return String.join(" ", shown);
     }
 
     private boolean tokenMatches(String given) {
         return given != null && MessageDigest.isEqual(endpoint.token().getBytes(StandardCharsets.US_ASCII),
                 given.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A line of at most {@link #MAX_LINE} bytes without its {@code \n}; null at the end or past the limit. */
-    static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int b = in.read(); b != '\n'; b = in.read()) {
-            if (b < 0 || line.size() >= MAX_LINE) {
-                return null;
-            }
-            line.write(b);
-        }
-        return line.toString(StandardCharsets.UTF_8);
     }
 
     private void log(String line) {

@@ -204,8 +204,9 @@ class EngineCommandTest {
         CliRun before = client(tmp, "engine", "status");
         assertTrue(before.out().contains("warm-up    none"), before.out());
         server.startWarmUp(java.util.List.of(dev.proofline.algebra.PairingCurve.values()), false, 2);
+        // it waits for other programs up to two minutes in all (a machine kept busy), then goes on
         String state = "";
-        for (long end = System.nanoTime() + 180_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
+        for (long end = System.nanoTime() + 300_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
             state = client(tmp, "engine", "status").out();
             if (!state.contains("warm-up    running")) {
                 break;
@@ -238,8 +239,8 @@ class EngineCommandTest {
     void aRequestWithoutTheTokenIsClosedUnread() throws Exception {
         Fixture fx = CircomFixtures.build("bn128", "multiplier");
         String wrong = "0".repeat(64);
-        for (String hello : List.of(EngineServer.HELLO, "proofline-engine 2")) {
-            String token = hello.equals(EngineServer.HELLO) ? wrong : server.endpoint().token();
+        for (String hello : List.of(EngineRequest.HELLO, "proofline-engine 2")) {
+            String token = hello.equals(EngineRequest.HELLO) ? wrong : server.endpoint().token();
             try (Socket s = new Socket(EngineServer.LOOPBACK, server.endpoint().port())) {
                 s.getOutputStream().write(String.join("\n", hello, token, tmp.toString(), "5", "prove",
                         fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json", "").getBytes(StandardCharsets.UTF_8));
