@@ -1,5 +1,7 @@
 package dev.proofline.daemon;
 
+import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.store.ClusterStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
