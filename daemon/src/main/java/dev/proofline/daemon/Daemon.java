@@ -207,7 +207,7 @@ public final class Daemon implements AutoCloseable {
 
                         @Override
                         public String notAccepting() {
-                            return cluster == null ? null : cluster.store().problem();
+                            return cluster == null ? null : cluster.store().database().problem();
                         }
                     }, new JsonApi(service)), requestBytes));
             this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
@@ -288,7 +288,7 @@ public final class Daemon implements AutoCloseable {
      */
     private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
-        SqliteStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
+        ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
             // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
             return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
@@ -312,7 +312,7 @@ public final class Daemon implements AutoCloseable {
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
     public long clusterRoundTrips() {
-        return cluster == null ? 0 : cluster.store().roundTrips();
+        return cluster == null ? 0 : cluster.store().database().roundTrips();
     }
 
     /** This daemon's node of a durable queue (cluster mode, or a single daemon's store), or null. */

@@ -3,6 +3,7 @@ package dev.proofline.daemon.cluster;
 import com.google.protobuf.ByteString;
 import dev.proofline.api.v1.Partition;
 import dev.proofline.daemon.jobs.SubmitChecks;
+import dev.proofline.daemon.store.ClusterStore.PartitionKind;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.MemoryBudget;
@@ -94,7 +95,7 @@ final class ClaimLoop {
             int free = freeSlots();
             if (free > 0 && !keys.circuits().isEmpty()) {
                 try {
-                    List<ClusterStore.Claim> got = store.claim(nodeId, free, settings.leaseTimeout(),
+                    List<ClusterStore.Claim> got = store.queue().claim(nodeId, free, settings.leaseTimeout(),
                             keys.circuits(), keys.digests());
                     for (ClusterStore.Claim c : got) {
                         HeldClaim l = claims.hold(c);
@@ -129,7 +130,7 @@ final class ClaimLoop {
                 return;
             }
             Circuits.Registered circuit = Circuits.of(engine).get(c.circuit());
-            Partition in = c.kind().equals("input_json")
+            Partition in = c.kind() == PartitionKind.INPUT_JSON
                     ? Partition.newBuilder().setInputJson(new String(c.payload(), StandardCharsets.UTF_8)).build()
                     : Partition.newBuilder().setWtns(ByteString.copyFrom(c.payload())).build();
             CircuitJob.Partition part;

@@ -90,7 +90,7 @@ public final class ClusterNode implements AutoCloseable {
         listener.start();
         this.claimLoop = loop;
         loop.start();
-        log.accept("queue node " + nodeId + " on " + store.describe() + ": " + keys.size() + " circuit(s), lease "
+        log.accept("queue node " + nodeId + " on " + store.database().describe() + ": " + keys.size() + " circuit(s), lease "
                 + settings.leaseTimeout().toMillis() + " ms, heartbeat every " + settings.heartbeatInterval().toMillis()
                 + " ms");
     }
@@ -195,12 +195,12 @@ public final class ClusterNode implements AutoCloseable {
         m.put("proofs_stored", proofs());
         m.put("results_discarded", discarded());
         m.put("database", outage.reason() == null ? "ok" : outage.reason());
-        String problem = store.problem();
+        String problem = store.database().problem();
         m.put("accepting_jobs", problem == null);
         if (problem != null) {
             m.put("store_problem", problem);
         }
-        m.put("round_trips", store.roundTrips());
+        m.put("round_trips", store.database().roundTrips());
         m.put("key_digests", keys.lines());
         return m;
     }

@@ -57,7 +57,7 @@ final class Heartbeat {
      */
     void rejoin() {
         try {
-            int requeued = store.leave(nodeId);
+            int requeued = store.membership().leave(nodeId);
             if (requeued > 0) {
                 log.accept("requeued " + requeued + " partition(s) this node was proving when it stopped");
             }
@@ -76,7 +76,7 @@ final class Heartbeat {
     void beat() {
         try {
             Set<Long> before = claims.tokens();
-            Set<Long> held = store.heartbeat(new ClusterStore.NodeInfo(nodeId, grpcAddress, httpAddress,
+            Set<Long> held = store.membership().heartbeat(new ClusterStore.NodeInfo(nodeId, grpcAddress, httpAddress,
                     engine.backend().name(), startedAt, engine.permits().max(), engine.permits().inUse(), claims.size(),
                     proofs.getAsLong(), engine.proverBusyLastMinute(), String.join(",", keys.circuits())),
                     settings.leaseTimeout());
@@ -88,7 +88,7 @@ final class Heartbeat {
                     l.abandon();
                 }
             }
-            if (store.upkeep(settings.resultRetention(), settings.fetchedRetention()) > 0) {
+            if (store.upkeep().run(settings.resultRetention(), settings.fetchedRetention()) > 0) {
                 signal.wake();
             }
             outage.noteUp();
@@ -105,7 +105,7 @@ final class Heartbeat {
     /** Leaves the store: the claims still held go back to the queue, and the node shows as stopped. */
     void leave() {
         try {
-            store.leave(nodeId);
+            store.membership().leave(nodeId);
         } catch (RuntimeException e) {
             log.accept("cluster: leaving: " + e.getMessage() + " (its leases expire instead)");
         }

@@ -46,7 +46,7 @@ final class NoticeListener {
     /** Records this node's refusal of the running jobs submitted against another key than its own. */
     void refuseMismatches() {
         try {
-            int n = store.refuse(nodeId, keys.circuits(), keys.digests());
+            int n = store.membership().refuse(nodeId, keys.circuits(), keys.digests());
             if (n > 0) {
                 log.accept("refused " + n + " job(s) submitted against a key that differs from this node's");
             }
@@ -57,7 +57,7 @@ final class NoticeListener {
 
     private void listen() {
         while (!stopping) {
-            try (ClusterStore.Notices ns = store.listen()) {
+            try (ClusterStore.Notices ns = store.database().listen()) {
                 notices = ns;
                 // notifications may have been lost while not listening
                 signal.wake();
@@ -117,7 +117,7 @@ final class NoticeListener {
             return;
         }
         try {
-            for (String id : store.ended(waiters.jobs())) {
+            for (String id : store.views().ended(waiters.jobs())) {
                 jobEnded(id, "?");
             }
         } catch (RuntimeException e) {

@@ -88,12 +88,12 @@ final class ResultWriter {
             t.proverWaitMs(), t.proverMs(), t.finalizeMs(), c.waitedMs() + t.totalMs()};
         boolean stored;
         if (r instanceof ProofResult pr) {
-            stored = retrying("storing the proof of " + c.jobId() + "/" + c.partition(), () -> store.complete(c,
+            stored = retrying("storing the proof of " + c.jobId() + "/" + c.partition(), () -> store.queue().complete(c,
                     nodeId, SnarkjsJson.proofJson(pr.proof()), ProofBinary.encode(pr.proof()),
                     pr.publicSignals(), timings));
         } else {
             // the simulated prover's result: a string
-            stored = retrying("storing the result of " + c.jobId() + "/" + c.partition(), () -> store.complete(c,
+            stored = retrying("storing the result of " + c.jobId() + "/" + c.partition(), () -> store.queue().complete(c,
                     nodeId, String.valueOf(r), null, null, timings));
         }
         l.close();
@@ -109,7 +109,7 @@ final class ResultWriter {
     /** Fails the claim's job: its proof cannot be made, {@code error} says why. */
     void fail(HeldClaim l, String error) {
         ClusterStore.Claim c = l.claim;
-        retrying("failing " + c.jobId(), () -> store.fail(c, nodeId, error));
+        retrying("failing " + c.jobId(), () -> store.queue().fail(c, nodeId, error));
         l.close();
     }
 
@@ -134,7 +134,7 @@ final class ResultWriter {
             return;
         }
         try {
-            store.release(c, nodeId + ": " + why, !stopping);
+            store.queue().release(c, nodeId + ": " + why, !stopping);
         } catch (RuntimeException e) {
             outage.noteDown(e); // the lease expires; another node takes the partition then
         }

@@ -14,6 +14,7 @@ import dev.proofline.daemon.jobs.ClientMessages;
 import dev.proofline.daemon.jobs.FailureStatus;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.StatusJson;
+import dev.proofline.daemon.store.ClusterStore.PartitionKind;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.EngineStatus;
 import dev.proofline.engine.Priority;
@@ -47,10 +48,10 @@ public final class StoredJobs implements ProofJobs {
         List<ClusterStore.NewPartition> rows = new ArrayList<>(requested.size());
         for (Partition p : requested) {
             rows.add(p.getInputCase() == Partition.InputCase.WTNS
-                    ? new ClusterStore.NewPartition("wtns", p.getWtns().toByteArray())
-                    : new ClusterStore.NewPartition("input_json", p.getInputJson().getBytes(StandardCharsets.UTF_8)));
+                    ? new ClusterStore.NewPartition(PartitionKind.WTNS, p.getWtns().toByteArray())
+                    : new ClusterStore.NewPartition(PartitionKind.INPUT_JSON, p.getInputJson().getBytes(StandardCharsets.UTF_8)));
         }
-        ClusterStore.Submitted s = node.store().submit(req.getIdempotencyKey().isEmpty() ? null
+        ClusterStore.Submitted s = node.store().queue().submit(req.getIdempotencyKey().isEmpty() ? null
                 : req.getIdempotencyKey(), circuit, node.digestOf(circuit), ClusterStore.rank(priority),
                 req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()), node.nodeId(), rows);
         return SubmitProofResponse.newBuilder().setJobId(s.jobId()).setQueuePosition(s.queuePosition())
@@ -80,11 +81,11 @@ public final class StoredJobs implements ProofJobs {
 
     @Override
     public CancelProofResponse cancel(String jobId) {
-        String st = node.store().cancel(jobId);
+        ClusterStore.JobState st = node.store().queue().cancel(jobId);
         if (st == null) {
             job(jobId, false); // NOT_FOUND
         }
-        return CancelProofResponse.newBuilder().setState(JobState.valueOf(st)).build();
+        return CancelProofResponse.newBuilder().setState(JobState.valueOf(st.name())).build();
     }
 
     @Override
@@ -103,28 +104,28 @@ public final class StoredJobs implements ProofJobs {
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
     private String clusterJson() {
         try {
-            return node.store().clusterJson(30);
+            return node.store().views().clusterJson(30);
         } catch (ClusterStore.UnavailableException e) {
             return StatusJson.error(e.getMessage());
         }
     }
 
     private ClusterStore.JobView job(String id, boolean fetching) {
-        ClusterStore.JobView v = node.store().job(id, fetching);
+        ClusterStore.JobView v = node.store().views().job(id, fetching);
         if (v == null) {
             throw Status.NOT_FOUND.withDescription("no job '" + id + "' (unknown, or ended longer ago than "
-                    + node.store().retentionKey() + ")").asRuntimeException();
+                    + node.store().database().retentionKey() + ")").asRuntimeException();
         }
         return v;
     }
 
     private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
         switch (v.state()) {
-            case "FAILED" -> out.onError((String.valueOf(v.error()).contains(ClusterStore.UNSATISFIED)
+            case FAILED -> out.onError((String.valueOf(v.error()).contains(ClusterStore.UNSATISFIED)
                     ? Status.INVALID_ARGUMENT : Status.INTERNAL)
                     .withDescription(ClientMessages.redact(String.valueOf(v.error()))).asRuntimeException());
-            case "CANCELLED" -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
-            case "DEADLINE_EXCEEDED" -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
+            case CANCELLED -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
+            case DEADLINE_EXCEEDED -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
                     + " did not finish within its deadline").asRuntimeException());
             default -> {
                 out.onNext(response(v));
@@ -135,13 +136,13 @@ public final class StoredJobs implements ProofJobs {
 
     static AwaitProofResponse response(ClusterStore.JobView v) {
         AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(v.id())
-                .setState(JobState.valueOf(v.state())).addAllRefusals(v.refusals());
+                .setState(JobState.valueOf(v.state().name())).addAllRefusals(v.refusals());
         if (v.error() != null) {
             b.setError(v.error());
         }
         for (ClusterStore.PartitionView p : v.parts()) {
             PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index())
-                    .setState(p.state().toLowerCase(Locale.ROOT));
+                    .setState(p.state().name().toLowerCase(Locale.ROOT));
             if (p.node() != null) {
                 r.setNode(p.node());
             }

@@ -193,7 +193,7 @@ class ClusterTest {
     /** node → partitions it proved, and how many partitions were claimed more than once, from the database. */
     private static Map<String, Long> provedBy(String database) throws Exception {
         try (ClusterStore s = PostgresStore.open(database, 2, java.time.Duration.ofSeconds(5))) {
-            return s.provedBy();
+            return s.views().provedBy();
         }
     }
 
@@ -362,8 +362,8 @@ class ClusterTest {
         String digest = KeyDigests.digest(mul.zkey());
         String job;
         try (ClusterStore s = PostgresStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
-            job = s.submit(null, "multiplier", digest, 1, null, "test",
-                    List.of(new ClusterStore.NewPartition("wtns", wtns), new ClusterStore.NewPartition("wtns", wtns)))
+            job = s.queue().submit(null, "multiplier", digest, 1, null, "test",
+                    List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, wtns), new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, wtns)))
                     .jobId();
         }
         waitFor(20, () -> "the odd node recorded its refusal: " + log,
@@ -521,29 +521,29 @@ class ClusterTest {
         String db = newDatabase();
         String digest = KeyDigests.digest(mul.zkey());
         try (ClusterStore s = PostgresStore.open(db, 2, java.time.Duration.ofSeconds(5))) {
-            String job = s.submit(null, "multiplier", digest, 1, null, "test",
-                    List.of(new ClusterStore.NewPartition("wtns", wtns))).jobId();
+            String job = s.queue().submit(null, "multiplier", digest, 1, null, "test",
+                    List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, wtns))).jobId();
             List<String> circuit = List.of("multiplier");
             List<String> digests = List.of(digest);
-            ClusterStore.Claim first = s.claim("n1", 5, java.time.Duration.ofMillis(100), circuit, digests).getFirst();
-            assertTrue(s.claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).isEmpty(),
+            ClusterStore.Claim first = s.queue().claim("n1", 5, java.time.Duration.ofMillis(100), circuit, digests).getFirst();
+            assertTrue(s.queue().claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).isEmpty(),
                     "a claimed partition is not claimed again while its lease holds");
             Thread.sleep(300);
-            assertEquals(1, s.upkeep(java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(1)),
+            assertEquals(1, s.upkeep().run(java.time.Duration.ofHours(1), java.time.Duration.ofMinutes(1)),
                     "the expired lease goes back to the queue");
-            assertFalse(s.heartbeat(new ClusterStore.NodeInfo("n1", "-", "-", "cpu", java.time.Instant.now(), 1, 0, 0, 0,
+            assertFalse(s.membership().heartbeat(new ClusterStore.NodeInfo("n1", "-", "-", "cpu", java.time.Instant.now(), 1, 0, 0, 0,
                     0, ""), java.time.Duration.ofSeconds(10)).contains(first.token()), "n1's heartbeat finds it lost");
-            ClusterStore.Claim second = s.claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).getFirst();
+            ClusterStore.Claim second = s.queue().claim("n2", 5, java.time.Duration.ofSeconds(10), circuit, digests).getFirst();
             assertEquals(2, second.claims());
-            assertFalse(s.complete(first, "n1", "{}", new byte[0], List.of(), new double[6]),
+            assertFalse(s.queue().complete(first, "n1", "{}", new byte[0], List.of(), new double[6]),
                     "the late result of n1 is discarded");
-            assertFalse(s.fail(first, "n1", "late failure"), "so is a late failure");
-            assertTrue(s.complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]));
-            assertFalse(s.complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]), "stored once");
-            ClusterStore.JobView v = s.job(job, false);
-            assertEquals("DONE", v.state());
+            assertFalse(s.queue().fail(first, "n1", "late failure"), "so is a late failure");
+            assertTrue(s.queue().complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]));
+            assertFalse(s.queue().complete(second, "n2", "{}", new byte[0], List.of("1"), new double[6]), "stored once");
+            ClusterStore.JobView v = s.views().job(job, false);
+            assertEquals(ClusterStore.JobState.DONE, v.state());
             assertEquals("n2", v.parts().getFirst().node());
-            assertEquals(Map.of("n2", 1L), s.provedBy());
+            assertEquals(Map.of("n2", 1L), s.views().provedBy());
         }
     }
 

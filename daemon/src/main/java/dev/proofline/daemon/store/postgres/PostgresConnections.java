@@ -24,7 +24,7 @@ import org.flywaydb.core.Flyway;
  * connection of its own for each LISTEN, and the count of statements sent (each one round trip).
  * The schema is created and migrated with Flyway from {@code dev/proofline/daemon/db} when it opens.
  */
-final class PostgresConnections implements AutoCloseable {
+final class PostgresConnections implements ClusterStore.Database {
 
     /** The libraries' own progress messages are not the daemon's: warnings only (held, so the levels stay set). */
     private static final List<java.util.logging.Logger> QUIET = List.of(
@@ -95,8 +95,19 @@ final class PostgresConnections implements AutoCloseable {
         return DatabaseUrl.redacted(jdbcUrl);
     }
 
+    @Override
+    public String describe() {
+        return "PostgreSQL " + url();
+    }
+
+    @Override
+    public String retentionKey() {
+        return "cluster.result_retention";
+    }
+
     /** Statements sent so far (each one round trip to the database). */
-    long roundTrips() {
+    @Override
+    public long roundTrips() {
         return roundTrips.get();
     }
 
@@ -139,7 +150,9 @@ final class PostgresConnections implements AutoCloseable {
     }
 
     /** LISTEN on the store's announcements, on a connection of its own, outside the pool. */
-    ClusterStore.Notices listen() throws SQLException {
+    /** LISTEN on a connection of its own, outside the pool. */
+    @Override
+    public ClusterStore.Notices listen() throws SQLException {
         Connection c = DriverManager.getConnection(jdbcUrl, props);
         try {
             c.setAutoCommit(true);

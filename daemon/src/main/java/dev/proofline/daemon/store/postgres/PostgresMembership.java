@@ -1,6 +1,7 @@
 package dev.proofline.daemon.store.postgres;
 
 import dev.proofline.daemon.store.ClusterStore.NodeInfo;
+import dev.proofline.daemon.store.ClusterStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.Set;
  * extended), its leaving (its claims back in the queue, announced) and its refusals of jobs submitted
  * against another key than its own.
  */
-final class PostgresMembership {
+final class PostgresMembership implements ClusterStore.Membership {
 
     private final PostgresConnections db;
 
@@ -25,7 +26,8 @@ final class PostgresMembership {
      * Records the node's heartbeat and load, and extends the leases it holds; returns the tokens of
      * those leases (a claim not among them was lost: requeued after expiry, or its job ended).
      */
-    Set<Long> heartbeat(NodeInfo n, Duration lease) {
+    @Override
+    public Set<Long> heartbeat(NodeInfo n, Duration lease) {
         return db.run("heartbeat", c -> {
             String sql = """
                     WITH n AS (
@@ -69,7 +71,8 @@ final class PostgresMembership {
     }
 
     /** A node that stops: its leases go back to the queue at once (announced), and it shows as stopped. */
-    int leave(String node) {
+    @Override
+    public int leave(String node) {
         return db.run("leaving the cluster", c -> {
             String sql = """
                     WITH r AS (
@@ -93,7 +96,8 @@ final class PostgresMembership {
      * Records this node's refusal of every running job on one of its circuits that was submitted against
      * another key (a different digest); returns the refusals added.
      */
-    int refuse(String node, List<String> circuits, List<String> digests) {
+    @Override
+    public int refuse(String node, List<String> circuits, List<String> digests) {
         return db.run("recording refusals", c -> {
             String sql = """
                     INSERT INTO refusals (job_id, node_id, reason)

@@ -1,8 +1,11 @@
 package dev.proofline.daemon.store.postgres;
 
-import dev.proofline.daemon.store.ClusterStore.Submitted;
-import dev.proofline.daemon.store.ClusterStore.NewPartition;
 import dev.proofline.daemon.store.ClusterStore.Claim;
+import dev.proofline.daemon.store.ClusterStore.JobState;
+import dev.proofline.daemon.store.ClusterStore.NewPartition;
+import dev.proofline.daemon.store.ClusterStore.PartitionKind;
+import dev.proofline.daemon.store.ClusterStore.Submitted;
+import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +22,7 @@ import java.util.List;
  * {@code proofline_work}, a job that ends on {@code proofline_jobs}. Locks are always taken partitions
  * first, then the job row.
  */
-final class PostgresQueue {
+final class PostgresQueue implements ClusterStore.Queue {
 
     private final PostgresConnections db;
 
@@ -31,7 +34,8 @@ final class PostgresQueue {
      * Inserts a job and its partitions and announces them, in one statement: durable once this returns.
      * A repeated idempotency key returns the first job.
      */
-    Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
+    @Override
+    public Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
             String node, List<NewPartition> parts) {
         return db.run("submitting a job", c -> {
             String sql = """
@@ -54,7 +58,7 @@ final class PostgresQueue {
                            (SELECT count(*) FROM p)
                     FROM j""";
             long ms = deadline == null ? 0 : deadline.toMillis();
-            String[] kinds = parts.stream().map(NewPartition::kind).toArray(String[]::new);
+            String[] kinds = parts.stream().map(p -> p.kind().stored()).toArray(String[]::new);
             byte[][] payloads = parts.stream().map(NewPartition::payload).toArray(byte[][]::new);
             try (PreparedStatement s = db.prepare(c, sql)) {
                 int i = 1;
@@ -97,7 +101,8 @@ final class PostgresQueue {
      * Claims at most {@code limit} queued partitions of the given circuits (each with the key digest
      * this node has), highest priority first, then oldest; rows other nodes are claiming are skipped.
      */
-    List<Claim> claim(String node, int limit, Duration lease, List<String> circuits, List<String> digests) {
+    @Override
+    public List<Claim> claim(String node, int limit, Duration lease, List<String> circuits, List<String> digests) {
         return db.run("claiming partitions", c -> {
             String sql = """
                     UPDATE partitions p SET state = 'CLAIMED', lease_owner = ?, lease_token = nextval('lease_tokens'),
@@ -119,7 +124,7 @@ final class PostgresQueue {
                 List<Claim> out = new ArrayList<>();
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        out.add(new Claim(r.getString(1), r.getInt(2), r.getLong(3), r.getString(4), r.getString(5),
+                        out.add(new Claim(r.getString(1), r.getInt(2), r.getLong(3), r.getString(4), PartitionKind.of(r.getString(5)),
                                 r.getBytes(6), r.getInt(7), r.getDouble(8), r.getInt(9), r.getInt(10)));
                     }
                 }
@@ -132,7 +137,8 @@ final class PostgresQueue {
      * Stores a proof for a claimed partition, if this node still holds its lease; the job is done with
      * its last partition. False: the result came too late (lease lost, job ended) and was discarded.
      */
-    boolean complete(Claim claim, String node, String proofJson, byte[] proofBinary, List<String> publicSignals,
+    @Override
+    public boolean complete(Claim claim, String node, String proofJson, byte[] proofBinary, List<String> publicSignals,
             double[] timings) {
         return db.run("storing a proof", c -> {
             String sql = """
@@ -174,7 +180,8 @@ final class PostgresQueue {
      * Fails the job of a claimed partition (its proof cannot be made: the error names why), cancelling
      * its other partitions, if this node still holds the lease. False: discarded as too late.
      */
-    boolean fail(Claim claim, String node, String error) {
+    @Override
+    public boolean fail(Claim claim, String node, String error) {
         return db.run("failing a job", c -> {
             c.setAutoCommit(false);
             try {
@@ -229,7 +236,8 @@ final class PostgresQueue {
      * Gives a claimed partition back to the queue and announces it; {@code attempt}: this node could not
      * prove it (else it is stopping: the claim counts as interrupted).
      */
-    boolean release(Claim claim, String why, boolean attempt) {
+    @Override
+    public boolean release(Claim claim, String why, boolean attempt) {
         return db.run("releasing a partition", c -> {
             String sql = """
                     WITH r AS (
@@ -253,7 +261,8 @@ final class PostgresQueue {
     }
 
     /** Cancels a running job and its unfinished partitions; its state afterwards, or null when there is no such job. */
-    String cancel(String id) {
+    @Override
+    public JobState cancel(String id) {
         return db.run("cancelling a job", c -> {
             String sql = """
                     WITH p AS (
@@ -269,7 +278,7 @@ final class PostgresQueue {
                 try (ResultSet r = s.executeQuery()) {
                     r.next();
                     if (r.getLong(1) == 1) {
-                        return "CANCELLED";
+                        return JobState.CANCELLED;
                     }
                 }
             }
@@ -278,7 +287,7 @@ final class PostgresQueue {
             try (PreparedStatement s = db.prepare(c, "SELECT state FROM jobs WHERE job_id = ?")) {
                 s.setString(1, id);
                 try (ResultSet r = s.executeQuery()) {
-                    return r.next() ? r.getString(1) : null;
+                    return r.next() ? JobState.valueOf(r.getString(1)) : null;
                 }
             }
         });

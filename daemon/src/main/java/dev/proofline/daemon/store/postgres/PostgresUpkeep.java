@@ -1,11 +1,12 @@
 package dev.proofline.daemon.store.postgres;
 
+import dev.proofline.daemon.store.ClusterStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 
 /** The cluster's upkeep in the {@link PostgresStore}, which any node does with its heartbeats. */
-final class PostgresUpkeep {
+final class PostgresUpkeep implements ClusterStore.Upkeep {
 
     private final PostgresConnections db;
 
@@ -19,7 +20,8 @@ final class PostgresUpkeep {
      * deleted after {@code retention}, fetched ones after {@code fetchedRetention}. Returns the
      * partitions requeued.
      */
-    int upkeep(Duration retention, Duration fetchedRetention) {
+    @Override
+    public int run(Duration retention, Duration fetchedRetention) {
         return db.run("upkeep", c -> {
             int requeued;
             String expire = """

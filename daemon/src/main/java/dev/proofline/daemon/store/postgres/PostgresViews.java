@@ -1,7 +1,10 @@
 package dev.proofline.daemon.store.postgres;
 
-import dev.proofline.daemon.store.ClusterStore.PartitionView;
+import dev.proofline.daemon.store.ClusterStore.JobState;
 import dev.proofline.daemon.store.ClusterStore.JobView;
+import dev.proofline.daemon.store.ClusterStore.PartitionState;
+import dev.proofline.daemon.store.ClusterStore.PartitionView;
+import dev.proofline.daemon.store.ClusterStore;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +18,7 @@ import java.util.TreeMap;
  * What the {@link PostgresStore} shows: a job with its partitions, which of some jobs have ended, and the
  * cluster as JSON, built by the database in one statement.
  */
-final class PostgresViews {
+final class PostgresViews implements ClusterStore.Views {
 
     private final PostgresConnections db;
 
@@ -27,7 +30,8 @@ final class PostgresViews {
      * The job, or null when there is none; {@code fetching}: the caller is returning its proofs, so a
      * done job is marked fetched (and kept only {@code fetched_retention} more).
      */
-    JobView job(String id, boolean fetching) {
+    @Override
+    public JobView job(String id, boolean fetching) {
         return db.run("reading a job", c -> {
             String sql = """
                     WITH f AS (UPDATE jobs SET fetched_at = now()
@@ -51,7 +55,7 @@ final class PostgresViews {
                     List<PartitionView> parts = new ArrayList<>();
                     while (r.next()) {
                         if (v == null) {
-                            v = new JobView(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getInt(5),
+                            v = new JobView(r.getString(1), r.getString(2), JobState.valueOf(r.getString(3)), r.getString(4), r.getInt(5),
                                     r.getString(6), strings(r.getArray(7)), parts);
                         }
                         if (r.getObject(8) != null) {
@@ -64,7 +68,7 @@ final class PostgresViews {
                                     timings[i] = ((Number) ds[i]).doubleValue();
                                 }
                             }
-                            parts.add(new PartitionView(r.getInt(8), r.getString(9), r.getString(10), r.getString(11),
+                            parts.add(new PartitionView(r.getInt(8), PartitionState.valueOf(r.getString(9)), r.getString(10), r.getString(11),
                                     r.getBytes(12), strings(r.getArray(13)), timings, r.getString(15), r.getInt(16)));
                         }
                     }
@@ -86,7 +90,8 @@ final class PostgresViews {
     }
 
     /** Of {@code ids}, those whose job has ended (or is gone). */
-    List<String> ended(List<String> ids) {
+    @Override
+    public List<String> ended(List<String> ids) {
         return db.run("checking jobs", c -> {
             String sql = """
                     SELECT i FROM unnest(?::text[]) AS i
@@ -110,7 +115,8 @@ final class PostgresViews {
      * holds), {@code partitions} (counts by state) and the {@code recent} jobs with, per partition, its
      * state, the node that holds or proved it and why it failed ('error', null unless it did).
      */
-    String clusterJson(int recentJobs) {
+    @Override
+    public String clusterJson(int recentJobs) {
         return db.run("reading the cluster", c -> {
             String sql = """
                     SELECT json_build_object(
@@ -142,7 +148,8 @@ final class PostgresViews {
     }
 
     /** Proofs stored per node (for checks and benchmarks): node id → partitions it proved. */
-    Map<String, Long> provedBy() {
+    @Override
+    public Map<String, Long> provedBy() {
         return db.run("counting proofs", c -> {
             Map<String, Long> out = new TreeMap<>();
             try (PreparedStatement s = db.prepare(c, "SELECT proved_by, count(*) FROM partitions WHERE state = 'DONE'"

@@ -37,7 +37,7 @@ import org.sqlite.SQLiteException;
  * time, each committed as durably as it asks ({@link Sync}). What a transaction announces goes to
  * this process's listeners once it committed.
  */
-final class SqliteFile implements AutoCloseable {
+final class SqliteFile implements ClusterStore.Database {
 
     static {
         // Flyway's progress messages are not the daemon's
@@ -199,6 +199,21 @@ final class SqliteFile implements AutoCloseable {
     }
 
     @Override
+    public String describe() {
+        return "SQLite " + path();
+    }
+
+    @Override
+    public String retentionKey() {
+        return "store.result_retention";
+    }
+
+    @Override
+    public long roundTrips() {
+        return calls();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;
@@ -340,7 +355,8 @@ final class SqliteFile implements AutoCloseable {
     /**
      * Why the store takes no new jobs now (damaged, or its disk full), or null.
      */
-    String problem() {
+    @Override
+    public String problem() {
         String d = damage;
         return d != null ? d : full;
     }
@@ -423,7 +439,8 @@ final class SqliteFile implements AutoCloseable {
     }
 
     /** A subscription to the announcements of the transactions committed from now on. */
-    ClusterStore.Notices listen() {
+    @Override
+    public ClusterStore.Notices listen() {
         LinkedBlockingQueue<ClusterStore.Notice> queue = new LinkedBlockingQueue<>();
         listeners.add(queue);
         return new ClusterStore.Notices() {

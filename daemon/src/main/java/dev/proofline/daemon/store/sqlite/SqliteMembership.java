@@ -2,8 +2,9 @@ package dev.proofline.daemon.store.sqlite;
 
 import static dev.proofline.daemon.store.sqlite.SqliteFile.bind;
 
-import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import dev.proofline.daemon.store.ClusterStore.NodeInfo;
+import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -18,7 +19,7 @@ import java.util.TreeMap;
  * The node of the {@link SqliteStore} (a cluster of one): its heartbeat (its load, its leases
  * extended), its leaving (its claims back in the queue) and its answer to jobs of keys it no longer has.
  */
-final class SqliteMembership {
+final class SqliteMembership implements ClusterStore.Membership {
 
     private final SqliteFile file;
 
@@ -26,7 +27,8 @@ final class SqliteMembership {
         this.file = file;
     }
 
-    Set<Long> heartbeat(NodeInfo n, Duration lease) {
+    @Override
+    public Set<Long> heartbeat(NodeInfo n, Duration lease) {
         return file.with("heartbeat", Sync.NORMAL, t -> {
             t.update("""
                     INSERT INTO nodes (node_id, grpc_address, http_address, backend, started_at, heartbeat_at, permits_max,
@@ -54,7 +56,8 @@ final class SqliteMembership {
         });
     }
 
-    int leave(String node) {
+    @Override
+    public int leave(String node) {
         return file.with("giving claims back", Sync.NORMAL, t -> {
             t.update("UPDATE nodes SET stopped_at = ?, permits_in_use = 0, claimed = 0 WHERE node_id = ?", t.now, node);
             try (PreparedStatement s = t.prepare("""
@@ -71,7 +74,8 @@ final class SqliteMembership {
      * The only node cannot prove a running job whose circuit it no longer has, or whose key changed
      * since the job was submitted: such a job fails, saying which.
      */
-    int refuse(String node, List<String> circuits, List<String> digests) {
+    @Override
+    public int refuse(String node, List<String> circuits, List<String> digests) {
         return file.with("failing jobs of changed keys", Sync.NORMAL, t -> {
             Map<String, String> mine = new TreeMap<>();
             for (int i = 0; i < circuits.size(); i++) {

@@ -2,12 +2,15 @@ package dev.proofline.daemon.store.sqlite;
 
 import static dev.proofline.daemon.store.sqlite.SqliteFile.bind;
 
-import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
-import dev.proofline.daemon.store.ClusterStore.Submitted;
-import dev.proofline.daemon.store.ClusterStore.NewPartition;
-import dev.proofline.daemon.store.ClusterStore.Claim;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.proofline.daemon.store.ClusterStore.Claim;
+import dev.proofline.daemon.store.ClusterStore.JobState;
+import dev.proofline.daemon.store.ClusterStore.NewPartition;
+import dev.proofline.daemon.store.ClusterStore.PartitionKind;
+import dev.proofline.daemon.store.ClusterStore.Submitted;
+import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import dev.proofline.engine.JobIds;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,7 +25,7 @@ import java.util.List;
  * ({@link #fail}), back in the queue ({@link #release}), or cancelled with their job ({@link #cancel}).
  * Each is one transaction, committed {@link Sync#FULL} where a client may have seen what it did.
  */
-final class SqliteQueue {
+final class SqliteQueue implements ClusterStore.Queue {
 
     /** SQLite's largest value (its default SQLITE_MAX_LENGTH): a partition's witness or input must be smaller. */
     static final int MAX_PAYLOAD = 1_000_000_000;
@@ -35,8 +38,10 @@ final class SqliteQueue {
         this.file = file;
     }
 
-    Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
+    @Override
+    public Submitted submit(String idempotencyKey, String circuit, String digest, int priority, Duration deadline,
             String node, List<NewPartition> parts) {
+        file.refuseIfDamaged();
         for (int p = 0; p < parts.size(); p++) {
             if (parts.get(p).payload().length >= MAX_PAYLOAD) {
                 throw new IllegalArgumentException("partition " + p + ": " + parts.get(p).payload().length
@@ -75,7 +80,7 @@ final class SqliteQueue {
                                             submitted_at, deadline_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
                 for (int i = 0; i < parts.size(); i++) {
-                    bind(s, id, i, number, circuit, digest, priority, parts.get(i).kind(), parts.get(i).payload(),
+                    bind(s, id, i, number, circuit, digest, priority, parts.get(i).kind().stored(), parts.get(i).payload(),
                             t.now, deadlineAt);
                     s.addBatch();
                 }
@@ -86,7 +91,8 @@ final class SqliteQueue {
         });
     }
 
-    List<Claim> claim(String node, int limit, Duration lease, List<String> circuits, List<String> digests) {
+    @Override
+    public List<Claim> claim(String node, int limit, Duration lease, List<String> circuits, List<String> digests) {
         if (circuits.isEmpty() || limit <= 0) {
             return List.of();
         }
@@ -108,7 +114,7 @@ final class SqliteQueue {
                 bind(s, args.toArray());
                 try (ResultSet r = s.executeQuery()) {
                     while (r.next()) {
-                        out.add(new Claim(r.getString(1), r.getInt(2), 0, r.getString(3), r.getString(4), r.getBytes(5),
+                        out.add(new Claim(r.getString(1), r.getInt(2), 0, r.getString(3), PartitionKind.of(r.getString(4)), r.getBytes(5),
                                 r.getInt(6), t.now - r.getLong(7), r.getInt(8) + 1, r.getInt(9)));
                     }
                 }
@@ -128,7 +134,8 @@ final class SqliteQueue {
         });
     }
 
-    boolean complete(Claim claim, String node, String proofJson, byte[] proofBinary, List<String> publicSignals,
+    @Override
+    public boolean complete(Claim claim, String node, String proofJson, byte[] proofBinary, List<String> publicSignals,
             double[] timings) {
         return file.with("storing a proof", Sync.FULL, t -> {
             List<Double> ts = new ArrayList<>();
@@ -159,7 +166,8 @@ final class SqliteQueue {
         });
     }
 
-    boolean fail(Claim claim, String node, String error) {
+    @Override
+    public boolean fail(Claim claim, String node, String error) {
         return file.with("failing a job", Sync.FULL, t -> {
             try (PreparedStatement s = t.prepare("SELECT 1 FROM partitions WHERE job_id = ? AND idx = ?"
                     + " AND state = 'CLAIMED' AND lease_token = ?")) {
@@ -184,7 +192,8 @@ final class SqliteQueue {
         });
     }
 
-    boolean release(Claim claim, String why, boolean attempt) {
+    @Override
+    public boolean release(Claim claim, String why, boolean attempt) {
         return file.with("releasing a partition", Sync.NORMAL, t -> {
             try (PreparedStatement s = t.prepare("""
                     UPDATE partitions SET state = 'QUEUED', lease_owner = NULL, lease_token = NULL, lease_expires = NULL,
@@ -197,18 +206,19 @@ final class SqliteQueue {
         });
     }
 
-    String cancel(String id) {
+    @Override
+    public JobState cancel(String id) {
         return file.with("cancelling a job", Sync.FULL, t -> {
             if (t.update("UPDATE jobs SET state = 'CANCELLED', ended_at = ? WHERE job_id = ? AND state = 'RUNNING'",
                     t.now, id) == 1) {
                 endPartitions(t, id);
                 t.ended(id, "CANCELLED");
-                return "CANCELLED";
+                return JobState.CANCELLED;
             }
             try (PreparedStatement s = t.prepare("SELECT state FROM jobs WHERE job_id = ?")) {
                 s.setString(1, id);
                 try (ResultSet r = s.executeQuery()) {
-                    return r.next() ? r.getString(1) : null;
+                    return r.next() ? JobState.valueOf(r.getString(1)) : null;
                 }
             }
         });

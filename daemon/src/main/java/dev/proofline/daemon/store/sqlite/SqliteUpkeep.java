@@ -2,6 +2,7 @@ package dev.proofline.daemon.store.sqlite;
 
 import static dev.proofline.daemon.store.sqlite.SqliteFile.bind;
 
+import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The upkeep of the {@link SqliteStore}, which its node does with its heartbeats. */
-final class SqliteUpkeep {
+final class SqliteUpkeep implements ClusterStore.Upkeep {
 
     private final SqliteFile file;
 
@@ -18,7 +19,8 @@ final class SqliteUpkeep {
         this.file = file;
     }
 
-    int upkeep(Duration retention, Duration fetchedRetention) {
+    @Override
+    public int run(Duration retention, Duration fetchedRetention) {
         return file.with("upkeep", Sync.NORMAL, t -> {
             int requeued;
             try (PreparedStatement s = t.prepare("""

@@ -2,11 +2,14 @@ package dev.proofline.daemon.store.sqlite;
 
 import static dev.proofline.daemon.store.sqlite.SqliteFile.bind;
 
-import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
-import dev.proofline.daemon.store.ClusterStore.PartitionView;
-import dev.proofline.daemon.store.ClusterStore.JobView;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.proofline.daemon.store.ClusterStore.JobState;
+import dev.proofline.daemon.store.ClusterStore.JobView;
+import dev.proofline.daemon.store.ClusterStore.PartitionState;
+import dev.proofline.daemon.store.ClusterStore.PartitionView;
+import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -18,7 +21,7 @@ import java.util.TreeMap;
  * What the {@link SqliteStore} shows: a job with its partitions, which of some jobs have ended, the
  * queue as JSON (built by SQLite's JSON functions), and counts for checks.
  */
-final class SqliteViews {
+final class SqliteViews implements ClusterStore.Views {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -28,7 +31,8 @@ final class SqliteViews {
         this.file = file;
     }
 
-    JobView job(String id, boolean fetching) {
+    @Override
+    public JobView job(String id, boolean fetching) {
         return file.with("reading a job", Sync.NORMAL, t -> {
             if (fetching) {
                 t.update("UPDATE jobs SET fetched_at = ? WHERE job_id = ? AND state = 'DONE' AND fetched_at IS NULL",
@@ -48,11 +52,11 @@ final class SqliteViews {
                     List<PartitionView> parts = new ArrayList<>();
                     while (r.next()) {
                         if (v == null) {
-                            v = new JobView(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getInt(5),
+                            v = new JobView(r.getString(1), r.getString(2), JobState.valueOf(r.getString(3)), r.getString(4), r.getInt(5),
                                     r.getString(6), List.of(), parts);
                         }
                         if (r.getObject(7) != null) {
-                            parts.add(new PartitionView(r.getInt(7), r.getString(8), r.getString(9), r.getString(10),
+                            parts.add(new PartitionView(r.getInt(7), PartitionState.valueOf(r.getString(8)), r.getString(9), r.getString(10),
                                     r.getBytes(11), strings(r.getString(12)), doubles(r.getString(13)), r.getString(14),
                                     r.getInt(15)));
                         }
@@ -63,7 +67,8 @@ final class SqliteViews {
         });
     }
 
-    List<String> ended(List<String> ids) {
+    @Override
+    public List<String> ended(List<String> ids) {
         return file.with("checking jobs", Sync.NORMAL, t -> {
             List<String> out = new ArrayList<>();
             try (PreparedStatement s = t.prepare("SELECT 1 FROM jobs WHERE job_id = ? AND state = 'RUNNING'"
@@ -81,7 +86,8 @@ final class SqliteViews {
         });
     }
 
-    String clusterJson(int recentJobs) {
+    @Override
+    public String clusterJson(int recentJobs) {
         return file.with("reading the queue", Sync.NORMAL, t -> {
             try (PreparedStatement s = t.prepare("""
                     SELECT json_object(
@@ -112,7 +118,8 @@ final class SqliteViews {
         });
     }
 
-    Map<String, Long> provedBy() {
+    @Override
+    public Map<String, Long> provedBy() {
         return file.with("counting proofs", Sync.NORMAL, t -> {
             Map<String, Long> out = new TreeMap<>();
             try (PreparedStatement s = t.prepare("SELECT proved_by, count(*) FROM partitions WHERE state = 'DONE'"

@@ -35,20 +35,20 @@ class SqliteIntegrityTest {
     private static final List<String> DIGESTS = List.of("d1");
 
     /** A store in {@code store} with {@code jobs} jobs of a 16 KiB witness each (so its file spans many pages). */
-    private static List<String> fill(SqliteStore s, int jobs) {
+    private static List<String> fill(ClusterStore s, int jobs) {
         List<String> ids = new ArrayList<>();
         byte[] witness = new byte[16 << 10];
         new Random(jobs).nextBytes(witness);
         for (int j = 0; j < jobs; j++) {
-            ids.add(s.submit("key-" + j, "multiplier", "d1", 1, null, "local",
-                    List.of(new ClusterStore.NewPartition("wtns", witness))).jobId());
+            ids.add(s.queue().submit("key-" + j, "multiplier", "d1", 1, null, "local",
+                    List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, witness))).jobId());
         }
         return ids;
     }
 
     private Path closedStore(int jobs) {
         Path store = dir.resolve("store");
-        try (SqliteStore s = SqliteStore.open(store)) {
+        try (ClusterStore s = SqliteStore.open(store)) {
             fill(s, jobs);
         }
         return store;
@@ -113,7 +113,7 @@ class SqliteIntegrityTest {
     private Path killedStore(int jobs, List<String> ids) throws IOException {
         Path live = dir.resolve("live");
         Path image = Files.createDirectories(dir.resolve("image"));
-        try (SqliteStore s = SqliteStore.open(live)) {
+        try (ClusterStore s = SqliteStore.open(live)) {
             ids.addAll(fill(s, jobs));
             for (String f : new String[] {"queue.db", "queue.db-wal"}) {
                 Files.copy(live.resolve(f), image.resolve(f));
@@ -135,9 +135,9 @@ class SqliteIntegrityTest {
             new Random(3).nextBytes(torn);
             f.write(torn);
         }
-        try (SqliteStore s = SqliteStore.open(image)) {
+        try (ClusterStore s = SqliteStore.open(image)) {
             for (String id : ids) {
-                assertNotNull(s.job(id, false), id + " survived the kill");
+                assertNotNull(s.views().job(id, false), id + " survived the kill");
             }
         }
     }
@@ -166,9 +166,9 @@ class SqliteIntegrityTest {
         Files.write(store.resolve("queue.db"), new byte[0]);
         List<String> log = new ArrayList<>();
         String id;
-        try (SqliteStore s = SqliteStore.open(store, true, log::add)) {
+        try (ClusterStore s = SqliteStore.open(store, true, log::add)) {
             id = fill(s, 1).getFirst();
-            assertEquals(1, s.claim("local", 10, Duration.ofMinutes(1), CIRCUITS, DIGESTS).size(), "a working store");
+            assertEquals(1, s.queue().claim("local", 10, Duration.ofMinutes(1), CIRCUITS, DIGESTS).size(), "a working store");
         }
         assertEquals(1, log.size(), log.toString());
         assertTrue(log.getFirst().contains("is empty (0 bytes): its files were moved into " + store.resolve("damaged-")),
@@ -178,8 +178,8 @@ class SqliteIntegrityTest {
             aside = files.filter(p -> p.getFileName().toString().startsWith("damaged-")).findFirst().orElseThrow();
         }
         assertEquals(0, Files.size(aside.resolve("queue.db")), "the damaged file is kept as it was");
-        try (SqliteStore s = SqliteStore.open(store)) {
-            assertNotNull(s.job(id, false), "the new store is used from then on, and checked like any other");
+        try (ClusterStore s = SqliteStore.open(store)) {
+            assertNotNull(s.views().job(id, false), "the new store is used from then on, and checked like any other");
             assertNull(SqliteIntegrity.logDamage(store.resolve("queue.db-wal")));
         }
     }

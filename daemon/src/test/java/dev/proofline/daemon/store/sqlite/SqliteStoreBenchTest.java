@@ -37,18 +37,18 @@ class SqliteStoreBenchTest {
     }
 
     private static List<ClusterStore.NewPartition> witness(int bytes) {
-        return List.of(new ClusterStore.NewPartition("wtns", new byte[bytes]));
+        return List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, new byte[bytes]));
     }
 
     @Test
     void theStoresOwnCost() throws Exception {
         assumeTrue(Boolean.getBoolean("proofline.store.bench"), "-Dproofline.store.bench=true runs it");
         int n = Integer.getInteger("proofline.store.bench.jobs", 500);
-        try (SqliteStore store = SqliteStore.open(dir)) {
+        try (ClusterStore store = SqliteStore.open(dir)) {
             long[] one = new long[n];
             for (int i = 0; i < n; i++) {
                 long t = System.nanoTime();
-                store.submit(null, "c", "d", 1, null, "local", witness(1024));
+                store.queue().submit(null, "c", "d", 1, null, "local", witness(1024));
                 one[i] = System.nanoTime() - t;
             }
             System.out.println("store bench: submit of a 1 KiB witness, 1 thread: " + percentiles(one));
@@ -60,7 +60,7 @@ class SqliteStoreBenchTest {
                 int k = i;
                 fs.add(pool.submit(() -> {
                     long t = System.nanoTime();
-                    store.submit(null, "c", "d", 1, null, "local", witness(1024));
+                    store.queue().submit(null, "c", "d", 1, null, "local", witness(1024));
                     four[k] = System.nanoTime() - t;
                 }));
             }
@@ -73,7 +73,7 @@ class SqliteStoreBenchTest {
             long[] big = new long[20];
             for (int i = 0; i < big.length; i++) {
                 long t = System.nanoTime();
-                store.submit(null, "c", "d", 1, null, "local", witness(16 << 20));
+                store.queue().submit(null, "c", "d", 1, null, "local", witness(16 << 20));
                 big[i] = System.nanoTime() - t;
             }
             System.out.println("store bench: submit of a 16 MiB witness: " + percentiles(big));
@@ -84,20 +84,20 @@ class SqliteStoreBenchTest {
             long t0 = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 long t = System.nanoTime();
-                ClusterStore.Claim c = store.claim("local", 1, Duration.ofMinutes(1), CIRCUITS, DIGESTS).getFirst();
+                ClusterStore.Claim c = store.queue().claim("local", 1, Duration.ofMinutes(1), CIRCUITS, DIGESTS).getFirst();
                 claim[i] = System.nanoTime() - t;
                 t = System.nanoTime();
-                store.complete(c, "local", "{}", new byte[256], List.of("1", "2"), new double[6]);
+                store.queue().complete(c, "local", "{}", new byte[256], List.of("1", "2"), new double[6]);
                 complete[i] = System.nanoTime() - t;
                 t = System.nanoTime();
-                store.job(c.jobId(), true);
+                store.views().job(c.jobId(), true);
                 fetch[i] = System.nanoTime() - t;
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             System.out.println("store bench: claim " + percentiles(claim) + "; result " + percentiles(complete)
                     + "; await (fetch) " + percentiles(fetch) + "; " + Math.round(n / seconds)
                     + " jobs/s through claim, result and fetch on one thread");
-            Map<String, Long> states = store.partitionStates();
+            Map<String, Long> states = SqliteStore.partitionStates(store);
             assertEquals(n, states.get("DONE"), states.toString());
         }
     }

@@ -11,11 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.store.ClusterStore.JobState;
+import dev.proofline.daemon.store.ClusterStore.PartitionState;
 import dev.proofline.daemon.store.ClusterStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,9 +38,9 @@ class SqliteStoreTest {
 
     /** The store's clock: moved by the tests. */
     private final AtomicLong now = new AtomicLong(1_700_000_000_000L);
-    private SqliteStore store;
+    private ClusterStore store;
 
-    private SqliteStore open() {
+    private ClusterStore open() {
         store = SqliteStore.open(dir, now::get);
         return store;
     }
@@ -50,23 +53,23 @@ class SqliteStoreTest {
     }
 
     private static ClusterStore.NewPartition wtns(String text) {
-        return new ClusterStore.NewPartition("wtns", text.getBytes(StandardCharsets.UTF_8));
+        return new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private ClusterStore.Submitted submit(String key, int partitions) {
-        List<ClusterStore.NewPartition> ps = new java.util.ArrayList<>();
+        List<ClusterStore.NewPartition> ps = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             ps.add(wtns("witness " + p));
         }
-        return store.submit(key, "multiplier", "d1", 1, null, "local", ps);
+        return store.queue().submit(key, "multiplier", "d1", 1, null, "local", ps);
     }
 
     private List<ClusterStore.Claim> claim(int limit) {
-        return store.claim("local", limit, LEASE, CIRCUITS, DIGESTS);
+        return store.queue().claim("local", limit, LEASE, CIRCUITS, DIGESTS);
     }
 
     private boolean complete(ClusterStore.Claim c) {
-        return store.complete(c, "local", "{\"pi_a\":[]}", new byte[] {1, 2, 3}, List.of("33"), new double[6]);
+        return store.queue().complete(c, "local", "{\"pi_a\":[]}", new byte[] {1, 2, 3}, List.of("33"), new double[6]);
     }
 
     @Test
@@ -80,23 +83,23 @@ class SqliteStoreTest {
         assertArrayEquals("witness 0".getBytes(StandardCharsets.UTF_8), cs.get(0).payload());
         assertEquals(List.of(), claim(10), "claimed partitions are not claimed again");
         assertTrue(complete(cs.get(0)));
-        assertEquals("RUNNING", store.job(s.jobId(), false).state());
+        assertEquals(JobState.RUNNING, store.views().job(s.jobId(), false).state());
         assertTrue(complete(cs.get(1)));
-        ClusterStore.JobView v = store.job(s.jobId(), true);
-        assertEquals("DONE", v.state());
+        ClusterStore.JobView v = store.views().job(s.jobId(), true);
+        assertEquals(JobState.DONE, v.state());
         assertEquals(2, v.parts().size());
         assertEquals(List.of("33"), v.parts().get(1).publicSignals());
         assertArrayEquals(new byte[] {1, 2, 3}, v.parts().get(0).proofBinary());
         assertEquals("local", v.parts().get(0).node());
-        assertEquals(Map.of("local", 2L), store.provedBy());
+        assertEquals(Map.of("local", 2L), store.views().provedBy());
     }
 
     @Test
     void higherPriorityIsClaimedFirstThenOlder() {
         open();
-        String low = store.submit(null, "multiplier", "d1", 0, null, "local", List.of(wtns("a"))).jobId();
+        String low = store.queue().submit(null, "multiplier", "d1", 0, null, "local", List.of(wtns("a"))).jobId();
         String first = submit(null, 1).jobId();
-        String high = store.submit(null, "multiplier", "d1", 3, null, "local", List.of(wtns("b"))).jobId();
+        String high = store.queue().submit(null, "multiplier", "d1", 3, null, "local", List.of(wtns("b"))).jobId();
         String second = submit(null, 1).jobId();
         assertEquals(List.of(high, first, second, low), claim(10).stream().map(ClusterStore.Claim::jobId).toList());
     }
@@ -122,15 +125,15 @@ class SqliteStoreTest {
         open();
         String id = submit(null, 3).jobId();
         List<ClusterStore.Claim> cs = claim(1);
-        assertTrue(store.fail(cs.get(0), "local", "the witness does not satisfy the circuit"));
-        ClusterStore.JobView v = store.job(id, false);
-        assertEquals("FAILED", v.state());
+        assertTrue(store.queue().fail(cs.get(0), "local", "the witness does not satisfy the circuit"));
+        ClusterStore.JobView v = store.views().job(id, false);
+        assertEquals(JobState.FAILED, v.state());
         assertTrue(v.error().contains("the witness does not satisfy the circuit"), v.error());
-        assertEquals(List.of("FAILED", "CANCELLED", "CANCELLED"), v.parts().stream()
+        assertEquals(List.of(PartitionState.FAILED, PartitionState.CANCELLED, PartitionState.CANCELLED), v.parts().stream()
                 .map(ClusterStore.PartitionView::state).toList());
         assertEquals(List.of(), claim(10), "nothing of a failed job is claimed");
         // the dashboard's cluster panel says why: the reason is in the queue's JSON, by partition and job
-        JsonNode recent = new ObjectMapper().readTree(store.clusterJson(30)).get("recent").get(0);
+        JsonNode recent = new ObjectMapper().readTree(store.views().clusterJson(30)).get("recent").get(0);
         assertEquals("the witness does not satisfy the circuit",
                 recent.get("partitions").get(0).get("error").asText());
         assertTrue(recent.get("partitions").get(1).get("error").isNull(), recent.toString());
@@ -142,12 +145,12 @@ class SqliteStoreTest {
         open();
         String id = submit(null, 2).jobId();
         ClusterStore.Claim c = claim(1).getFirst();
-        assertEquals("CANCELLED", store.cancel(id));
-        assertEquals("CANCELLED", store.cancel(id), "cancelling again says its state");
+        assertEquals(JobState.CANCELLED, store.queue().cancel(id));
+        assertEquals(JobState.CANCELLED, store.queue().cancel(id), "cancelling again says its state");
         assertFalse(complete(c), "a proof made for a cancelled job is discarded");
         assertEquals(List.of(), claim(10));
-        assertNull(store.cancel("job-99"));
-        assertEquals(List.of(id, "job-99"), store.ended(List.of(id, "job-99")));
+        assertNull(store.queue().cancel("job-99"));
+        assertEquals(List.of(id, "job-99"), store.views().ended(List.of(id, "job-99")));
     }
 
     @Test
@@ -155,7 +158,7 @@ class SqliteStoreTest {
         open();
         submit(null, 1);
         ClusterStore.Claim first = claim(1).getFirst();
-        assertTrue(store.release(first, "no room for its key", true));
+        assertTrue(store.queue().release(first, "no room for its key", true));
         ClusterStore.Claim second = claim(1).getFirst();
         assertNotEquals(first.token(), second.token());
         assertEquals(2, second.claims());
@@ -172,9 +175,9 @@ class SqliteStoreTest {
         assertTrue(complete(held.get(0)));
         store.close(); // the process dies holding held.get(1)
         open();
-        assertEquals(List.of("DONE", "CLAIMED", "QUEUED"), store.job(id, false).parts().stream()
+        assertEquals(List.of(PartitionState.DONE, PartitionState.CLAIMED, PartitionState.QUEUED), store.views().job(id, false).parts().stream()
                 .map(ClusterStore.PartitionView::state).toList(), "as the process left them");
-        assertEquals(1, store.leave("local"), "the node starting again gives back what its previous life held");
+        assertEquals(1, store.membership().leave("local"), "the node starting again gives back what its previous life held");
         List<ClusterStore.Claim> again = claim(10);
         assertEquals(List.of(1, 2), again.stream().map(ClusterStore.Claim::partition).toList());
         assertEquals(2, again.getFirst().claims());
@@ -182,44 +185,7 @@ class SqliteStoreTest {
                 "the witness was kept for the restart");
         assertFalse(complete(held.get(1)), "the previous life's lease is void");
         again.forEach(this::complete);
-        assertEquals("DONE", store.job(id, false).state());
-    }
-
-    @Test
-    void jobsPastTheirDeadlineEndAndEndedJobsArePrunedAfterTheirRetention() {
-        open();
-        String late = store.submit(null, "multiplier", "d1", 1, Duration.ofMillis(100), "local",
-                List.of(wtns("x"))).jobId();
-        String done = submit(null, 1).jobId();
-        String fetched = submit(null, 1).jobId();
-        claim(10).stream().filter(c -> !c.jobId().equals(late)).forEach(this::complete);
-        assertEquals("DONE", store.job(fetched, true).state());
-        now.addAndGet(200);
-        assertEquals("DEADLINE_EXCEEDED", store.job(late, false).state(), "at once, before the upkeep");
-        store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1));
-        assertEquals("CANCELLED", store.job(late, false).parts().getFirst().state());
-        now.addAndGet(Duration.ofMinutes(2).toMillis());
-        store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1));
-        assertNull(store.job(fetched, false), "a fetched result is kept fetched_retention");
-        assertEquals("DONE", store.job(done, false).state(), "an unfetched one result_retention");
-        now.addAndGet(Duration.ofHours(1).toMillis());
-        store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1));
-        assertNull(store.job(done, false));
-        assertNull(store.job(late, false));
-        assertEquals(Map.of(), store.partitionStates(), "partitions go with their jobs");
-    }
-
-    @Test
-    void anExpiredLeaseGoesBackToTheQueue() {
-        open();
-        submit(null, 1);
-        ClusterStore.Claim c = claim(1).getFirst();
-        now.addAndGet(LEASE.toMillis() + 1);
-        assertEquals(1, store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1)));
-        assertFalse(complete(c));
-        ClusterStore.Claim again = claim(1).getFirst();
-        assertEquals(1, again.interrupted(), "the expired claim ended with its node, not for the partition's sake");
-        assertEquals(1, again.attempts());
+        assertEquals(JobState.DONE, store.views().job(id, false).state());
     }
 
     @Test
@@ -230,48 +196,22 @@ class SqliteStoreTest {
             claim(1);
             store.close(); // the process dies holding the claim
             open();
-            assertEquals(1, store.leave("local"), "its next life gives the claim back");
+            assertEquals(1, store.membership().leave("local"), "its next life gives the claim back");
         }
         ClusterStore.Claim c = claim(1).getFirst();
         assertEquals(11, c.claims());
         assertEquals(10, c.interrupted());
         assertEquals(1, c.attempts(), "ten deaths of its node are not ten attempts");
-        assertTrue(store.release(c, "the node is stopping", false));
+        assertTrue(store.queue().release(c, "the node is stopping", false));
         ClusterStore.Claim stopped = claim(1).getFirst();
         assertEquals(11, stopped.interrupted(), "a give-back by a stopping node is an interruption");
-        assertEquals("RUNNING", store.job(id, false).state());
-    }
-
-    @Test
-    void theHeartbeatExtendsTheNodesLeases() {
-        open();
-        submit(null, 2);
-        List<ClusterStore.Claim> cs = claim(2);
-        var info = new ClusterStore.NodeInfo("local", "127.0.0.1:1", "127.0.0.1:2", "cpu", Instant.now(), 2, 2, 2, 0,
-                0.5, "multiplier");
-        assertEquals(java.util.Set.of(cs.get(0).token(), cs.get(1).token()), store.heartbeat(info, LEASE));
-        now.addAndGet(LEASE.toMillis() - 1);
-        store.heartbeat(info, LEASE);
-        now.addAndGet(LEASE.toMillis() - 1);
-        assertEquals(0, store.upkeep(Duration.ofHours(1), Duration.ofMinutes(1)), "extended, not expired");
-    }
-
-    @Test
-    void jobsOfAKeyThatChangedOrWentAwayFail() {
-        open();
-        String mul = submit(null, 1).jobId();
-        String gone = store.submit(null, "poseidon", "p1", 1, null, "local", List.of(wtns("x"))).jobId();
-        assertEquals(0, store.refuse("local", List.of("multiplier", "poseidon"), List.of("d1", "p1")));
-        assertEquals(2, store.refuse("local", List.of("multiplier"), List.of("d2")));
-        assertTrue(store.job(mul, false).error().contains("changed since the job was submitted"));
-        assertTrue(store.job(gone, false).error().contains("no longer in the keys directory"));
-        assertEquals("FAILED", store.job(gone, false).state());
+        assertEquals(JobState.RUNNING, store.views().job(id, false).state());
     }
 
     @Test
     void listenersHearOfNewWorkAndOfEndedJobs() throws Exception {
         open();
-        try (ClusterStore.Notices n = store.listen()) {
+        try (ClusterStore.Notices n = store.database().listen()) {
             String id = submit(null, 1).jobId();
             assertEquals(List.of(new ClusterStore.Notice(ClusterStore.WORK, id + " multiplier d1")),
                     n.poll(Duration.ofSeconds(1)));
@@ -284,17 +224,80 @@ class SqliteStoreTest {
     @Test
     void theQueueAsJsonShowsNodesPartitionsAndRecentJobs() throws Exception {
         open();
-        store.heartbeat(new ClusterStore.NodeInfo("local", "127.0.0.1:1", "127.0.0.1:2", "cpu", Instant.now(), 2, 0, 0,
+        store.membership().heartbeat(new ClusterStore.NodeInfo("local", "127.0.0.1:1", "127.0.0.1:2", "cpu", Instant.now(), 2, 0, 0,
                 0, 0, "multiplier"), LEASE);
         String id = submit(null, 2).jobId();
         complete(claim(1).getFirst());
-        JsonNode j = new ObjectMapper().readTree(store.clusterJson(30));
+        JsonNode j = new ObjectMapper().readTree(store.views().clusterJson(30));
         assertEquals("local", j.get("nodes").get(0).get("id").asText());
         assertFalse(j.get("nodes").get(0).get("stopped").asBoolean());
         assertEquals(1, j.get("partitions").get("DONE").asInt());
         assertEquals(1, j.get("partitions").get("QUEUED").asInt());
         assertEquals(id, j.get("recent").get(0).get("id").asText());
         assertEquals("DONE", j.get("recent").get(0).get("partitions").get(0).get("state").asText());
+    }
+
+    @Test
+    void jobsPastTheirDeadlineEndAndEndedJobsArePrunedAfterTheirRetention() {
+        open();
+        String late = store.queue().submit(null, "multiplier", "d1", 1, Duration.ofMillis(100), "local",
+                List.of(wtns("x"))).jobId();
+        String done = submit(null, 1).jobId();
+        String fetched = submit(null, 1).jobId();
+        claim(10).stream().filter(c -> !c.jobId().equals(late)).forEach(this::complete);
+        assertEquals(JobState.DONE, store.views().job(fetched, true).state());
+        now.addAndGet(200);
+        assertEquals(JobState.DEADLINE_EXCEEDED, store.views().job(late, false).state(), "at once, before the upkeep");
+        store.upkeep().run(Duration.ofHours(1), Duration.ofMinutes(1));
+        assertEquals(PartitionState.CANCELLED, store.views().job(late, false).parts().getFirst().state());
+        now.addAndGet(Duration.ofMinutes(2).toMillis());
+        store.upkeep().run(Duration.ofHours(1), Duration.ofMinutes(1));
+        assertNull(store.views().job(fetched, false), "a fetched result is kept fetched_retention");
+        assertEquals(JobState.DONE, store.views().job(done, false).state(), "an unfetched one result_retention");
+        now.addAndGet(Duration.ofHours(1).toMillis());
+        store.upkeep().run(Duration.ofHours(1), Duration.ofMinutes(1));
+        assertNull(store.views().job(done, false));
+        assertNull(store.views().job(late, false));
+        assertEquals(Map.of(), SqliteStore.partitionStates(store), "partitions go with their jobs");
+    }
+
+    @Test
+    void anExpiredLeaseGoesBackToTheQueue() {
+        open();
+        submit(null, 1);
+        ClusterStore.Claim c = claim(1).getFirst();
+        now.addAndGet(LEASE.toMillis() + 1);
+        assertEquals(1, store.upkeep().run(Duration.ofHours(1), Duration.ofMinutes(1)));
+        assertFalse(complete(c));
+        ClusterStore.Claim again = claim(1).getFirst();
+        assertEquals(1, again.interrupted(), "the expired claim ended with its node, not for the partition's sake");
+        assertEquals(1, again.attempts());
+    }
+
+    @Test
+    void theHeartbeatExtendsTheNodesLeases() {
+        open();
+        submit(null, 2);
+        List<ClusterStore.Claim> cs = claim(2);
+        var info = new ClusterStore.NodeInfo("local", "127.0.0.1:1", "127.0.0.1:2", "cpu", Instant.now(), 2, 2, 2, 0,
+                0.5, "multiplier");
+        assertEquals(java.util.Set.of(cs.get(0).token(), cs.get(1).token()), store.membership().heartbeat(info, LEASE));
+        now.addAndGet(LEASE.toMillis() - 1);
+        store.membership().heartbeat(info, LEASE);
+        now.addAndGet(LEASE.toMillis() - 1);
+        assertEquals(0, store.upkeep().run(Duration.ofHours(1), Duration.ofMinutes(1)), "extended, not expired");
+    }
+
+    @Test
+    void jobsOfAKeyThatChangedOrWentAwayFail() {
+        open();
+        String mul = submit(null, 1).jobId();
+        String gone = store.queue().submit(null, "poseidon", "p1", 1, null, "local", List.of(wtns("x"))).jobId();
+        assertEquals(0, store.membership().refuse("local", List.of("multiplier", "poseidon"), List.of("d1", "p1")));
+        assertEquals(2, store.membership().refuse("local", List.of("multiplier"), List.of("d2")));
+        assertTrue(store.views().job(mul, false).error().contains("changed since the job was submitted"));
+        assertTrue(store.views().job(gone, false).error().contains("no longer in the keys directory"));
+        assertEquals(JobState.FAILED, store.views().job(gone, false).state());
     }
 
     @Test
@@ -313,7 +316,7 @@ class SqliteStoreTest {
         String next = submit(null, 1).jobId();
         assertNotEquals(lost, next, "a client awaiting the lost job must not be given the new one");
         assertTrue(next.startsWith("job-2-") && lost.startsWith("job-2-"), "the count started again: " + lost + ", " + next);
-        assertNull(store.job(lost, false), "the lost job is gone, not another's");
+        assertNull(store.views().job(lost, false), "the lost job is gone, not another's");
         store.close();
         // an empty store in its place: the count starts from 1
         java.nio.file.Files.delete(dir.resolve("queue.db"));
