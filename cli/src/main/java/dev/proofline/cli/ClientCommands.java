@@ -171,7 +171,7 @@ final class ClientCommands {
             for (Path f : files) {
                 total += Files.size(f);
             }
-            if (total > dev.proofline.daemon.DaemonConfig.parseBytes(streamAbove)) {
+            if (total > dev.proofline.daemon.config.DaemonConfig.parseBytes(streamAbove)) {
                 return stream();
             }
             List<PartitionInput> partitions = new ArrayList<>();
@@ -189,7 +189,7 @@ final class ClientCommands {
         private JobOptions options() {
             return JobOptions.DEFAULT.withPriority(Priority.valueOf(priority.toUpperCase(Locale.ROOT)))
                     .withIdempotencyKey(key)
-                    .withDeadline(deadline == null ? null : dev.proofline.daemon.DaemonConfig.parseDuration(deadline));
+                    .withDeadline(deadline == null ? null : dev.proofline.daemon.config.DaemonConfig.parseDuration(deadline));
         }
 
         private int printed(JobReceipt r) {
@@ -201,7 +201,7 @@ final class ClientCommands {
         }
 
         private int chunkBytes() {
-            long n = dev.proofline.daemon.DaemonConfig.parseBytes(chunk);
+            long n = dev.proofline.daemon.config.DaemonConfig.parseBytes(chunk);
             if (n < 1 || n > 64 << 20) {
                 throw new IllegalArgumentException("--chunk " + chunk + ": between 1 byte and 64MiB");
             }
@@ -244,7 +244,7 @@ final class ClientCommands {
 
         @Override
         public Integer call() throws Exception {
-            Duration wait = dev.proofline.daemon.DaemonConfig.parseDuration(timeout);
+            Duration wait = dev.proofline.daemon.config.DaemonConfig.parseDuration(timeout);
             JobResult r = target.call(c -> c.await(job, wait), Duration.ofSeconds(30));
             if (out != null && r.state() == JobState.DONE) {
                 Files.createDirectories(out);

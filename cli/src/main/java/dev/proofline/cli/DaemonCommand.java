@@ -1,7 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.daemon.Daemon;
-import dev.proofline.daemon.DaemonConfig;
+import dev.proofline.daemon.config.DaemonConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;

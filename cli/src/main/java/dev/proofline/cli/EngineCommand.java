@@ -283,7 +283,7 @@ final class EngineCommand implements Runnable {
     /** The bytes of a {@code --key-tables} size, or a usage error naming the option. */
     static long tableBytes(CommandSpec spec, String size) {
         try {
-            return dev.proofline.daemon.DaemonConfig.parseBytes(size);
+            return dev.proofline.daemon.config.DaemonConfig.parseBytes(size);
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--key-tables: " + e.getMessage());
         }

@@ -390,7 +390,7 @@ class EngineCommandTest {
     @Test
     void theDaemonsClientCommandsRunInTheEngineWithTheClientsTokenAndAsOneOff() throws Exception {
         Files.createDirectories(tmp.resolve("keys"));
-        dev.proofline.daemon.DaemonConfig cfg = dev.proofline.daemon.DaemonConfig.parse("""
+        dev.proofline.daemon.config.DaemonConfig cfg = dev.proofline.daemon.config.DaemonConfig.parse("""
                 [server]
                 grpc_listen = "127.0.0.1:0"
                 http_listen = "127.0.0.1:0"

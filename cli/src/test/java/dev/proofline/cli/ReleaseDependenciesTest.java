@@ -37,7 +37,7 @@ class ReleaseDependenciesTest {
     @Test
     void benchClustersPostgresServerIsMainCode() throws Exception {
         // loaded from the daemon's main jar (target/classes in the reactor), not from a test jar
-        String where = dev.proofline.daemon.LocalPostgres.class.getProtectionDomain().getCodeSource().getLocation()
+        String where = dev.proofline.daemon.store.postgres.LocalPostgres.class.getProtectionDomain().getCodeSource().getLocation()
                 .toString();
         assertTrue(!where.contains("test-classes") && !where.endsWith("-tests.jar"), where);
     }

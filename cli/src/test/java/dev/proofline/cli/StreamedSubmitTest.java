@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.daemon.Daemon;
-import dev.proofline.daemon.DaemonConfig;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.testing.CircomFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,28 @@
 package dev.proofline.daemon;
 
+import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.cluster.StoredJobs;
+import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.config.DatabaseUrl;
+import dev.proofline.daemon.jobs.KeyDirectory;
+import dev.proofline.daemon.jobs.MemoryJobs;
+import dev.proofline.daemon.jobs.StatusJson;
+import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.postgres.PostgresStore;
+import dev.proofline.daemon.store.sqlite.SqliteStore;
+import dev.proofline.daemon.transport.BearerTokens;
+import dev.proofline.daemon.transport.ConnectionCaps;
+import dev.proofline.daemon.transport.RequestBudget;
+import dev.proofline.daemon.transport.grpc.GrpcConnections;
+import dev.proofline.daemon.transport.grpc.GrpcRequestBytes;
+import dev.proofline.daemon.transport.grpc.MalformedRequests;
+import dev.proofline.daemon.transport.grpc.ProvingService;
+import dev.proofline.daemon.transport.http.HttpPipeline;
+import dev.proofline.daemon.transport.http.HttpRoutes;
+import dev.proofline.daemon.transport.http.JsonApi;
+import dev.proofline.daemon.transport.http.RapidsnarkRoutes;
+import dev.proofline.daemon.transport.http.StatusHttpServer;
+import dev.proofline.daemon.transport.http.TimelineFeed;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.BackendUnavailableException;
 import dev.proofline.engine.Engine;
@@ -184,7 +207,7 @@ public final class Daemon implements AutoCloseable {
 
                         @Override
                         public String notAccepting() {
-                            return cluster == null ? null : cluster.store().problem();
+                            return cluster == null ? null : cluster.store().database().problem();
                         }
                     }, new JsonApi(service)), requestBytes));
             this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
@@ -251,8 +274,8 @@ public final class Daemon implements AutoCloseable {
 
     private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
         DaemonConfig.Cluster c = config.cluster();
-        ClusterStore store = ClusterStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
-        log.accept("cluster mode: database " + ClusterStore.redacted(c.database()));
+        ClusterStore store = PostgresStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
+        log.accept("cluster mode: database " + DatabaseUrl.redacted(c.database()));
         return new ClusterNode(store, engine, new ClusterNode.Settings(c.nodeId(),
                 DaemonConfig.parseDuration(c.leaseTimeout()), DaemonConfig.parseDuration(c.heartbeatInterval()),
                 DaemonConfig.parseDuration(c.fallbackPoll()), c.maxAttempts(),
@@ -265,7 +288,7 @@ public final class Daemon implements AutoCloseable {
      */
     private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
-        SqliteStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
+        ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
             // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
             return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
@@ -278,22 +301,22 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** The bytes of requests being received now, on both ports. */
-    RequestBudget requestBytes() {
+    public RequestBudget requestBytes() {
         return requestBytes;
     }
 
     /** The gRPC port's connections. */
-    GrpcConnections grpcConnections() {
+    public GrpcConnections grpcConnections() {
         return grpcConnections;
     }
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
     public long clusterRoundTrips() {
-        return cluster == null ? 0 : cluster.store().roundTrips();
+        return cluster == null ? 0 : cluster.store().database().roundTrips();
     }
 
     /** This daemon's node of a durable queue (cluster mode, or a single daemon's store), or null. */
-    ClusterNode cluster() {
+    public ClusterNode cluster() {
         return cluster;
     }
 
@@ -371,22 +394,6 @@ public final class Daemon implements AutoCloseable {
         return rapidsnark == null ? "" : DaemonConfig.host(config.server().rapidsnarkListen()) + ":" + rapidsnark.port();
     }
 
-    static boolean constantTimeEquals(String a, String b) {
-        return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /**
-     * Whether an authorization header carries {@code token} as bearer credentials: the scheme's name in
-     * any case (RFC 9110, 11.1: "bearer" is as good as "Bearer"), then one or more spaces, then the token.
-     */
-    static boolean bearerMatches(String header, String token) {
-        String scheme = "Bearer ";
-        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
-            return false;
-        }
-        return constantTimeEquals(header.substring(scheme.length()).stripLeading(), token);
-    }
-
     /** Requires {@code authorization: Bearer <token>} on every call. */
     private record BearerAuth(String token) implements ServerInterceptor {
         private static final Metadata.Key<String> AUTHORIZATION =
@@ -396,7 +403,7 @@ public final class Daemon implements AutoCloseable {
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                 ServerCallHandler<Q, R> next) {
             String h = headers.get(AUTHORIZATION);
-            if (!bearerMatches(h, token)) {
+            if (!BearerTokens.matches(h, token)) {
                 call.close(Status.UNAUTHENTICATED.withDescription("send authorization: Bearer <token>"), new Metadata());
                 return new ServerCall.Listener<>() { };
             }

@@ -1,5 +1,7 @@
 package dev.proofline.daemon;
 
+import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.store.ClusterStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +38,7 @@ final class DaemonMetrics implements AutoCloseable {
                 .description("partitions this node has claimed and not yet written back (partitions)").register(r);
         Gauge.builder("proofline.cluster.database.up", c, n -> n.databaseDown() == null ? 1 : 0)
                 .description("1 while the job store's database answers, 0 while it does not").register(r);
-        FunctionCounter.builder("proofline.cluster.round.trips", c.store(), ClusterStore::roundTrips)
+        FunctionCounter.builder("proofline.cluster.round.trips", c.store().database(), ClusterStore.Database::roundTrips)
                 .description("statements sent to the job store's database (statements)").register(r);
         FunctionCounter.builder("proofline.cluster.results.stored", c, ClusterNode::proofs)
                 .description("partition results this node stored (partitions)").register(r);

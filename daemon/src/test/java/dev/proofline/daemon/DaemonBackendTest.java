@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.engine.BackendSettings;
 import dev.proofline.engine.groth16.CpuDevice;
 import dev.proofline.engine.groth16.DeviceBackendAdapter;

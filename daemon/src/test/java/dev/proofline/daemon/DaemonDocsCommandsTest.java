@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.testing.Node;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.testing.CircomFixtures;

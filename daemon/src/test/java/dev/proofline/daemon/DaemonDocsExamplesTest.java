@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.testing.DocExamples;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
 import dev.proofline.groth16.testing.CircomFixtures;

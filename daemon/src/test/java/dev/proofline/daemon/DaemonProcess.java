@@ -1,5 +1,6 @@
 package dev.proofline.daemon;
 
+import dev.proofline.daemon.cluster.ClusterNodeProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -27,6 +27,7 @@ import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;

@@ -7,6 +7,7 @@ import dev.proofline.api.DaemonException;
 import dev.proofline.api.ProoflineClient;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ProvingEngineGrpc;
+import dev.proofline.daemon.config.DaemonConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -12,6 +12,7 @@ import dev.proofline.api.v1.JobState;
 import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;

@@ -14,6 +14,10 @@ import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
+import dev.proofline.daemon.cluster.ClusterNodeProcess;
+import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CpuBackend;
 import dev.proofline.groth16.VerificationKey;
@@ -159,8 +163,8 @@ class DurableDaemonTest {
         assertTrue(daemon.waitFor(10, TimeUnit.SECONDS));
 
         Map<String, Long> left;
-        try (SqliteStore s = SqliteStore.open(store)) {
-            left = s.partitionStates();
+        try (ClusterStore s = SqliteStore.open(store)) {
+            left = SqliteStore.partitionStates(s);
         }
         long unfinished = left.getOrDefault("QUEUED", 0L) + left.getOrDefault("CLAIMED", 0L);
         assertTrue(unfinished > 0, "jobs were in flight when the daemon was killed: " + left);

@@ -14,7 +14,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * {@code chromedriver} (the Debian packages {@code chromium} and {@code chromium-driver}; other paths
  * with {@code -Dproofline.chromium=} and {@code -Dproofline.chromedriver=}).
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
 
     static final Path CHROMIUM = Path.of(System.getProperty("proofline.chromium", "/usr/bin/chromium"));
     static final Path CHROMEDRIVER = Path.of(System.getProperty("proofline.chromedriver", "/usr/bin/chromedriver"));
@@ -24,17 +24,17 @@ final class HeadlessChromium {
     private HeadlessChromium() {
     }
 
-    static boolean installed() {
+    public static boolean installed() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     }
 
     /** Why a test that needs the browser is skipped. */
-    static String missing() {
+    public static String missing() {
         return "skipped: the dashboard test needs " + CHROMIUM + " and " + CHROMEDRIVER
                 + " (the chromium and chromium-driver packages)";
     }
 
-    static WebDriver start() {
+    public static WebDriver start() {
         SELENIUM_LOG.setLevel(Level.SEVERE);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());

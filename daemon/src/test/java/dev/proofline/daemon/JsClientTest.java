@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.proofline.algebra.testing.Node;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.testing.CircomFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

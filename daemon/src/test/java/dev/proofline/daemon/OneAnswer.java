@@ -4,12 +4,12 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 
 /** The tests' observer of a call with one answer: it completes a future with the answer, or with the error. */
-final class OneAnswer {
+public final class OneAnswer {
 
     private OneAnswer() {
     }
 
-    static <T> StreamObserver<T> into(CompletableFuture<T> f) {
+    public static <T> StreamObserver<T> into(CompletableFuture<T> f) {
         return new StreamObserver<>() {
             @Override
             public void onNext(T v) {

@@ -17,6 +17,7 @@ import dev.proofline.api.PartitionInput;
 import dev.proofline.api.PartitionProof;
 import dev.proofline.api.Priority;
 import dev.proofline.api.ProoflineClient;
+import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;

@@ -1,0 +1,119 @@
+package dev.proofline.daemon.transport.grpc;
+
+import dev.proofline.daemon.transport.RequestBudget;
+import io.grpc.Context;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerStreamTracer;
+import io.grpc.Status;
+
+/**
+ * A gRPC call's request bytes, taken from the {@link RequestBudget} that HTTP submissions share, as they
+ * arrive: gRPC reads a message whole before the service sees it (a unary submission of 60 MB is 60 MB
+ * held before anything is checked), so the count happens underneath, in a stream tracer that gRPC tells
+ * of each read of a message's bytes off the connection. When the next bytes find no room the call ends
+ * with RESOURCE_EXHAUSTED there and then (what it held is given back; the rest of its message is not
+ * read), and other calls go on. What a call took is given back once the service has handled its last
+ * message (a unary call's method returned, a stream's end handled: the bytes are then in the engine or
+ * the store, or dropped), or when the call ends, whichever is first.
+ */
+public final class GrpcRequestBytes {
+
+    private static final Context.Key<Taken> TAKEN = Context.key("proofline-request-bytes");
+
+    private final RequestBudget budget;
+
+    public GrpcRequestBytes(RequestBudget budget) {
+        this.budget = budget;
+    }
+
+    /** Makes each call's tracer, which takes the bytes as they arrive. */
+    public ServerStreamTracer.Factory tracers() {
+        return new ServerStreamTracer.Factory() {
+            @Override
+            public ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
+                return new Taken();
+            }
+        };
+    }
+
+    /** Gives a call's bytes back once the service has handled its last message; outermost of the interceptors. */
+    public ServerInterceptor giveBackWhenHandled() {
+        return new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                    ServerCallHandler<Q, R> next) {
+                Taken taken = TAKEN.get();
+                ServerCall.Listener<Q> listener = next.startCall(call, headers);
+                if (taken == null) {
+                    return listener;
+                }
+                return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+                    @Override
+                    public void onHalfClose() {
+                        try {
+                            super.onHalfClose();
+                        } finally {
+                            taken.giveBack();
+                        }
+                    }
+
+                    @Override
+                    public void onCancel() {
+                        taken.giveBack();
+                        super.onCancel();
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        taken.giveBack();
+                        super.onComplete();
+                    }
+                };
+            }
+        };
+    }
+
+    /** One call's bytes; gRPC calls {@link #inboundWireSize} on the connection's thread as bytes are read. */
+    private final class Taken extends ServerStreamTracer {
+        private long held;
+        private boolean done;
+
+        @Override
+        public Context filterContext(Context context) {
+            return context.withValue(TAKEN, this);
+        }
+
+        @Override
+        public void inboundWireSize(long bytes) {
+            boolean taken;
+            synchronized (this) {
+                taken = done || budget.tryTake(bytes);
+                if (taken && !done) {
+                    held += bytes;
+                }
+            }
+            if (!taken) {
+                giveBack();
+                // gRPC ends the call with this status, as it does a message over max_message_bytes
+                throw Status.RESOURCE_EXHAUSTED.withDescription("busy: requests being received exceed "
+                        + budget.bound() + " bytes (http.max_concurrent_requests × http.max_job_bytes, both ports"
+                        + " together); try again shortly").asRuntimeException();
+            }
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+            giveBack();
+        }
+
+        synchronized void giveBack() {
+            done = true;
+            budget.giveBack(held);
+            held = 0;
+        }
+    }
+}
