@@ -70,6 +70,6 @@ public final class PhaseTwoPreparation {
             MemorySegment.copy(powers, ValueLayout.JAVA_BYTE, (long) i * g.size(), raw, 0, raw.length);
             g.fromStored(raw, 0, points, i * aw);
         }
-        return GroupFft.inverse(c, curve.fr(), points, p);
+        return GroupFft.inverse(curve, c == curve.g2(), points, p);
     }
 }
