@@ -19,6 +19,12 @@ public final class GlvMultiplier {
 
     /** A decomposed, recoded scalar: the NAF digits of |k1| and |k2| and their signs; shareable. */
     public record Recoded(byte[] naf1, byte[] naf2, boolean negative1, boolean negative2) {
+
+        /** Overwrites the digits (for a secret scalar, once it is no longer needed). */
+        public void wipe() {
+            java.util.Arrays.fill(naf1, (byte) 0);
+            java.util.Arrays.fill(naf2, (byte) 0);
+        }
     }
 
     private final PointArithmetic pa;

@@ -6,6 +6,7 @@ import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.util.stream.IntStream;
 
@@ -26,21 +27,39 @@ final class GroupFft {
     private GroupFft() {
     }
 
-    /** Affine L_0..L_(n-1) from affine P_0..P_(n-1) (n = 2^log, flat vectors) in G1 or G2 of the curve. */
-    static long[] inverse(PairingCurve pairingCurve, boolean g2, long[] affine, int log) {
+    /** Where the P_j come from: point j, affine, into {@code dst} at {@code off}; called from several threads. */
+    interface Source {
+        void read(int j, long[] dst, int off);
+    }
+
+    /** Where the L_i go: affine points, in order, a chunk at a time. */
+    interface Sink {
+        void accept(long[] affine, int count) throws IOException;
+    }
+
+    /** Points handed to the sink per call. */
+    static final int OUT_CHUNK = 1 << 14;
+
+    /**
+     * L_0..L_(n-1) from P_0..P_(n-1) (n = 2^log) in G1 or G2 of the curve. Memory: the n points as
+     * Jacobian points (the transform is in place), and one chunk of affine output.
+     */
+    static void inverse(PairingCurve pairingCurve, boolean g2, int log, Source in, Sink out) throws IOException {
         WeierstrassCurve curve = g2 ? pairingCurve.g2() : pairingCurve.g1();
         PrimeField fr = pairingCurve.fr();
         int n = 1 << log;
         int jw = curve.jacobianWidth();
         int aw = curve.affineWidth();
-        long[] a = new long[n * jw];
+        long[] a = new long[Math.multiplyExact(n, jw)];
         int threads = Runtime.getRuntime().availableProcessors();
         int convertTasks = Math.max(1, Math.min(n / 1024, threads * 4));
         IntStream.range(0, convertTasks).parallel().forEach(task -> {
             PointArithmetic pa = curve.arithmetic();
+            long[] p = new long[aw];
             for (int i = n * task / convertTasks; i < n * (task + 1) / convertTasks; i++) {
                 int from = log == 0 ? 0 : Integer.reverse(i) >>> (32 - log);   // bit-reversed order
-                pa.fromAffine(affine, from * aw, a, i * jw);
+                in.read(from, p, 0);
+                pa.fromAffine(p, 0, a, i * jw);
             }
         });
         if (log > 0) {
@@ -93,13 +112,17 @@ final class GroupFft {
                 }
             });
         }
-        long[] out = new long[n * aw];
-        int affineTasks = Math.max(1, Math.min(n / 1024, threads * 4));
-        IntStream.range(0, affineTasks).parallel().forEach(task -> {
-            int lo = n * task / affineTasks;
-            int hi = n * (task + 1) / affineTasks;
-            curve.arithmetic().batchToAffine(a, lo * jw, out, lo * aw, hi - lo);
-        });
-        return out;
+        int chunk = Math.min(n, OUT_CHUNK);
+        long[] affine = new long[chunk * aw];
+        for (int from = 0; from < n; from += chunk) {
+            int base = from;
+            int tasks = Math.max(1, Math.min(chunk / 1024, threads * 4));
+            IntStream.range(0, tasks).parallel().forEach(task -> {
+                int lo = chunk * task / tasks;
+                int hi = chunk * (task + 1) / tasks;
+                curve.arithmetic().batchToAffine(a, (base + lo) * jw, affine, lo * aw, hi - lo);
+            });
+            out.accept(affine, chunk);
+        }
     }
 }
