@@ -8,6 +8,8 @@
 #   REPS=3 ...          # runs of each step per tool (default 1: the steps are long)
 #   STEPS="prepare zkey-new" ...   # a subset of: contribute verify prepare zkey-new zkey-contribute zkey-verify
 #   SNARKJS=0 ...       # Proofline alone (the snarkjs column empty), e.g. at powers where snarkjs takes hours
+# Wall time and CPU time (user + system of the process and its threads) are both reported: on a shared
+# machine the CPU time is the steadier of the two.
 #
 # Steps, each on the same input for both tools:
 #   contribute       powersoftau contribute on a fresh `powersoftau new` accumulator of 2^POWER
@@ -44,17 +46,20 @@ mkdir -p "$dir"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# one timed run: prints "<seconds> <max RSS KiB>"
+# one timed run: prints "<seconds> <max RSS KiB> <CPU seconds, user + system>"
 timed() {
   local t0=$EPOCHREALTIME
-  /usr/bin/time -f "%M" -o "$out/time" "$@" >"$out/stdout" 2>"$out/stderr" \
+  /usr/bin/time -f "%M %U %S" -o "$out/time" "$@" >"$out/stdout" 2>"$out/stderr" \
     || { echo "failed: $*" >&2; cat "$out/stdout" "$out/stderr" >&2; exit 1; }
   local t1=$EPOCHREALTIME
-  awk -v a="${t0/,/.}" -v b="${t1/,/.}" -v kb="$(cat "$out/time")" 'BEGIN {printf "%.3f %d\n", b - a, kb}'
+  read -r kb user sys < "$out/time"
+  awk -v a="${t0/,/.}" -v b="${t1/,/.}" -v kb="$kb" -v u="$user" -v s="$sys" \
+    'BEGIN {printf "%.3f %d %.2f\n", b - a, kb, u + s}'
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.3f", a / b}'; }
 s() { cut -d' ' -f1 "$1" | median; }
+cpu() { cut -d' ' -f3 "$1" | median; }
 kb() { cut -d' ' -f2 "$1" | sort -n | tail -1 | awk '{if ($1 == "") print "-"; else printf "%d", $1 / 1024}'; }
 same() {  # a b what: byte for byte
   cmp -s "$1" "$2" || { echo "$3: Proofline's file differs from snarkjs's" >&2; exit 1; }
@@ -95,9 +100,9 @@ constraints=$($snarkjs r1cs info "$r1cs" | sed -n 's/.*# of Constraints: *\([0-9
 rows=()
 row() {  # step ours snarkjs check
   local a b
-  a=$(s "$out/$1.pl"); b=$(s "$out/$1.sj")
-  rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s |' "$1" "$a" "$b" "$(ratio "$a" "$b")" \
-    "$(kb "$out/$1.pl")" "$(kb "$out/$1.sj")" "$2")")
+  a=$(s "$out/$1.pl"); b=$(s "$out/$1.sj"); ca=$(cpu "$out/$1.pl"); cb=$(cpu "$out/$1.sj")
+  rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$1" "$a" "$b" "$(ratio "$a" "$b")" \
+    "$ca" "$cb" "$(ratio "$ca" "$cb")" "$(kb "$out/$1.pl")" "$(kb "$out/$1.sj")" "$2")")
   echo "${rows[-1]}" >&2
   echo "   runs: proofline $(cut -d' ' -f1 "$out/$1.pl" | tr '\n' ' ')| snarkjs $(cut -d' ' -f1 "$out/$1.sj" | tr '\n' ' ')" >&2
 }
@@ -168,7 +173,8 @@ for step in $steps; do
 done
 
 echo "curve $curve; powers of tau 2^$power; key: $constraints constraints, domain 2^$power, ptau 2^$key_power;"
-echo "$(nproc) CPUs; median of $reps run(s), seconds; ratio = Proofline / snarkjs (lower is better); peak RSS in MiB"
-echo "| step | Proofline | snarkjs | ratio | RSS Proofline | RSS snarkjs | check |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+echo "$(nproc) CPUs; median of $reps run(s): wall seconds, CPU seconds (user + system, all threads);"
+echo "ratio = Proofline / snarkjs (lower is better); peak RSS in MiB"
+echo "| step | Proofline | snarkjs | ratio | CPU Proofline | CPU snarkjs | CPU ratio | RSS Proofline | RSS snarkjs | check |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
