@@ -1,7 +1,10 @@
 package dev.proofline.algebra;
 
 import dev.proofline.algebra.bls12381.Bls12381;
+import dev.proofline.algebra.bls12381.Bls12381Subgroups;
 import dev.proofline.algebra.bn254.Bn254;
+import dev.proofline.algebra.bn254.Bn254Subgroups;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.encoding.CurveGroup;
 import dev.proofline.algebra.field.PrimeField;
@@ -60,6 +63,14 @@ public enum PairingCurve {
 
     public WeierstrassCurve g2() {
         return g2.curve();
+    }
+
+    /** Scalar multiplication by an endomorphism (GLV) on G1 or G2, for the calling thread. */
+    public GlvMultiplier multiplier(boolean g2) {
+        return switch (this) {
+            case BN254 -> g2 ? Bn254Subgroups.g2Multiplier() : Bn254Subgroups.g1Multiplier();
+            case BLS12_381 -> g2 ? Bls12381Subgroups.g2Multiplier() : Bls12381Subgroups.g1Multiplier();
+        };
     }
 
     public Pairing pairing() {

@@ -1,6 +1,7 @@
 package dev.proofline.algebra.bls12381;
 
 import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.SubgroupCheck;
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
@@ -78,5 +79,15 @@ public final class Bls12381Subgroups {
     /** A G2 check for the calling thread: psi(P) == [x] P. */
     public static EndomorphismSubgroupCheck g2() {
         return new EndomorphismSubgroupCheck(Bls12381.G2, PSI_X, PSI_Y, true, PSI_EIGENVALUE);
+    }
+
+    /** Scalar multiplication on G1 by sigma (GLV, eigenvalue -x^2), for the calling thread. */
+    public static GlvMultiplier g1Multiplier() {
+        return new GlvMultiplier(g1(), 1, SIGMA_EIGENVALUE);
+    }
+
+    /** Scalar multiplication on G2 by psi applied twice (GLV, eigenvalue x^2), for the calling thread. */
+    public static GlvMultiplier g2Multiplier() {
+        return new GlvMultiplier(g2(), 2, PSI_EIGENVALUE.pow(2));
     }
 }

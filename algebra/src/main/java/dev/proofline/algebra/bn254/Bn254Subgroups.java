@@ -1,6 +1,7 @@
 package dev.proofline.algebra.bn254;
 
 import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.SubgroupCheck;
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.PrimeField;
@@ -27,6 +28,9 @@ public final class Bn254Subgroups {
 
     private static final long[] PSI_X;
     private static final long[] PSI_Y;
+    /** sigma(x, y) = (beta x, y) on G1, beta a primitive cube root of unity in Fp, and its eigenvalue. */
+    private static final long[] BETA;
+    private static final BigInteger SIGMA_EIGENVALUE;
 
     static {
         Field f2 = Bn254.FP2.forThread();
@@ -37,6 +41,29 @@ public final class Bn254Subgroups {
         f2.pow(xi, 0, PrimeField.words(pm1.divide(BigInteger.valueOf(3)), limbs), PSI_X, 0);
         PSI_Y = f2.newElement();
         f2.pow(xi, 0, PrimeField.words(pm1.shiftRight(1), limbs), PSI_Y, 0);
+
+        // sigma: a cube root of unity in Fp and one mod r, paired by testing the generator
+        BigInteger p = Bn254.FP.modulus();
+        BigInteger r = Bn254.FR.modulus();
+        BigInteger beta = cubeRootOfUnity(p);
+        BigInteger lambda = cubeRootOfUnity(r);
+        BETA = Bn254.FP.fromBigInteger(beta);
+        long[] one = Bn254.FP.one();
+        EndomorphismSubgroupCheck probe = new EndomorphismSubgroupCheck(Bn254.G1, BETA, one, false, lambda);
+        if (!probe.isInSubgroupAffine(Bn254.G1.generator(), 0)) {
+            lambda = lambda.multiply(lambda).mod(r);   // the other root
+        }
+        SIGMA_EIGENVALUE = lambda;
+    }
+
+    /** g^((m-1)/3) for the first g that gives one other than 1. */
+    private static BigInteger cubeRootOfUnity(BigInteger m) {
+        BigInteger third = m.subtract(BigInteger.ONE).divide(BigInteger.valueOf(3));
+        BigInteger root = BigInteger.ONE;
+        for (BigInteger g = BigInteger.TWO; root.equals(BigInteger.ONE); g = g.add(BigInteger.ONE)) {
+            root = g.modPow(third, m);
+        }
+        return root;
     }
 
     private Bn254Subgroups() {
@@ -50,5 +77,16 @@ public final class Bn254Subgroups {
     /** A G2 check for the calling thread: psi(P) == [6u^2] P. */
     public static EndomorphismSubgroupCheck g2() {
         return new EndomorphismSubgroupCheck(Bn254.G2, PSI_X, PSI_Y, true, PSI_EIGENVALUE);
+    }
+
+    /** Scalar multiplication on G1 by sigma (GLV), for the calling thread. */
+    public static GlvMultiplier g1Multiplier() {
+        return new GlvMultiplier(new EndomorphismSubgroupCheck(Bn254.G1, BETA, Bn254.FP.one(), false,
+                SIGMA_EIGENVALUE), 1, SIGMA_EIGENVALUE);
+    }
+
+    /** Scalar multiplication on G2 by psi (GLV, eigenvalue 6u^2), for the calling thread. */
+    public static GlvMultiplier g2Multiplier() {
+        return new GlvMultiplier(g2(), 1, PSI_EIGENVALUE);
     }
 }

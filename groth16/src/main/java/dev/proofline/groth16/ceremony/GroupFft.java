@@ -1,10 +1,12 @@
 package dev.proofline.groth16.ceremony;
 
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
-import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.util.stream.IntStream;
 
@@ -12,24 +14,54 @@ import java.util.stream.IntStream;
  * The inverse discrete Fourier transform over a group: from P_j = tau^j G (j < n) to
  * L_i = (1/n) sum_j w^(-ij) P_j = L_i(tau) G, the Lagrange basis of the domain of size n evaluated
  * at the unknown tau, with w snarkjs's root of unity of order n. Radix-2 decimation in time on
- * Jacobian points, each twiddle a scalar multiplication; the butterflies of a stage run in parallel.
+ * Jacobian points; each twiddle is a scalar multiplication, which is where the time goes, so it is
+ * done by the group's endomorphism (GLV: half the doublings of a plain windowed multiplication),
+ * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it.
+ * The butterflies of a stage run in parallel.
  */
 final class GroupFft {
+
+    /** Stages with at most this many distinct twiddles recode them up front; larger ones as they go. */
+    private static final int RECODED_TWIDDLES = 1 << 15;
 
     private GroupFft() {
     }
 
-    /** Affine L_0..L_(n-1) from affine P_0..P_(n-1) (n = 2^log, flat vectors). */
-    static long[] inverse(WeierstrassCurve curve, PrimeField fr, long[] affine, int log) {
+    /** Where the P_j come from: point j, affine, into {@code dst} at {@code off}; called from several threads. */
+    interface Source {
+        void read(int j, long[] dst, int off);
+    }
+
+    /** Where the L_i go: affine points, in order, a chunk at a time. */
+    interface Sink {
+        void accept(long[] affine, int count) throws IOException;
+    }
+
+    /** Points handed to the sink per call. */
+    static final int OUT_CHUNK = 1 << 14;
+
+    /**
+     * L_0..L_(n-1) from P_0..P_(n-1) (n = 2^log) in G1 or G2 of the curve. Memory: the n points as
+     * Jacobian points (the transform is in place), and one chunk of affine output.
+     */
+    static void inverse(PairingCurve pairingCurve, boolean g2, int log, Source in, Sink out) throws IOException {
+        WeierstrassCurve curve = g2 ? pairingCurve.g2() : pairingCurve.g1();
+        PrimeField fr = pairingCurve.fr();
         int n = 1 << log;
         int jw = curve.jacobianWidth();
         int aw = curve.affineWidth();
-        long[] a = new long[n * jw];
-        PointArithmetic pa0 = curve.arithmetic();
-        for (int i = 0; i < n; i++) {
-            int from = log == 0 ? 0 : Integer.reverse(i) >>> (32 - log);   // bit-reversed order
-            pa0.fromAffine(affine, from * aw, a, i * jw);
-        }
+        long[] a = new long[Math.multiplyExact(n, jw)];
+        int threads = Runtime.getRuntime().availableProcessors();
+        int convertTasks = Math.max(1, Math.min(n / 1024, threads * 4));
+        IntStream.range(0, convertTasks).parallel().forEach(task -> {
+            PointArithmetic pa = curve.arithmetic();
+            long[] p = new long[aw];
+            for (int i = n * task / convertTasks; i < n * (task + 1) / convertTasks; i++) {
+                int from = log == 0 ? 0 : Integer.reverse(i) >>> (32 - log);   // bit-reversed order
+                in.read(from, p, 0);
+                pa.fromAffine(p, 0, a, i * jw);
+            }
+        });
         if (log > 0) {
             // inverse twiddles w^(-k), k < n/2, canonical
             long[] wInv = fr.newElement();
@@ -40,15 +72,20 @@ final class GroupFft {
                 tw[k] = fr.toBigInteger(t, 0);
                 fr.mul(t, 0, wInv, 0, t, 0);
             }
+            ThreadLocal<GlvMultiplier> glv = ThreadLocal.withInitial(() -> pairingCurve.multiplier(g2));
             for (int stage = 1; stage <= log; stage++) {
                 int len = 1 << stage;
                 int half = len / 2;
                 int step = n / len;
+                GlvMultiplier.Recoded[] recoded = half <= RECODED_TWIDDLES ? new GlvMultiplier.Recoded[half] : null;
+                if (recoded != null) {
+                    IntStream.range(1, half).parallel().forEach(j -> recoded[j] = glv.get().recode(tw[j * step]));
+                }
                 int butterflies = n / 2;
-                int tasks = Math.min(butterflies, Runtime.getRuntime().availableProcessors() * 4);
+                int tasks = Math.min(butterflies, threads * 4);
                 IntStream.range(0, tasks).parallel().forEach(task -> {
-                    PointArithmetic pa = curve.arithmetic();
-                    ScalarMultiplier sm = new ScalarMultiplier(pa);
+                    GlvMultiplier m = glv.get();
+                    PointArithmetic pa = m.arithmetic();
                     long[] v = new long[jw];
                     for (int b = butterflies * task / tasks; b < butterflies * (task + 1) / tasks; b++) {
                         int block = b / half;
@@ -58,7 +95,7 @@ final class GroupFft {
                         if (j == 0) {
                             pa.copy(a, hi, v, 0);
                         } else {
-                            sm.mul(a, hi, tw[j * step], v, 0);
+                            m.mul(a, hi, recoded != null ? recoded[j] : m.recode(tw[j * step]), v, 0);
                         }
                         pa.neg(v, 0, a, hi);
                         pa.add(a, hi, a, lo, a, hi);       // u - w^j v
@@ -66,17 +103,26 @@ final class GroupFft {
                     }
                 });
             }
-            BigInteger nInv = BigInteger.valueOf(n).modInverse(fr.modulus());
-            int tasks = Math.min(n, Runtime.getRuntime().availableProcessors() * 4);
+            GlvMultiplier.Recoded nInv = glv.get().recode(BigInteger.valueOf(n).modInverse(fr.modulus()));
+            int tasks = Math.min(n, threads * 4);
             IntStream.range(0, tasks).parallel().forEach(task -> {
-                ScalarMultiplier sm = new ScalarMultiplier(curve.arithmetic());
+                GlvMultiplier m = glv.get();
                 for (int i = n * task / tasks; i < n * (task + 1) / tasks; i++) {
-                    sm.mul(a, i * jw, nInv, a, i * jw);
+                    m.mul(a, i * jw, nInv, a, i * jw);
                 }
             });
         }
-        long[] out = new long[n * aw];
-        pa0.batchToAffine(a, 0, out, 0, n);
-        return out;
+        int chunk = Math.min(n, OUT_CHUNK);
+        long[] affine = new long[chunk * aw];
+        for (int from = 0; from < n; from += chunk) {
+            int base = from;
+            int tasks = Math.max(1, Math.min(chunk / 1024, threads * 4));
+            IntStream.range(0, tasks).parallel().forEach(task -> {
+                int lo = chunk * task / tasks;
+                int hi = chunk * (task + 1) / tasks;
+                curve.arithmetic().batchToAffine(a, (base + lo) * jw, affine, lo * aw, hi - lo);
+            });
+            out.accept(affine, chunk);
+        }
     }
 }

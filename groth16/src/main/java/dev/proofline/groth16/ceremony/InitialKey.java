@@ -100,7 +100,8 @@ public final class InitialKey {
             PointSums[] sums = sums(cs, nPublic);
             java.math.BigInteger r = curve.fr().modulus();
 
-            writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), bases, r), sums[0].outputs());
+            writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), () -> curve.multiplier(false), bases, r),
+                    sums[0].outputs());
             log.accept("IC computed");
             writeH(w, ptau, g1, n);
             hashH(hash, ptau, g1, n);
@@ -111,7 +112,9 @@ public final class InitialKey {
             for (int s = 0; s < 4; s++) {
                 PointSums p = sums[which[s]];
                 WeierstrassCurve c = order[s] == 7 ? curve.g2() : curve.g1();
-                writeSums(w, order[s], hash, order[s] == 7 ? g2 : g1, p.evaluate(c, bases, r), p.outputs());
+                boolean g2s = order[s] == 7;
+                writeSums(w, order[s], hash, g2s ? g2 : g1, p.evaluate(c, () -> curve.multiplier(g2s), bases, r),
+                        p.outputs());
                 log.accept(names[s] + " computed: " + p.outputs() + " points");
             }
             byte[] circuitHash = hash.digest();

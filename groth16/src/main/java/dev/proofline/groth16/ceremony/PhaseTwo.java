@@ -1,8 +1,8 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
-import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsBinaryCodec;
@@ -111,7 +111,12 @@ public final class PhaseTwo {
                 }
                 for (int type0 : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
                     w.begin(type0);
-                    multiply(key, type0, g1, fr.toBigInteger(dInv, 0), w);
+                    GlvMultiplier.Recoded k = curve.multiplier(false).recode(fr.toBigInteger(dInv, 0));
+                    try {
+                        multiply(key, type0, g1, k, w);
+                    } finally {
+                        k.wipe();
+                    }
                     w.end();
                     log.accept("divided section " + type0 + " by the secret");
                 }
@@ -131,8 +136,11 @@ public final class PhaseTwo {
         w.write(b);
     }
 
-    /** Writes every point of a G1 section times k, checking each is on the curve. */
-    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, BigInteger k, PtauWriter w)
+    /**
+     * Writes every point of a G1 section times k, checking each is on the curve (a point outside the
+     * subgroup, which only a forged key holds, gives a point that {@code zkey verify} refuses).
+     */
+    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, GlvMultiplier.Recoded k, PtauWriter w)
             throws IOException {
         WeierstrassCurve c = g.curve();
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(key.curve.g1Group()).withoutSubgroupCheck();
@@ -151,13 +159,14 @@ public final class PhaseTwo {
             long[] outAffine = new long[m * aw];
             int tasks = Math.max(1, Math.min(m / 32, Runtime.getRuntime().availableProcessors() * 4));
             IntStream.range(0, tasks).parallel().forEach(t -> {
-                PointArithmetic pa = c.arithmetic();
-                ScalarMultiplier sm = new ScalarMultiplier(pa);
+                GlvMultiplier glv = key.curve.multiplier(false);
+                PointArithmetic pa = glv.arithmetic();
                 int lo = m * t / tasks;
                 int hi = m * (t + 1) / tasks;
                 long[] jac = new long[(hi - lo) * jw];
                 for (int i = lo; i < hi; i++) {
-                    sm.mulAffine(in, i * aw, k, jac, (i - lo) * jw);
+                    pa.fromAffine(in, i * aw, jac, (i - lo) * jw);
+                    glv.mul(jac, (i - lo) * jw, k, jac, (i - lo) * jw);
                 }
                 pa.batchToAffine(jac, 0, outAffine, lo * aw, hi - lo);
             });

@@ -3,6 +3,9 @@ package dev.proofline.groth16.ceremony;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The three ways a .ptau ceremony writes a point of one group (G1 or G2), from our affine layout:
@@ -18,6 +21,8 @@ import dev.proofline.algebra.field.PrimeField;
  * encodings in their flags. Instances are immutable.
  */
 final class PointBytes {
+
+    private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final WeierstrassCurve curve;
     private final PrimeField fp;
@@ -131,6 +136,14 @@ final class PointBytes {
             for (int b = 0; b < 8; b++) {
                 out[off + 8 * i + b] = (byte) (x >>> (8 * b));
             }
+        }
+    }
+
+    /** The stored form read from a (mapped) section at byte {@code off}. */
+    void fromStored(MemorySegment in, long off, long[] p, int pi) {
+        int w = curve.affineWidth();
+        for (int i = 0; i < w; i++) {
+            p[pi + i] = in.get(LE_LONG, off + 8L * i);
         }
     }
 

@@ -1,11 +1,13 @@
 package dev.proofline.groth16.ceremony;
 
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.msm.Msm;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -22,6 +24,8 @@ final class PointSums {
 
     /** Outputs with more terms than this are computed by an MSM, the others term by term. */
     private static final int MSM_TERMS = 256;
+    /** Scalars longer than this go through the endomorphism (GLV), shorter ones the plain windowed NAF. */
+    private static final int GLV_BITS = 128;
 
     private final int outputs;
     private final int[] start;
@@ -66,7 +70,7 @@ final class PointSums {
      * The sums, affine (flat, the curve's affine width each; an output without terms is infinity).
      * {@code bases[k]} holds basis k's affine points; {@code r} is the scalar field's modulus.
      */
-    long[] evaluate(WeierstrassCurve curve, long[][] bases, BigInteger r) {
+    long[] evaluate(WeierstrassCurve curve, Supplier<GlvMultiplier> multipliers, long[][] bases, BigInteger r) {
         int jw = curve.jacobianWidth();
         int aw = curve.affineWidth();
         long[] jac = new long[Math.multiplyExact(outputs, jw)];
@@ -85,6 +89,7 @@ final class PointSums {
         IntStream.range(0, tasks).parallel().forEach(task -> {
             PointArithmetic pa = curve.arithmetic();
             ScalarMultiplier sm = new ScalarMultiplier(pa);
+            GlvMultiplier glv = multipliers.get();
             long[] term = new long[jw];
             long[] neg = new long[aw];
             for (int j = bounds[task]; j < bounds[task + 1]; j++) {
@@ -102,7 +107,12 @@ final class PointSums {
                         pa.negAffine(base, bi, neg, 0);
                         pa.addMixed(jac, j * jw, neg, 0, jac, j * jw);
                     } else if (k.signum() != 0) {
-                        sm.mulAffine(base, bi, k, term, 0);
+                        pa.fromAffine(base, bi, term, 0);
+                        if (k.bitLength() <= GLV_BITS) {
+                            sm.mul(term, 0, k, term, 0);
+                        } else {
+                            glv.mul(term, 0, k, term, 0);
+                        }
                         pa.add(jac, j * jw, term, 0, jac, j * jw);
                     }
                 }

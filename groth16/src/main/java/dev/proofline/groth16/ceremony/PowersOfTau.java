@@ -1,8 +1,8 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
-import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
 import java.io.IOException;
@@ -174,7 +174,7 @@ public final class PowersOfTau {
                 PointBytes g = new PointBytes(isG2 ? curve.g2() : curve.g1(), curve.fp());
                 w.begin(type0);
                 sectionAt[s] = w.sectionStart();
-                first[s] = multiply(ptau.section(type0), g, counts[s], factors[s], key.tau(), fr, w, response,
+                first[s] = multiply(curve, ptau.section(type0), g, counts[s], factors[s], key.tau(), fr, w, response,
                         type0 == PtauFile.TAU_G1 || type0 == PtauFile.TAU_G2 ? 1 : 0);
                 w.end();
                 log.accept("contributed to " + PtauFile.NAMES.get(type0) + ": " + counts[s] + " points");
@@ -202,7 +202,7 @@ public final class PowersOfTau {
      * Writes point i of {@code in} times factor tau^i for i < count, feeding their compressed forms
      * to {@code hash}; returns the new point at {@code keep}.
      */
-    private static long[] multiply(MemorySegment in, PointBytes g, long count, long[] factor, long[] tau,
+    private static long[] multiply(PairingCurve curve, MemorySegment in, PointBytes g, long count, long[] factor, long[] tau,
             PrimeField fr, PtauWriter w, Blake2b hash, int keep) throws IOException {
         WeierstrassCurve c = g.curve();
         int aw = c.affineWidth();
@@ -221,16 +221,19 @@ public final class PowersOfTau {
             IntStream.range(0, tasks).parallel().forEach(k -> {
                 int lo = (int) ((long) m * k / tasks);
                 int hi = (int) ((long) m * (k + 1) / tasks);
-                PointArithmetic pa = c.arithmetic();
-                ScalarMultiplier sm = new ScalarMultiplier(pa);
+                GlvMultiplier glv = curve.multiplier(c == curve.g2());
+                PointArithmetic pa = glv.arithmetic();
+                int jw = c.jacobianWidth();
                 byte[] raw = new byte[g.size()];
                 long[] p = new long[aw];
-                long[] jac = new long[(hi - lo) * c.jacobianWidth()];
+                long[] jac = new long[(hi - lo) * jw];
                 for (int i = lo; i < hi; i++) {
                     MemorySegment.copy(in, ValueLayout.JAVA_BYTE, (from + i) * g.size(), raw, 0, raw.length);
                     g.fromStored(raw, 0, p, 0);
-                    BigInteger k2 = fr.toBigInteger(scalars, i * 4);
-                    sm.mulAffine(p, 0, k2, jac, (i - lo) * c.jacobianWidth());
+                    GlvMultiplier.Recoded k2 = glv.recode(fr.toBigInteger(scalars, i * 4));
+                    pa.fromAffine(p, 0, jac, (i - lo) * jw);
+                    glv.mul(jac, (i - lo) * jw, k2, jac, (i - lo) * jw);
+                    k2.wipe();
                 }
                 pa.batchToAffine(jac, 0, out, lo * aw, hi - lo);
             });

@@ -211,15 +211,11 @@ public final class PtauVerifier {
 
     private long[] decode(int type, CurveGroup group, MemorySegment seg, long from, int count) {
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(group);
-        long[] out = new long[count * group.curve().affineWidth()];
-        for (int i = 0; i < count; i++) {
-            try {
-                codec.decode(seg, (from + i) * codec.pointBytes(), out, i * group.curve().affineWidth());
-            } catch (PointEncodingException e) {
-                throw ptau.error(type, "point #" + (from + i) + ": " + e.getMessage());
-            }
+        try {
+            return codec.decodeAll(seg, from * codec.pointBytes(), count);   // checked in parallel
+        } catch (PointEncodingException e) {
+            throw ptau.error(type, "from point #" + from + ": " + e.getMessage());
         }
-        return out;
     }
 
     private boolean sameRatio(long[] a1, long[] b1, long[] a2, long[] b2) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -138,6 +140,25 @@ class ZkeyCeremonyInteropTest {
         e = assertThrows(FormatException.class, () -> PhaseTwo.contribute(cut, dir.resolve("x.zkey"), "x", "",
                 m -> { }));
         assertTrue(e.getMessage().startsWith(cut.toString()), e.getMessage());
+    }
+
+    @Test
+    void zkeyNewRefusesAPtauOfTheOtherCurveAndOneNotPrepared() throws IOException {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
+        CircomFixtures.build(CircomFixtures.BLS12381, "multiplier");   // makes the BLS12-381 ptau
+        Path blsPtau = ptau(CircomFixtures.BLS12381, fx.power());
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> InitialKey.create(fx.r1cs(), blsPtau, dir.resolve("x.zkey"), m -> { }));
+        assertTrue(e.getMessage().contains(fx.r1cs().toString()) && e.getMessage().contains("bn128")
+                && e.getMessage().contains("bls12381"), e.getMessage());
+        Path raw = dir.resolve("raw.ptau");
+        PowersOfTau.newAccumulator(PairingCurve.BN254, fx.power(), raw);
+        var f = assertThrows(FormatException.class, () -> InitialKey.create(fx.r1cs(), raw, dir.resolve("y.zkey"),
+                m -> { }));
+        assertTrue(f.getMessage().startsWith(raw.toString()) && f.getMessage().contains("prepare phase2"),
+                f.getMessage());
+        assertFalse(Files.exists(dir.resolve("x.zkey")) || Files.exists(dir.resolve("y.zkey")),
+                "no key is left behind");
     }
 
     static final String BEACON = "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
