@@ -190,9 +190,15 @@ final class Housekeeping implements AutoCloseable {
 
     /** Whether a one-off command holds its shared lock on the clients' lock file. */
     private boolean oneOffRunning() {
-        // held by this process (a test running a one-off command in the engine's JVM), or unreadable: no
-        return Boolean.TRUE.equals(lockedElsewhere(clientsLock));
+        // one probe at a time in this process: two steps probing at once would each see the other's
+        // exclusive lock as this process's own, and go on
+        synchronized (PROBE) {
+            // held by this process (a test running a one-off command in the engine's JVM), or unreadable: no
+            return Boolean.TRUE.equals(lockedElsewhere(clientsLock));
+        }
     }
+
+    private static final Object PROBE = new Object();
 
     /**
      * Whether another process holds a lock on {@code file} (an exclusive one is tried and let go at
