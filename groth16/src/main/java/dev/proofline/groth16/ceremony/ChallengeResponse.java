@@ -64,6 +64,9 @@ public final class ChallengeResponse {
                     exportSection(ptau.section(SECTIONS[s]), g, counts[s], out, hash);
                     log.accept("exported " + PtauFile.NAMES.get(SECTIONS[s]) + ": " + counts[s] + " points");
                 }
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(tmp);
+                throw e;
             }
             byte[] digest = hash.digest();
             if (!Arrays.equals(digest, current)) {
