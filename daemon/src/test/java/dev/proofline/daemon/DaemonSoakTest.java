@@ -408,13 +408,21 @@ class DaemonSoakTest {
                                     .prove(b.setAwaitTimeoutMs(300_000).build());
                             count("client deadline: answered in time");
                         } catch (StatusRuntimeException e) {
-                            if (e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
+                            if (busy(e)) {
+                                count("client deadline: refused while the requests' budget was full");
+                            } else if (e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
                                 fail("client deadline: " + e.getStatus());
                             } else {
                                 count("client deadline: gave up");
                             }
                         }
                     }
+                }
+            } catch (StatusRuntimeException e) {
+                if (busy(e)) {   // as a valid client, it sends again later
+                    count("cancels and deadlines: refused while the requests' budget was full");
+                } else {
+                    fail("cancels and deadlines: " + e);
                 }
             } catch (RuntimeException | InterruptedException e) {
                 fail("cancels and deadlines: " + e);
