@@ -9,8 +9,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,8 +37,7 @@ public final class ChallengeResponse {
 
     /** Points handled at a time. */
     private static final int CHUNK = 1 << 12;
-    private static final int[] SECTIONS = {PtauFile.TAU_G1, PtauFile.TAU_G2, PtauFile.ALPHA_TAU_G1,
-        PtauFile.BETA_TAU_G1, PtauFile.BETA_G2};
+    private static final int[] SECTIONS = PowersOfTau.SECTIONS;
     /** The point of each section a contribution records: tau^1 for the tau sections, the first otherwise. */
     private static final int[] KEPT = {1, 1, 0, 0, 0};
 
@@ -57,11 +54,10 @@ public final class ChallengeResponse {
             Path tmp = challenge.resolveSibling(challenge.getFileName() + ".partial");
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
                 out.write(lastResponse);
-                long n = 1L << ptau.power();
-                long[] counts = {2 * n - 1, n, n, n, 1};
+                long[] counts = PowersOfTau.counts(ptau.power());
                 for (int s = 0; s < SECTIONS.length; s++) {
-                    PointBytes g = group(ptau.curve(), SECTIONS[s]);
-                    exportSection(ptau.section(SECTIONS[s]), g, counts[s], out, hash);
+                    PointBytes g = PowersOfTau.group(ptau.curve(), SECTIONS[s]);
+                    PowersOfTau.hashUncompressed(ptau.section(SECTIONS[s]), g, counts[s], hash, out);
                     log.accept("exported " + PtauFile.NAMES.get(SECTIONS[s]) + ": " + counts[s] + " points");
                 }
             } catch (IOException | RuntimeException e) {
@@ -77,24 +73,6 @@ public final class ChallengeResponse {
             Files.move(tmp, challenge, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             return digest;
-        }
-    }
-
-    private static void exportSection(MemorySegment in, PointBytes g, long count, OutputStream out, Blake2b hash)
-            throws IOException {
-        int aw = g.curve().affineWidth();
-        byte[] raw = new byte[g.size()];
-        long[] p = new long[aw];
-        byte[] block = new byte[(int) Math.min(count, CHUNK) * g.size()];
-        for (long base = 0; base < count; base += CHUNK) {
-            int m = (int) Math.min(CHUNK, count - base);
-            for (int i = 0; i < m; i++) {
-                MemorySegment.copy(in, ValueLayout.JAVA_BYTE, (base + i) * g.size(), raw, 0, raw.length);
-                g.fromStored(raw, 0, p, 0);
-                g.uncompressed(p, 0, block, i * g.size());
-            }
-            out.write(block, 0, m * g.size());
-            hash.update(block, 0, m * g.size());
         }
     }
 
@@ -114,12 +92,11 @@ public final class ChallengeResponse {
             byte[] challenge = PowersOfTau.lastChallenge(ptau);
             PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
             PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
-            long n = 1L << ptau.power();
-            long[] counts = {2 * n - 1, n, n, n, 1};
+            long[] counts = PowersOfTau.counts(ptau.power());
             long keyBytes = 6L * g1.size() + 3L * g2.size();
             long expected = Blake2b.DIGEST_BYTES + keyBytes;
             for (int s = 0; s < SECTIONS.length; s++) {
-                expected += counts[s] * group(curve, SECTIONS[s]).compressedSize();
+                expected += counts[s] * PowersOfTau.group(curve, SECTIONS[s]).compressedSize();
             }
             long size = Files.size(response);
             if (size != expected) {
@@ -140,7 +117,7 @@ public final class ChallengeResponse {
                     w.header(curve, ptau.power());
                     long at = Blake2b.DIGEST_BYTES;
                     for (int s = 0; s < SECTIONS.length; s++) {
-                        PointBytes g = group(curve, SECTIONS[s]);
+                        PointBytes g = PowersOfTau.group(curve, SECTIONS[s]);
                         w.begin(SECTIONS[s]);
                         sectionAt[s] = w.sectionStart();
                         kept[s] = importSection(in, response, at, g, counts[s], KEPT[s], w, responseHash);
@@ -155,7 +132,7 @@ public final class ChallengeResponse {
                     byte[] hash = responseHash.digest();
                     Blake2b next = new Blake2b().update(hash);
                     for (int s = 0; s < SECTIONS.length; s++) {
-                        PointBytes g = group(curve, SECTIONS[s]);
+                        PointBytes g = PowersOfTau.group(curve, SECTIONS[s]);
                         PowersOfTau.hashUncompressed(w.mapWritten(sectionAt[s], counts[s] * g.size()), g, counts[s], next);
                     }
                     byte[] nextChallenge = next.digest();
@@ -260,10 +237,5 @@ public final class ChallengeResponse {
             throw bad(file, at + off, "a public key point that is not on " + g.curve().name());
         }
         return p;
-    }
-
-    private static PointBytes group(PairingCurve curve, int section) {
-        boolean isG2 = section == PtauFile.TAU_G2 || section == PtauFile.BETA_G2;
-        return new PointBytes(isG2 ? curve.g2() : curve.g1(), curve.fp());
     }
 }

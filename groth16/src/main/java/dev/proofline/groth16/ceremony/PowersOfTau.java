@@ -28,7 +28,7 @@ public final class PowersOfTau {
 
     /** Points multiplied per parallel step, and the sections' order for the hashes. */
     private static final int CHUNK = 1 << 12;
-    private static final int[] SECTIONS = {PtauFile.TAU_G1, PtauFile.TAU_G2, PtauFile.ALPHA_TAU_G1,
+    static final int[] SECTIONS = {PtauFile.TAU_G1, PtauFile.TAU_G2, PtauFile.ALPHA_TAU_G1,
         PtauFile.BETA_TAU_G1, PtauFile.BETA_G2};
 
     private PowersOfTau() {
@@ -46,10 +46,9 @@ public final class PowersOfTau {
         byte[] one2 = new byte[g2.size()];
         g1.stored(curve.g1().generator(), 0, one1, 0);
         g2.stored(curve.g2().generator(), 0, one2, 0);
-        long n = 1L << power;
         try (PtauWriter w = new PtauWriter(out, 7)) {
             w.header(curve, power);
-            long[] counts = {2 * n - 1, n, n, n, 1};
+            long[] counts = counts(power);
             for (int s = 0; s < 5; s++) {
                 w.begin(SECTIONS[s]);
                 byte[] one = SECTIONS[s] == PtauFile.TAU_G2 || SECTIONS[s] == PtauFile.BETA_G2 ? one2 : one1;
@@ -159,19 +158,17 @@ public final class PowersOfTau {
             int type, int exp, byte[] beacon, Consumer<String> log) throws IOException {
         PairingCurve curve = ptau.curve();
         PrimeField fr = curve.fr();
-        long n = 1L << ptau.power();
         Blake2b response = new Blake2b().update(challenge);
         long[][] first = new long[5][];
         long[] sectionAt = new long[5];
         try (PtauWriter w = new PtauWriter(out, 7)) {
             w.header(curve, ptau.power());
-            long[] counts = {2 * n - 1, n, n, n, 1};
+            long[] counts = counts(ptau.power());
             long[] one = fr.one();
             long[][] factors = {one, one, key.alpha(), key.beta(), key.beta()};
             for (int s = 0; s < 5; s++) {
                 int type0 = SECTIONS[s];
-                boolean isG2 = type0 == PtauFile.TAU_G2 || type0 == PtauFile.BETA_G2;
-                PointBytes g = new PointBytes(isG2 ? curve.g2() : curve.g1(), curve.fp());
+                PointBytes g = group(curve, type0);
                 w.begin(type0);
                 sectionAt[s] = w.sectionStart();
                 first[s] = multiply(curve, ptau.section(type0), g, counts[s], factors[s], key.tau(), fr, w, response,
@@ -184,8 +181,7 @@ public final class PowersOfTau {
             byte[] responseHash = response.digest();
             Blake2b next = new Blake2b().update(responseHash);
             for (int s = 0; s < 5; s++) {
-                boolean isG2 = SECTIONS[s] == PtauFile.TAU_G2 || SECTIONS[s] == PtauFile.BETA_G2;
-                PointBytes g = new PointBytes(isG2 ? curve.g2() : curve.g1(), curve.fp());
+                PointBytes g = group(curve, SECTIONS[s]);
                 hashUncompressed(w.mapWritten(sectionAt[s], counts[s] * g.size()), g, counts[s], next);
             }
             byte[] nextChallenge = next.digest();
@@ -256,6 +252,16 @@ public final class PowersOfTau {
 
     /** Feeds the uncompressed form of {@code count} stored points to {@code hash}. */
     static void hashUncompressed(MemorySegment seg, PointBytes g, long count, Blake2b hash) {
+        try {
+            hashUncompressed(seg, g, count, hash, null);
+        } catch (IOException e) {
+            throw new AssertionError("no output to fail", e);
+        }
+    }
+
+    /** As {@link #hashUncompressed(MemorySegment, PointBytes, long, Blake2b)}, writing that form to {@code out} too (unless null). */
+    static void hashUncompressed(MemorySegment seg, PointBytes g, long count, Blake2b hash, java.io.OutputStream out)
+            throws IOException {
         int aw = g.curve().affineWidth();
         byte[] raw = new byte[g.size()];
         long[] p = new long[aw];
@@ -268,6 +274,21 @@ public final class PowersOfTau {
                 g.uncompressed(p, 0, block, i * g.size());
             }
             hash.update(block, 0, m * g.size());
+            if (out != null) {
+                out.write(block, 0, m * g.size());
+            }
         }
+    }
+
+    /** The points of each section of {@link #SECTIONS} in a ceremony of 2^power. */
+    static long[] counts(int power) {
+        long n = 1L << power;
+        return new long[] {2 * n - 1, n, n, n, 1};
+    }
+
+    /** The encodings of the points of a section (G2 for tau G2 and beta G2, G1 otherwise). */
+    static PointBytes group(PairingCurve curve, int section) {
+        boolean isG2 = section == PtauFile.TAU_G2 || section == PtauFile.BETA_G2;
+        return new PointBytes(isG2 ? curve.g2() : curve.g1(), curve.fp());
     }
 }
