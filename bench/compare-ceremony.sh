@@ -7,6 +7,7 @@
 #   CURVE=bls12381 POWER=12 bench/compare-ceremony.sh
 #   REPS=3 ...          # runs of each step per tool (default 1: the steps are long)
 #   STEPS="prepare zkey-new" ...   # a subset of: contribute verify prepare zkey-new zkey-contribute zkey-verify
+#                                  # bellman-export bellman-import
 #   SNARKJS=0 ...       # Proofline alone (the snarkjs column empty), e.g. at powers where snarkjs takes hours
 # Wall time and CPU time (user + system of the process and its threads) are both reported: on a shared
 # machine the CPU time is the steadier of the two.
@@ -19,6 +20,9 @@
 #                    constraints) on a prepared ptau of 2^(POWER+1) (outputs byte for byte equal)
 #   zkey-contribute  zkey contribute on the key of zkey-new
 #   zkey-verify      zkey verify of snarkjs's contribution (both must accept it)
+#   bellman-export   zkey export bellman of snarkjs's contribution (outputs byte for byte equal)
+#   bellman-import   zkey import bellman of a contribution by `snarkjs zkey bellman contribute` to those
+#                    parameters (outputs byte for byte equal; snarkjs verifies ours)
 # Every file Proofline writes here is checked by snarkjs: `powersoftau verify` of our contribution,
 # `zkey verify` of our contributed key, and `cmp` against snarkjs's file where the step is deterministic.
 # The prepared ptau of 2^(POWER+1) for the key is made by Proofline (new, contribute, prepare phase2)
@@ -33,7 +37,7 @@ power=${POWER:-12}
 curve=${CURVE:-bn128}
 case "$curve" in bn128|bls12381) ;; *) echo "CURVE must be bn128 or bls12381" >&2; exit 2;; esac
 [ "$power" -ge 10 ] && [ "$power" -le 24 ] || { echo "POWER must be 10..24" >&2; exit 2; }
-steps=${STEPS:-contribute verify prepare zkey-new zkey-contribute zkey-verify}
+steps=${STEPS:-contribute verify prepare zkey-new zkey-contribute zkey-verify bellman-export bellman-import}
 with_snarkjs=${SNARKJS:-1}
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 [ -d interop/node_modules/snarkjs ] || (cd interop && npm ci --no-audit --no-fund >&2)
@@ -132,6 +136,14 @@ run_step() {  # step: REPS runs of each tool, alternating
       zkey-verify)
         timed $pl zkey verify "$r1cs" "$final" "$out/key_1.zkey" >> "$out/$step.pl"
         [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey verify "$r1cs" "$final" "$out/key_1.zkey" >> "$out/$step.sj" ;;
+      bellman-export)
+        timed $pl zkey export bellman "$out/key_1.zkey" "$out/pl.mpcparams" >> "$out/$step.pl"
+        [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey export bellman "$out/key_1.zkey" "$out/sj.mpcparams" \
+          >> "$out/$step.sj" ;;
+      bellman-import)
+        timed $pl zkey import bellman "$out/key_1.zkey" "$out/key_2.mpcparams" "$out/pl_2.zkey" -n=bench >> "$out/$step.pl"
+        [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey import bellman "$out/key_1.zkey" "$out/key_2.mpcparams" \
+          "$out/sj_2.zkey" -n=bench >> "$out/$step.sj" ;;
     esac
   done
   return 0
@@ -168,6 +180,23 @@ for step in $steps; do
         || { echo "snarkjs refused Proofline's zkey contribution" >&2; exit 1; }
       row zkey-contribute "snarkjs verifies ours" ;;
     zkey-verify) need_key; run_step zkey-verify; row zkey-verify "both accept snarkjs's" ;;
+    bellman-export)
+      need_key; run_step bellman-export
+      check="-"
+      if [ "$with_snarkjs" = 1 ]; then same "$out/pl.mpcparams" "$out/sj.mpcparams" "zkey export bellman"; check="byte-identical"; fi
+      row bellman-export "$check" ;;
+    bellman-import)
+      need_key
+      [ -f "$out/key_2.mpcparams" ] || {
+        $pl zkey export bellman "$out/key_1.zkey" "$out/key_1.mpcparams" >/dev/null 2>&1
+        $snarkjs zkey bellman contribute "$curve" "$out/key_1.mpcparams" "$out/key_2.mpcparams" -e="bench" >/dev/null
+      }
+      run_step bellman-import
+      check="-"
+      if [ "$with_snarkjs" = 1 ]; then same "$out/pl_2.zkey" "$out/sj_2.zkey" "zkey import bellman"; check="byte-identical"; fi
+      $snarkjs zkey verify "$r1cs" "$final" "$out/pl_2.zkey" >/dev/null \
+        || { echo "snarkjs refused the key Proofline imported" >&2; exit 1; }
+      row bellman-import "$check, snarkjs verifies ours" ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac
 done

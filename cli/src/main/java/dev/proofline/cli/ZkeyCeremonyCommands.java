@@ -1,5 +1,6 @@
 package dev.proofline.cli;
 
+import dev.proofline.groth16.ceremony.BellmanParams;
 import dev.proofline.groth16.ceremony.HexFormatting;
 import dev.proofline.groth16.ceremony.InitialKey;
 import dev.proofline.groth16.ceremony.PhaseTwo;
@@ -15,7 +16,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code proofline zkey new | contribute | beacon | verify}: phase 2 of the trusted setup, as snarkjs's. */
+/**
+ * {@code proofline zkey new | contribute | beacon | verify | export bellman | import bellman}: phase 2 of
+ * the trusted setup, as snarkjs's.
+ */
 final class ZkeyCeremonyCommands {
 
     private ZkeyCeremonyCommands() {
@@ -137,6 +141,61 @@ final class ZkeyCeremonyCommands {
                 return 1;
             }
             CeremonyOutput.print(spec, report.toArray(String[]::new));
+            return 0;
+        }
+    }
+
+    @Command(name = "bellman", mixinStandardHelpOptions = true,
+            description = {"Write a phase-2 key as the MPC parameters of the bellman ceremony tools (phase2-bn254"
+                + " and its kin), byte for byte what `snarkjs zkey export bellman` writes, for a contribution made"
+                + " with those tools; `zkey import bellman` brings it back."})
+    static final class ExportBellman implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit.zkey>")
+        Path zkey;
+
+        @Parameters(index = "1", paramLabel = "<circuit.mpcparams>")
+        Path out;
+
+        @Override
+        public Integer call() throws IOException {
+            CommandModel.outputsWritable(out);
+            BellmanParams.export(zkey, out, CeremonyOutput.progress(spec));
+            return 0;
+        }
+    }
+
+    @Command(name = "bellman", mixinStandardHelpOptions = true,
+            description = {"Make a new .zkey from the old one and MPC parameters that a bellman ceremony tool"
+                + " contributed to (exported from the old key with `zkey export bellman`): byte for byte what"
+                + " `snarkjs zkey import bellman` writes. The parameters must be the old key's circuit and"
+                + " continue its contributions; check the new key with `zkey verify`."})
+    static final class ImportBellman implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<circuit_old.zkey>")
+        Path in;
+
+        @Parameters(index = "1", paramLabel = "<circuit.mpcparams>")
+        Path params;
+
+        @Parameters(index = "2", paramLabel = "<circuit_new.zkey>")
+        Path out;
+
+        @Option(names = {"-n", "--name"}, description = "the new contributions' name (at most 64 characters are kept)")
+        String name;
+
+        @Override
+        public Integer call() throws IOException {
+            CommandModel.outputsWritable(out);
+            int added = BellmanParams.importParams(in, params, out, name, CeremonyOutput.progress(spec));
+            spec.commandLine().getErr().printf("%s written: %d new contribution%s imported%n", out, added,
+                    added == 1 ? "" : "s");
             return 0;
         }
     }

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "zkey", mixinStandardHelpOptions = true, description = "Operations on snarkjs Groth16 keys (.zkey).",
         subcommands = {ZkeyCommand.ExportVk.class, ZkeyCommand.Export.class, ZkeyCeremonyCommands.New.class,
             ZkeyCeremonyCommands.Contribute.class, ZkeyCeremonyCommands.Beacon.class,
-            ZkeyCeremonyCommands.Verify.class})
+            ZkeyCeremonyCommands.Verify.class, ZkeyCommand.Import.class})
 final class ZkeyCommand implements Runnable {
 
     @Spec
@@ -57,8 +57,24 @@ final class ZkeyCommand implements Runnable {
     /** {@code proofline zkey export ...}: snarkjs's {@code zkey export} commands, with its names and arguments. */
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = "snarkjs's `zkey export` commands, with snarkjs's names and arguments.",
-            subcommands = {ExportVerificationKey.class, ExportSolidityVerifier.class, ExportSolidityCalldata.class})
+            subcommands = {ExportVerificationKey.class, ExportSolidityVerifier.class, ExportSolidityCalldata.class,
+                ZkeyCeremonyCommands.ExportBellman.class})
     static final class Export implements Runnable {
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+
+    /** {@code proofline zkey import ...}: snarkjs's {@code zkey import} command, with its name and arguments. */
+    @Command(name = "import", mixinStandardHelpOptions = true,
+            description = "snarkjs's `zkey import` command, with snarkjs's name and arguments.",
+            subcommands = {ZkeyCeremonyCommands.ImportBellman.class})
+    static final class Import implements Runnable {
 
         @Spec
         CommandSpec spec;

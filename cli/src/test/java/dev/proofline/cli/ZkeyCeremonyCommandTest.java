@@ -52,4 +52,26 @@ class ZkeyCeremonyCommandTest {
         assertTrue(r.err().startsWith("INVALID: " + f("0.zkey") + ": section 2"), r.err());
         assertTrue(Files.exists(dir.resolve("0.zkey")));
     }
+
+    @Test
+    void aKeySentThroughBellmansFormatAndBackVerifiesAndParamsOfAnotherKeyAreRefused() {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
+        String r1cs = fx.r1cs().toString();
+        String ptau = CircomFixtures.cacheDir().resolve("ptau/bn128_" + fx.power() + ".ptau").toString();
+        assertEquals(0, CliRun.of("zkey", "new", r1cs, ptau, f("0.zkey")).code());
+        assertEquals(0, CliRun.of("zkey", "contribute", f("0.zkey"), f("1.zkey"), "-e=text").code());
+        CliRun r = CliRun.of("zkey", "export", "bellman", f("1.zkey"), f("1.mpcparams"));
+        assertEquals(0, r.code(), r.err());
+        r = CliRun.of("zkey", "import", "bellman", f("1.zkey"), f("1.mpcparams"), f("2.zkey"), "-n=none");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("0 new contributions imported"), r.err());
+        r = CliRun.of("zkey", "verify", r1cs, ptau, f("2.zkey"));
+        assertEquals(0, r.code(), r.err());
+        // the parameters do not continue the initial key's chain (it has no contribution, they have one)
+        assertEquals(0, CliRun.of("zkey", "contribute", f("0.zkey"), f("other.zkey"), "-e=other").code());
+        r = CliRun.of("zkey", "import", "bellman", f("other.zkey"), f("1.mpcparams"), f("3.zkey"));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(f("1.mpcparams") + ": contribution #1"), r.err());
+        assertTrue(!Files.exists(dir.resolve("3.zkey")));
+    }
 }

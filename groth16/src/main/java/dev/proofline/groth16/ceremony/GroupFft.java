@@ -11,9 +11,11 @@ import java.math.BigInteger;
 import java.util.stream.IntStream;
 
 /**
- * The inverse discrete Fourier transform over a group: from P_j = tau^j G (j < n) to
+ * The discrete Fourier transform over a group. The inverse one takes P_j = tau^j G (j < n) to
  * L_i = (1/n) sum_j w^(-ij) P_j = L_i(tau) G, the Lagrange basis of the domain of size n evaluated
- * at the unknown tau, with w snarkjs's root of unity of order n. Radix-2 decimation in time on
+ * at the unknown tau, with w snarkjs's root of unity of order n; the forward one is
+ * F_i = sum_j w^(ij) P_j. Either may scale its inputs or outputs by a geometric sequence first.
+ * Radix-2 decimation in time on
  * Jacobian points; each twiddle is a scalar multiplication, which is where the time goes, so it is
  * done by the group's endomorphism (GLV: half the doublings of a plain windowed multiplication),
  * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it.
@@ -40,12 +42,30 @@ final class GroupFft {
     /** Points handed to the sink per call. */
     static final int OUT_CHUNK = 1 << 14;
 
+    /** The factors first * ratio^i (mod r), i = 0, 1, ...: what snarkjs calls applying a key. */
+    record Geometric(BigInteger first, BigInteger ratio) {
+
+        BigInteger at(int i, BigInteger r) {
+            return first.multiply(ratio.modPow(BigInteger.valueOf(i), r)).mod(r);
+        }
+    }
+
     /**
      * L_0..L_(n-1) from P_0..P_(n-1) (n = 2^log) in G1 or G2 of the curve. Memory: the n points as
      * Jacobian points (the transform is in place), and one chunk of affine output.
      */
     static void inverse(PairingCurve pairingCurve, boolean g2, int log, Source in, Sink out) throws IOException {
+        transform(pairingCurve, g2, log, true, null, null, in, out);
+    }
+
+    /**
+     * The inverse transform (with its 1/n) or the forward one of P_0..P_(n-1), n = 2^log: with
+     * {@code before}, P_j is multiplied by before(j) first; with {@code after}, output i by after(i).
+     */
+    static void transform(PairingCurve pairingCurve, boolean g2, int log, boolean inverse, Geometric before,
+            Geometric after, Source in, Sink out) throws IOException {
         WeierstrassCurve curve = g2 ? pairingCurve.g2() : pairingCurve.g1();
+        BigInteger r = pairingCurve.fr().modulus();
         PrimeField fr = pairingCurve.fr();
         int n = 1 << log;
         int jw = curve.jacobianWidth();
@@ -53,26 +73,32 @@ final class GroupFft {
         long[] a = new long[Math.multiplyExact(n, jw)];
         int threads = Runtime.getRuntime().availableProcessors();
         int convertTasks = Math.max(1, Math.min(n / 1024, threads * 4));
+        ThreadLocal<GlvMultiplier> glv = ThreadLocal.withInitial(() -> pairingCurve.multiplier(g2));
         IntStream.range(0, convertTasks).parallel().forEach(task -> {
-            PointArithmetic pa = curve.arithmetic();
+            GlvMultiplier m = glv.get();
+            PointArithmetic pa = m.arithmetic();
             long[] p = new long[aw];
             for (int i = n * task / convertTasks; i < n * (task + 1) / convertTasks; i++) {
                 int from = log == 0 ? 0 : Integer.reverse(i) >>> (32 - log);   // bit-reversed order
                 in.read(from, p, 0);
                 pa.fromAffine(p, 0, a, i * jw);
+                if (before != null) {
+                    m.mul(a, i * jw, before.at(from, r), a, i * jw);
+                }
             }
         });
         if (log > 0) {
-            // inverse twiddles w^(-k), k < n/2, canonical
-            long[] wInv = fr.newElement();
-            fr.inv(RootsOfUnity.primitive(fr, log), 0, wInv, 0);
+            // twiddles w^k or w^(-k), k < n/2, canonical
+            long[] w = RootsOfUnity.primitive(fr, log).clone();
+            if (inverse) {
+                fr.inv(w, 0, w, 0);
+            }
             BigInteger[] tw = new BigInteger[n / 2];
             long[] t = fr.one();
             for (int k = 0; k < n / 2; k++) {
                 tw[k] = fr.toBigInteger(t, 0);
-                fr.mul(t, 0, wInv, 0, t, 0);
+                fr.mul(t, 0, w, 0, t, 0);
             }
-            ThreadLocal<GlvMultiplier> glv = ThreadLocal.withInitial(() -> pairingCurve.multiplier(g2));
             for (int stage = 1; stage <= log; stage++) {
                 int len = 1 << stage;
                 int half = len / 2;
@@ -103,12 +129,15 @@ final class GroupFft {
                     }
                 });
             }
-            GlvMultiplier.Recoded nInv = glv.get().recode(BigInteger.valueOf(n).modInverse(fr.modulus()));
+        }
+        BigInteger nInv = inverse ? BigInteger.valueOf(n).modInverse(r) : BigInteger.ONE;
+        if (inverse && log > 0 || after != null) {
+            GlvMultiplier.Recoded same = after == null ? glv.get().recode(nInv) : null;
             int tasks = Math.min(n, threads * 4);
             IntStream.range(0, tasks).parallel().forEach(task -> {
                 GlvMultiplier m = glv.get();
                 for (int i = n * task / tasks; i < n * (task + 1) / tasks; i++) {
-                    m.mul(a, i * jw, nInv, a, i * jw);
+                    m.mul(a, i * jw, same != null ? same : m.recode(after.at(i, r).multiply(nInv).mod(r)), a, i * jw);
                 }
             });
         }

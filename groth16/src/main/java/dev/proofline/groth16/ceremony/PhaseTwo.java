@@ -178,7 +178,7 @@ public final class PhaseTwo {
         }
     }
 
-    private static void writeContributions(PtauWriter w, PairingCurve curve, byte[] circuitHash,
+    static void writeContributions(PtauWriter w, PairingCurve curve, byte[] circuitHash,
             List<KeyContribution> all) throws IOException {
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
         PointBytes g2 = new PointBytes(curve.g2(), curve.fp());

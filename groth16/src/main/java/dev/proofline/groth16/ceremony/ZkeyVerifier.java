@@ -7,9 +7,12 @@ import dev.proofline.algebra.encoding.PointEncodingException;
 import dev.proofline.algebra.encoding.SnarkjsBinaryCodec;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
+import dev.proofline.algebra.ntt.Ntt;
+import dev.proofline.algebra.ntt.RootsOfUnity;
 import dev.proofline.r1cs.io.FormatException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -136,12 +139,16 @@ public final class ZkeyVerifier {
         pa.setInfinity(r1, 0);
         pa.setInfinity(r2, 0);
         Msm msm = Msm.on(c);
+        long[] hScalars = type == PhaseTwoKeyFile.H ? hScalars((int) count) : null;
         int chunk = 1 << 16;
         for (long base = 0; base < count; base += chunk) {
             int m = (int) Math.min(chunk, count - base);
             long[] scalars = new long[4 * m];
             for (int i = 0; i < m; i++) {
                 scalars[4 * i] = random.nextLong();
+            }
+            if (hScalars != null) {
+                System.arraycopy(hScalars, (int) base * 4, scalars, 0, 4 * m);
             }
             MemorySegment a = init.section(type);
             MemorySegment b = key.section(type);
@@ -159,6 +166,34 @@ public final class ZkeyVerifier {
         long[][] out = {new long[c.affineWidth()], new long[c.affineWidth()]};
         pa.toAffine(r1, 0, out[0], 0);
         pa.toAffine(r2, 0, out[1], 0);
+        return out;
+    }
+
+    /**
+     * Scalars for H (n points, the odd Lagrange points of the doubled domain over delta) that combine
+     * them as random coefficients r_i would combine tau^i Z(tau) / delta for i &lt; n-1 only: the
+     * forward transform of r_i (-2) w^i, w of order 2n, with r_(n-1) = 0, as snarkjs checks H. A key
+     * imported from bellman's MPC parameters has no point of degree n-1 (a proof never uses it), so
+     * it differs from the fresh key's there; canonical words, four a scalar.
+     */
+    private long[] hScalars(int n) {
+        PrimeField fr = curve.fr();
+        int log = Integer.numberOfTrailingZeros(n);
+        int w = fr.width();
+        long[] r = new long[n * w];
+        long[] factor = fr.fromBigInteger(fr.modulus().subtract(BigInteger.TWO));
+        long[] step = RootsOfUnity.primitive(fr, log + 1);
+        for (int i = 0; i < n - 1; i++) {
+            fr.mul(fr.fromLong(random.nextLong() >>> 1), 0, factor, 0, r, i * w);
+            fr.mul(factor, 0, step, 0, factor, 0);
+        }
+        Ntt.of(fr, log).forward(r);
+        long[] out = new long[4 * n];
+        long[] t = new long[w];
+        for (int i = 0; i < n; i++) {
+            fr.fromMontgomery(r, i * w, t, 0);
+            System.arraycopy(t, 0, out, 4 * i, Math.min(4, w));
+        }
         return out;
     }
 
