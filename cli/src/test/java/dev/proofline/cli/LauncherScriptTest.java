@@ -86,6 +86,39 @@ class LauncherScriptTest {
         }
     }
 
+    @Test
+    void aRebuildAskedForBuildsOnceAndRecordsTheStartUpCacheWithoutBuildingAgain() throws Exception {
+        // a repository checkout: the launcher, a Maven wrapper that counts its builds and makes the jar,
+        // a JDK 25 whose java prints its arguments
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Files.copy(Node.repositoryRoot().resolve("proofline"), repo.resolve("proofline"));
+        executable(repo.resolve("mvnw"), "#!/bin/sh\necho build >> builds.txt\nmkdir -p cli/target\n"
+                + ": > cli/target/proofline-cli.jar\n");
+        Path jdk = Files.createDirectories(tmp.resolve("jdk/bin"));
+        executable(jdk.resolve("java"), "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\n");
+        Files.writeString(tmp.resolve("jdk/release"), "JAVA_VERSION=\"25\"\n");
+        ProcessBuilder pb = new ProcessBuilder(repo.resolve("proofline").toString(), "--version")
+                .directory(tmp.toFile()).redirectErrorStream(true);
+        pb.environment().put("PROOFLINE_REBUILD", "1");
+        pb.environment().put("JAVA_HOME", tmp.resolve("jdk").toString());
+        pb.environment().put("PROOFLINE_HOME", tmp.resolve("state").toString());
+        pb.environment().remove("PROOFLINE_JAVA_OPTS");
+        pb.environment().remove("CI");
+        Process p = pb.start();
+        try {
+            boolean ended = p.waitFor(1, TimeUnit.MINUTES);
+            assertTrue(ended, "the launcher did not end: " + Files.readAllLines(repo.resolve("builds.txt")).size()
+                    + " builds so far");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.exitValue(), out);
+            assertEquals(1, Files.readAllLines(repo.resolve("builds.txt")).size(), out);
+            assertTrue(out.contains("arg aot-training"), "the start-up cache was not recorded: " + out);
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
     /** The arguments the launcher gave the release's java. */
     private List<String> run(Path launcher, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
