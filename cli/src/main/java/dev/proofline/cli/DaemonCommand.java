@@ -25,6 +25,11 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--keys", paramLabel = "<dir>", description = "keys directory (one folder per circuit)")
     Path keys;
 
+    @Option(names = "--verify-keys", paramLabel = "<prepared.ptau>",
+            description = "register a circuit only if its key verifies (as `zkey verify`) against its circuit.r1cs and"
+                    + " this prepared powers of tau (keys.verify_with)")
+    Path verifyKeys;
+
     @Option(names = "--grpc-listen", paramLabel = "<host:port>",
             description = "the gRPC API's address (server.grpc_listen; default 127.0.0.1:50051; port 0: a free one)")
     String grpcListen;
@@ -60,7 +65,8 @@ final class DaemonCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         DaemonConfig cfg = config != null ? DaemonConfig.read(config) : DaemonConfig.defaults();
-        cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure);
+        cfg = cfg.withOverrides(grpcListen, httpListen, keys == null ? null : keys.toString(), insecure,
+                verifyKeys == null ? null : verifyKeys.toString());
         if (rapidsnarkListen != null) {
             cfg = cfg.withRapidsnarkListen(rapidsnarkListen);
         }

@@ -116,7 +116,8 @@ public final class Daemon implements AutoCloseable {
             jvmStarted = new DaemonMetrics(registry);
             this.jvmMetrics = jvmStarted;
             this.circuits = KeyDirectory.register(Circuits.of(engine), Path.of(config.keys().directory()),
-                    w -> log.accept("warning: " + w));
+                    config.keys().verifyWith().isEmpty() ? null : Path.of(config.keys().verifyWith()),
+                    w -> log.accept("warning: " + w), log);
             java.util.Set<dev.proofline.algebra.PairingCurve> curves = java.util.EnumSet.noneOf(
                     dev.proofline.algebra.PairingCurve.class);
             for (String id : config.keys().preload()) {

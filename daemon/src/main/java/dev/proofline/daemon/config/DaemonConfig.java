@@ -48,8 +48,11 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
     }
 
-    /** Where circuits come from. */
-    public record Keys(String directory, List<String> preload) {
+    /**
+     * Where circuits come from; with {@code verifyWith} (a prepared powers of tau, "" for none), a
+     * circuit is registered only if its key verifies against its r1cs and that file.
+     */
+    public record Keys(String directory, List<String> preload, @JsonProperty("verify_with") String verifyWith) {
     }
 
     /** The engine's knobs. */
@@ -248,8 +251,9 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             throw c.error("server", s.tlsCert().isEmpty() ? "tls_key" : "tls_cert",
                     "tls_cert and tls_key go together");
         }
-        Keys k = keys != null ? keys : new Keys(null, null);
-        k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()));
+        Keys k = keys != null ? keys : new Keys(null, null, null);
+        k = new Keys(or(k.directory(), "keys"), k.preload() == null ? List.of() : List.copyOf(k.preload()),
+                or(k.verifyWith(), ""));
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                         null, null);
@@ -366,10 +370,17 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /** This configuration with the command line's flags (null or false: keep the file's value), checked again. */
     public DaemonConfig withOverrides(String grpcListen, String httpListen, String keysDirectory, boolean insecure) {
+        return withOverrides(grpcListen, httpListen, keysDirectory, insecure, null);
+    }
+
+    /** As {@link #withOverrides(String, String, String, boolean)}, and {@code --verify-keys} (null: the file's). */
+    public DaemonConfig withOverrides(String grpcListen, String httpListen, String keysDirectory, boolean insecure,
+            String verifyKeysWith) {
         Server s = new Server(grpcListen != null ? grpcListen : server.grpcListen(),
                 httpListen != null ? httpListen : server.httpListen(), server.authToken(), insecure || server.insecure(),
                 server.tlsCert(), server.tlsKey(), server.rapidsnarkListen());
-        Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload());
+        Keys k = new Keys(keysDirectory != null ? keysDirectory : keys.directory(), keys.preload(),
+                verifyKeysWith != null ? verifyKeysWith : keys.verifyWith());
         return new DaemonConfig(s, k, engine, limits, shutdown, cluster, store, http).resolved("command line", "");
     }
 

@@ -1,6 +1,7 @@
 package dev.proofline.daemon.jobs;
 
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.groth16.ceremony.ZkeyVerifier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,11 @@ import java.util.stream.Stream;
  * the PCE); or {@code circuit.zkey} and {@code builtin.toml}, naming a built-in Java circuit and its
  * size (partitions are then inputs {@code {"seed": n}}, each an instance). Folders whose name is not a
  * valid id, or without a key, are skipped with a warning.
+ *
+ * <p>Where the operator names a prepared powers of tau to check the keys with ({@code [keys]
+ * verify_with}, {@code --verify-keys}), a circuit is registered only if its key verifies against its
+ * {@code circuit.r1cs} and that file as {@code zkey verify} checks it; a circuit without an r1cs (a
+ * built-in one included) cannot be checked, and is skipped too, each with a warning that says why.
  */
 public final class KeyDirectory {
 
@@ -23,6 +29,15 @@ public final class KeyDirectory {
 
     /** Registers the circuits under {@code dir}; returns their ids. */
     public static List<String> register(Circuits circuits, Path dir, Consumer<String> warn) throws IOException {
+        return register(circuits, dir, null, warn, m -> { });
+    }
+
+    /**
+     * As {@link #register(Circuits, Path, Consumer)}, each key checked against {@code verifyWith} (a
+     * prepared ptau; null: no check); {@code info} hears each key that verified.
+     */
+    public static List<String> register(Circuits circuits, Path dir, Path verifyWith, Consumer<String> warn,
+            Consumer<String> info) throws IOException {
         List<String> ids = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             warn.accept("keys directory " + dir + " does not exist: no circuits registered from it");
@@ -46,17 +61,42 @@ public final class KeyDirectory {
                 continue;
             }
             Path builtin = f.resolve("builtin.toml");
+            Path r1cs = f.resolve("circuit.r1cs");
+            if (verifyWith != null && !verified(f, zkey, Files.isRegularFile(builtin) ? null : r1cs, verifyWith, warn,
+                    info)) {
+                continue;
+            }
             if (Files.isRegularFile(builtin)) {
                 circuits.register(BuiltinCircuit.read(id, zkey, builtin));
                 ids.add(id);
                 continue;
             }
             Path wasm = f.resolve("circuit.wasm");
-            Path r1cs = f.resolve("circuit.r1cs");
             circuits.register(new Circuits.Circom(id, zkey, Files.isRegularFile(wasm) ? wasm : null,
                     Files.isRegularFile(r1cs) ? r1cs : null));
             ids.add(id);
         }
         return ids;
+    }
+
+    /** Whether the folder's key verifies against its r1cs (null: a built-in circuit) and {@code ptau}. */
+    private static boolean verified(Path folder, Path zkey, Path r1cs, Path ptau, Consumer<String> warn,
+            Consumer<String> info) {
+        if (r1cs == null || !Files.isRegularFile(r1cs)) {
+            warn.accept(folder + ": skipped: its key cannot be verified against " + ptau + " without "
+                    + (r1cs == null ? "an r1cs (a built-in circuit)" : "circuit.r1cs"));
+            return false;
+        }
+        long t0 = System.nanoTime();
+        try {
+            ZkeyVerifier.verify(r1cs, ptau, zkey, m -> { });
+        } catch (IOException | RuntimeException e) {
+            warn.accept(folder + ": skipped: its key does not verify against its r1cs and " + ptau + ": "
+                    + e.getMessage());
+            return false;
+        }
+        info.accept(String.format(java.util.Locale.ROOT, "%s: key verified against its r1cs and %s in %.1f s", folder,
+                ptau, (System.nanoTime() - t0) / 1e9));
+        return true;
     }
 }
