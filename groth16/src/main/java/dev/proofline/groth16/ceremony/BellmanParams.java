@@ -144,7 +144,7 @@ public final class BellmanParams {
      */
     public static int importParams(Path oldZkey, Path mpcParams, Path newZkey, String name, Consumer<String> log)
             throws IOException {
-        try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(oldZkey); Arena arena = Arena.ofConfined();
+        try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(oldZkey); Arena arena = Arena.ofShared();
                 FileChannel ch = FileChannel.open(mpcParams, StandardOpenOption.READ)) {
             PairingCurve curve = key.curve;
             PointBytes g1 = new PointBytes(curve.g1(), curve.fp());

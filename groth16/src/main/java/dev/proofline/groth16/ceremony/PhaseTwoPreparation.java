@@ -3,6 +3,7 @@ package dev.proofline.groth16.ceremony;
 import dev.proofline.algebra.PairingCurve;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -14,6 +15,9 @@ import java.util.function.Consumer;
  * for the same input, byte for byte: the header's ceremony power becomes the power, sections 2-7
  * are copied, and every Lagrange point is an affine point, which has one encoding.
  *
+ * <p>Resumable: a run that stops before it is done (a crash, an error) leaves the sections it finished
+ * in {@code <out>.partial}, and the next run on the same input keeps them.
+ *
  * <p>Memory: one domain's points at a time, as Jacobian points on the heap (at 2^power, 2^power
  * points of three coordinates: for G2 of BLS12-381 at 2^24, 4.8 GB), read from the mapped input and
  * written out a chunk at a time.
@@ -24,18 +28,31 @@ public final class PhaseTwoPreparation {
     }
 
     public static void prepare(Path in, Path out, Consumer<String> log) throws IOException {
-        try (PtauFile ptau = PtauFile.open(in); PtauWriter w = new PtauWriter(out, 11)) {
+        Path source = in.toRealPath();
+        String identity = "prepare phase2 of " + source + ", " + Files.size(source) + " bytes, changed "
+                + Files.getLastModifiedTime(source).toMillis();
+        try (PtauFile ptau = PtauFile.open(in); PtauWriter w = PtauWriter.resumable(out, "ptau", 11, identity)) {
             PairingCurve curve = ptau.curve();
-            w.header(curve, ptau.power());
+            if (w.finished(PtauFile.HEADER)) {
+                log.accept("resuming the earlier run's " + out.getFileName() + ".partial");
+            } else {
+                w.header(curve, ptau.power());
+            }
             for (int type = PtauFile.TAU_G1; type <= PtauFile.CONTRIBUTIONS; type++) {
-                w.begin(type);
-                w.copy(ptau.section(type));
-                w.end();
+                if (!w.finished(type)) {
+                    w.begin(type);
+                    w.copy(ptau.section(type));
+                    w.end();
+                }
             }
             int[][] pairs = {{PtauFile.TAU_G1, PtauFile.LAGRANGE_TAU_G1}, {PtauFile.TAU_G2, PtauFile.LAGRANGE_TAU_G2},
                 {PtauFile.ALPHA_TAU_G1, PtauFile.LAGRANGE_ALPHA_TAU_G1},
                 {PtauFile.BETA_TAU_G1, PtauFile.LAGRANGE_BETA_TAU_G1}};
             for (int[] pair : pairs) {
+                if (w.finished(pair[1])) {
+                    log.accept(PtauFile.NAMES.get(pair[1]) + ": kept from the earlier run");
+                    continue;
+                }
                 boolean g2 = pair[0] == PtauFile.TAU_G2;
                 PointBytes g = new PointBytes(g2 ? curve.g2() : curve.g1(), curve.fp());
                 byte[] bytes = new byte[GroupFft.OUT_CHUNK * g.size()];

@@ -12,21 +12,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes a .ptau (or, with its magic, a .zkey) file section by section into a temporary sibling,
  * which {@link #commit()} renames onto the target: a crash leaves the target as it was. Sections are
- * streamed (each one's size is patched in when it ends), and sections already written can be mapped
- * back for hashing.
+ * streamed (each one's size is patched in when it ends, after its bytes are on the disk), and sections
+ * already written can be mapped back for hashing.
+ *
+ * <p>A {@linkplain #resumable resumable} writer keeps its temporary file when it is not committed (a
+ * crash, an error), with a note of the step and input it was written for beside it; the same step on
+ * the same input later keeps the sections that were finished ({@link #finished}) and goes on from
+ * there, so that a crash costs at most the section under way.
  */
 final class PtauWriter implements AutoCloseable {
 
     private final Path target;
     private final Path temp;
+    private final Path note;
     private final FileChannel ch;
     private final ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     private final Arena arena = Arena.ofShared();
+    private final Set<Integer> finished = new LinkedHashSet<>();
     private long sectionStart = -1;
     private boolean committed;
 
@@ -36,11 +45,72 @@ final class PtauWriter implements AutoCloseable {
 
     /** A file of another iden3 kind ({@code magic}: four ASCII letters, e.g. "zkey"), version 1. */
     PtauWriter(Path target, String magic, int sections) throws IOException {
+        this(target, magic, sections, null);
+    }
+
+    private PtauWriter(Path target, String magic, int sections, String identity) throws IOException {
         this.target = target.toAbsolutePath();
         this.temp = this.target.resolveSibling(this.target.getFileName() + ".partial");
-        this.ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE, StandardOpenOption.READ);
-        buf.put(magic.getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections);
+        this.note = identity == null ? null : this.target.resolveSibling(this.target.getFileName() + ".partial.for");
+        boolean resume = identity != null && Files.isRegularFile(temp) && Files.isRegularFile(note)
+                && Files.readString(note, StandardCharsets.UTF_8).equals(identity);
+        this.ch = resume
+                ? FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)
+                : FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE, StandardOpenOption.READ);
+        byte[] head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN)
+                .put(magic.getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections).array();
+        long keep = resume ? finishedSections(head) : 0;
+        if (keep == 0) {
+            finished.clear();
+            ch.truncate(0);
+            buf.put(head);
+        } else {
+            ch.truncate(keep);
+            ch.position(keep);
+        }
+        if (note != null && !resume) {
+            Files.writeString(note, identity, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * A writer that resumes what an earlier, uncommitted writer for the same {@code identity} (the step
+     * and its input, e.g. the input's path, size and time of change) left in the temporary file.
+     */
+    static PtauWriter resumable(Path target, String magic, int sections, String identity) throws IOException {
+        return new PtauWriter(target, magic, sections, identity);
+    }
+
+    /** Whether the section of this type was finished by an earlier run and is kept (the caller skips it). */
+    boolean finished(int type) {
+        return finished.contains(type);
+    }
+
+    /**
+     * Reads the temporary file's header and whole sections (a size patched in and all its bytes there),
+     * into {@link #finished}; returns the length they take, or 0 where the header is not {@code head}.
+     */
+    private long finishedSections(byte[] head) throws IOException {
+        long size = ch.size();
+        ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+        if (size < 12 || ch.read(b, 0) != 12 || !java.util.Arrays.equals(b.array(), head)) {
+            return 0;
+        }
+        long pos = 12;
+        while (pos + 12 <= size) {
+            b.clear();
+            ch.read(b, pos);
+            b.flip();
+            int type = b.getInt();
+            long length = b.getLong();
+            if (length <= 0 || length > size - pos - 12 || finished.contains(type)) {
+                break;
+            }
+            finished.add(type);
+            pos += 12 + length;
+        }
+        return pos;
     }
 
     /** Section 1 with ceremony power = power, as snarkjs writes it on every new file. */
@@ -68,6 +138,9 @@ final class PtauWriter implements AutoCloseable {
 
     void end() throws IOException {
         flush();
+        if (note != null) {
+            ch.force(false);   // the section's bytes on the disk before its size says it is whole
+        }
         long end = ch.position();
         ByteBuffer size = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(end - sectionStart).flip();
         ch.write(size, sectionStart - 8);
@@ -216,15 +289,23 @@ final class PtauWriter implements AutoCloseable {
         ch.close();
         arena.close();
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        if (note != null) {
+            Files.deleteIfExists(note);
+        }
         committed = true;
     }
 
     @Override
     public void close() throws IOException {
         if (!committed) {
+            if (note != null) {
+                flush();
+            }
             ch.close();
             arena.close();
-            Files.deleteIfExists(temp);
+            if (note == null) {
+                Files.deleteIfExists(temp);
+            }
         }
     }
 }
