@@ -27,8 +27,7 @@ import java.util.function.Function;
  * <p>A batch is completed by the 8-lane kernel ({@link BatchAdder}) where it applies and is ready,
  * else by the scalar code ({@link ScalarBatchAffine}).
  *
- * <p>Measured on BN254 G1 (field multiplications counted, n = 2^16): batches of 1024 cost 3% less
- * than batches of 512, larger ones under 2% less again, so 1024.
+ * <p>Batches of 1024 additions: larger ones save little more (docs/decisions/0003-g1-msm-batch-affine-additions.md).
  */
 final class BatchAffineBuckets extends BucketKernel {
 

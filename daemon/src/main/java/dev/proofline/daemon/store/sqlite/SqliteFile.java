@@ -150,8 +150,7 @@ final class SqliteFile implements ClusterStore.Database {
      * survives the process dying (kill -9: the OS still writes its pages) but may be lost with the
      * machine's power, which is harmless for what it is used for: claims (a lost one is queued
      * again), heartbeats, fetch marks and the upkeep, all redone by the next start or upkeep. The
-     * file is never corrupted either way. Measured: a FULL commit about 3 ms here, a NORMAL one
-     * under 0.1 ms (docs/reliability.md).
+     * file is never corrupted either way. What each costs: docs/reliability.md.
      */
     enum Sync {
         FULL, NORMAL
