@@ -71,6 +71,7 @@ public final class BellmanParams {
                 byte[] bytes = new byte[GroupFft.OUT_CHUNK * g1.size()];
                 int aw = curve.g1().affineWidth();
                 int[] written = {0};
+                Work work = new Work(log, Work.transform(log2, true));
                 GroupFft.transform(curve, false, log2, false, null, new GroupFft.Geometric(
                         curve.fr().modulus().subtract(BigInteger.TWO), root(curve, log2 + 1)),
                         (j, dst, off) -> g1.fromStored(h, (long) j * g1.size(), dst, off),
@@ -81,7 +82,8 @@ public final class BellmanParams {
                             }
                             o.write(bytes, 0, keep * g1.size());
                             written[0] += count;
-                        });
+                        }, work::add);
+                work.finish();
                 log.accept("exported H: " + (n - 1) + " points");
                 section(key, PhaseTwoKeyFile.C, g1, o, log);
                 section(key, PhaseTwoKeyFile.A, g1, o, log);
@@ -216,7 +218,9 @@ public final class BellmanParams {
                     w.end();
                 }
                 w.begin(PhaseTwoKeyFile.H);
-                importH(curve, g1, r, hAt, n, w);
+                Work work = new Work(log, Work.transform(Integer.numberOfTrailingZeros(n), true) + n);
+                importH(curve, g1, r, hAt, n, w, work);
+                work.finish();
                 w.end();
                 log.accept("imported H: " + (n - 1) + " points");
                 w.begin(PhaseTwoKeyFile.C);
@@ -246,7 +250,7 @@ public final class BellmanParams {
     }
 
     /** H in the key's form: the n-1 points at {@code at}, and a zero one, scaled by -w^(-j)/2 and transformed back. */
-    private static void importH(PairingCurve curve, PointBytes g1, Reader r, long at, int n, PtauWriter w)
+    private static void importH(PairingCurve curve, PointBytes g1, Reader r, long at, int n, PtauWriter w, Work work)
             throws IOException {
         BigInteger q = curve.fr().modulus();
         BigInteger minusHalf = q.subtract(BigInteger.TWO.modInverse(q));
@@ -265,7 +269,7 @@ public final class BellmanParams {
                         g1.stored(affine, i * aw, bytes, i * g1.size());
                     }
                     w.write(bytes, 0, count * g1.size());
-                });
+                }, work::add);
     }
 
     private static void copyPoints(PointBytes g, Reader r, long at, long count, String what, PtauWriter w)

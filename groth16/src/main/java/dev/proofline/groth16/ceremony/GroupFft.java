@@ -55,15 +55,16 @@ final class GroupFft {
      * Jacobian points (the transform is in place), and one chunk of affine output.
      */
     static void inverse(PairingCurve pairingCurve, boolean g2, int log, Source in, Sink out) throws IOException {
-        transform(pairingCurve, g2, log, true, null, null, in, out);
+        transform(pairingCurve, g2, log, true, null, null, in, out, u -> { });
     }
 
     /**
      * The inverse transform (with its 1/n) or the forward one of P_0..P_(n-1), n = 2^log: with
      * {@code before}, P_j is multiplied by before(j) first; with {@code after}, output i by after(i).
+     * {@code work} hears the multiplications as they are done ({@link Work#transform} in all).
      */
     static void transform(PairingCurve pairingCurve, boolean g2, int log, boolean inverse, Geometric before,
-            Geometric after, Source in, Sink out) throws IOException {
+            Geometric after, Source in, Sink out, java.util.function.LongConsumer work) throws IOException {
         WeierstrassCurve curve = g2 ? pairingCurve.g2() : pairingCurve.g1();
         BigInteger r = pairingCurve.fr().modulus();
         PrimeField fr = pairingCurve.fr();
@@ -85,6 +86,9 @@ final class GroupFft {
                 if (before != null) {
                     m.mul(a, i * jw, before.at(from, r), a, i * jw);
                 }
+            }
+            if (before != null) {
+                work.accept(n / convertTasks);
             }
         });
         if (log > 0) {
@@ -127,6 +131,7 @@ final class GroupFft {
                         pa.add(a, hi, a, lo, a, hi);       // u - w^j v
                         pa.add(a, lo, v, 0, a, lo);        // u + w^j v
                     }
+                    work.accept(butterflies / tasks);
                 });
             }
         }
@@ -139,6 +144,7 @@ final class GroupFft {
                 for (int i = n * task / tasks; i < n * (task + 1) / tasks; i++) {
                     m.mul(a, i * jw, same != null ? same : m.recode(after.at(i, r).multiply(nInv).mod(r)), a, i * jw);
                 }
+                work.accept(n / tasks);
             });
         }
         int chunk = Math.min(n, OUT_CHUNK);

@@ -109,11 +109,13 @@ public final class PhaseTwo {
                     w.copy(key.section(type0));
                     w.end();
                 }
+                Work work = new Work(log, (double) (key.section(PhaseTwoKeyFile.C).byteSize()
+                        + key.section(PhaseTwoKeyFile.H).byteSize()) / g1.size());
                 for (int type0 : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
                     w.begin(type0);
                     GlvMultiplier.Recoded k = curve.multiplier(false).recode(fr.toBigInteger(dInv, 0));
                     try {
-                        multiply(key, type0, g1, k, w);
+                        multiply(key, type0, g1, k, w, work);
                     } finally {
                         k.wipe();
                     }
@@ -122,6 +124,7 @@ public final class PhaseTwo {
                 }
                 writeContributions(w, curve, key.circuitHash, all);
                 w.commit();
+                work.finish();
             }
             return new Result(key.circuitHash, mine.hash(curve));
         } finally {
@@ -140,8 +143,8 @@ public final class PhaseTwo {
      * Writes every point of a G1 section times k, checking each is on the curve (a point outside the
      * subgroup, which only a forged key holds, gives a point that {@code zkey verify} refuses).
      */
-    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, GlvMultiplier.Recoded k, PtauWriter w)
-            throws IOException {
+    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, GlvMultiplier.Recoded k, PtauWriter w,
+            Work work) throws IOException {
         WeierstrassCurve c = g.curve();
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(key.curve.g1Group()).withoutSubgroupCheck();
         MemorySegment seg = key.section(type);
@@ -175,6 +178,7 @@ public final class PhaseTwo {
                 g.stored(outAffine, i * aw, stored, i * g.size());
             }
             w.write(stored);
+            work.add(m);
         }
     }
 

@@ -45,15 +45,26 @@ public final class PhaseTwoPreparation {
                     w.end();
                 }
             }
+            double total = 0;
+            for (int g2 = 0; g2 < 4; g2++) {   // the four sections: tau G1 (one domain more), tau G2 (three times the work), alpha, beta
+                for (int p = 0; p <= ptau.power() + (g2 == 0 ? 1 : 0); p++) {
+                    total += (g2 == 1 ? 3 : 1) * Work.transform(p, true);
+                }
+            }
+            Work work = new Work(log, total);
             int[][] pairs = {{PtauFile.TAU_G1, PtauFile.LAGRANGE_TAU_G1}, {PtauFile.TAU_G2, PtauFile.LAGRANGE_TAU_G2},
                 {PtauFile.ALPHA_TAU_G1, PtauFile.LAGRANGE_ALPHA_TAU_G1},
                 {PtauFile.BETA_TAU_G1, PtauFile.LAGRANGE_BETA_TAU_G1}};
             for (int[] pair : pairs) {
+                boolean g2 = pair[0] == PtauFile.TAU_G2;
+                int weight = g2 ? 3 : 1;
                 if (w.finished(pair[1])) {
                     log.accept(PtauFile.NAMES.get(pair[1]) + ": kept from the earlier run");
+                    for (int p = 0; p <= (pair[0] == PtauFile.TAU_G1 ? ptau.power() + 1 : ptau.power()); p++) {
+                        work.add((long) (weight * Work.transform(p, true)));
+                    }
                     continue;
                 }
-                boolean g2 = pair[0] == PtauFile.TAU_G2;
                 PointBytes g = new PointBytes(g2 ? curve.g2() : curve.g1(), curve.fp());
                 byte[] bytes = new byte[GroupFft.OUT_CHUNK * g.size()];
                 MemorySegment powers = ptau.section(pair[0]);
@@ -62,7 +73,7 @@ public final class PhaseTwoPreparation {
                 for (int p = 0; p <= last; p++) {
                     long start = System.nanoTime();
                     int read = p == ptau.power() + 1 ? (1 << p) - 1 : 1 << p;   // the last power is infinity
-                    GroupFft.inverse(curve, g2, p, (j, dst, off) -> {
+                    GroupFft.transform(curve, g2, p, true, null, null, (j, dst, off) -> {
                         if (j < read) {
                             g.fromStored(powers, (long) j * g.size(), dst, off);
                         } else {
@@ -73,13 +84,14 @@ public final class PhaseTwoPreparation {
                             g.stored(affine, i * g.curve().affineWidth(), bytes, i * g.size());
                         }
                         w.write(bytes, 0, count * g.size());
-                    });
+                    }, u -> work.add(weight * u));
                     log.accept(String.format("%s: domain 2^%d in %.2f s", PtauFile.NAMES.get(pair[1]), p,
                             (System.nanoTime() - start) / 1e9));
                 }
                 w.end();
             }
             w.commit();
+            work.finish();
         }
     }
 }

@@ -166,13 +166,19 @@ public final class PowersOfTau {
             long[] counts = counts(ptau.power());
             long[] one = fr.one();
             long[][] factors = {one, one, key.alpha(), key.beta(), key.beta()};
+            double total = 0;
+            for (int s = 0; s < 5; s++) {
+                total += counts[s] * weight(SECTIONS[s]);
+            }
+            Work work = new Work(log, total);
             for (int s = 0; s < 5; s++) {
                 int type0 = SECTIONS[s];
                 PointBytes g = group(curve, type0);
                 w.begin(type0);
                 sectionAt[s] = w.sectionStart();
+                int weight = weight(type0);
                 first[s] = multiply(curve, ptau.section(type0), g, counts[s], factors[s], key.tau(), fr, w, response,
-                        type0 == PtauFile.TAU_G1 || type0 == PtauFile.TAU_G2 ? 1 : 0);
+                        type0 == PtauFile.TAU_G1 || type0 == PtauFile.TAU_G2 ? 1 : 0, m -> work.add(weight * m));
                 w.end();
                 log.accept("contributed to " + PtauFile.NAMES.get(type0) + ": " + counts[s] + " points");
             }
@@ -190,6 +196,7 @@ public final class PowersOfTau {
                     nextChallenge, type, name, exp, beacon));
             w.contributions(curve, cs);
             w.commit();
+            work.finish();
             return new Result(responseHash, nextChallenge);
         }
     }
@@ -198,8 +205,13 @@ public final class PowersOfTau {
      * Writes point i of {@code in} times factor tau^i for i < count, feeding their compressed forms
      * to {@code hash}; returns the new point at {@code keep}.
      */
+    /** A section's work a point: a multiplication in G2 costs about three in G1. */
+    private static int weight(int type) {
+        return type == PtauFile.TAU_G2 || type == PtauFile.BETA_G2 ? 3 : 1;
+    }
+
     private static long[] multiply(PairingCurve curve, MemorySegment in, PointBytes g, long count, long[] factor, long[] tau,
-            PrimeField fr, PtauWriter w, Blake2b hash, int keep) throws IOException {
+            PrimeField fr, PtauWriter w, Blake2b hash, int keep, java.util.function.LongConsumer work) throws IOException {
         WeierstrassCurve c = g.curve();
         int aw = c.affineWidth();
         long[] kept = null;
@@ -234,6 +246,7 @@ public final class PowersOfTau {
                 pa.batchToAffine(jac, 0, out, lo * aw, hi - lo);
             });
             java.util.Arrays.fill(scalars, 0L);
+            work.accept(m);
             byte[] stored = new byte[m * g.size()];
             byte[] compressed = new byte[m * g.compressedSize()];
             for (int i = 0; i < m; i++) {

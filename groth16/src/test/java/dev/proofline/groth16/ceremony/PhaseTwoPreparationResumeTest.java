@@ -68,4 +68,33 @@ class PhaseTwoPreparationResumeTest {
         assertTrue(log.stream().noneMatch(l -> l.startsWith("resuming") || l.contains("kept")), log::toString);
         assertEquals(-1L, Files.mismatch(out2, whole), "first differing byte");
     }
+
+    @Test
+    void aStepProgressHearsTheFractionOfTheWorkDoneEndingAtOne() throws IOException {
+        Path p0 = dir.resolve("p0.ptau");
+        Path p1 = dir.resolve("p1.ptau");
+        PowersOfTau.newAccumulator(PairingCurve.BN254, 6, p0);
+        List<Double> contributed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PowersOfTau.contribute(p0, p1, "first", "entropy", recorder(contributed));
+        List<Double> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PhaseTwoPreparation.prepare(p1, dir.resolve("final.ptau"), recorder(prepared));
+        for (List<Double> f : List.of(contributed, prepared)) {
+            assertEquals(1.0, f.getLast());
+            assertTrue(f.stream().filter(x -> x > 0 && x < 1).count() >= 3, f::toString);
+            assertTrue(f.stream().allMatch(x -> x >= 0 && x <= 1), f::toString);
+        }
+    }
+
+    private static StepProgress recorder(List<Double> fractions) {
+        return new StepProgress() {
+            @Override
+            public void accept(String line) {
+            }
+
+            @Override
+            public void done(double fraction) {
+                fractions.add(fraction);
+            }
+        };
+    }
 }
