@@ -203,15 +203,7 @@ public final class BellmanParams {
                 }
             }
             try (PtauWriter w = new PtauWriter(newZkey, "zkey", 10)) {
-                w.begin(1);
-                w.u32(1);
-                w.end();
-                w.begin(2);
-                MemorySegment h = key.section(2);
-                w.copy(h.asSlice(0, h.byteSize() - g1.size() - g2.size()));
-                stored(w, g1, delta1);
-                stored(w, g2, delta2);
-                w.end();
+                PhaseTwo.headers(w, key, delta1, delta2);
                 for (int type : new int[] {PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS}) {
                     w.begin(type);
                     w.copy(key.section(type));
@@ -284,12 +276,6 @@ public final class BellmanParams {
             }
             w.write(bytes, 0, m * g.size());
         }
-    }
-
-    private static void stored(PtauWriter w, PointBytes g, long[] p) throws IOException {
-        byte[] b = new byte[g.size()];
-        g.stored(p, 0, b, 0);
-        w.write(b);
     }
 
     /** Reads the MPC parameters in order, each field named in its errors. */

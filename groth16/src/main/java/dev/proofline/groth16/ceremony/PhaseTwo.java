@@ -95,15 +95,7 @@ public final class PhaseTwo {
             all.add(mine);
             fr.inv(d, 0, dInv, 0);
             try (PtauWriter w = new PtauWriter(out, "zkey", 10)) {
-                w.begin(1);
-                w.u32(1);
-                w.end();
-                w.begin(2);
-                MemorySegment h = key.section(2);
-                w.copy(h.asSlice(0, h.byteSize() - g1.size() - g2.size()));
-                point(w, g1, delta1);
-                point(w, g2, delta2);
-                w.end();
+                headers(w, key, delta1, delta2);
                 for (int type0 = PhaseTwoKeyFile.IC; type0 <= PhaseTwoKeyFile.B2; type0++) {
                     w.begin(type0);
                     w.copy(key.section(type0));
@@ -131,6 +123,21 @@ public final class PhaseTwo {
             Arrays.fill(d, 0L);
             Arrays.fill(dInv, 0L);
         }
+    }
+
+    /** Sections 1 and 2 of a key with a new delta: the old key's header with delta1 and delta2 replaced. */
+    static void headers(PtauWriter w, PhaseTwoKeyFile key, long[] delta1, long[] delta2) throws IOException {
+        PointBytes g1 = new PointBytes(key.curve.g1(), key.curve.fp());
+        PointBytes g2 = new PointBytes(key.curve.g2(), key.curve.fp());
+        w.begin(1);
+        w.u32(1);
+        w.end();
+        w.begin(2);
+        MemorySegment h = key.section(2);
+        w.copy(h.asSlice(0, h.byteSize() - g1.size() - g2.size()));
+        point(w, g1, delta1);
+        point(w, g2, delta2);
+        w.end();
     }
 
     private static void point(PtauWriter w, PointBytes g, long[] p) throws IOException {
