@@ -160,6 +160,15 @@ class GrpcConnectionCapTest {
         }
     }
 
+    /** Waits (up to 30 s) until exactly {@code n} calls are under way on the daemon's gRPC port. */
+    private static void awaitCalls(Daemon d, int n) throws InterruptedException {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (d.grpcConnections().callsInProgress() != n && System.nanoTime() < giveUp) {
+            Thread.sleep(5);
+        }
+        assertEquals(n, d.grpcConnections().callsInProgress(), "calls under way");
+    }
+
     @Test
     void connectionsWithCallsUnderWayAreKeptAndLoopbackHasAReserveBeyondTheCap() throws Exception {
         try (Daemon d = start(2, 1)) {
@@ -170,12 +179,12 @@ class GrpcConnectionCapTest {
                     ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
                     channels.add(ch);
                     assertEquals(0, circuits(ch), "connection " + i + " (cap 2, 1 reserved for loopback)");
+                    // the daemon ends the unary call a little after its answer has reached the client: until
+                    // then it too counts as a call under way
+                    awaitCalls(d, i);
                     calls.add(callUnderWay(ch));
                     int n = i + 1;
-                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    while (d.grpcConnections().busyConnections() < n && System.nanoTime() < giveUp) {
-                        Thread.sleep(5);
-                    }
+                    awaitCalls(d, n);
                     assertEquals(n, d.grpcConnections().busyConnections(), "connections with a call under way (open "
                             + d.grpcConnections().openConnections() + ", evicted " + d.grpcConnections().evicted()
                             + ", refused " + d.grpcConnections().refused() + ")");
