@@ -3,7 +3,8 @@
 # proofline-<version>-linux-x64/:
 #   proofline                the launcher (the repository's own: it finds runtime/ and app/ beside it)
 #   runtime/                 a Java 25 runtime cut to the modules the jars use (jlink)
-#   app/                     proofline-cli.jar and its dependencies (app/lib/); proofline.aot, the
+#   app/                     proofline-cli.jar and its dependencies (app/lib/; not the lab, module lab:
+#                            `proofline bench` says it is not installed); proofline.aot, the
 #                            JVM's start-up cache for one-off commands (`proofline aot-training`)
 #   proofline.example.toml   every daemon knob, documented
 #   systemd/proofline.service
@@ -32,6 +33,11 @@ cp -r cli/target/lib "$stage/app/lib"
 # test code stays out of the release
 if ls "$stage/app/lib" | grep -- '-tests\.jar$'; then
   echo "dist.sh: test jars in app/lib (a dependency of the CLI of type test-jar outside scope test)" >&2
+  exit 1
+fi
+# nor the lab (proofline bench), which a release answers with a line that says it is not installed
+if ls "$stage/app/lib" | grep -- '^proofline-lab'; then
+  echo "dist.sh: the lab in app/lib (the CLI must not depend on it)" >&2
   exit 1
 fi
 
