@@ -48,8 +48,8 @@ modules=$("$JAVA_HOME/bin/jdeps" --print-module-deps --ignore-missing-deps --mul
 modules="$modules,java.logging"
 # less java.desktop, which jdeps finds through two classes the release never loads: micrometer-core's
 # Log4j2 binder (java.beans; there is no Log4j here) and pgjdbc's PGpoint (java.awt.Point, for
-# PostgreSQL's geometric type point, which the job store does not use); CI's bench cluster runs the
-# job store on this runtime
+# PostgreSQL's geometric type point, which the job store does not use); CI runs the job store on this
+# runtime (the lab's bench cluster, from the checkout)
 modules=$(tr , '\n' <<<"$modules" | grep -vx java.desktop | paste -sd, -)
 "$JAVA_HOME/bin/java" --list-modules | grep -q '^jdk\.crypto\.ec@' && modules="$modules,jdk.crypto.ec"
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-6 --strip-debug --no-header-files \

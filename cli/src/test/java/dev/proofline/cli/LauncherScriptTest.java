@@ -72,7 +72,8 @@ class LauncherScriptTest {
         List<String> released = run(release.resolve("proofline"), "bench", "msm-g1");
         assertEquals(List.of("-jar", release.resolve("app/proofline-cli.jar").toRealPath().toString(), "bench", "msm-g1"),
                 released.subList(released.size() - 4, released.size()));
-        assertFalse(released.stream().anyMatch(a -> a.contains("lab")), released.toString());
+        assertFalse(released.stream().anyMatch(a -> a.contains("lab") || a.contains("jdk.incubator.vector")),
+                released.toString());
         // a checkout with its jars built, on a JDK (JAVA_HOME) whose java prints its arguments
         Path checkout = Files.createDirectories(tmp.resolve("checkout"));
         Files.copy(Node.repositoryRoot().resolve("proofline"), checkout.resolve("proofline"));
@@ -82,13 +83,14 @@ class LauncherScriptTest {
         }
         Path jdk = Files.createDirectories(tmp.resolve("jdk/bin"));
         executable(jdk.resolve("java"), "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\n");
-        Files.writeString(jdk.resolve("../release"), "JAVA_VERSION=\"25\"\n");
+        Files.writeString(jdk.resolve("../release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector\"\n");
         String root = checkout.toRealPath().toString();
         List<String> args = run(checkout.resolve("proofline"), Map.of("JAVA_HOME", jdk.getParent().toString()),
                 "bench", "msm-g1");
         assertEquals(List.of("-cp", root + "/cli/target/proofline-cli.jar:" + root + "/lab/target/proofline-lab.jar:"
                 + root + "/lab/target/lib/*", "dev.proofline.cli.Main", "bench", "msm-g1"),
                 args.subList(args.size() - 5, args.size()), args.toString());
+        assertTrue(args.contains("jdk.incubator.vector"), () -> "the lab's bench lost the 8-lane kernels: " + args);
     }
 
     @Test
