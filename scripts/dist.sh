@@ -3,7 +3,8 @@
 # proofline-<version>-linux-x64/:
 #   proofline                the launcher (the repository's own: it finds runtime/ and app/ beside it)
 #   runtime/                 a Java 25 runtime cut to the modules the jars use (jlink)
-#   app/                     proofline-cli.jar and its dependencies (app/lib/); proofline.aot, the
+#   app/                     proofline-cli.jar and its dependencies (app/lib/; not the lab, module lab:
+#                            `proofline bench` says it is not installed); proofline.aot, the
 #                            JVM's start-up cache for one-off commands (`proofline aot-training`)
 #   proofline.example.toml   every daemon knob, documented
 #   systemd/proofline.service
@@ -34,6 +35,11 @@ if ls "$stage/app/lib" | grep -- '-tests\.jar$'; then
   echo "dist.sh: test jars in app/lib (a dependency of the CLI of type test-jar outside scope test)" >&2
   exit 1
 fi
+# nor the lab (proofline bench), which a release answers with a line that says it is not installed
+if ls "$stage/app/lib" | grep -- '^proofline-lab'; then
+  echo "dist.sh: the lab in app/lib (the CLI must not depend on it)" >&2
+  exit 1
+fi
 
 # the modules the jars need, as jdeps finds them, and those loaded by name at run time (JUL logging
 # through slf4j-jdk14; the EC ciphers a TLS handshake may pick)
@@ -42,8 +48,8 @@ modules=$("$JAVA_HOME/bin/jdeps" --print-module-deps --ignore-missing-deps --mul
 modules="$modules,java.logging"
 # less java.desktop, which jdeps finds through two classes the release never loads: micrometer-core's
 # Log4j2 binder (java.beans; there is no Log4j here) and pgjdbc's PGpoint (java.awt.Point, for
-# PostgreSQL's geometric type point, which the job store does not use); CI's bench cluster runs the
-# job store on this runtime
+# PostgreSQL's geometric type point, which the job store does not use); CI runs the job store on this
+# runtime (the lab's bench cluster, from the checkout)
 modules=$(tr , '\n' <<<"$modules" | grep -vx java.desktop | paste -sd, -)
 "$JAVA_HOME/bin/java" --list-modules | grep -q '^jdk\.crypto\.ec@' && modules="$modules,jdk.crypto.ec"
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --compress zip-6 --strip-debug --no-header-files \

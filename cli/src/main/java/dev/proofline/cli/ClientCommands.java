@@ -29,13 +29,13 @@ import picocli.CommandLine.Parameters;
  * The daemon's command-line client: {@code submit}, {@code await}, {@code cancel}, {@code status}, each
  * one call of a {@link ProoflineClient}.
  */
-final class ClientCommands {
+public final class ClientCommands {
 
     private ClientCommands() {
     }
 
     /** Where the daemon is and how to talk to it. */
-    static final class Target {
+    public static final class Target {
         @Option(names = "--target", defaultValue = "127.0.0.1:50051", paramLabel = "<host:port>",
                 description = "the daemon's gRPC address (default: ${DEFAULT-VALUE})")
         String target;
@@ -63,7 +63,7 @@ final class ClientCommands {
         }
 
         /** A client of the target (plaintext, or TLS with --tls or --ca) that sends the bearer token, if there is one. */
-        ProoflineClient client(Duration callTimeout) {
+        public ProoflineClient client(Duration callTimeout) {
             ProoflineClient.Builder b = ProoflineClient.connect(target).callTimeout(callTimeout)
                     .token(token != null ? token : Invocation.of(spec).env().get("PROOFLINE_TOKEN"));
             if (ca != null) {

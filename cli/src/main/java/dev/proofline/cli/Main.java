@@ -88,7 +88,7 @@ public final class Main {
     /** Exit code for input that cannot be read or does not fit together (and for bad usage). */
     static final int EXIT_INPUT = 2;
     /** Exit code for a failure of the work itself. */
-    static final int EXIT_FAILURE = 1;
+    public static final int EXIT_FAILURE = 1;
 
     /** Runs the command line and returns its exit code (tests call this instead of main). */
     public static int run(String... args) {

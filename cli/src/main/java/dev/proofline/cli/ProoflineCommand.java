@@ -18,14 +18,14 @@ public final class ProoflineCommand implements Runnable {
     /**
      * The subcommands, by name, in the order help lists them, each as what picocli's {@code addSubcommand}
      * takes: an annotated class, or a model built in code ({@link CommandModel}: the commands a one-off
-     * process runs most). They are not in an annotation: picocli builds the model of every annotated
+     * process runs most), or for {@code bench} the lab's command where the lab is installed ({@link Lab}). They are not in an annotation: picocli builds the model of every annotated
      * subcommand (reflection over each class, its options and their types) before it parses a word, a
      * large part of a one-off process's start (docs/decisions/0012-one-off-jvm-options.md).
      * {@link #commandLine} adds only the one the arguments name.
      */
     static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands(
             "prove", coded(ProveCommand::model), "verify", coded(VerifyCommand::model), "zkey", ZkeyCommand.class,
-            "setup", SetupCommand.class, "r1cs", R1csCommand.class, "bench", BenchCommand.class,
+            "setup", SetupCommand.class, "r1cs", R1csCommand.class, "bench", (Supplier<Object>) Lab::bench,
             "wtns", WtnsCommand.class, "fullprove", coded(FullproveCommand::model),
             "groth16", coded(Groth16Command::model), "daemon", DaemonCommand.class,
             "submit", ClientCommands.Submit.class, "await", ClientCommands.Await.class,

@@ -12,7 +12,7 @@ import java.util.Map;
  * side, when it ends (and passes both on), so that each step's time can be read once the proof has
  * ended.
  */
-final class StepClock implements Prover.Listener {
+public final class StepClock implements Prover.Listener {
 
     private final Prover.Listener next;
     private final List<Step> steps = new ArrayList<>();
@@ -20,7 +20,7 @@ final class StepClock implements Prover.Listener {
     private final Map<Integer, Long> ends = new HashMap<>();
 
     /** A clock that passes each step on to {@code next}. */
-    StepClock(Prover.Listener next) {
+    public StepClock(Prover.Listener next) {
         this.next = next;
     }
 
@@ -38,7 +38,7 @@ final class StepClock implements Prover.Listener {
     }
 
     /** The steps begun, in order. */
-    synchronized List<Step> steps() {
+    public synchronized List<Step> steps() {
         return List.copyOf(steps);
     }
 
@@ -46,7 +46,7 @@ final class StepClock implements Prover.Listener {
      * Each step's milliseconds: from its beginning to its end where it was told, else to where the next
      * step began, the last one's to {@code endNanos}.
      */
-    synchronized double[] millis(long endNanos) {
+    public synchronized double[] millis(long endNanos) {
         double[] ms = new double[starts.size()];
         for (int i = 0; i < ms.length; i++) {
             long end = ends.getOrDefault(i, i + 1 < ms.length ? starts.get(i + 1) : endNanos);

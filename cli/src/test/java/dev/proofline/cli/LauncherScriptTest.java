@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,32 @@ class LauncherScriptTest {
             List<String> args = run(launcher, proving.toArray(String[]::new));
             assertTrue(args.contains("jdk.incubator.vector"), () -> proving + " lost the 8-lane kernels: " + args);
         }
+    }
+
+    @Test
+    void benchRunsWithTheLabInACheckoutAndWithoutItInARelease() throws Exception {
+        List<String> released = run(release.resolve("proofline"), "bench", "msm-g1");
+        assertEquals(List.of("-jar", release.resolve("app/proofline-cli.jar").toRealPath().toString(), "bench", "msm-g1"),
+                released.subList(released.size() - 4, released.size()));
+        assertFalse(released.stream().anyMatch(a -> a.contains("lab") || a.contains("jdk.incubator.vector")),
+                released.toString());
+        // a checkout with its jars built, on a JDK (JAVA_HOME) whose java prints its arguments
+        Path checkout = Files.createDirectories(tmp.resolve("checkout"));
+        Files.copy(Node.repositoryRoot().resolve("proofline"), checkout.resolve("proofline"));
+        for (String jar : List.of("cli/target/proofline-cli.jar", "lab/target/proofline-lab.jar")) {
+            Files.createDirectories(checkout.resolve(jar).getParent());
+            Files.writeString(checkout.resolve(jar), "");
+        }
+        Path jdk = Files.createDirectories(tmp.resolve("jdk/bin"));
+        executable(jdk.resolve("java"), "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\n");
+        Files.writeString(jdk.resolve("../release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector\"\n");
+        String root = checkout.toRealPath().toString();
+        List<String> args = run(checkout.resolve("proofline"), Map.of("JAVA_HOME", jdk.getParent().toString()),
+                "bench", "msm-g1");
+        assertEquals(List.of("-cp", root + "/cli/target/proofline-cli.jar:" + root + "/lab/target/proofline-lab.jar:"
+                + root + "/lab/target/lib/*", "dev.proofline.cli.Main", "bench", "msm-g1"),
+                args.subList(args.size() - 5, args.size()), args.toString());
+        assertTrue(args.contains("jdk.incubator.vector"), () -> "the lab's bench lost the 8-lane kernels: " + args);
     }
 
     @Test
@@ -121,9 +148,15 @@ class LauncherScriptTest {
 
     /** The arguments the launcher gave the release's java. */
     private List<String> run(Path launcher, String... args) throws Exception {
+        return run(launcher, Map.of(), args);
+    }
+
+    /** The same, with {@code env} added to the launcher's environment. */
+    private List<String> run(Path launcher, Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile()).redirectErrorStream(true);
+        pb.environment().putAll(env);
         pb.environment().put("PROOFLINE_ENGINE", "off");
         pb.environment().put("PROOFLINE_HOME", tmp.resolve("state").toString());
         pb.environment().remove("PROOFLINE_JAVA_OPTS");

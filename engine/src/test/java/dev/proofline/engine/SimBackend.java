@@ -8,7 +8,7 @@ import java.util.function.IntPredicate;
  * asks it to. Its "proof" of partition p is the string {@code "proof-" + payload}. It proves the
  * payload of any job (the simulated job's is the partition number), so its staged and started states
  * are plain objects. Shared with the daemon's tests (this module's test jar); the bench commands have
- * their own, without failures ({@code SimulatedBackend}, module {@code cli}).
+ * their own, without failures ({@code SimulatedBackend}, module {@code lab}).
  */
 public final class SimBackend implements ProverBackend<Object, Object> {
 

@@ -1,4 +1,4 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.algebra.PairingCurve;
@@ -109,7 +109,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                 }
             }
         } finally {
-            Dirs.deleteTree(keys);
+            deleteTree(keys);
         }
         return status;
     }
@@ -182,6 +182,13 @@ final class ClusterBenchCommand implements Callable<Integer> {
             for (Daemon d : ds) {
                 d.shutdown(java.time.Duration.ofSeconds(5));
             }
+        }
+    }
+
+    /** Deletes {@code dir} and everything below it, deepest first. */
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proofline.api.DaemonException;
@@ -7,6 +7,7 @@ import dev.proofline.api.JobResult;
 import dev.proofline.api.JobState;
 import dev.proofline.api.PartitionInput;
 import dev.proofline.api.ProoflineClient;
+import dev.proofline.cli.ClientCommands;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import dev.proofline.algebra.bls12381.Bls12381;
 import dev.proofline.algebra.bn254.Bn254;

@@ -1,4 +1,4 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import dev.proofline.engine.JobSpec;
 import dev.proofline.engine.ProverBackend;

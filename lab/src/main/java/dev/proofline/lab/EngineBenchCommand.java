@@ -1,4 +1,4 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.engine.BufferPool;

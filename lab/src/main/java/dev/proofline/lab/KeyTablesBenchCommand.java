@@ -1,6 +1,8 @@
-package dev.proofline.cli;
+package dev.proofline.lab;
 
 import dev.proofline.algebra.PairingCurve;
+import dev.proofline.cli.Main;
+import dev.proofline.cli.StepClock;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.Proof;
 import dev.proofline.groth16.ProofRandomness;
@@ -77,7 +79,7 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
                 ZkeyProver.warmUp(curve);
             }
             long t0 = System.nanoTime();
-            KeyTables tables = KeyTables.build(tabled, EngineCommand.tableBytes(spec, bytes));
+            KeyTables tables = KeyTables.build(tabled, tableBytes(bytes));
             out.printf(Locale.ROOT, "%s, built in %.0f ms%n", tables, (System.nanoTime() - t0) / 1e6);
             tabled.attach(tables);
             // the same proof either way, for the same r and s
@@ -143,5 +145,14 @@ final class KeyTablesBenchCommand implements Callable<Integer> {
         }
         row[Step.count()] = (t1 - t0) / 1e6;
         return row;
+    }
+
+    /** The bytes of the {@code --key-tables} size, or a usage error naming the option. */
+    private long tableBytes(String size) {
+        try {
+            return dev.proofline.daemon.config.DaemonConfig.parseBytes(size);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--key-tables: " + e.getMessage());
+        }
     }
 }

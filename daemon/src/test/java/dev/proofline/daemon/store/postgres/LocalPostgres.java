@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A private PostgreSQL server for the cluster's tests and the CLI's {@code bench cluster} (main code,
- * since the CLI's release runs it; no daemon code starts one): a fresh cluster in
+ * A private PostgreSQL server for the cluster's tests and the lab's {@code bench cluster} (in the
+ * daemon's test jar, which the lab uses and the release does not ship): a fresh cluster in
  * a temporary directory (initdb), listening on 127.0.0.1 only, on a free port, with trust
  * authentication and no fsync. It runs the machine's PostgreSQL programs ({@code initdb} and
  * {@code pg_ctl} on the PATH or in {@code /usr/lib/postgresql/<version>/bin}); as root it runs them
