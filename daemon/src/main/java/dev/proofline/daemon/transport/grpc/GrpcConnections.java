@@ -155,6 +155,11 @@ public final class GrpcConnections {
         return (int) open.values().stream().filter(h -> h.calls > 0).count();
     }
 
+    /** Calls under way now, on all connections. */
+    synchronized int calls() {
+        return open.values().stream().mapToInt(h -> h.calls).sum();
+    }
+
     /** Connections open now. */
     synchronized int openConnections() {
         return open.size();
