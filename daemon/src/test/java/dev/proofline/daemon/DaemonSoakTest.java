@@ -537,8 +537,9 @@ class DaemonSoakTest {
 
     /**
      * Messages of a million bytes (junk witnesses) sent one after the other, twelve such clients at once
-     * against the requests' memory (a quarter of the budget, 32 MiB, each byte at four times its size): each is refused as a bad witness, or for
-     * want of room while its bytes arrive; none is held past its answer.
+     * against the requests' memory (a quarter of the budget, 32 MiB; each byte of a message costs five):
+     * each is refused as a bad witness, or for want of room while its bytes arrive; none is held past its
+     * answer.
      */
     private void inFlightClient(ManagedChannel ch, long end, int seed) {
         Random random = new Random(seed);

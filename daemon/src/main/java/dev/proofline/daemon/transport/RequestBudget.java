@@ -14,11 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RequestBudget {
 
     /**
-     * A gRPC message's bytes, each: the transport's buffers, the parsed message, the witness's values,
-     * and the garbage collector's room for them (a 60 MB message raised the peak RSS by about four times
-     * its size, docs/reliability.md).
+     * A gRPC message's bytes, each: the transport's buffers, the parsed message, the witness's values, and
+     * the heap's room for them (the peak RSS a 60 MB message adds, rounded up: docs/reliability.md).
      */
-    public static final int UNARY_COPIES = 4;
+    public static final int UNARY_COPIES = 5;
 
     /** A streamed submission's bytes, each: the chunks, joined once, and the witness's values. */
     public static final int STREAMED_COPIES = 3;
@@ -27,7 +26,7 @@ public final class RequestBudget {
      * An HTTP submission's bytes (base64 in JSON), each: the connection's buffers, the body, the JSON
      * parser's text and string, the decoded witness and its values.
      */
-    public static final int HTTP_COPIES = 6;
+    public static final int HTTP_COPIES = 8;
 
     private final long bound;
     private final AtomicLong held = new AtomicLong();

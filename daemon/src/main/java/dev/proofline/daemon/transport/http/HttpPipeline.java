@@ -312,6 +312,12 @@ public final class HttpPipeline {
             ReferenceCountUtil.release(msg);
             release();
             rejected = true;
+            // the part of the body gathered so far goes now, not when the connection closes after the rest
+            // has been read (minutes for a large body; a hundred such connections held hundreds of MB)
+            HttpObjectAggregator gathering = ctx.pipeline().get(HttpObjectAggregator.class);
+            if (gathering != null) {
+                ctx.pipeline().remove(gathering);
+            }
             HttpRoutes.Answer a = routes.refusal(target == null ? "" : target, status, code, why);
             FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                     Unpooled.wrappedBuffer(a.body()));

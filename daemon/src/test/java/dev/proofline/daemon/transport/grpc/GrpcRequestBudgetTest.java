@@ -95,7 +95,7 @@ class GrpcRequestBudgetTest {
     @Test
     void aMessageLargerThanTheBudgetLeftIsRefusedAsItArrives() throws Exception {
         // 3 MiB in one message, under max_message_bytes and under the 8 MiB themselves, but not at what they
-        // cost while they are decoded (four times as much): counted by their bytes alone, or not at all, it
+        // cost while they are decoded (five times as much): counted by their bytes alone, or not at all, it
         // would be read whole and then refused as a bad witness (INVALID_ARGUMENT)
         SubmitProofRequest big = SubmitProofRequest.newBuilder().setCircuitId("multiplier")
                 .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(new byte[3 << 20]))).build();
@@ -125,7 +125,7 @@ class GrpcRequestBudgetTest {
         try {
             awaitHeld(n -> n >= 3 * (512 << 10) * RequestBudget.STREAMED_COPIES,
                     "three chunks of 512 KiB received, the stream not ended, each byte at its cost");
-            // 4.5 MiB of 8 MiB held: a 900 KB HTTP submission (5.4 MB at its cost) finds no room, though no
+            // 4.5 MiB of 8 MiB held: a 900 KB HTTP submission (7.2 MB at its cost) finds no room, though no
             // HTTP request holds any
             String body = "{\"circuit\": \"multiplier\", \"partitions\": [{\"wtns\": \"" + "A".repeat(900_000) + "\"}]}";
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

@@ -83,7 +83,7 @@ class JsonApiTest {
                 directory = "%s"
                 [engine]
                 permits = 1
-                request_memory = "24MiB"
+                request_memory = "32MiB"
                 [limits]
                 max_partitions = 512
                 [store]
@@ -314,8 +314,8 @@ class JsonApiTest {
 
     @Test
     void submissionsBeingReceivedShareTheRequestsMemory() throws Exception {
-        // engine.request_memory, 24 MiB = 25,165,824 bytes, counted as the bytes arrive, each at what it costs
-        // while it is decoded (6): four bodies of which 900,000 bytes arrived fit, a fifth's 900,000 do not
+        // engine.request_memory, 32 MiB = 33,554,432 bytes, counted as the bytes arrive, each at what it costs
+        // while it is decoded (8): four bodies of which 900,000 bytes arrived fit, a fifth's 900,000 do not
         String host = daemon.httpAddress().substring(0, daemon.httpAddress().lastIndexOf(':'));
         int port = Integer.parseInt(daemon.httpAddress().substring(daemon.httpAddress().lastIndexOf(':') + 1));
         String head = "POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
