@@ -1,8 +1,6 @@
 package dev.proofline.daemon.transport.grpc;
 
 import dev.proofline.daemon.transport.RequestBudget;
-import java.util.HashSet;
-import java.util.Set;
 import io.grpc.Context;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -13,14 +11,16 @@ import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * A gRPC call's request bytes, taken from the {@link RequestBudget} that HTTP submissions share, as they
- * arrive, each at what it costs until the call's messages are decoded: gRPC reads a message whole before the service sees it (a unary submission of 60 MB is 60 MB
- * held before anything is checked), so the count happens underneath, in a stream tracer that gRPC tells
- * of each read of a message's bytes off the connection. When the next bytes find no room the call ends
- * with RESOURCE_EXHAUSTED there and then (what it held is given back; the rest of its message is not
- * read), and other calls go on. What a call took is given back once the service has handled its last
+ * arrive, each at what it costs until the call's messages are decoded: gRPC reads a message whole before
+ * the service sees it (a unary submission of 60 MB is 60 MB held before anything is checked), so the
+ * count happens underneath, in a stream tracer that gRPC tells of each read of a message's bytes off the
+ * connection. When the next bytes find no room the call ends with RESOURCE_EXHAUSTED there and then
+ * (what it held is given back; the rest of its message is not read), and other calls go on. What a call took is given back once the service has handled its last
  * message (a unary call's method returned, a stream's end handled: the bytes are then in the engine or
  * the store, or dropped), or when the call ends, whichever is first.
  */
