@@ -17,7 +17,6 @@ import dev.proofline.daemon.transport.grpc.GrpcConnections;
 import dev.proofline.daemon.transport.grpc.GrpcRequestBytes;
 import dev.proofline.daemon.transport.grpc.MalformedRequests;
 import dev.proofline.daemon.transport.grpc.ProvingService;
-import dev.proofline.daemon.transport.http.HttpPipeline;
 import dev.proofline.daemon.transport.http.HttpRoutes;
 import dev.proofline.daemon.transport.http.JsonApi;
 import dev.proofline.daemon.transport.http.RapidsnarkRoutes;
@@ -149,8 +148,10 @@ public final class Daemon implements AutoCloseable {
                     config.limits().reservedConnections(), config.http().maxConnections(),
                     config.server().servesRapidsnark() ? 2 : 1, log);
             StatusHttpServer.Limits httpLimits = StatusHttpServer.Limits.of(config.http()).withMaxConnections(caps.http());
-            this.requestBytes = new RequestBudget(HttpPipeline.budgetOf(httpLimits));
-            GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes);
+            this.requestBytes = new RequestBudget(config.requestMemory());
+            warnOfRequestsThatCannotFit(config, requestBytes, log);
+            GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes, GrpcRequestBytes.streamedMethods(
+                    service.bindService()));
             this.grpcConnections = new GrpcConnections(caps.grpc(), caps.grpcReserve());
             var methods = auth == null ? MalformedRequests.guard(service.bindService())
                     : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth);
@@ -168,6 +169,9 @@ public final class Daemon implements AutoCloseable {
                     // a peer that is gone (a half-open connection with a call under way) is found by a
                     // ping unanswered for 20 s, at most a minute after the connection fell silent
                     .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
+                    // calls under way at once on one connection (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS;
+                    // clients hold further calls until one ends): unset, one connection could hold any number
+                    .maxConcurrentCallsPerConnection(config.limits().maxCallsPerConnection())
                     // each call's message bytes are counted against the requests' budget as they arrive
                     .addStreamTracerFactory(grpcBytes.tracers())
                     .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled(),
@@ -244,6 +248,38 @@ public final class Daemon implements AutoCloseable {
                 + backend.name() + ", " + circuits.size() + " circuit(s) from " + config.keys().directory()
                 + (circuits.isEmpty() ? "" : ": " + String.join(", ", circuits))
                 + (rapidsnark == null ? "" : "; rapidsnark's prover-server routes on http://" + rapidsnarkAddress() + "/"));
+    }
+
+    /**
+     * Says at start which of the largest requests the configuration allows cannot fit in the requests'
+     * memory at all (they are refused whatever else is under way).
+     */
+    private static void warnOfRequestsThatCannotFit(DaemonConfig config, RequestBudget budget, Consumer<String> log) {
+        long job = DaemonConfig.parseBytes(config.http().maxJobBytes());
+        long message = DaemonConfig.parseBytes(config.limits().maxMessageBytes());
+        long stream = DaemonConfig.parseBytes(config.limits().maxRequestBytes());
+        List<String> over = new java.util.ArrayList<>();
+        if (job * RequestBudget.HTTP_COPIES > budget.bound()) {
+            over.add("an HTTP submission over " + mib(budget.bound() / RequestBudget.HTTP_COPIES)
+                    + " (http.max_job_bytes = " + config.http().maxJobBytes() + ")");
+        }
+        if (message * RequestBudget.UNARY_COPIES > budget.bound()) {
+            over.add("a gRPC message over " + mib(budget.bound() / RequestBudget.UNARY_COPIES)
+                    + " (limits.max_message_bytes = " + config.limits().maxMessageBytes() + ")");
+        }
+        if (stream * RequestBudget.STREAMED_COPIES > budget.bound()) {
+            over.add("a gRPC stream over " + mib(budget.bound() / RequestBudget.STREAMED_COPIES)
+                    + " (limits.max_request_bytes = " + config.limits().maxRequestBytes() + ")");
+        }
+        if (!over.isEmpty()) {
+            log.accept("warning: engine.request_memory (" + mib(budget.bound()) + " of engine.budget) cannot hold "
+                    + String.join(", ", over) + ": such requests are refused; raise engine.budget or"
+                    + " engine.request_memory, or lower those limits");
+        }
+    }
+
+    private static String mib(long bytes) {
+        return (bytes >> 20) + " MiB";
     }
 
     /** A server's start that may fail to bind its address. */

@@ -126,7 +126,6 @@ class DaemonSoakTest {
                 max_connections = 200
                 [http]
                 header_timeout = "3s"
-                max_concurrent_requests = 8
                 max_job_bytes = "1MiB"
                 """.formatted(tmp.resolve("store").toString().replace("\\", "\\\\"),
                 keys.toString().replace("\\", "\\\\"), BUDGET >> 20));
@@ -538,8 +537,9 @@ class DaemonSoakTest {
 
     /**
      * Messages of a million bytes (junk witnesses) sent one after the other, twelve such clients at once
-     * against a budget of 8 MiB for the requests being received: each is refused as a bad witness, or for
-     * want of room while its bytes arrive; none is held past its answer.
+     * against the requests' memory (a quarter of the budget, 32 MiB; each byte of a message costs five):
+     * each is refused as a bad witness, or for want of room while its bytes arrive; none is held past its
+     * answer.
      */
     private void inFlightClient(ManagedChannel ch, long end, int seed) {
         Random random = new Random(seed);

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How much resident memory one large request adds to the daemon: a 60 MB witness (of the wrong size for
- * the circuit, so it is refused after it is read) sent in one message and as a stream. Reports the rise
+ * the circuit, so it is refused after it is read) sent in one message, as a stream and to the JSON API. Reports the rise
  * of the daemon process's peak RSS (the daemon runs in a process of its own); opt-in
  * ({@code -Dproofline.memory=true}):
  * {@code ./mvnw -B -o -pl daemon surefire:test -Dtest=LargeRequestMemoryTest -Dproofline.memory=true}.
@@ -57,14 +57,17 @@ class LargeRequestMemoryTest {
                 directory = "%s"
                 preload = ["multiplier"]
                 [engine]
-                budget = "256MiB"
+                budget = "2GiB"
+                request_memory = "1GiB"
+                [http]
+                max_job_bytes = "96MiB"
                 """.formatted(tmp.resolve("store"), keys.getParent().toString()));
         byte[] small = wtns(1_000_000);
         byte[] large = wtns(60_000_000);
         // each in a fresh daemon, warmed up by a small request: the rise of the peak is what the large one
         // costs (a warm JVM keeps its grown heap, so a second large request would show less)
-        long[] rise = new long[2];
-        for (int mode = 0; mode < 2; mode++) {
+        long[] rise = new long[3];
+        for (int mode = 0; mode < 3; mode++) {
             try (DaemonProcess d = new DaemonProcess(cfg, jvmOptions())) {
                 ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext()
                         .maxInboundMessageSize(128 << 20).build();
@@ -73,12 +76,15 @@ class LargeRequestMemoryTest {
                     var async = ProvingEngineGrpc.newStub(ch).withDeadlineAfter(5, TimeUnit.MINUTES);
                     unary(stub, small);
                     streamed(async, small);
+                    posted(d, small);
                     Thread.sleep(500);
                     long base = d.resetPeak();
                     if (mode == 0) {
                         unary(stub, large);
-                    } else {
+                    } else if (mode == 1) {
                         streamed(async, large);
+                    } else {
+                        posted(d, large);
                     }
                     rise[mode] = d.peakRss() - base;
                 } finally {
@@ -86,8 +92,9 @@ class LargeRequestMemoryTest {
                 }
             }
         }
-        System.out.printf("one %d MB request: the daemon's peak RSS +%d MiB in one message, +%d MiB streamed%n",
-                large.length / 1_000_000, rise[0] >> 20, rise[1] >> 20);
+        System.out.printf("one %d MB witness: the daemon's peak RSS +%d MiB in one message, +%d MiB streamed,"
+                + " +%d MiB in an HTTP submission (%d MB of base64)%n", large.length / 1_000_000, rise[0] >> 20,
+                rise[1] >> 20, rise[2] >> 20, submission(large).length / 1_000_000);
     }
 
     /** The daemon's JVM options: {@code -Dproofline.memory.jvm="-XX:MaxRAMPercentage=75"} runs it as the launcher does. */
@@ -104,6 +111,20 @@ class LargeRequestMemoryTest {
             words[i * 4] = i;
         }
         return WtnsFile.write(new Witness(PairingCurve.BN254, words));
+    }
+
+    /** The JSON API's submission of {@code wtns}, in base64. */
+    static byte[] submission(byte[] wtns) {
+        return ("{\"circuit\": \"multiplier\", \"partitions\": [{\"wtns\": \""
+                + java.util.Base64.getEncoder().encodeToString(wtns) + "\"}]}").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static void posted(DaemonProcess d, byte[] wtns) throws Exception {
+        var r = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://" + d.httpAddress() + "/v1/jobs"))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(submission(wtns))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode(), r.body());
     }
 
     private static void unary(ProvingEngineGrpc.ProvingEngineBlockingStub stub, byte[] wtns) {

@@ -64,7 +64,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             List<Integer> devices, @JsonProperty("g2_on_device") Boolean g2OnDevice,
             @JsonProperty("abc_on_device") Boolean abcOnDevice,
             @JsonProperty("driver_library") String driverLibrary, @JsonProperty("key_tables") String keyTables,
-            @JsonProperty("lanes_per_device") Integer lanesPerDevice) {
+            @JsonProperty("lanes_per_device") Integer lanesPerDevice,
+            @JsonProperty("request_memory") String requestMemory) {
 
         /**
          * What the backend is opened with: the devices, B in G2 and a, b, c on them, the driver library,
@@ -86,7 +87,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
             @JsonProperty("handshake_timeout") String handshakeTimeout,
             @JsonProperty("idle_timeout") String idleTimeout,
             @JsonProperty("max_connections") Integer maxConnections,
-            @JsonProperty("reserved_connections") Integer reservedConnections) {
+            @JsonProperty("reserved_connections") Integer reservedConnections,
+            @JsonProperty("max_calls_per_connection") Integer maxCallsPerConnection) {
     }
 
     /**
@@ -256,14 +258,14 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 or(k.verifyWith(), ""));
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null);
+                        null, null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
                 or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
                 e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), true),
                 or(e.abcOnDevice(), true), or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"),
-                or(e.lanesPerDevice(), 1));
+                or(e.lanesPerDevice(), 1), or(e.requestMemory(), "auto"));
         for (int d : e.devices()) {
             c.atLeast("engine", "devices", d, 0);
         }
@@ -272,6 +274,16 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         }
         if (!e.budget().equals("auto")) {
             c.bytes("engine", "budget", e.budget());
+        }
+        if (!e.requestMemory().equals("auto")) {
+            c.bytes("engine", "request_memory", e.requestMemory());
+            if (parseBytes(e.requestMemory()) < 1) {
+                throw c.error("engine", "request_memory", "must be at least 1 byte");
+            }
+            if (!e.budget().equals("auto") && parseBytes(e.requestMemory()) >= parseBytes(e.budget())) {
+                throw c.error("engine", "request_memory", e.requestMemory() + " leaves nothing of engine.budget ("
+                        + e.budget() + ") to the engine");
+            }
         }
         if (!e.permits().equals("auto")) {
             int n;
@@ -297,10 +309,11 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
         c.bytes("engine", "key_tables", e.keyTables());
-        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null, null, null);
+        Limits l = limits != null ? limits : new Limits(null, null, null, null, null, null, null, null, null);
         l = new Limits(or(l.maxMessageBytes(), "64MiB"), or(l.maxRequestBytes(), "1GiB"), or(l.maxPartitions(), 1024),
                 or(l.maxAwait(), "10m"), or(l.handshakeTimeout(), "10s"), or(l.idleTimeout(), "5m"),
-                or(l.maxConnections(), 4096), or(l.reservedConnections(), 64));
+                or(l.maxConnections(), 4096), or(l.reservedConnections(), 64), or(l.maxCallsPerConnection(), 128));
+        c.atLeast("limits", "max_calls_per_connection", l.maxCallsPerConnection(), 1);
         c.atLeast("limits", "max_connections", l.maxConnections(), 1);
         c.atLeast("limits", "reserved_connections", l.reservedConnections(), 0);
         c.duration("limits", "handshake_timeout", l.handshakeTimeout());
@@ -470,6 +483,28 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         };
     }
 
+    /**
+     * The daemon's memory budget, {@code engine.budget}: "auto" is three quarters of the JVM's heap limit.
+     * The requests being received and decoded take {@link #requestMemory()} of it, the engine the rest.
+     */
+    public long memoryBudget() {
+        return engine.budget().equals("auto") ? Runtime.getRuntime().maxMemory() / 4 * 3 : parseBytes(engine.budget());
+    }
+
+    /**
+     * The part of {@link #memoryBudget()} that requests being received and decoded share, on every port
+     * ({@code engine.request_memory}; "auto": a quarter of it).
+     */
+    public long requestMemory() {
+        long all = memoryBudget();
+        long r = engine.requestMemory().equals("auto") ? all / 4 : parseBytes(engine.requestMemory());
+        if (r >= all) {
+            throw new ConfigException("engine.request_memory = \"" + engine.requestMemory() + "\" leaves nothing of"
+                    + " engine.budget (" + (all >> 20) + " MiB) to the engine");
+        }
+        return r;
+    }
+
     /** The engine's configuration for {@code cpus} cores and a CPU backend. */
     public EngineConfig engineConfig(int cpus) {
         return engineConfig(cpus, false);
@@ -482,7 +517,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
      */
     public EngineConfig engineConfig(int cpus, boolean gpu) {
         EngineSection e = engine;
-        long budget = e.budget().equals("auto") ? Runtime.getRuntime().maxMemory() / 4 * 3 : parseBytes(e.budget());
+        long budget = memoryBudget() - requestMemory();
         int synth = e.synthesisThreads() > 0 ? e.synthesisThreads() : Math.max(1, cpus / 2);
         int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
         Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));

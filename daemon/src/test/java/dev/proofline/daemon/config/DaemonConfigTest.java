@@ -93,7 +93,14 @@ class DaemonConfigTest {
         assertEquals(missing + ": no such config file",
                 assertThrows(DaemonConfig.ConfigException.class, () -> DaemonConfig.read(missing)).getMessage());
         Files.writeString(tmp.resolve("ok.toml"), "[engine]\nbudget = \"512MiB\"\n");
-        assertEquals(512L << 20, DaemonConfig.read(tmp.resolve("ok.toml")).engineConfig(2).budgetBytes());
+        // the requests being decoded take a quarter of the budget by default, the engine the rest
+        assertEquals(384L << 20, DaemonConfig.read(tmp.resolve("ok.toml")).engineConfig(2).budgetBytes());
+        assertEquals(128L << 20, DaemonConfig.read(tmp.resolve("ok.toml")).requestMemory());
+        Files.writeString(tmp.resolve("req.toml"), "[engine]\nbudget = \"512MiB\"\nrequest_memory = \"64MiB\"\n");
+        assertEquals(448L << 20, DaemonConfig.read(tmp.resolve("req.toml")).engineConfig(2).budgetBytes());
+        assertEquals("d.toml:3: engine.request_memory: 512MiB leaves nothing of engine.budget (512MiB) to the engine",
+                error("[engine]\nbudget = \"512MiB\"\nrequest_memory = \"512MiB\"\n"));
+        assertEquals(128, DaemonConfig.read(tmp.resolve("ok.toml")).limits().maxCallsPerConnection());
         DaemonConfig d = DaemonConfig.read(tmp.resolve("ok.toml"));
         assertEquals(1, d.engineConfig(2, false).proverWorkers(), "one worker on the CPU by default");
         assertEquals(2, d.engineConfig(2, true).proverWorkers(), "two per GPU by default");

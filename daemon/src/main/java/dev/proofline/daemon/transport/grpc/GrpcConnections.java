@@ -155,8 +155,8 @@ public final class GrpcConnections {
         return (int) open.values().stream().filter(h -> h.calls > 0).count();
     }
 
-    /** Calls under way now, on all connections together. */
-    synchronized int callsInProgress() {
+    /** Calls under way now, on all connections. */
+    synchronized int calls() {
         return open.values().stream().mapToInt(h -> h.calls).sum();
     }
 

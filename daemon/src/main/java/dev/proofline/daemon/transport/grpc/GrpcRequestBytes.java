@@ -7,16 +7,20 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * A gRPC call's request bytes, taken from the {@link RequestBudget} that HTTP submissions share, as they
- * arrive: gRPC reads a message whole before the service sees it (a unary submission of 60 MB is 60 MB
- * held before anything is checked), so the count happens underneath, in a stream tracer that gRPC tells
- * of each read of a message's bytes off the connection. When the next bytes find no room the call ends
- * with RESOURCE_EXHAUSTED there and then (what it held is given back; the rest of its message is not
- * read), and other calls go on. What a call took is given back once the service has handled its last
+ * arrive, each at what it costs until the call's messages are decoded: gRPC reads a message whole before
+ * the service sees it (a unary submission of 60 MB is 60 MB held before anything is checked), so the
+ * count happens underneath, in a stream tracer that gRPC tells of each read of a message's bytes off the
+ * connection. When the next bytes find no room the call ends with RESOURCE_EXHAUSTED there and then
+ * (what it held is given back; the rest of its message is not read), and other calls go on. What a call took is given back once the service has handled its last
  * message (a unary call's method returned, a stream's end handled: the bytes are then in the engine or
  * the store, or dropped), or when the call ends, whichever is first.
  */
@@ -25,9 +29,28 @@ public final class GrpcRequestBytes {
     private static final Context.Key<Taken> TAKEN = Context.key("proofline-request-bytes");
 
     private final RequestBudget budget;
+    /** Full names of the methods whose requests are streamed; the others' messages come whole. */
+    private final Set<String> streamed;
 
-    public GrpcRequestBytes(RequestBudget budget) {
+    /**
+     * {@code streamed}: the full names of the methods whose client streams its request
+     * ({@link #streamedMethods}); each byte of theirs costs {@link RequestBudget#STREAMED_COPIES}, of the
+     * others {@link RequestBudget#UNARY_COPIES}.
+     */
+    public GrpcRequestBytes(RequestBudget budget, Set<String> streamed) {
         this.budget = budget;
+        this.streamed = Set.copyOf(streamed);
+    }
+
+    /** The full names of {@code service}'s methods whose client sends a stream of messages. */
+    public static Set<String> streamedMethods(ServerServiceDefinition service) {
+        Set<String> names = new HashSet<>();
+        for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
+            if (!m.getMethodDescriptor().getType().clientSendsOneMessage()) {
+                names.add(m.getMethodDescriptor().getFullMethodName());
+            }
+        }
+        return names;
     }
 
     /** Makes each call's tracer, which takes the bytes as they arrive. */
@@ -35,7 +58,7 @@ public final class GrpcRequestBytes {
         return new ServerStreamTracer.Factory() {
             @Override
             public ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
-                return new Taken();
+                return new Taken(streamed.contains(method) ? RequestBudget.STREAMED_COPIES : RequestBudget.UNARY_COPIES);
             }
         };
     }
@@ -79,8 +102,14 @@ public final class GrpcRequestBytes {
 
     /** One call's bytes; gRPC calls {@link #inboundWireSize} on the connection's thread as bytes are read. */
     private final class Taken extends ServerStreamTracer {
+        /** What each byte received costs while it is decoded. */
+        private final int copies;
         private long held;
         private boolean done;
+
+        Taken(int copies) {
+            this.copies = copies;
+        }
 
         @Override
         public Context filterContext(Context context) {
@@ -89,19 +118,25 @@ public final class GrpcRequestBytes {
 
         @Override
         public void inboundWireSize(long bytes) {
+            long cost = bytes * copies;
             boolean taken;
+            long wanted;
             synchronized (this) {
-                taken = done || budget.tryTake(bytes);
+                taken = done || budget.tryTake(cost);
+                wanted = held + cost;
                 if (taken && !done) {
-                    held += bytes;
+                    held += cost;
                 }
             }
             if (!taken) {
                 giveBack();
                 // gRPC ends the call with this status, as it does a message over max_message_bytes
-                throw Status.RESOURCE_EXHAUSTED.withDescription("busy: requests being received exceed "
-                        + budget.bound() + " bytes (http.max_concurrent_requests × http.max_job_bytes, both ports"
-                        + " together); try again shortly").asRuntimeException();
+                throw Status.RESOURCE_EXHAUSTED.withDescription(wanted > budget.bound()
+                        ? "this request needs more than the " + budget.bound() + " bytes of engine.request_memory"
+                                + " (each byte received costs " + copies + " while it is decoded); send less at once"
+                        : "busy: requests being decoded need more than " + budget.bound() + " bytes"
+                                + " (engine.request_memory, both ports together); try again shortly")
+                        .asRuntimeException();
             }
         }
 

@@ -75,14 +75,18 @@ public final class HttpPipeline {
         this.jobBytes = budget;
     }
 
-    /** The default bound of the requests being received: {@code maxConcurrentRequests × maxJobBytes}. */
+    /**
+     * The bound of the requests being received where none is given: room for {@code maxConcurrentRequests}
+     * submissions of {@code maxJobBytes} being decoded.
+     */
     public static long budgetOf(StatusHttpServer.Limits limits) {
-        return (long) limits.maxConcurrentRequests() * limits.maxJobBytes();
+        return (long) limits.maxConcurrentRequests() * limits.maxJobBytes() * RequestBudget.HTTP_COPIES;
     }
 
     /** Installs a connection's handlers on {@code ch}. */
     void init(Channel ch) {
         RequestDeadline deadline = new RequestDeadline(limits);
+        BodyLimit bodyLimit = new BodyLimit();
         ch.pipeline().addLast(count)
                 .addLast(deadline)
                 .addLast(new WriteTimeoutHandler(limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS))
@@ -90,10 +94,10 @@ public final class HttpPipeline {
                         .setMaxInitialLineLength(MAX_REQUEST_LINE)
                         .setMaxHeaderSize(limits.maxHeaderBytes())
                         .setMaxChunkSize(8192)))
-                .addLast(new BodyLimit())
+                .addLast(bodyLimit)
                 // BodyLimit bounds each body by its route; the aggregator only by the larger of the two
                 .addLast(new HttpObjectAggregator(Math.max(limits.maxBodyBytes(), limits.maxJobBytes()), true))
-                .addLast(new Exchange(deadline));
+                .addLast(new Exchange(deadline, bodyLimit));
     }
 
     /** An exception of a route as a 500 whose message names the problem, never where it happened. */
@@ -239,17 +243,25 @@ public final class HttpPipeline {
                     reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLarge());
                     return;
                 }
-                if (job && !reserve(n)) {
-                    reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
+                if (job && !reserve((long) n * RequestBudget.HTTP_COPIES)) {
+                    if (reserved + (long) n * RequestBudget.HTTP_COPIES > jobBytes.bound()) {
+                        reject(ctx, msg, 413, io.grpc.Status.Code.RESOURCE_EXHAUSTED, tooLargeForMemory());
+                    } else {
+                        reject(ctx, msg, 503, io.grpc.Status.Code.UNAVAILABLE, busy());
+                    }
                     return;
                 }
             }
-            boolean last = msg instanceof LastHttpContent;
+            // a whole request goes on to Exchange, which takes over what it holds (handOver) and gives that
+            // back once the request has been answered: its decoding happens meanwhile
             ctx.fireChannelRead(msg);
-            if (last) {
-                // the whole request went on and was copied for its answer (under a request place) on the way
-                release();
-            }
+        }
+
+        /** What the request that just went on whole holds, now the answer's to give back. */
+        long handOver() {
+            long n = reserved;
+            reserved = 0;
+            return n;
         }
 
         @Override
@@ -277,8 +289,13 @@ public final class HttpPipeline {
         }
 
         private String busy() {
-            return "busy: requests being received exceed " + jobBytes.bound()
-                    + " bytes (http.max_concurrent_requests × http.max_job_bytes, both ports together)";
+            return "busy: requests being decoded need more than " + jobBytes.bound()
+                    + " bytes (engine.request_memory, both ports together)";
+        }
+
+        private String tooLargeForMemory() {
+            return "the request body needs more than the " + jobBytes.bound() + " bytes of engine.request_memory"
+                    + " (each byte received costs " + RequestBudget.HTTP_COPIES + " while it is decoded)";
         }
 
         /** The Content-Length, or -1 when there is none or it is no number (left to the decoder's answer). */
@@ -295,6 +312,12 @@ public final class HttpPipeline {
             ReferenceCountUtil.release(msg);
             release();
             rejected = true;
+            // the part of the body gathered so far goes now, not when the connection closes after the rest
+            // has been read (minutes for a large body; a hundred such connections held hundreds of MB)
+            HttpObjectAggregator gathering = ctx.pipeline().get(HttpObjectAggregator.class);
+            if (gathering != null) {
+                ctx.pipeline().remove(gathering);
+            }
             HttpRoutes.Answer a = routes.refusal(target == null ? "" : target, status, code, why);
             FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                     Unpooled.wrappedBuffer(a.body()));
@@ -392,15 +415,29 @@ public final class HttpPipeline {
      */
     private final class Exchange extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final RequestDeadline deadline;
+        private final BodyLimit bodyLimit;
         /** The last answer under way on this connection; the next one is written after it. */
         private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
 
-        Exchange(RequestDeadline deadline) {
+        Exchange(RequestDeadline deadline, BodyLimit bodyLimit) {
             this.deadline = deadline;
+            this.bodyLimit = bodyLimit;
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            // the request's share of the requests' memory, held until it has been answered (decoded and
+            // handed on, or refused)
+            long held = bodyLimit.handOver();
+            try {
+                answer(ctx, req);
+            } finally {
+                CompletableFuture<Void> answered = tail;
+                answered.whenComplete((v, e) -> jobBytes.giveBack(held));
+            }
+        }
+
+        private void answer(ChannelHandlerContext ctx, FullHttpRequest req) {
             deadline.requestReceived();
             // under way until its answer is written (write's listener): not a connection to make room with
             answering(ctx.channel(), 1);

@@ -40,6 +40,10 @@ class GrpcConnectionCapTest {
     Path tmp;
 
     private Daemon start(int cap, int reserve) throws Exception {
+        return start(cap, reserve, 128);
+    }
+
+    private Daemon start(int cap, int reserve, int callsPerConnection) throws Exception {
         Files.createDirectories(tmp.resolve("keys"));
         return Daemon.start(DaemonConfig.parse("""
                 [server]
@@ -55,7 +59,8 @@ class GrpcConnectionCapTest {
                 handshake_timeout = "60s"
                 max_connections = %d
                 reserved_connections = %d
-                """.formatted(tmp.resolve("keys"), cap, reserve), "t.toml"), l -> { });
+                max_calls_per_connection = %d
+                """.formatted(tmp.resolve("keys"), cap, reserve, callsPerConnection), "t.toml"), l -> { });
     }
 
     private static int port(String address) {
@@ -163,10 +168,10 @@ class GrpcConnectionCapTest {
     /** Waits (up to 30 s) until exactly {@code n} calls are under way on the daemon's gRPC port. */
     private static void awaitCalls(Daemon d, int n) throws InterruptedException {
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (d.grpcConnections().callsInProgress() != n && System.nanoTime() < giveUp) {
+        while (d.grpcConnections().calls() != n && System.nanoTime() < giveUp) {
             Thread.sleep(5);
         }
-        assertEquals(n, d.grpcConnections().callsInProgress(), "calls under way");
+        assertEquals(n, d.grpcConnections().calls(), "calls under way");
     }
 
     @Test
@@ -200,6 +205,34 @@ class GrpcConnectionCapTest {
             } finally {
                 calls.forEach(c -> c.onError(Status.CANCELLED.asRuntimeException()));
                 channels.forEach(ManagedChannel::shutdownNow);
+            }
+        }
+    }
+
+    @Test
+    void aConnectionHoldsAtMostItsCallsPerConnectionUnderWayAndTheNextWaitsForOneToEnd() throws Exception {
+        try (Daemon d = start(8, 0, 2)) {
+            ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
+            List<io.grpc.stub.StreamObserver<?>> calls = new ArrayList<>();
+            try {
+                assertEquals(0, circuits(ch));
+                for (int i = 0; i < 2; i++) {
+                    calls.add(callUnderWay(ch));
+                }
+                awaitCalls(d, 2);
+                // a third call on the same connection waits at the client for a place
+                var third = ProvingEngineGrpc.newFutureStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .listCircuits(ListCircuitsRequest.getDefaultInstance());
+                Thread.sleep(500);
+                assertTrue(!third.isDone(), "a third call was answered while two were under way on its connection");
+                assertEquals(2, d.grpcConnections().calls(), "calls under way on one connection, 2 allowed");
+                assertEquals(1, d.grpcConnections().openConnections());
+                // one ends: the third goes through
+                calls.remove(0).onCompleted();
+                assertEquals(0, third.get(30, TimeUnit.SECONDS).getCircuitsCount());
+            } finally {
+                calls.forEach(c -> c.onError(Status.CANCELLED.asRuntimeException()));
+                ch.shutdownNow();
             }
         }
     }

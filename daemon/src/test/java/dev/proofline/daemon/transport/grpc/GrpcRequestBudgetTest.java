@@ -15,6 +15,7 @@ import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.Daemon;
 import dev.proofline.daemon.OneAnswer;
 import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.transport.RequestBudget;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A gRPC request's bytes are counted against the budget HTTP submissions use, as they arrive: a message
- * larger than what is left is refused with RESOURCE_EXHAUSTED before it is read whole, a stream being
+ * A gRPC request's bytes are counted against the budget HTTP submissions use, as they arrive, at what
+ * they cost while they are decoded: a message larger than what is left is refused with RESOURCE_EXHAUSTED before it is read whole, a stream being
  * received holds its chunks there (an HTTP submission then finds no room), and every byte is given back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -57,7 +58,7 @@ class GrpcRequestBudgetTest {
         mul = CircomFixtures.build("bn128", "multiplier");
         Path dir = Files.createDirectories(tmp.resolve("keys/multiplier"));
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
-        // budget: 2 × 1 MiB, for both ports
+        // 8 MiB for the requests being decoded, on both ports
         daemon = Daemon.start(DaemonConfig.parse("""
                 [server]
                 grpc_listen = "127.0.0.1:0"
@@ -66,11 +67,13 @@ class GrpcRequestBudgetTest {
                 directory = "%s"
                 [store]
                 kind = "memory"
+                [engine]
+                budget = "256MiB"
+                request_memory = "8MiB"
                 [limits]
                 max_message_bytes = "16MiB"
                 [http]
-                max_concurrent_requests = 2
-                max_job_bytes = "1MiB"
+                max_job_bytes = "4MiB"
                 """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml"), l -> { });
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
     }
@@ -91,14 +94,15 @@ class GrpcRequestBudgetTest {
 
     @Test
     void aMessageLargerThanTheBudgetLeftIsRefusedAsItArrives() throws Exception {
-        // 4 MiB in one message, under max_message_bytes, over the 2 MiB budget: without the count it would be
-        // read whole and then refused as a bad witness (INVALID_ARGUMENT)
+        // 3 MiB in one message, under max_message_bytes and under the 8 MiB themselves, but not at what they
+        // cost while they are decoded (five times as much): counted by their bytes alone, or not at all, it
+        // would be read whole and then refused as a bad witness (INVALID_ARGUMENT)
         SubmitProofRequest big = SubmitProofRequest.newBuilder().setCircuitId("multiplier")
-                .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(new byte[4 << 20]))).build();
+                .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(new byte[3 << 20]))).build();
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> ProvingEngineGrpc
                 .newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS).submitProof(big));
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.toString());
-        assertTrue(e.getStatus().getDescription().contains("both ports"), e.getStatus().getDescription());
+        assertTrue(e.getStatus().getDescription().contains("engine.request_memory"), e.getStatus().getDescription());
         awaitHeld(n -> n == 0, "after the refusal");
         // the connection and the budget still serve a valid submission
         SubmitProofResponse ok = ProvingEngineGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS)
@@ -119,8 +123,10 @@ class GrpcRequestBudgetTest {
                     .setData(ByteString.copyFrom(new byte[512 << 10]))).build());
         }
         try {
-            awaitHeld(n -> n >= 3 * (512 << 10), "three chunks of 512 KiB received, the stream not ended");
-            // 1.5 MiB of 2 MiB held: a 900 KB HTTP submission finds no room, though no HTTP request holds any
+            awaitHeld(n -> n >= 3 * (512 << 10) * RequestBudget.STREAMED_COPIES,
+                    "three chunks of 512 KiB received, the stream not ended, each byte at its cost");
+            // 4.5 MiB of 8 MiB held: a 900 KB HTTP submission (7.2 MB at its cost) finds no room, though no
+            // HTTP request holds any
             String body = "{\"circuit\": \"multiplier\", \"partitions\": [{\"wtns\": \"" + "A".repeat(900_000) + "\"}]}";
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://" + daemon.httpAddress() + "/v1/jobs")).POST(HttpRequest.BodyPublishers

@@ -83,6 +83,7 @@ class JsonApiTest {
                 directory = "%s"
                 [engine]
                 permits = 1
+                request_memory = "32MiB"
                 [limits]
                 max_partitions = 512
                 [store]
@@ -312,9 +313,9 @@ class JsonApiTest {
     }
 
     @Test
-    void submissionsBeingReceivedShareABudgetOfConcurrentRequestsTimesTheJobLimit() throws Exception {
-        // 4 places × 1 MiB = 4,194,304 bytes, counted as they arrive: four bodies of which 900,000 bytes
-        // arrived fit, a fifth's 900,000 do not
+    void submissionsBeingReceivedShareTheRequestsMemory() throws Exception {
+        // engine.request_memory, 32 MiB = 33,554,432 bytes, counted as the bytes arrive, each at what it costs
+        // while it is decoded (8): four bodies of which 900,000 bytes arrived fit, a fifth's 900,000 do not
         String host = daemon.httpAddress().substring(0, daemon.httpAddress().lastIndexOf(':'));
         int port = Integer.parseInt(daemon.httpAddress().substring(daemon.httpAddress().lastIndexOf(':') + 1));
         String head = "POST /v1/jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
@@ -335,10 +336,11 @@ class JsonApiTest {
             // a write returns once the bytes are in the kernel's buffers: the fifth body is sent once the
             // daemon has read (and counted) the four, or it could be counted first
             long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-            while (daemon.requestBytes().held() < 4 * 900_000L && System.nanoTime() < giveUp) {
+            long four = 4 * 900_000L * dev.proofline.daemon.transport.RequestBudget.HTTP_COPIES;
+            while (daemon.requestBytes().held() < four && System.nanoTime() < giveUp) {
                 Thread.sleep(5);
             }
-            assertEquals(4 * 900_000L, daemon.requestBytes().held(), "the four bodies' bytes, as they arrived");
+            assertEquals(four, daemon.requestBytes().held(), "the four bodies' bytes, as they arrived");
             try (java.net.Socket fifth = new java.net.Socket(host, port)) {
                 fifth.setSoTimeout(30_000);
                 fifth.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
@@ -359,7 +361,7 @@ class JsonApiTest {
                     }
                 }
                 String rest = new String(fifth.getInputStream().readNBytes(length), StandardCharsets.UTF_8);
-                assertTrue(rest.contains("\"UNAVAILABLE\"") && rest.contains("http.max_job_bytes"), rest);
+                assertTrue(rest.contains("\"UNAVAILABLE\"") && rest.contains("engine.request_memory"), rest);
             }
         } finally {
             for (java.net.Socket s : held) {
@@ -383,7 +385,7 @@ class JsonApiTest {
                 + "\r\nContent-Length: 1048576\r\n\r\n";
         List<java.net.Socket> held = new java.util.ArrayList<>();
         try {
-            // 16 announced bodies of max_job_bytes, four times the shared budget, of which nothing arrives
+            // 16 announced bodies of max_job_bytes, past the shared budget at their cost, of which nothing arrives
             for (int i = 0; i < 16; i++) {
                 java.net.Socket s = new java.net.Socket(host, port);
                 held.add(s);

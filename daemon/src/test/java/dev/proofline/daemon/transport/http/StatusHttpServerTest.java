@@ -321,4 +321,67 @@ class StatusHttpServerTest {
         assertEquals(200, get("/metrics?token=s3cret").statusCode());
         assertEquals(401, get("/metrics?token=wrong").statusCode());
     }
+
+    @Test
+    void aSubmissionHoldsItsCostInTheRequestsMemoryUntilItHasBeenAnswered() throws Exception {
+        // a site whose job route waits for the test: the body arrived whole and is being decoded meanwhile
+        CountDownLatch decoding = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        HttpSite site = new HttpSite() {
+            @Override
+            public boolean takesJob(String method, String target) {
+                return target.equals("/job");
+            }
+
+            @Override
+            public boolean isHealthCheck(String target) {
+                return false;
+            }
+
+            @Override
+            public HttpRoutes.Answer refusal(String target, int status, io.grpc.Status.Code code, String why) {
+                return HttpRoutes.Answer.text(status, why + "\n");
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<HttpRoutes.Answer> answerLater(String method, String target,
+                    String authorization, byte[] body) {
+                decoding.countDown();
+                try {
+                    finish.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return java.util.concurrent.CompletableFuture.completedFuture(HttpRoutes.Answer.text(200,
+                        body.length + "\n"));
+            }
+        };
+        dev.proofline.daemon.transport.RequestBudget budget = new dev.proofline.daemon.transport.RequestBudget(1 << 20);
+        server = StatusHttpServer.start(new InetSocketAddress("127.0.0.1", 0), new StatusHttpServer.Limits(
+                Duration.ofSeconds(10), Duration.ofSeconds(10), 16, 4, 4096, 1024, 256 << 10), site, budget);
+        HttpClient client = HttpClient.newHttpClient();
+        var answer = client.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/job"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[50_000])).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(decoding.await(30, TimeUnit.SECONDS), "the route was called");
+        // received whole, not yet answered: each byte at what its decoding costs
+        assertEquals(50_000L * dev.proofline.daemon.transport.RequestBudget.HTTP_COPIES, budget.held());
+        // a second submission that does not fit beside it is refused, as it arrives
+        HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/job")).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[130_000])).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("engine.request_memory"), refused.body());
+        finish.countDown();
+        assertEquals(200, answer.get(30, TimeUnit.SECONDS).statusCode());
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (budget.held() > 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(5);
+        }
+        assertEquals(0, budget.held(), "given back once answered");
+        // one that could never fit is too large, not busy
+        HttpResponse<String> tooLarge = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/job")).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[60_000 * 3])).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, tooLarge.statusCode(), tooLarge.body());
+    }
 }
