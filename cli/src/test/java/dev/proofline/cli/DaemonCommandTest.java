@@ -98,6 +98,15 @@ class DaemonCommandTest {
     }
 
     @Test
+    void aConfigThatStillPicksADispatchModeIsToldTheKeyWasRemoved() throws Exception {
+        Path cfg = tmp.resolve("old.toml");
+        Files.writeString(cfg, "[engine]\npermits = 2\ndispatch = \"poll\"\n");
+        CliRun r = CliRun.of("daemon", "--config", cfg.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains(cfg + ":3: engine.dispatch: removed: the engine has one dispatcher"), r.err());
+    }
+
+    @Test
     void aDamagedStoreIsRefusedInOneLineThatSaysWhatToDo() throws Exception {
         Path store = Files.createDirectories(tmp.resolve("store"));
         Files.write(store.resolve("queue.db"), new byte[0]); // a store truncated to nothing

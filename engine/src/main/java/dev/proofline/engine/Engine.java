@@ -38,17 +38,6 @@ public final class Engine implements AutoCloseable {
     /** The most permits {@code auto} grows to; the memory budget bounds it first in practice. */
     static final int MAX_AUTO_PERMITS = 1024;
 
-    /** How partitions are released to synthesis. */
-    public enum Dispatch {
-        /** A permit per partition, taken before synthesis, returned when it leaves the prover stage. */
-        REACTIVE,
-        /**
-         * Every 250 ms, all waiting partitions start while the prover queue is below its limit. Kept only
-         * to show, side by side, what reactive dispatch avoids.
-         */
-        POLL
-    }
-
     /** Counters since the engine started. */
     public record Stats(long proofs, long failed, long cancelled, double proverBusy, double synthMsAvg,
             double proverMsAvg, long wallNanos) {
@@ -57,7 +46,7 @@ public final class Engine implements AutoCloseable {
     private final EngineConfig config;
     private final ProverBackend<?, ?> backend;
     private final ProverPermits permits;
-    /** Sizes the permits under {@code auto} (reactive dispatch); null with a fixed number. */
+    /** Sizes the permits under {@code auto}; null with a fixed number. */
     private final PermitSizer sizer;
     private final MemoryBudget budget;
     private final Timeline timeline;
@@ -83,7 +72,7 @@ public final class Engine implements AutoCloseable {
     public Engine(EngineConfig config, ProverBackend<?, ?> backend) {
         this.config = config;
         this.backend = backend;
-        boolean auto = config.autoPermits() && config.dispatch() == Dispatch.REACTIVE;
+        boolean auto = config.autoPermits();
         this.permits = new ProverPermits(auto ? PermitSizer.initial(backend.deviceCount(), MAX_AUTO_PERMITS)
                 : Math.max(1, config.maxProverQueueDepth()));
         this.budget = new MemoryBudget(config.budgetBytes());
@@ -99,9 +88,7 @@ public final class Engine implements AutoCloseable {
                 sizer);
         this.synthesis = new SynthesisStage(config.synthesisThreads(), budget, pool, timeline, partitionEnd, provers,
                 sizer);
-        // poll dispatch (comparison only) has no permits: under auto it keeps the seeds' queue limit of 8
-        this.dispatcher = new Dispatcher(config.dispatch(), permits, scheduler, synthesis, partitionEnd, provers::size,
-                config.autoPermits() ? 8 : config.maxProverQueueDepth(), sizer);
+        this.dispatcher = new Dispatcher(permits, scheduler, synthesis, partitionEnd, sizer);
         this.statusReader = new EngineStatusReader(startNanos, backend, jobs, scheduler, synthesis, provers,
                 partitionEnd, permits, sizer, budget, pool, residents::values, leaseDoubleCloses);
     }
@@ -197,7 +184,7 @@ public final class Engine implements AutoCloseable {
         return statusReader.doubleReleases();
     }
 
-    /** Partitions waiting for a permit (or, in poll mode, for the next tick). */
+    /** Partitions waiting for a permit. */
     public int scheduledCount() {
         return scheduler.size();
     }
@@ -360,7 +347,6 @@ public final class Engine implements AutoCloseable {
     public void close() throws InterruptedException {
         closed = true;
         jobs.failAll(id -> new IllegalStateException("the engine was closed before " + id + " finished"));
-        dispatcher.close();
         jobs.stopTimers();
         synthesis.close();
         provers.close();

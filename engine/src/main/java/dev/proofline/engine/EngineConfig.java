@@ -14,7 +14,6 @@ import java.util.function.Consumer;
  * @param finalizerThreads threads finishing proofs (the backend's CPU tail)
  * @param budgetBytes the memory budget shared by keys, PCEs, partitions and idle pool buffers
  * @param timelineCapacity events kept by the timeline's ring buffer
- * @param dispatch how partitions are released to synthesis
  * @param resultRetention how long an ended job (and its idempotency key) stays findable
  * @param loadTimeout how long loading a key or PCE waits for room in the budget before it gives up
  * @param timelineLog where each timeline event goes as one line, or null
@@ -24,7 +23,7 @@ import java.util.function.Consumer;
  *     them); null: built at every start, kept nowhere
  */
 public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int proverWorkers, int finalizerThreads,
-        long budgetBytes, int timelineCapacity, Engine.Dispatch dispatch, Duration resultRetention,
+        long budgetBytes, int timelineCapacity, Duration resultRetention,
         Duration loadTimeout, Consumer<String> timelineLog, long keyTableBytes, java.nio.file.Path keyTableCache) {
 
     /** {@code maxProverQueueDepth} for permits sized by the engine ({@code permits = "auto"}). */
@@ -44,9 +43,8 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
 
     /**
      * For a laptop: permits sized by the engine, half the cores synthesizing and half finalizing, one prover
-     * worker (per device), a budget of three quarters of the heap limit, 4096 timeline events, reactive
-     * dispatch, results kept 10 minutes, loads waiting for room at most 5 minutes, no timeline log and no
-     * key tables.
+     * worker (per device), a budget of three quarters of the heap limit, 4096 timeline events, results kept
+     * 10 minutes, loads waiting for room at most 5 minutes, no timeline log and no key tables.
      */
     public static EngineConfig defaults() {
         return builder().build();
@@ -70,7 +68,6 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
         private int finalizerThreads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         private long budgetBytes = Runtime.getRuntime().maxMemory() / 4 * 3;
         private int timelineCapacity = 4096;
-        private Engine.Dispatch dispatch = Engine.Dispatch.REACTIVE;
         private Duration resultRetention = Duration.ofMinutes(10);
         private Duration loadTimeout = Duration.ofMinutes(5);
         private Consumer<String> timelineLog;
@@ -112,11 +109,6 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
             return this;
         }
 
-        public Builder dispatch(Engine.Dispatch dispatch) {
-            this.dispatch = dispatch;
-            return this;
-        }
-
         public Builder resultRetention(Duration retention) {
             this.resultRetention = retention;
             return this;
@@ -147,7 +139,7 @@ public record EngineConfig(int maxProverQueueDepth, int synthesisThreads, int pr
 
         public EngineConfig build() {
             return new EngineConfig(permits, synthesisThreads, proverWorkers, finalizerThreads, budgetBytes,
-                    timelineCapacity, dispatch, resultRetention, loadTimeout, timelineLog, keyTableBytes, keyTableCache);
+                    timelineCapacity, resultRetention, loadTimeout, timelineLog, keyTableBytes, keyTableCache);
         }
     }
 }

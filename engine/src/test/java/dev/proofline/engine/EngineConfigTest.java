@@ -21,7 +21,6 @@ class EngineConfigTest {
         assertEquals(half, d.finalizerThreads());
         assertEquals(Runtime.getRuntime().maxMemory() / 4 * 3, d.budgetBytes());
         assertEquals(4096, d.timelineCapacity());
-        assertEquals(Engine.Dispatch.REACTIVE, d.dispatch());
         assertEquals(Duration.ofMinutes(10), d.resultRetention());
         assertEquals(Duration.ofMinutes(5), d.loadTimeout());
         assertNull(d.timelineLog());
@@ -32,10 +31,10 @@ class EngineConfigTest {
     @Test
     void eachKnobChangesOnlyItself() {
         EngineConfig c = EngineConfig.builder().permits(3).synthesisThreads(4).proverWorkers(2).finalizerThreads(5)
-                .budgetBytes(1L << 30).timelineCapacity(100).dispatch(Engine.Dispatch.POLL)
+                .budgetBytes(1L << 30).timelineCapacity(100)
                 .resultRetention(Duration.ofSeconds(7)).loadTimeout(Duration.ofSeconds(8)).keyTableBytes(1 << 20)
                 .keyTableCache(java.nio.file.Path.of("/tables")).build();
-        assertEquals(new EngineConfig(3, 4, 2, 5, 1L << 30, 100, Engine.Dispatch.POLL, Duration.ofSeconds(7),
+        assertEquals(new EngineConfig(3, 4, 2, 5, 1L << 30, 100, Duration.ofSeconds(7),
                 Duration.ofSeconds(8), null, 1 << 20, java.nio.file.Path.of("/tables")), c);
         assertEquals(EngineConfig.defaults().budgetBytes(), EngineConfig.builder().permits(2).build().budgetBytes());
     }

@@ -24,13 +24,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code proofline bench engine}: an embedded engine on a workload, one JSON line of what it did per
- * dispatch mode: on the simulated backend ({@code sim}: synthesis and prover durations given, a
+ * {@code proofline bench engine}: an embedded engine on a workload, and what it did (a summary, or one
+ * JSON line): on the simulated backend ({@code sim}: synthesis and prover durations given, a
  * GPU-like workload on a machine without one), or real proofs on the CPU backend.
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
         description = "Run an embedded engine on a workload (simulated, or real proofs on the CPU) and print what it"
-                + " did (JSON, one line per dispatch mode).")
+                + " did (a summary, or one JSON line).")
 final class EngineBenchCommand implements Callable<Integer> {
 
     @Option(names = "--jobs", defaultValue = "20", description = "jobs to submit (default: ${DEFAULT-VALUE})")
@@ -82,13 +82,7 @@ final class EngineBenchCommand implements Callable<Integer> {
     @Option(names = "--budget", defaultValue = "4294967296", description = "memory budget, bytes")
     long budget;
 
-    @Option(names = "--dispatch", defaultValue = "reactive", description = "reactive or poll")
-    String dispatch;
-
-    @Option(names = "--compare", description = "run reactive and poll on the same workload, one line each")
-    boolean compare;
-
-    @Option(names = "--json", description = "one JSON line per dispatch mode instead of a summary")
+    @Option(names = "--json", description = "one JSON line instead of a summary")
     boolean json;
 
     @Override
@@ -96,18 +90,8 @@ final class EngineBenchCommand implements Callable<Integer> {
         if (!backend.equals("sim") && !backend.equals("cpu")) {
             throw new IllegalArgumentException("unknown backend '" + backend + "' (sim or cpu)");
         }
-        List<Engine.Dispatch> modes = compare ? List.of(Engine.Dispatch.REACTIVE, Engine.Dispatch.POLL)
-                : List.of(Engine.Dispatch.valueOf(dispatch.toUpperCase(Locale.ROOT)));
-        for (Engine.Dispatch mode : modes) {
-            run(mode);
-        }
-        return 0;
-    }
-
-    private void run(Engine.Dispatch mode) throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(permitCount(permits)).synthesisThreads(synthThreads)
-                .proverWorkers(1).finalizerThreads(2).budgetBytes(budget).timelineCapacity(100_000).dispatch(mode)
-                .build();
+                .proverWorkers(1).finalizerThreads(2).budgetBytes(budget).timelineCapacity(100_000).build();
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
@@ -132,7 +116,6 @@ final class EngineBenchCommand implements Callable<Integer> {
             double synthCapacity = cfg.synthesisThreads() * 60_000 / st.synthMsAvg();
             double slower = Math.min(proverCapacity, synthCapacity);
             java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("dispatch", mode.name().toLowerCase(Locale.ROOT));
             out.put("backend", backend);
             out.put("circuit", real != null ? real.description() : String.format(Locale.ROOT,
                     "simulated (synthesis %d ms, prover %d ms, finalize %d ms, %d KiB per partition)", synthMs, proveMs,
@@ -149,9 +132,8 @@ final class EngineBenchCommand implements Callable<Integer> {
             out.put("pool_reuse_ratio", round(ps.reuseRatio(), 3));
             out.put("peak_reserved_bytes", e.budget().peak());
             out.put("budget_bytes", e.budget().total());
-            out.put("permits_leaked", mode == Engine.Dispatch.REACTIVE ? e.permits().inUse() : 0);
-            out.put("permits", mode == Engine.Dispatch.REACTIVE ? e.permitSizing().mode() + " " + e.permits().max()
-                    : "none (poll)");
+            out.put("permits_leaked", e.permits().inUse());
+            out.put("permits", e.permitSizing().mode() + " " + e.permits().max());
             out.put("permits_reason", e.permitSizing().reason());
             out.put("steady_throughput_vs_capacity", round(e.steadyThroughputPerMs() * 60_000 / slower, 3));
             out.put("synth_ms_avg", round(st.synthMsAvg(), 1));
@@ -165,19 +147,20 @@ final class EngineBenchCommand implements Callable<Integer> {
                 real.close();
             }
         }
+        return 0;
     }
 
     /** The figures of one run for a person. */
     private static String summary(java.util.Map<String, Object> o, double seconds) {
         long checkouts = (long) o.get("pool_checkouts");
         return String.format(Locale.ROOT, """
-                %s dispatch, %s backend, %s
+                %s backend, %s
                   %d proofs in %.1f s: %.1f proofs/min (%.2f of the slower stage's %.1f/min)
                   prover busy %.3f (steady state %s); per partition: synthesis %.0f ms, prover %.0f ms
                   pool: %d checkouts, %d served by reuse (%.0f%%), %d allocations
                   steady throughput %.3f of the slower stage's capacity; permits: %s (%s)
                   memory: peak %d MiB reserved of a %d MiB budget; permits leaked: %d
-                """, o.get("dispatch"), o.get("backend"), o.get("circuit"), o.get("proofs"), seconds,
+                """, o.get("backend"), o.get("circuit"), o.get("proofs"), seconds,
                 o.get("proofs_per_min"), o.get("throughput_vs_capacity"), o.get("slower_stage_capacity_per_min"),
                 o.get("prover_busy"), o.get("prover_busy_steady") == null ? "n/a: too few proofs"
                         : o.get("prover_busy_steady").toString(),

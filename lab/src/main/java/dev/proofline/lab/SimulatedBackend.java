@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The bench commands' simulated prover ({@code --backend sim}): sleeps for the given durations instead
- * of proving, so that dispatch modes, permits and cluster nodes can be compared on a GPU-like workload
- * without a GPU. Its "proof" of a partition is the string {@code "proof-" + payload}; it proves the
+ * of proving, so that permits and cluster nodes can be compared on a GPU-like workload without a GPU.
+ * Its "proof" of a partition is the string {@code "proof-" + payload}; it proves the
  * payload of any job (the simulated job's is the partition number, a circuit job's its synthesis), so
  * its staged and started states are plain objects. Part of the command only: an application that
  * embeds the engine or the daemon never gets it.

@@ -72,21 +72,26 @@ class BenchCommandsTest {
     }
 
     @org.junit.jupiter.api.Test
-    void engineBenchComparesBothDispatchModes() throws Exception {
-        String out = run(0, "bench", "engine", "--compare", "--jobs", "3", "--partitions", "4", "--synth-ms", "2",
+    void engineBenchRunsTheSimulatedWorkloadAndLeaksNothing() throws Exception {
+        String out = run(0, "bench", "engine", "--jobs", "3", "--partitions", "4", "--synth-ms", "2",
                 "--prove-ms", "1", "--finish-ms", "0", "--bytes", "65536", "--json");
         String[] lines = out.strip().split("\n");
-        assertEquals(2, lines.length, out);
-        ObjectMapper m = new ObjectMapper();
-        JsonNode reactive = m.readTree(lines[0]);
-        JsonNode poll = m.readTree(lines[1]);
-        assertEquals("reactive", reactive.get("dispatch").asText());
-        assertEquals("poll", poll.get("dispatch").asText());
-        for (JsonNode j : new JsonNode[] {reactive, poll}) {
-            assertEquals(12, j.get("proofs").asInt(), j.toString());
-            assertEquals(0, j.get("permits_leaked").asInt());
-            assertEquals(12, j.get("pool_checkouts").asInt());
-            assertTrue(j.get("peak_reserved_bytes").asLong() <= j.get("budget_bytes").asLong());
+        assertEquals(1, lines.length, out);
+        JsonNode j = new ObjectMapper().readTree(lines[0]);
+        assertEquals("sim", j.get("backend").asText());
+        assertEquals(12, j.get("proofs").asInt(), j.toString());
+        assertEquals(0, j.get("permits_leaked").asInt());
+        assertEquals(12, j.get("pool_checkouts").asInt());
+        assertTrue(j.get("peak_reserved_bytes").asLong() <= j.get("budget_bytes").asLong());
+    }
+
+    @org.junit.jupiter.api.Test
+    void engineBenchHasNoDispatchModesToCompare() {
+        // the engine has one dispatcher: the options that picked or compared dispatch modes are gone
+        for (String option : new String[] {"--compare", "--dispatch=poll"}) {
+            LabRun r = LabRun.of("bench", "engine", option, "--jobs", "1", "--partitions", "1");
+            assertTrue(r.code() != 0, option + " is refused");
+            assertTrue(r.err().contains(option.replaceAll("=.*", "")), r.err());
         }
     }
 

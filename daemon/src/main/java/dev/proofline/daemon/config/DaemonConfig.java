@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.dataformat.toml.TomlFactory;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.proofline.engine.BackendSettings;
-import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.groth16.BackendProvider;
 import dev.proofline.engine.groth16.BackendProviders;
@@ -19,7 +18,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,7 +56,7 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
     /** The engine's knobs. */
     public record EngineSection(String budget, String permits, @JsonProperty("synthesis_threads") Integer synthesisThreads,
             @JsonProperty("prover_workers_per_device") Integer proverWorkersPerDevice,
-            @JsonProperty("finalizer_threads") Integer finalizerThreads, String backend, String dispatch,
+            @JsonProperty("finalizer_threads") Integer finalizerThreads, String backend,
             @JsonProperty("timeline_log") Boolean timelineLog, @JsonProperty("timeline_capacity") Integer timelineCapacity,
             @JsonProperty("result_retention") String resultRetention, @JsonProperty("load_timeout") String loadTimeout,
             List<Integer> devices, @JsonProperty("g2_on_device") Boolean g2OnDevice,
@@ -164,6 +162,14 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         return state.toAbsolutePath();
     }
 
+    /**
+     * Keys that were once valid, with what to say instead of "unknown key": a config written for an
+     * earlier version then says what became of them.
+     */
+    private static final Map<String, String> REMOVED_KEYS = Map.of("engine.dispatch",
+            "removed: the engine has one dispatcher (a permit before synthesis, as \"reactive\" was); delete this"
+                    + " key");
+
     /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */
     public static final class ConfigException extends IllegalArgumentException {
         public ConfigException(String message) {
@@ -214,7 +220,8 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                     : "[" + r.getIndex() + "]").toList();
             String key = path.isEmpty() ? "?" : String.join(".", path);
             String problem = e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException
-                    ? "unknown key" : "wrong type: " + firstLine(e.getOriginalMessage());
+                    ? REMOVED_KEYS.getOrDefault(key, "unknown key")
+                    : "wrong type: " + firstLine(e.getOriginalMessage());
             String line = line(e.getLocation());
             if (line.equals("?") && !path.isEmpty()) {
                 // the TOML reader keeps no locations: find the key in the text
@@ -258,10 +265,10 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
                 or(k.verifyWith(), ""));
         EngineSection e = engine != null ? engine
                 : new EngineSection(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null, null);
+                        null, null);
         e = new EngineSection(or(e.budget(), "auto"), or(e.permits(), "auto"), or(e.synthesisThreads(), 0),
                 or(e.proverWorkersPerDevice(), 0), or(e.finalizerThreads(), 0), or(e.backend(), "auto"),
-                or(e.dispatch(), "reactive"), or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
+                or(e.timelineLog(), false), or(e.timelineCapacity(), 65536),
                 or(e.resultRetention(), "10m"), or(e.loadTimeout(), "5m"),
                 e.devices() == null ? List.of() : List.copyOf(e.devices()), or(e.g2OnDevice(), true),
                 or(e.abcOnDevice(), true), or(e.driverLibrary(), ""), or(e.keyTables(), "256MiB"),
@@ -305,7 +312,6 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         // "auto" or a backend a provider on the class path names (cpu; cuda where the cuda module is)
         c.oneOf("engine", "backend", e.backend(), Stream.concat(Stream.of(BackendProviders.AUTO),
                 BackendProviders.installed().all().stream().map(BackendProvider::name)).toArray(String[]::new));
-        c.oneOf("engine", "dispatch", e.dispatch(), "reactive", "poll");
         c.duration("engine", "result_retention", e.resultRetention());
         c.duration("engine", "load_timeout", e.loadTimeout());
         c.bytes("engine", "key_tables", e.keyTables());
@@ -520,11 +526,10 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
         long budget = memoryBudget() - requestMemory();
         int synth = e.synthesisThreads() > 0 ? e.synthesisThreads() : Math.max(1, cpus / 2);
         int fin = e.finalizerThreads() > 0 ? e.finalizerThreads() : Math.max(1, cpus / 2);
-        Engine.Dispatch dispatch = Engine.Dispatch.valueOf(e.dispatch().toUpperCase(Locale.ROOT));
         int workers = e.proverWorkersPerDevice() > 0 ? e.proverWorkersPerDevice() : gpu ? 2 : 1;
         int permits = e.permits().equals("auto") ? EngineConfig.AUTO_PERMITS : Integer.parseInt(e.permits());
         return EngineConfig.builder().permits(permits).synthesisThreads(synth).proverWorkers(workers)
-                .finalizerThreads(fin).budgetBytes(budget).timelineCapacity(e.timelineCapacity()).dispatch(dispatch)
+                .finalizerThreads(fin).budgetBytes(budget).timelineCapacity(e.timelineCapacity())
                 .resultRetention(parseDuration(e.resultRetention())).loadTimeout(parseDuration(e.loadTimeout()))
                 .timelineLog(e.timelineLog() ? line -> System.err.println("timeline " + line) : null)
                 .keyTableBytes(parseBytes(e.keyTables()))

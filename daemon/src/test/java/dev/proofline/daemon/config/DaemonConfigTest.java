@@ -76,8 +76,12 @@ class DaemonConfigTest {
         String wrongThreads = error("[engine]\n\nsynthesis_threads = \"three\"\n");
         assertTrue(wrongThreads.startsWith("d.toml:3: engine.synthesis_threads: wrong type"), wrongThreads);
         assertEquals("d.toml:2: engine.permits: 0 is below the minimum of 1", error("[engine]\npermits = 0\n"));
-        assertEquals("d.toml:4: engine.dispatch: 'fast' is not one of reactive, poll",
-                error("[engine]\npermits = 2\n\ndispatch = \"fast\"\n"));
+        // engine.dispatch was removed with poll dispatch: a config that still sets it is told so, whatever the value
+        for (String v : new String[] {"poll", "reactive"}) {
+            assertEquals("d.toml:4: engine.dispatch: removed: the engine has one dispatcher (a permit before synthesis,"
+                    + " as \"reactive\" was); delete this key",
+                    error("[engine]\npermits = 2\n\ndispatch = \"" + v + "\"\n"));
+        }
         // the backends are those whose providers are on the class path (the daemon's has cpu and cuda)
         assertEquals("d.toml:2: engine.backend: 'gpu' is not one of auto, cpu, cuda",
                 error("[engine]\nbackend = \"gpu\"\n"));
