@@ -104,7 +104,7 @@ public final class StoredJobs implements ProofJobs {
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
     private String clusterJson() {
         try {
-            return node.store().views().clusterJson(30);
+            return StatusJson.cluster(node.store().views().status(30));
         } catch (ClusterStore.UnavailableException e) {
             return StatusJson.error(e.getMessage());
         }

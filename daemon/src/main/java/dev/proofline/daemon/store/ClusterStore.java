@@ -144,6 +144,34 @@ public record ClusterStore(Database database, Queue queue, Membership membership
         }
     }
 
+    /**
+     * A node as the status shows it: its addresses, when it started, the milliseconds since its last
+     * heartbeat (by the store's clock), whether it stopped, its load and the partitions it holds claimed.
+     */
+    public record StatusNode(String id, String grpc, String http, String backend, Instant startedAt, long heartbeatAgeMs,
+            boolean stopped, int permitsMax, int permitsInUse, long proofs, double proverBusy, String circuits,
+            long holding) {
+    }
+
+    /**
+     * A partition of a recent job as the status shows it: its state, the node that holds or proved it,
+     * and why it failed (null unless it did).
+     */
+    public record StatusPartition(String state, String node, String error) {
+    }
+
+    /** A recent job as the status shows it, with its partitions in order. */
+    public record StatusJob(String id, String circuit, String state, String error, String submittedBy, Instant submittedAt,
+            List<StatusPartition> partitions) {
+    }
+
+    /**
+     * The queue as the status shows it: the nodes by id, the partitions counted by state (by state's
+     * name), and the recent jobs, newest first.
+     */
+    public record Status(List<StatusNode> nodes, Map<String, Long> partitions, List<StatusJob> recent) {
+    }
+
     /** An announcement on {@link #WORK} or {@link #JOBS}. */
     public record Notice(String channel, String payload) {
     }
@@ -277,11 +305,12 @@ public record ClusterStore(Database database, Queue queue, Membership membership
         List<String> ended(List<String> ids);
 
         /**
-         * The queue as JSON: {@code nodes} (each with its heartbeat age, load and the partitions it
-         * holds), {@code partitions} (counts by state) and the {@code recent} jobs with, per partition, its
-         * state and the node that holds or proved it.
+         * The queue as the status shows it: the nodes (each with its heartbeat age, load and the partitions
+         * it holds), the partitions counted by state and the {@code recentJobs} newest jobs with, per
+         * partition, its state and the node that holds or proved it; read at one moment, and written as
+         * JSON by {@code StatusJson.cluster}.
          */
-        String clusterJson(int recentJobs);
+        Status status(int recentJobs);
 
         /** Proofs stored per node (for checks and benchmarks): node id → partitions it proved. */
         Map<String, Long> provedBy();

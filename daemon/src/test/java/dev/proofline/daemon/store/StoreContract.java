@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.proofline.daemon.jobs.StatusJson;
 import dev.proofline.daemon.store.ClusterStore.JobState;
 import dev.proofline.daemon.store.ClusterStore.PartitionState;
 import java.nio.charset.StandardCharsets;
@@ -137,7 +138,7 @@ public abstract class StoreContract {
                 .map(ClusterStore.PartitionView::state).toList());
         assertEquals(List.of(), claim(10), "nothing of a failed job is claimed");
         // the dashboard's cluster panel says why: the reason is in the queue's JSON, by partition and job
-        JsonNode recent = new ObjectMapper().readTree(store.views().clusterJson(30)).get("recent").get(0);
+        JsonNode recent = new ObjectMapper().readTree(StatusJson.cluster(store.views().status(30))).get("recent").get(0);
         assertEquals("the witness does not satisfy the circuit",
                 recent.get("partitions").get(0).get("error").asText());
         assertTrue(recent.get("partitions").get(1).get("error").isNull(), recent.toString());
@@ -232,12 +233,142 @@ public abstract class StoreContract {
                 0, 0, "multiplier"), LEASE);
         String id = submit(null, 2).jobId();
         complete(claim(1).getFirst());
-        JsonNode j = new ObjectMapper().readTree(store.views().clusterJson(30));
+        JsonNode j = new ObjectMapper().readTree(StatusJson.cluster(store.views().status(30)));
         assertEquals("local", j.get("nodes").get(0).get("id").asText());
         assertFalse(j.get("nodes").get(0).get("stopped").asBoolean());
         assertEquals(1, j.get("partitions").get("DONE").asInt());
         assertEquals(1, j.get("partitions").get("QUEUED").asInt());
         assertEquals(id, j.get("recent").get(0).get("id").asText());
         assertEquals("DONE", j.get("recent").get(0).get("partitions").get(0).get("state").asText());
+    }
+
+    @Test
+    void theStatusJsonHoldsEveryFieldOfNodesPartitionsAndRecentJobs() throws Exception {
+        open();
+        Instant startedB = Instant.parse("2026-01-02T03:04:05.678Z");
+        Instant startedA = Instant.parse("2026-01-02T03:04:05Z");
+        store.membership().heartbeat(new ClusterStore.NodeInfo("node-b", "10.0.0.2:9090", "10.0.0.2:8080", "cpu", startedB,
+                4, 1, 0, 7, 0.25, "multiplier"), LEASE);
+        store.membership().heartbeat(new ClusterStore.NodeInfo("node-a", "10.0.0.1:9090", "10.0.0.1:8080", "cuda", startedA,
+                2, 0, 0, 0, 0, ""), LEASE);
+        store.membership().leave("node-a");
+        // done: both partitions proved by node-b
+        String done = submit(null, 2).jobId();
+        for (ClusterStore.Claim c : store.queue().claim("node-b", 2, LEASE, CIRCUITS, DIGESTS)) {
+            assertTrue(store.queue().complete(c, "node-b", "{}", new byte[] {1}, List.of("1"), new double[6]));
+        }
+        // failed: its first partition failed on node-b, the others cancelled
+        String failed = submit(null, 3).jobId();
+        assertTrue(store.queue().fail(store.queue().claim("node-b", 1, LEASE, CIRCUITS, DIGESTS).getFirst(), "node-b",
+                "bad \"witness\" \u00e9"));
+        // running: its first partition held by node-b, the second queued
+        String running = submit(null, 2).jobId();
+        assertEquals(1, store.queue().claim("node-b", 1, LEASE, CIRCUITS, DIGESTS).size());
+
+        JsonNode j = new ObjectMapper().readTree(StatusJson.cluster(store.views().status(30)));
+        assertEquals(List.of("nodes", "partitions", "recent"), names(j));
+
+        List<String> nodeFields = List.of("id", "grpc", "http", "backend", "started_at", "heartbeat_age_ms", "stopped",
+                "permits_max", "permits_in_use", "proofs", "prover_busy", "circuits", "holding");
+        assertEquals(2, j.get("nodes").size(), j.toString());
+        JsonNode a = j.get("nodes").get(0);
+        JsonNode b = j.get("nodes").get(1);
+        assertEquals(nodeFields, names(a));
+        assertEquals(nodeFields, names(b));
+        assertEquals("node-a", a.get("id").textValue(), "nodes by id");
+        assertEquals("10.0.0.1:9090", a.get("grpc").textValue());
+        assertEquals("10.0.0.1:8080", a.get("http").textValue());
+        assertEquals("cuda", a.get("backend").textValue());
+        assertEquals("2026-01-02T03:04:05.000Z", a.get("started_at").textValue());
+        assertTrue(a.get("stopped").isBoolean() && a.get("stopped").booleanValue(), a.toString());
+        assertEquals(2, a.get("permits_max").intValue());
+        assertEquals(0, a.get("permits_in_use").intValue());
+        assertEquals(0, a.get("proofs").longValue());
+        assertTrue(a.get("prover_busy").isNumber() && a.get("prover_busy").doubleValue() == 0, a.toString());
+        assertEquals("", a.get("circuits").textValue());
+        assertEquals(0, a.get("holding").longValue());
+        assertEquals("node-b", b.get("id").textValue());
+        assertEquals("10.0.0.2:9090", b.get("grpc").textValue());
+        assertEquals("10.0.0.2:8080", b.get("http").textValue());
+        assertEquals("cpu", b.get("backend").textValue());
+        assertEquals("2026-01-02T03:04:05.678Z", b.get("started_at").textValue());
+        assertTrue(b.get("stopped").isBoolean() && !b.get("stopped").booleanValue(), b.toString());
+        assertEquals(4, b.get("permits_max").intValue());
+        assertEquals(1, b.get("permits_in_use").intValue());
+        assertEquals(7, b.get("proofs").longValue());
+        assertEquals(0.25, b.get("prover_busy").doubleValue());
+        assertEquals("multiplier", b.get("circuits").textValue());
+        assertEquals(1, b.get("holding").longValue(), "the partition node-b holds claimed");
+        for (JsonNode n : j.get("nodes")) {
+            assertTrue(n.get("permits_max").isIntegralNumber() && n.get("proofs").isIntegralNumber()
+                    && n.get("holding").isIntegralNumber(), n.toString());
+            JsonNode age = n.get("heartbeat_age_ms");
+            assertTrue(age.isIntegralNumber() && age.longValue() >= 0 && age.longValue() < LEASE.toMillis(), n.toString());
+        }
+
+        // counts by state, listed by the state's name
+        assertEquals(List.of("CANCELLED", "CLAIMED", "DONE", "FAILED", "QUEUED"), names(j.get("partitions")));
+        assertEquals(Map.of("CANCELLED", 2L, "CLAIMED", 1L, "DONE", 2L, "FAILED", 1L, "QUEUED", 1L),
+                new ObjectMapper().convertValue(j.get("partitions"), new com.fasterxml.jackson.core.type.TypeReference<Map<String, Long>>() { }));
+        for (JsonNode k : j.get("partitions")) {
+            assertTrue(k.isIntegralNumber(), j.get("partitions").toString());
+        }
+
+        // the recent jobs, newest first, each with its partitions in order
+        JsonNode recent = j.get("recent");
+        assertEquals(3, recent.size(), recent.toString());
+        List<String> jobFields = List.of("id", "circuit", "state", "error", "submitted_by", "submitted_at", "partitions");
+        String[][] expected = {
+            {running, "RUNNING", "CLAIMED node-b", "QUEUED"},
+            {failed, "FAILED", "FAILED node-b bad \"witness\" \u00e9", "CANCELLED", "CANCELLED"},
+            {done, "DONE", "DONE node-b", "DONE node-b"},
+        };
+        Instant previous = Instant.MAX;
+        for (int i = 0; i < expected.length; i++) {
+            JsonNode job = recent.get(i);
+            assertEquals(jobFields, names(job));
+            assertEquals(expected[i][0], job.get("id").textValue());
+            assertEquals("multiplier", job.get("circuit").textValue());
+            assertEquals(expected[i][1], job.get("state").textValue());
+            assertEquals("local", job.get("submitted_by").textValue());
+            String at = job.get("submitted_at").textValue();
+            assertTrue(at.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"), at);
+            assertFalse(Instant.parse(at).isAfter(previous), "newest first: " + recent);
+            previous = Instant.parse(at);
+            if (expected[i][0].equals(failed)) {
+                assertTrue(job.get("error").textValue().contains("bad \"witness\" \u00e9"), job.toString());
+            } else {
+                assertTrue(job.get("error").isNull(), job.toString());
+            }
+            JsonNode parts = job.get("partitions");
+            assertEquals(expected[i].length - 2, parts.size(), job.toString());
+            for (int p = 0; p < parts.size(); p++) {
+                String[] want = expected[i][p + 2].split(" ", 3);
+                JsonNode part = parts.get(p);
+                assertEquals(List.of("state", "node", "error"), names(part));
+                assertEquals(want[0], part.get("state").textValue(), job.toString());
+                if (want.length > 1) {
+                    assertEquals(want[1], part.get("node").textValue(), job.toString());
+                } else {
+                    assertTrue(part.get("node").isNull(), job.toString());
+                }
+                if (want.length > 2) {
+                    assertEquals(want[2], part.get("error").textValue(), job.toString());
+                } else {
+                    assertTrue(part.get("error").isNull(), job.toString());
+                }
+            }
+        }
+
+        // the newest only, as many as asked for
+        JsonNode two = new ObjectMapper().readTree(StatusJson.cluster(store.views().status(2))).get("recent");
+        assertEquals(List.of(running, failed), List.of(two.get(0).get("id").textValue(), two.get(1).get("id").textValue()));
+        assertEquals(2, two.size());
+    }
+
+    private static List<String> names(JsonNode object) {
+        List<String> out = new ArrayList<>();
+        object.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 }

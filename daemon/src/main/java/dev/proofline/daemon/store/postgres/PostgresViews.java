@@ -5,7 +5,9 @@ import dev.proofline.daemon.store.ClusterStore.JobView;
 import dev.proofline.daemon.store.ClusterStore.PartitionState;
 import dev.proofline.daemon.store.ClusterStore.PartitionView;
 import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.StatusQueries;
 import java.sql.Array;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,9 +18,14 @@ import java.util.TreeMap;
 
 /**
  * What the {@link PostgresStore} shows: a job with its partitions, which of some jobs have ended, and the
- * cluster as JSON, built by the database in one statement.
+ * cluster for the status ({@link StatusQueries}).
  */
 final class PostgresViews implements ClusterStore.Views {
+
+    /** Times are timestamps, and a heartbeat's age is measured by the database's clock (the one that wrote it). */
+    private static final StatusQueries.Dialect DIALECT = new StatusQueries.Dialect(
+            "floor(extract(epoch FROM %s) * 1000)::bigint",
+            "round(extract(epoch FROM now() - n.heartbeat_at) * 1000)::bigint", "submitted_at");
 
     private final PostgresConnections db;
 
@@ -111,38 +118,25 @@ final class PostgresViews implements ClusterStore.Views {
     }
 
     /**
-     * The cluster as JSON: {@code nodes} (each with its heartbeat age, load and the partitions it
-     * holds), {@code partitions} (counts by state) and the {@code recent} jobs with, per partition, its
-     * state, the node that holds or proved it and why it failed ('error', null unless it did).
+     * The cluster for the status, its statements in one snapshot (repeatable read) so that the nodes,
+     * the counts and the recent jobs agree.
      */
     @Override
-    public String clusterJson(int recentJobs) {
+    public ClusterStore.Status status(int recentJobs) {
         return db.run("reading the cluster", c -> {
-            String sql = """
-                    SELECT json_build_object(
-                      'nodes', coalesce((SELECT json_agg(json_build_object(
-                          'id', n.node_id, 'grpc', n.grpc_address, 'http', n.http_address, 'backend', n.backend,
-                          'started_at', n.started_at, 'heartbeat_age_ms',
-                          round(extract(epoch FROM now() - n.heartbeat_at) * 1000),
-                          'stopped', n.stopped_at IS NOT NULL, 'permits_max', n.permits_max,
-                          'permits_in_use', n.permits_in_use, 'proofs', n.proofs, 'prover_busy', n.prover_busy,
-                          'circuits', n.circuits,
-                          'holding', (SELECT count(*) FROM partitions p WHERE p.state = 'CLAIMED'
-                                      AND p.lease_owner = n.node_id)) ORDER BY n.node_id) FROM nodes n), '[]'),
-                      'partitions', coalesce((SELECT json_object_agg(state, k) FROM
-                          (SELECT state, count(*) AS k FROM partitions GROUP BY state) s), '{}'),
-                      'recent', coalesce((SELECT json_agg(json_build_object('id', j.job_id, 'circuit', j.circuit_id,
-                          'state', j.state, 'error', j.error, 'submitted_by', j.submitted_by, 'submitted_at', j.submitted_at,
-                          'partitions', (SELECT json_agg(json_build_object('state', p.state,
-                              'node', coalesce(p.proved_by, p.lease_owner), 'error', p.error) ORDER BY p.idx)
-                              FROM partitions p WHERE p.job_id = j.job_id)) ORDER BY j.submitted_at DESC)
-                          FROM (SELECT * FROM jobs ORDER BY submitted_at DESC LIMIT ?) j), '[]'))::text""";
-            try (PreparedStatement s = db.prepare(c, sql)) {
-                s.setInt(1, recentJobs);
-                try (ResultSet r = s.executeQuery()) {
-                    r.next();
-                    return r.getString(1);
-                }
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                ClusterStore.Status out = StatusQueries.read(sql -> db.prepare(c, sql), DIALECT, recentJobs);
+                db.countRoundTrip();
+                c.commit();
+                return out;
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                c.setAutoCommit(true);
             }
         });
     }

@@ -9,6 +9,7 @@ import dev.proofline.daemon.store.ClusterStore.JobView;
 import dev.proofline.daemon.store.ClusterStore.PartitionState;
 import dev.proofline.daemon.store.ClusterStore.PartitionView;
 import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.store.StatusQueries;
 import dev.proofline.daemon.store.sqlite.SqliteFile.Sync;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,11 +20,14 @@ import java.util.TreeMap;
 
 /**
  * What the {@link SqliteStore} shows: a job with its partitions, which of some jobs have ended, the
- * queue as JSON (built by SQLite's JSON functions), and counts for checks.
+ * queue for the status ({@link StatusQueries}), and counts for checks.
  */
 final class SqliteViews implements ClusterStore.Views {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Times are stored as epoch milliseconds, and a heartbeat's age is measured by the store's clock. */
+    private static final StatusQueries.Dialect DIALECT = new StatusQueries.Dialect("%s", "? - n.heartbeat_at", "number");
 
     private final SqliteFile file;
 
@@ -87,35 +91,8 @@ final class SqliteViews implements ClusterStore.Views {
     }
 
     @Override
-    public String clusterJson(int recentJobs) {
-        return file.with("reading the queue", Sync.NORMAL, t -> {
-            try (PreparedStatement s = t.prepare("""
-                    SELECT json_object(
-                      'nodes', json((SELECT json_group_array(json_object(
-                          'id', n.node_id, 'grpc', n.grpc_address, 'http', n.http_address, 'backend', n.backend,
-                          'started_at', strftime('%Y-%m-%dT%H:%M:%fZ', n.started_at / 1000.0, 'unixepoch'),
-                          'heartbeat_age_ms', ? - n.heartbeat_at,
-                          'stopped', json(CASE WHEN n.stopped_at IS NULL THEN 'false' ELSE 'true' END),
-                          'permits_max', n.permits_max, 'permits_in_use', n.permits_in_use, 'proofs', n.proofs,
-                          'prover_busy', n.prover_busy, 'circuits', n.circuits,
-                          'holding', (SELECT count(*) FROM partitions p WHERE p.state = 'CLAIMED'
-                                      AND p.lease_owner = n.node_id)) ORDER BY n.node_id) FROM nodes n)),
-                      'partitions', json((SELECT json_group_object(state, k) FROM
-                          (SELECT state, count(*) AS k FROM partitions GROUP BY state))),
-                      'recent', json((SELECT json_group_array(json_object('id', j.job_id, 'circuit', j.circuit_id,
-                          'state', j.state, 'error', j.error, 'submitted_by', j.submitted_by,
-                          'submitted_at', strftime('%Y-%m-%dT%H:%M:%fZ', j.submitted_at / 1000.0, 'unixepoch'),
-                          'partitions', json((SELECT json_group_array(json_object('state', p.state,
-                              'node', coalesce(p.proved_by, p.lease_owner), 'error', p.error) ORDER BY p.idx)
-                              FROM partitions p WHERE p.job_id = j.job_id))) ORDER BY j.number DESC)
-                          FROM (SELECT * FROM jobs ORDER BY number DESC LIMIT ?) j)))""")) {
-                bind(s, t.now, recentJobs);
-                try (ResultSet r = s.executeQuery()) {
-                    r.next();
-                    return r.getString(1);
-                }
-            }
-        });
+    public ClusterStore.Status status(int recentJobs) {
+        return file.with("reading the queue", Sync.NORMAL, t -> StatusQueries.read(t::prepare, DIALECT, recentJobs, t.now));
     }
 
     @Override
