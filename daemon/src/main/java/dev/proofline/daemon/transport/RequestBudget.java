@@ -23,8 +23,9 @@ public final class RequestBudget {
     public static final int STREAMED_COPIES = 3;
 
     /**
-     * An HTTP submission's bytes (base64 in JSON), each: the connection's buffers, the body, the JSON
-     * parser's text and string, the decoded witness and its values.
+     * An HTTP submission's bytes (base64 in JSON), each: the connection's buffers, the body, the witness
+     * decoded from it as it is parsed, and the witness's values; charged at twice what one submission
+     * costs, as a flood of them measured at its peak (docs/reliability.md, "Request memory").
      */
     public static final int HTTP_COPIES = 8;
 

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -199,10 +200,34 @@ class SubmitChecksTest {
     void aWitnessLargerThanJacksonsDefaultStringLimitIsRead() {
         // 16 MiB in base64 is 22.4 million characters; Jackson's default limit is 20 million
         byte[] witness = new byte[16 << 20];
+        new java.util.Random(7).nextBytes(witness);
         String body = "{\"circuit\": \"multiplier\", \"partitions\": [{\"wtns\": \""
                 + Base64.getEncoder().encodeToString(witness) + "\"}]}";
         SubmitProofRequest r = JsonApi.submitRequest(body.getBytes(StandardCharsets.US_ASCII));
         assertEquals(witness.length, r.getPartitions(0).getWtns().size());
+        assertTrue(java.util.Arrays.equals(witness, r.getPartitions(0).getWtns().toByteArray()), "the witness's bytes");
+    }
+
+    @Test
+    void aWitnessIsDecodedWhateverTheJsonEscapesAndPaddingOfItsBase64() {
+        byte[] witness = new byte[100_003];
+        new java.util.Random(11).nextBytes(witness);
+        String b64 = Base64.getEncoder().encodeToString(witness);
+        // JSON writers may escape '/' (and any character as \\uXXXX); the padding may be left out
+        for (String text : List.of(b64, b64.replace("/", "\\/"), b64.replace("A", "\\u0041"), b64.replace("=", ""))) {
+            String body = "{\"partitions\": [{\"input\": {\"a\": 3}}, {\"wtns\": \"" + text
+                    + "\"}], \"circuit\": \"multiplier\", \"priority\": \"high\"}";
+            SubmitProofRequest r = JsonApi.submitRequest(body.getBytes(StandardCharsets.US_ASCII));
+            assertEquals("multiplier", r.getCircuitId());
+            assertEquals(dev.proofline.api.v1.Priority.HIGH, r.getPriority());
+            assertEquals("{\"a\":3}", r.getPartitions(0).getInputJson());
+            assertTrue(java.util.Arrays.equals(witness, r.getPartitions(1).getWtns().toByteArray()), text.substring(0, 20));
+        }
+        var bad = assertThrows(StatusRuntimeException.class, () -> JsonApi.submitRequest(
+                "{\"circuit\": \"m\", \"partitions\": [{\"wtns\": \"AAAA\"}, {\"wtns\": \"AA*A\"}]}"
+                        .getBytes(StandardCharsets.US_ASCII)));
+        assertTrue(bad.getStatus().getDescription().startsWith("partitions[1].wtns is not base64"),
+                bad.getStatus().getDescription());
     }
 
     @Test

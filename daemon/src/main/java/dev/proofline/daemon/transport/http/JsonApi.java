@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.UnsafeByteOperations;
 import dev.proofline.api.v1.AwaitProofRequest;
 import dev.proofline.api.v1.AwaitProofResponse;
 import dev.proofline.api.v1.CancelProofRequest;
@@ -18,9 +17,7 @@ import dev.proofline.api.v1.CancelProofResponse;
 import dev.proofline.api.v1.CircuitInfo;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ListCircuitsResponse;
-import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.PartitionResult;
-import dev.proofline.api.v1.Priority;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.api.v1.Timings;
@@ -33,10 +30,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
-import java.util.Iterator;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
@@ -62,8 +55,6 @@ public final class JsonApi {
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-    private static final Set<String> SUBMIT_FIELDS = Set.of("circuit", "partitions", "priority", "idempotency_key",
-            "deadline_ms");
 
     private final ProvingService service;
 
@@ -244,90 +235,7 @@ public final class JsonApi {
 
     /** A submission's JSON as the gRPC request; what the service checks (circuit, witnesses) is left to it. */
     public static SubmitProofRequest submitRequest(byte[] body) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (IOException e) {
-            throw invalid("the body is not JSON: " + (e instanceof JacksonException j ? j.getOriginalMessage()
-                    : e.getMessage()));
-        }
-        if (root == null || !root.isObject()) {
-            throw invalid("the body must be a JSON object with 'circuit' and 'partitions'");
-        }
-        for (Iterator<String> names = root.fieldNames(); names.hasNext();) {
-            String name = names.next();
-            if (!SUBMIT_FIELDS.contains(name)) {
-                throw invalid("unknown field '" + clip(name) + "'; the fields are " + SUBMIT_FIELDS.stream().sorted().toList());
-            }
-        }
-        SubmitProofRequest.Builder b = SubmitProofRequest.newBuilder().setCircuitId(text(root, "circuit", true));
-        JsonNode parts = root.get("partitions");
-        if (parts == null || !parts.isArray()) {
-            throw invalid("'partitions' must be an array of {\"wtns\": base64} or {\"input\": {...}}");
-        }
-        for (int i = 0; i < parts.size(); i++) {
-            b.addPartitions(partition(parts.get(i), i));
-        }
-        String priority = text(root, "priority", false);
-        if (!priority.isEmpty()) {
-            try {
-                Priority p = Priority.valueOf(priority.toUpperCase(Locale.ROOT));
-                if (p == Priority.UNRECOGNIZED || p == Priority.PRIORITY_UNSPECIFIED) {
-                    throw new IllegalArgumentException(priority);
-                }
-                b.setPriority(p);
-            } catch (IllegalArgumentException e) {
-                throw invalid("'priority' must be LOW, NORMAL, HIGH or CRITICAL, not '" + clip(priority) + "'");
-            }
-        }
-        b.setIdempotencyKey(text(root, "idempotency_key", false));
-        JsonNode deadline = root.get("deadline_ms");
-        if (deadline != null && !deadline.isNull()) {
-            if (!deadline.canConvertToExactIntegral() || deadline.asLong() < 0 || !deadline.canConvertToLong()) {
-                throw invalid("'deadline_ms' must be a whole number of milliseconds, at least 0");
-            }
-            b.setDeadlineMs(deadline.asLong());
-        }
-        return b.build();
-    }
-
-    private static Partition partition(JsonNode p, int i) {
-        String name = "partitions[" + i + "]";
-        if (p == null || !p.isObject() || p.size() != 1 || !(p.has("wtns") || p.has("input"))) {
-            throw invalid(name + " must be {\"wtns\": \"<base64 .wtns>\"} or {\"input\": {...}}");
-        }
-        if (p.has("wtns")) {
-            JsonNode w = p.get("wtns");
-            if (!w.isTextual()) {
-                throw invalid(name + ".wtns must be a base64 string");
-            }
-            try {
-                // the decoded array is this partition's alone: wrapped, not copied again
-                return Partition.newBuilder().setWtns(UnsafeByteOperations.unsafeWrap(Base64.getDecoder().decode(
-                        w.asText()))).build();
-            } catch (IllegalArgumentException e) {
-                throw invalid(name + ".wtns is not base64: " + e.getMessage());
-            }
-        }
-        JsonNode input = p.get("input");
-        if (!input.isObject()) {
-            throw invalid(name + ".input must be a JSON object of circom inputs");
-        }
-        return Partition.newBuilder().setInputJson(input.toString()).build();
-    }
-
-    private static String text(JsonNode root, String field, boolean required) {
-        JsonNode n = root.get(field);
-        if (n == null || n.isNull()) {
-            if (required) {
-                throw invalid("'" + field + "' is required");
-            }
-            return "";
-        }
-        if (!n.isTextual()) {
-            throw invalid("'" + field + "' must be a string");
-        }
-        return n.asText();
+        return JsonSubmission.read(JSON, body);
     }
 
     /** {@code wait_ms} of the query (0 when absent); the service bounds it by {@code limits.max_await}. */
