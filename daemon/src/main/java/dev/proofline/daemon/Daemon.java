@@ -1,21 +1,20 @@
 package dev.proofline.daemon;
 
+import static dev.proofline.daemon.Listeners.address;
+import static dev.proofline.daemon.Listeners.bound;
+import static dev.proofline.daemon.Listeners.checkExposure;
+import static dev.proofline.daemon.Listeners.warnOfRequestsThatCannotFit;
+
 import dev.proofline.daemon.cluster.ClusterNode;
 import dev.proofline.daemon.cluster.StoredJobs;
 import dev.proofline.daemon.config.DaemonConfig;
-import dev.proofline.daemon.config.DatabaseUrl;
 import dev.proofline.daemon.jobs.KeyDirectory;
 import dev.proofline.daemon.jobs.MemoryJobs;
 import dev.proofline.daemon.jobs.StatusJson;
-import dev.proofline.daemon.store.ClusterStore;
-import dev.proofline.daemon.store.postgres.PostgresStore;
-import dev.proofline.daemon.store.sqlite.SqliteStore;
-import dev.proofline.daemon.transport.BearerTokens;
 import dev.proofline.daemon.transport.ConnectionCaps;
 import dev.proofline.daemon.transport.RequestBudget;
 import dev.proofline.daemon.transport.grpc.GrpcConnections;
 import dev.proofline.daemon.transport.grpc.GrpcRequestBytes;
-import dev.proofline.daemon.transport.grpc.MalformedRequests;
 import dev.proofline.daemon.transport.grpc.ProvingService;
 import dev.proofline.daemon.transport.http.HttpRoutes;
 import dev.proofline.daemon.transport.http.JsonApi;
@@ -29,21 +28,12 @@ import dev.proofline.engine.ProverBackend;
 import dev.proofline.engine.groth16.BackendProviders;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.Prover;
-import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.ServerInterceptors;
-import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -135,15 +125,13 @@ public final class Daemon implements AutoCloseable {
                     dev.proofline.algebra.msm.Msm.warmUp(c.g1());
                 }));
             }
-            this.cluster = config.cluster().enabled() ? joinCluster(config, engine, log)
-                    : config.store().durable() ? openStore(config, engine, log) : null;
+            this.cluster = DaemonStores.open(config, engine, log);
             if (cluster != null) {
                 DaemonMetrics.bindCluster(cluster, registry);
             }
             this.service = new ProvingService(engine, config, registry::scrape,
                     cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
             String token = config.server().authToken();
-            ServerInterceptor auth = token.isEmpty() ? null : new BearerAuth(token);
             ConnectionCaps caps = ConnectionCaps.fit(ConnectionCaps.processLimit(), config.limits().maxConnections(),
                     config.limits().reservedConnections(), config.http().maxConnections(),
                     config.server().servesRapidsnark() ? 2 : 1, log);
@@ -153,34 +141,7 @@ public final class Daemon implements AutoCloseable {
             GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes, GrpcRequestBytes.streamedMethods(
                     service.bindService()));
             this.grpcConnections = new GrpcConnections(caps.grpc(), caps.grpcReserve());
-            var methods = auth == null ? MalformedRequests.guard(service.bindService())
-                    : ServerInterceptors.intercept(MalformedRequests.guard(service.bindService()), auth);
-            NettyServerBuilder b = NettyServerBuilder.forAddress(address(config.server().grpcListen()))
-                    .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE,
-                            DaemonConfig.parseBytes(config.limits().maxMessageBytes())))
-                    // a connection that has not finished HTTP/2's opening (the client's preface and
-                    // settings; TLS first where configured) within this time is closed: gRPC's default,
-                    // 120 s, let connections that send only the preface pile up to the fd limit
-                    .handshakeTimeout(DaemonConfig.parseDuration(config.limits().handshakeTimeout()).toMillis(),
-                            TimeUnit.MILLISECONDS)
-                    // a connection with no call under way is sent GOAWAY and closed after this long
-                    .maxConnectionIdle(DaemonConfig.parseDuration(config.limits().idleTimeout()).toMillis(),
-                            TimeUnit.MILLISECONDS)
-                    // a peer that is gone (a half-open connection with a call under way) is found by a
-                    // ping unanswered for 20 s, at most a minute after the connection fell silent
-                    .keepAliveTime(1, TimeUnit.MINUTES).keepAliveTimeout(20, TimeUnit.SECONDS)
-                    // calls under way at once on one connection (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS;
-                    // clients hold further calls until one ends): unset, one connection could hold any number
-                    .maxConcurrentCallsPerConnection(config.limits().maxCallsPerConnection())
-                    // each call's message bytes are counted against the requests' budget as they arrive
-                    .addStreamTracerFactory(grpcBytes.tracers())
-                    .addService(ServerInterceptors.intercept(methods, grpcBytes.giveBackWhenHandled(),
-                            grpcConnections.callsUnderWay()));
-            grpcConnections.install(b);
-            if (!config.server().tlsCert().isEmpty()) {
-                b.useTransportSecurity(new java.io.File(config.server().tlsCert()),
-                        new java.io.File(config.server().tlsKey()));
-            }
+            NettyServerBuilder b = Listeners.grpcServer(config, service, grpcBytes, grpcConnections);
             this.grpc = grpcStarted = bound("grpc_listen", config.server().grpcListen(), () -> b.build().start());
             TimelineFeed timelineFeed = new TimelineFeed(engine.timeline());
             this.http = httpStarted = bound("http_listen", config.server().httpListen(), () -> StatusHttpServer.start(
@@ -250,93 +211,6 @@ public final class Daemon implements AutoCloseable {
                 + (rapidsnark == null ? "" : "; rapidsnark's prover-server routes on http://" + rapidsnarkAddress() + "/"));
     }
 
-    /**
-     * Says at start which of the largest requests the configuration allows cannot fit in the requests'
-     * memory at all (they are refused whatever else is under way).
-     */
-    private static void warnOfRequestsThatCannotFit(DaemonConfig config, RequestBudget budget, Consumer<String> log) {
-        long job = DaemonConfig.parseBytes(config.http().maxJobBytes());
-        long message = DaemonConfig.parseBytes(config.limits().maxMessageBytes());
-        long stream = DaemonConfig.parseBytes(config.limits().maxRequestBytes());
-        List<String> over = new java.util.ArrayList<>();
-        if (job * RequestBudget.HTTP_COPIES > budget.bound()) {
-            over.add("an HTTP submission over " + mib(budget.bound() / RequestBudget.HTTP_COPIES)
-                    + " (http.max_job_bytes = " + config.http().maxJobBytes() + ")");
-        }
-        if (message * RequestBudget.UNARY_COPIES > budget.bound()) {
-            over.add("a gRPC message over " + mib(budget.bound() / RequestBudget.UNARY_COPIES)
-                    + " (limits.max_message_bytes = " + config.limits().maxMessageBytes() + ")");
-        }
-        if (stream * RequestBudget.STREAMED_COPIES > budget.bound()) {
-            over.add("a gRPC stream over " + mib(budget.bound() / RequestBudget.STREAMED_COPIES)
-                    + " (limits.max_request_bytes = " + config.limits().maxRequestBytes() + ")");
-        }
-        if (!over.isEmpty()) {
-            log.accept("warning: engine.request_memory (" + mib(budget.bound()) + " of engine.budget) cannot hold "
-                    + String.join(", ", over) + ": such requests are refused; raise engine.budget or"
-                    + " engine.request_memory, or lower those limits");
-        }
-    }
-
-    private static String mib(long bytes) {
-        return (bytes >> 20) + " MiB";
-    }
-
-    /** A server's start that may fail to bind its address. */
-    @FunctionalInterface
-    private interface Listening<T> {
-        T start() throws IOException, InterruptedException;
-    }
-
-    /**
-     * Starts a server on {@code server.<key>}; an address that cannot be bound (in use, or not this
-     * machine's) is a configuration error that names the key and the address, where the transports say
-     * only "Address already in use".
-     */
-    private static <T> T bound(String key, String listen, Listening<T> start) throws IOException, InterruptedException {
-        try {
-            return start.start();
-        } catch (IOException | RuntimeException e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof java.net.BindException) {
-                    throw new DaemonConfig.ConfigException("server." + key + " = \"" + listen + "\": cannot listen"
-                            + " there: " + (t.getMessage() == null ? "address unavailable" : t.getMessage().toLowerCase(
-                                    java.util.Locale.ROOT)) + (listen.endsWith(":0") ? "" : " (another daemon on port "
-                                    + DaemonConfig.port(listen) + "? --" + key.replace('_', '-') + " picks another)"));
-                }
-            }
-            throw e;
-        }
-    }
-
-    private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
-        DaemonConfig.Cluster c = config.cluster();
-        ClusterStore store = PostgresStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
-        log.accept("cluster mode: database " + DatabaseUrl.redacted(c.database()));
-        return new ClusterNode(store, engine, new ClusterNode.Settings(c.nodeId(),
-                DaemonConfig.parseDuration(c.leaseTimeout()), DaemonConfig.parseDuration(c.heartbeatInterval()),
-                DaemonConfig.parseDuration(c.fallbackPoll()), c.maxAttempts(),
-                DaemonConfig.parseDuration(c.resultRetention()), DaemonConfig.parseDuration(c.fetchedRetention())), log);
-    }
-
-    /**
-     * A single daemon's durable queue: a cluster of one node on an embedded file. Its node id is fixed,
-     * so that after a crash the next start takes back the partitions its previous life held.
-     */
-    private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
-        DaemonConfig.Store s = config.store();
-        ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
-        try {
-            // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
-            return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
-                    Duration.ofSeconds(2), Duration.ofSeconds(10), 3, DaemonConfig.parseDuration(s.resultRetention()),
-                    DaemonConfig.parseDuration(s.fetchedRetention())), log);
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
-    }
-
     /** The bytes of requests being received now, on both ports. */
     public RequestBudget requestBytes() {
         return requestBytes;
@@ -385,30 +259,6 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    private static void checkExposure(DaemonConfig c, Consumer<String> log) {
-        List<String> listens = new java.util.ArrayList<>(List.of(c.server().grpcListen(), c.server().httpListen()));
-        if (c.server().servesRapidsnark()) {
-            listens.add(c.server().rapidsnarkListen());
-        }
-        for (String listen : listens) {
-            if (!DaemonConfig.isLoopback(listen) && c.server().authToken().isEmpty()) {
-                if (!c.server().insecure()) {
-                    throw new DaemonConfig.ConfigException("listening on " + listen + " (not loopback) needs"
-                            + " server.auth_token, or server.insecure = true (--insecure) to serve without one");
-                }
-                log.accept("warning: listening on " + listen + " without authentication (insecure)");
-            }
-        }
-    }
-
-    private static InetSocketAddress address(String listen) {
-        String host = DaemonConfig.host(listen);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return new InetSocketAddress(host, DaemonConfig.port(listen));
-    }
-
     public Engine engine() {
         return engine;
     }
@@ -429,23 +279,6 @@ public final class Daemon implements AutoCloseable {
     /** host:port of rapidsnark's prover-server routes ({@code server.rapidsnark_listen}); empty when not served. */
     public String rapidsnarkAddress() {
         return rapidsnark == null ? "" : DaemonConfig.host(config.server().rapidsnarkListen()) + ":" + rapidsnark.port();
-    }
-
-    /** Requires {@code authorization: Bearer <token>} on every call. */
-    private record BearerAuth(String token) implements ServerInterceptor {
-        private static final Metadata.Key<String> AUTHORIZATION =
-                Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-
-        @Override
-        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-                ServerCallHandler<Q, R> next) {
-            String h = headers.get(AUTHORIZATION);
-            if (!BearerTokens.matches(h, token)) {
-                call.close(Status.UNAUTHENTICATED.withDescription("send authorization: Bearer <token>"), new Metadata());
-                return new ServerCall.Listener<>() { };
-            }
-            return next.startCall(call, headers);
-        }
     }
 
     // ------------------------------------------------------------------ shutdown
