@@ -138,6 +138,7 @@ public final class Daemon implements AutoCloseable {
             StatusHttpServer.Limits httpLimits = StatusHttpServer.Limits.of(config.http()).withMaxConnections(caps.http());
             this.requestBytes = new RequestBudget(config.requestMemory());
             warnOfRequestsThatCannotFit(config, requestBytes, log);
+            Listeners.warnOfAHeapBeyondTheBudget(config, Runtime.getRuntime().maxMemory(), log);
             GrpcRequestBytes grpcBytes = new GrpcRequestBytes(requestBytes, GrpcRequestBytes.streamedMethods(
                     service.bindService()));
             this.grpcConnections = new GrpcConnections(caps.grpc(), caps.grpcReserve());

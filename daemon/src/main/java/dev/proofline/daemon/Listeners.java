@@ -87,6 +87,26 @@ final class Listeners {
         }
     }
 
+    /**
+     * Says at start when {@code engine.budget} is set below what the JVM's heap may grow to by more than an
+     * "auto" budget leaves (a quarter of the heap): the collector lets garbage pile up to the heap's limit,
+     * not the budget's, so under a flood of large requests the process grows past the budget
+     * (docs/reliability.md, "Request memory").
+     */
+    static void warnOfAHeapBeyondTheBudget(DaemonConfig config, long maxHeap, Consumer<String> log) {
+        String set = config.engine().budget();
+        if (set.equals("auto")) {
+            return;
+        }
+        long budget = DaemonConfig.parseBytes(set);
+        if (maxHeap != Long.MAX_VALUE && maxHeap > budget / 3 * 4) {
+            log.accept("warning: engine.budget is " + set + " but the JVM's heap may grow to " + mib(maxHeap)
+                    + ": under load the process can hold more than its budget before the collector runs; bound it"
+                    + " with PROOFLINE_JAVA_OPTS=-Xmx" + (budget >> 20) + "m, or use engine.budget = \"auto\""
+                    + " (three quarters of the heap)");
+        }
+    }
+
     private static String mib(long bytes) {
         return (bytes >> 20) + " MiB";
     }
