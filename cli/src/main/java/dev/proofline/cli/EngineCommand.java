@@ -39,15 +39,7 @@ import picocli.CommandLine.Spec;
                 + " ~/.proofline/engine)."},
         subcommands = {EngineCommand.Start.class, EngineCommand.Stop.class, EngineCommand.Status.class,
             EngineCommand.AutoStartSetting.class, EngineCommand.Run.class})
-final class EngineCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class EngineCommand extends ParentCommand {
 
     /** Time the engine waits for its first answer after start. */
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);

@@ -10,9 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * model, built in code like it ({@link CommandModel}): the group costs a one-off process no annotation
  * scanning.
  */
-final class Groth16Command implements Runnable {
-
-    private CommandSpec spec;
+final class Groth16Command extends ParentCommand {
 
     private Groth16Command() {
     }
@@ -28,10 +26,5 @@ final class Groth16Command implements Runnable {
         s.addSubcommand("fullprove", new CommandLine(FullproveCommand.model()));
         c.spec = s;
         return s;
-    }
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -25,15 +25,7 @@ import picocli.CommandLine.Spec;
         subcommands = {PowersOfTauCommand.New.class, PowersOfTauCommand.Contribute.class,
             PowersOfTauCommand.Beacon.class, PowersOfTauCommand.Verify.class, PowersOfTauCommand.Prepare.class,
             PowersOfTauCommand.Export.class, PowersOfTauCommand.Import.class})
-final class PowersOfTauCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class PowersOfTauCommand extends ParentCommand {
 
     private static void print(CommandSpec spec, PowersOfTau.Result r) {
         CeremonyOutput.print(spec, HexFormatting.hashBlock("Contribution Response Hash imported: ", r.responseHash()),
@@ -126,15 +118,7 @@ final class PowersOfTauCommand implements Runnable {
 
     @Command(name = "export", mixinStandardHelpOptions = true, description = "Export for a contribution made elsewhere.",
             subcommands = {PowersOfTauCommand.ExportChallenge.class})
-    static final class Export implements Runnable {
-
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(spec.commandLine().getOut());
-        }
+    static final class Export extends ParentCommand {
     }
 
     @Command(name = "challenge", mixinStandardHelpOptions = true,
@@ -162,15 +146,7 @@ final class PowersOfTauCommand implements Runnable {
 
     @Command(name = "import", mixinStandardHelpOptions = true, description = "Import a contribution made elsewhere.",
             subcommands = {PowersOfTauCommand.ImportResponse.class})
-    static final class Import implements Runnable {
-
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(spec.commandLine().getOut());
-        }
+    static final class Import extends ParentCommand {
     }
 
     @Command(name = "response", mixinStandardHelpOptions = true,
@@ -231,15 +207,7 @@ final class PowersOfTauCommand implements Runnable {
 
     @Command(name = "prepare", mixinStandardHelpOptions = true, description = "Phase-2 preparation.",
             subcommands = {PowersOfTauCommand.Phase2.class})
-    static final class Prepare implements Runnable {
-
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(spec.commandLine().getOut());
-        }
+    static final class Prepare extends ParentCommand {
     }
 
     @Command(name = "phase2", mixinStandardHelpOptions = true,

@@ -13,7 +13,7 @@ import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code proofline}: the top-level command; each capability is a subcommand. */
-public final class ProoflineCommand implements Runnable {
+public final class ProoflineCommand extends ParentCommand {
 
     /**
      * The subcommands, by name, in the order help lists them, each as what picocli's {@code addSubcommand}
@@ -32,8 +32,6 @@ public final class ProoflineCommand implements Runnable {
             "cancel", ClientCommands.Cancel.class, "status", ClientCommands.Status.class,
             "devices", DevicesCommand.class, "engine", EngineCommand.class,
             "aot-training", AotTrainingCommand.class, "powersoftau", PowersOfTauCommand.class);
-
-    private CommandSpec spec;
 
     private final Invocation invocation;
 
@@ -93,11 +91,6 @@ public final class ProoflineCommand implements Runnable {
             byName.put((String) nameThenCommand[i], supplier);
         }
         return Collections.unmodifiableMap(byName);
-    }
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     /** Reads the version Maven wrote into version.properties at build time. */

@@ -22,15 +22,7 @@ import picocli.CommandLine.Spec;
 /** {@code proofline r1cs}: constraint systems as circom files. */
 @Command(name = "r1cs", mixinStandardHelpOptions = true, description = "Constraint systems as circom files (.r1cs).",
         subcommands = {R1csCommand.Export.class, R1csCommand.Info.class})
-final class R1csCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class R1csCommand extends ParentCommand {
 
     /**
      * {@code proofline r1cs info circuit.r1cs}: the facts {@code snarkjs r1cs info} prints, in its order and

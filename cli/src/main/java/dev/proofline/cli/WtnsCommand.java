@@ -19,15 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code proofline wtns}: circom witnesses. */
 @Command(name = "wtns", mixinStandardHelpOptions = true, description = "circom witnesses (.wtns).",
         subcommands = {WtnsCommand.Calculate.class, WtnsCommand.Check.class})
-final class WtnsCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class WtnsCommand extends ParentCommand {
 
     /** {@code proofline wtns calculate}: as {@code snarkjs wtns calculate}, in this JVM. */
     @Command(name = "calculate", mixinStandardHelpOptions = true,

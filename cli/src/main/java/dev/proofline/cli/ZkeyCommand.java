@@ -24,15 +24,7 @@ import picocli.CommandLine.Spec;
         subcommands = {ZkeyCommand.ExportVk.class, ZkeyCommand.Export.class, ZkeyCeremonyCommands.New.class,
             ZkeyCeremonyCommands.Contribute.class, ZkeyCeremonyCommands.Beacon.class,
             ZkeyCeremonyCommands.Verify.class, ZkeyCommand.Import.class})
-final class ZkeyCommand implements Runnable {
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class ZkeyCommand extends ParentCommand {
 
     /** {@code proofline zkey export-vk}: as {@code snarkjs zkey export verificationkey}. */
     @Command(name = "export-vk", mixinStandardHelpOptions = true,
@@ -59,30 +51,14 @@ final class ZkeyCommand implements Runnable {
             description = "snarkjs's `zkey export` commands, with snarkjs's names and arguments.",
             subcommands = {ExportVerificationKey.class, ExportSolidityVerifier.class, ExportSolidityCalldata.class,
                 ZkeyCeremonyCommands.ExportBellman.class})
-    static final class Export implements Runnable {
-
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(spec.commandLine().getOut());
-        }
+    static final class Export extends ParentCommand {
     }
 
     /** {@code proofline zkey import ...}: snarkjs's {@code zkey import} command, with its name and arguments. */
     @Command(name = "import", mixinStandardHelpOptions = true,
             description = "snarkjs's `zkey import` command, with snarkjs's name and arguments.",
             subcommands = {ZkeyCeremonyCommands.ImportBellman.class})
-    static final class Import implements Runnable {
-
-        @Spec
-        CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(spec.commandLine().getOut());
-        }
+    static final class Import extends ParentCommand {
     }
 
     /** {@code proofline zkey export verificationkey}: snarkjs's name for {@code zkey export-vk}. */

@@ -31,6 +31,18 @@ class ProoflineCommandTest {
     }
 
     @Test
+    void aGroupRunWithoutASubcommandPrintsItsUsage() {
+        // the groups share their run (ParentCommand): annotated ones get their spec from picocli, the
+        // ones built in code set it
+        for (String group : List.of("zkey", "zkey export", "zkey import", "r1cs", "wtns", "engine", "groth16",
+                "powersoftau", "powersoftau export", "powersoftau import", "powersoftau prepare")) {
+            CliRun r = CliRun.of(group.split(" "));
+            assertEquals(0, r.code(), group + ": " + r.err());
+            assertTrue(r.out().startsWith("Usage: proofline " + group + " "), group + ": " + r.out());
+        }
+    }
+
+    @Test
     void helpListsTheOptions() {
         CliRun r = CliRun.of("--help");
         String out = r.out();
