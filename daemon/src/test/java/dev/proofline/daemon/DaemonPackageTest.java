@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * job store (its contract, then SQLite and PostgreSQL beside each other), the jobs, the cluster node,
  * the transports (gRPC, then HTTP, whose JSON API is a face on the gRPC service) and {@code Daemon},
  * which wires them. A package names only the packages it is allowed here: in an import or a
- * qualified name. Read from the module's source tree.
+ * qualified name. Below the transports the daemon speaks plain Java: the wire API (its protobuf
+ * messages, gRPC) is the transports' own. Read from the module's source tree.
  */
 class DaemonPackageTest {
 
@@ -39,6 +40,16 @@ class DaemonPackageTest {
             "transport.grpc", Set.of("transport", "jobs", "config"),
             "transport.http", Set.of("transport", "transport.grpc", "jobs", "config"));
 
+    /** The packages that do not name the wire API (its messages, protobuf, gRPC): the transports convert. */
+    static final Set<String> PLAIN = Set.of("config", "store", "store.sqlite", "store.postgres", "jobs", "cluster");
+    /**
+     * The files of {@link #PLAIN} packages that may name it, with why: {@code FailureStatus} turns a failure
+     * into the gRPC status both ports answer with, and the HTTP JSON API takes it from the jobs.
+     */
+    static final Set<String> PLAIN_EXCEPT = Set.of("jobs/FailureStatus.java");
+    /** A name in the wire API: the daemon's messages, protobuf's runtime, gRPC. */
+    private static final Pattern WIRE = Pattern.compile("\\b(?:dev\\.proofline\\.api|com\\.google\\.protobuf|io\\.grpc)\\.");
+
     /** A daemon class named in code: its package (relative), then the class. */
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.proofline\\.daemon((?:\\.[a-z][a-z0-9]*)*)\\.[A-Z]");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+);");
@@ -51,6 +62,37 @@ class DaemonPackageTest {
         }
         assertTrue(sources.size() > 40, "the daemon's sources are not where this test reads them: " + sources);
         assertEquals(List.of(), wrongReferences(sources), "a daemon package names one it may not use");
+    }
+
+    @Test
+    void thePackagesBelowTheTransportsDoNotNameTheWireApi() throws IOException {
+        List<Path> sources;
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            sources = files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        assertEquals(List.of(), wireReferences(sources), "a package below the transports names the wire API");
+    }
+
+    /** Every name of the wire API in a {@link #PLAIN} package of {@code sources}, as "file:line: package: line". */
+    static List<String> wireReferences(List<Path> sources) throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path source : sources) {
+            String text = Files.readString(source);
+            Matcher pm = PACKAGE.matcher(text);
+            assertTrue(pm.find(), source + " has no package declaration");
+            String pkg = relative(pm.group(1));
+            String file = pkg.replace('.', '/') + "/" + source.getFileName();
+            if (!PLAIN.contains(pkg) || PLAIN_EXCEPT.contains(file)) {
+                continue;
+            }
+            List<String> lines = text.lines().toList();
+            for (int i = 0; i < lines.size(); i++) {
+                if (WIRE.matcher(lines.get(i)).find()) {
+                    found.add(source.getFileName() + ":" + (i + 1) + ": " + pkg + ": " + lines.get(i).strip());
+                }
+            }
+        }
+        return found;
     }
 
     /** Every reference against {@link #MAY_USE} in {@code sources}, as "file:line: package -> package". */
@@ -108,5 +150,29 @@ class DaemonPackageTest {
         assertTrue(found.get(1).startsWith("Wrong.java:4: store -> transport.http"), found.get(1));
         assertTrue(found.get(2).startsWith("Wrong.java:7: store -> cluster"), found.get(2));
         assertTrue(found.get(3).contains("package extra has no place"), found.get(3));
+    }
+
+    @Test
+    void aNameOfTheWireApiBelowTheTransportsIsFound(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path wrong = Files.writeString(dir.resolve("Wrong.java"), """
+                package dev.proofline.daemon.cluster;
+
+                import dev.proofline.api.v1.Partition;
+
+                final class Wrong {
+                    io.grpc.Status status;
+                    com.google.protobuf.ByteString bytes;
+                }
+                """);
+        Path transport = Files.writeString(dir.resolve("Right.java"), """
+                package dev.proofline.daemon.transport.grpc;
+
+                import dev.proofline.api.v1.Partition;
+                """);
+        List<String> found = wireReferences(List.of(wrong, transport));
+        assertEquals(3, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("Wrong.java:3: cluster"), found.get(0));
+        assertTrue(found.get(1).startsWith("Wrong.java:6: cluster"), found.get(1));
+        assertTrue(found.get(2).startsWith("Wrong.java:7: cluster"), found.get(2));
     }
 }

@@ -1,17 +1,13 @@
 package dev.proofline.daemon.cluster;
 
-import com.google.protobuf.ByteString;
-import dev.proofline.api.v1.Partition;
+import dev.proofline.daemon.jobs.JobFailure;
 import dev.proofline.daemon.jobs.SubmitChecks;
-import dev.proofline.daemon.store.ClusterStore.PartitionKind;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
-import io.grpc.StatusRuntimeException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -130,12 +126,9 @@ final class ClaimLoop {
                 return;
             }
             Circuits.Registered circuit = Circuits.of(engine).get(c.circuit());
-            Partition in = c.kind() == PartitionKind.INPUT_JSON
-                    ? Partition.newBuilder().setInputJson(new String(c.payload(), StandardCharsets.UTF_8)).build()
-                    : Partition.newBuilder().setWtns(ByteString.copyFrom(c.payload())).build();
             CircuitJob.Partition part;
             try (ResidentCache<dev.proofline.groth16.ProvingKey>.Lease key = Circuits.of(engine).key(c.circuit())) {
-                part = SubmitChecks.partition(circuit, key.value(), in, c.partition());
+                part = SubmitChecks.partition(circuit, key.value(), c.kind(), c.payload(), c.partition());
             }
             CircuitJob spec = new CircuitJob(Circuits.of(engine), c.circuit(), List.of(part));
             partitionBytes.put(c.circuit(), spec.workingSetBytes(0));
@@ -153,8 +146,8 @@ final class ClaimLoop {
             job.result().whenComplete((proofs, failure) -> writer.write(l, proofs, failure));
         } catch (ResidentCache.LoadException e) {
             writer.giveBack(l, e.getMessage());
-        } catch (StatusRuntimeException e) {
-            writer.fail(l, e.getStatus().getDescription());
+        } catch (JobFailure e) {
+            writer.fail(l, e.getMessage());
         } catch (InterruptedException e) {
             writer.giveBack(l, "the node is stopping");
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.proofline.daemon.cluster;
 
+import dev.proofline.daemon.jobs.JobFailure;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.groth16.Circuits;
@@ -105,7 +106,7 @@ public final class ClusterNode implements AutoCloseable {
     public String nodeId() {
         String id = nodeId;
         if (id == null) {
-            throw io.grpc.Status.UNAVAILABLE.withDescription("the cluster node is starting").asRuntimeException();
+            throw new JobFailure(JobFailure.Code.UNAVAILABLE, "the cluster node is starting");
         }
         return id;
     }

@@ -1,5 +1,6 @@
 package dev.proofline.daemon.cluster;
 
+import dev.proofline.daemon.jobs.JobFailure;
 import dev.proofline.engine.groth16.Circuits;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +60,7 @@ final class KeyDigests {
     String of(String circuit) {
         String d = byCircuit.get(circuit);
         if (d == null) {
-            throw io.grpc.Status.NOT_FOUND.withDescription("unknown circuit '" + circuit + "'").asRuntimeException();
+            throw new JobFailure(JobFailure.Code.NOT_FOUND, "unknown circuit '" + circuit + "'");
         }
         return d;
     }

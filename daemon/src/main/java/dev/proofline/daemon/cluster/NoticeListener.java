@@ -1,5 +1,6 @@
 package dev.proofline.daemon.cluster;
 
+import dev.proofline.daemon.jobs.JobState;
 import dev.proofline.daemon.store.ClusterStore;
 import java.util.List;
 import java.util.function.Consumer;
@@ -106,7 +107,7 @@ final class NoticeListener {
 
     private void jobEnded(String jobId, String state) {
         waiters.ended(jobId);
-        if (!"DONE".equals(state)) {
+        if (!JobState.DONE.name().equals(state)) {
             claims.abandonJob(jobId);
         }
     }

@@ -1,27 +1,16 @@
 package dev.proofline.daemon.cluster;
 
-import com.google.protobuf.ByteString;
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.CancelProofResponse;
-import dev.proofline.api.v1.GetStatusResponse;
-import dev.proofline.api.v1.JobState;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.PartitionResult;
-import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.api.v1.SubmitProofResponse;
-import dev.proofline.api.v1.Timings;
 import dev.proofline.daemon.jobs.ClientMessages;
-import dev.proofline.daemon.jobs.FailureStatus;
+import dev.proofline.daemon.jobs.JobFailure;
+import dev.proofline.daemon.jobs.JobReceipt;
+import dev.proofline.daemon.jobs.JobRequest;
+import dev.proofline.daemon.jobs.JobResult;
+import dev.proofline.daemon.jobs.JobState;
+import dev.proofline.daemon.jobs.JobsStatus;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.StatusJson;
-import dev.proofline.daemon.store.ClusterStore.PartitionKind;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.EngineStatus;
-import dev.proofline.engine.Priority;
-import dev.proofline.engine.groth16.CircuitJob;
-import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,30 +32,26 @@ public final class StoredJobs implements ProofJobs {
 
     /** The checked job goes into the queue, durable once this returns. */
     @Override
-    public SubmitProofResponse submit(SubmitProofRequest req, String circuit, Priority priority,
-            List<Partition> requested, List<CircuitJob.Partition> checked) {
-        List<ClusterStore.NewPartition> rows = new ArrayList<>(requested.size());
-        for (Partition p : requested) {
-            rows.add(p.getInputCase() == Partition.InputCase.WTNS
-                    ? new ClusterStore.NewPartition(PartitionKind.WTNS, p.getWtns().toByteArray())
-                    : new ClusterStore.NewPartition(PartitionKind.INPUT_JSON, p.getInputJson().getBytes(StandardCharsets.UTF_8)));
+    public JobReceipt submit(JobRequest req) {
+        List<ClusterStore.NewPartition> rows = new ArrayList<>(req.payloads().size());
+        for (JobRequest.Payload p : req.payloads()) {
+            rows.add(new ClusterStore.NewPartition(ClusterStore.PartitionKind.valueOf(p.kind().name()), p.bytes().get()));
         }
-        ClusterStore.Submitted s = node.store().queue().submit(req.getIdempotencyKey().isEmpty() ? null
-                : req.getIdempotencyKey(), circuit, node.digestOf(circuit), ClusterStore.rank(priority),
-                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()), node.nodeId(), rows);
-        return SubmitProofResponse.newBuilder().setJobId(s.jobId()).setQueuePosition(s.queuePosition())
-                .setExisting(s.existing()).build();
+        ClusterStore.Submitted s = node.store().queue().submit(req.idempotencyKey(), req.circuit(),
+                node.digestOf(req.circuit()), ClusterStore.rank(req.priority()), req.deadline(), node.nodeId(), rows);
+        return new JobReceipt(s.jobId(), s.queuePosition(), s.existing());
     }
 
     /** Answers when the job ends (an announcement from the store) or the timeout passes, from the job's rows. */
     @Override
-    public void await(String id, Duration timeout, StreamObserver<AwaitProofResponse> out) {
+    public CompletableFuture<JobResult> await(String id, Duration timeout) {
         CompletableFuture<Void> ended = node.watch(id); // before reading, so that no ending is missed
         ClusterStore.JobView v = job(id, true);
+        CompletableFuture<JobResult> out = new CompletableFuture<>();
         if (v.ended() || timeout.isZero()) {
             ended.cancel(false);
             answer(v, out);
-            return;
+            return out;
         }
         CompletableFuture.anyOf(ended, ProofJobs.after(timeout))
                 .whenComplete((x, t) -> {
@@ -74,18 +59,19 @@ public final class StoredJobs implements ProofJobs {
                     try {
                         answer(job(id, true), out);
                     } catch (Throwable e) {
-                        out.onError(FailureStatus.of(e));
+                        out.completeExceptionally(e);
                     }
                 });
+        return out;
     }
 
     @Override
-    public CancelProofResponse cancel(String jobId) {
+    public JobState cancel(String jobId) {
         ClusterStore.JobState st = node.store().queue().cancel(jobId);
         if (st == null) {
             job(jobId, false); // NOT_FOUND
         }
-        return CancelProofResponse.newBuilder().setState(JobState.valueOf(st.name())).build();
+        return JobState.valueOf(st.name());
     }
 
     @Override
@@ -95,10 +81,10 @@ public final class StoredJobs implements ProofJobs {
 
     /** The cluster's rows are read once, for both the JSON snapshot and their own field. */
     @Override
-    public void status(EngineStatus s, GetStatusResponse.Builder b) {
+    public JobsStatus status(EngineStatus s) {
         String clusterJson = clusterJson();
-        b.setJson(StatusJson.write(s, node.localStatus(), clusterJson));
-        b.setNodeId(node.nodeId()).setClusterJson(clusterJson);
+        String json = StatusJson.write(s, node.localStatus(), clusterJson);
+        return new JobsStatus(json, node.nodeId(), clusterJson);
     }
 
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
@@ -113,53 +99,36 @@ public final class StoredJobs implements ProofJobs {
     private ClusterStore.JobView job(String id, boolean fetching) {
         ClusterStore.JobView v = node.store().views().job(id, fetching);
         if (v == null) {
-            throw Status.NOT_FOUND.withDescription("no job '" + id + "' (unknown, or ended longer ago than "
-                    + node.store().database().retentionKey() + ")").asRuntimeException();
+            throw new JobFailure(JobFailure.Code.NOT_FOUND, "no job '" + id + "' (unknown, or ended longer ago than "
+                    + node.store().database().retentionKey() + ")");
         }
         return v;
     }
 
-    private static void answer(ClusterStore.JobView v, StreamObserver<AwaitProofResponse> out) {
+    /** Completes {@code out} with the job as stored, or with its failure when it did not end DONE. */
+    private static void answer(ClusterStore.JobView v, CompletableFuture<JobResult> out) {
         switch (v.state()) {
-            case FAILED -> out.onError((String.valueOf(v.error()).contains(ClusterStore.UNSATISFIED)
-                    ? Status.INVALID_ARGUMENT : Status.INTERNAL)
-                    .withDescription(ClientMessages.redact(String.valueOf(v.error()))).asRuntimeException());
-            case CANCELLED -> out.onError(Status.CANCELLED.withDescription("the job was cancelled").asRuntimeException());
-            case DEADLINE_EXCEEDED -> out.onError(Status.DEADLINE_EXCEEDED.withDescription(v.id()
-                    + " did not finish within its deadline").asRuntimeException());
-            default -> {
-                out.onNext(response(v));
-                out.onCompleted();
-            }
+            case FAILED -> out.completeExceptionally(new JobFailure(String.valueOf(v.error())
+                    .contains(ClusterStore.UNSATISFIED) ? JobFailure.Code.INVALID_ARGUMENT : JobFailure.Code.INTERNAL,
+                    ClientMessages.redact(String.valueOf(v.error()))));
+            case CANCELLED -> out.completeExceptionally(new JobFailure(JobFailure.Code.CANCELLED,
+                    "the job was cancelled"));
+            case DEADLINE_EXCEEDED -> out.completeExceptionally(new JobFailure(JobFailure.Code.DEADLINE_EXCEEDED,
+                    v.id() + " did not finish within its deadline"));
+            default -> out.complete(result(v));
         }
     }
 
-    static AwaitProofResponse response(ClusterStore.JobView v) {
-        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(v.id())
-                .setState(JobState.valueOf(v.state().name())).addAllRefusals(v.refusals());
-        if (v.error() != null) {
-            b.setError(v.error());
-        }
+    static JobResult result(ClusterStore.JobView v) {
+        JobState state = JobState.valueOf(v.state().name());
+        List<JobResult.Part> parts = new ArrayList<>(v.parts().size());
         for (ClusterStore.PartitionView p : v.parts()) {
-            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index())
-                    .setState(p.state().name().toLowerCase(Locale.ROOT));
-            if (p.node() != null) {
-                r.setNode(p.node());
-            }
             double[] t = p.timings();
-            if (t != null && t.length == 6) {
-                r.setTimings(Timings.newBuilder().setQueueWaitMs(t[0]).setSynthesisMs(t[1]).setProverWaitMs(t[2])
-                        .setProverMs(t[3]).setFinalizeMs(t[4]).setTotalMs(t[5]));
-            }
-            if (p.proofJson() != null) {
-                r.setProofJson(p.proofJson());
-            }
-            if (p.proofBinary() != null) {
-                r.setProofBinary(ByteString.copyFrom(p.proofBinary()));
-            }
-            r.addAllPublicSignals(p.publicSignals());
-            b.addPartitions(r);
+            JobResult.Timings timings = t != null && t.length == 6
+                    ? new JobResult.Timings(t[0], t[1], t[2], t[3], t[4], t[5]) : null;
+            parts.add(new JobResult.Part(p.index(), p.state().name().toLowerCase(Locale.ROOT), p.node(), timings,
+                    p.proofJson(), p.proofBinary(), p.publicSignals()));
         }
-        return b.build();
+        return new JobResult(v.id(), state, v.error(), v.refusals(), parts);
     }
 }

@@ -21,6 +21,11 @@ public final class FailureStatus {
         if (t instanceof StatusRuntimeException s) {
             return s;
         }
+        if (t instanceof JobFailure f) {
+            // its message is written for the client already, as a status's would be
+            return Status.fromCode(Status.Code.valueOf(f.code().name())).withDescription(f.getMessage())
+                    .asRuntimeException();
+        }
         if (t instanceof ExecutionException && t.getCause() != null) {
             t = t.getCause();
         }

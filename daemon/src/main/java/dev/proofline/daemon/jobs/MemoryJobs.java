@@ -1,27 +1,15 @@
 package dev.proofline.daemon.jobs;
 
-import com.google.protobuf.ByteString;
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.CancelProofResponse;
-import dev.proofline.api.v1.GetStatusResponse;
-import dev.proofline.api.v1.JobState;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.PartitionResult;
-import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.api.v1.SubmitProofResponse;
-import dev.proofline.api.v1.Timings;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineStatus;
-import dev.proofline.engine.Priority;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
-import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
@@ -39,19 +27,16 @@ public final class MemoryJobs implements ProofJobs {
     }
 
     @Override
-    public SubmitProofResponse submit(SubmitProofRequest req, String circuit, Priority priority,
-            List<Partition> requested, List<CircuitJob.Partition> checked) throws InterruptedException {
-        CircuitJob spec = new CircuitJob(Circuits.of(engine), circuit, checked);
-        Engine.Job job = engine.submit(spec, priority,
-                req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey(),
-                req.getDeadlineMs() == 0 ? null : Duration.ofMillis(req.getDeadlineMs()));
-        return SubmitProofResponse.newBuilder().setJobId(job.id()).setQueuePosition(engine.queuePosition(job))
-                .setExisting(job.spec() != spec).build();
+    public JobReceipt submit(JobRequest req) throws InterruptedException {
+        CircuitJob spec = new CircuitJob(Circuits.of(engine), req.circuit(), req.checked());
+        Engine.Job job = engine.submit(spec, req.priority(), req.idempotencyKey(), req.deadline());
+        return new JobReceipt(job.id(), engine.queuePosition(job), job.spec() != spec);
     }
 
     @Override
-    public void await(String jobId, Duration timeout, StreamObserver<AwaitProofResponse> out) {
+    public CompletableFuture<JobResult> await(String jobId, Duration timeout) {
         Engine.Job job = job(jobId);
+        CompletableFuture<JobResult> out = new CompletableFuture<>();
         CompletableFuture<List<Object>> f = job.result();
         CompletableFuture<Object> any = f.isDone() || timeout.isZero()
                 ? CompletableFuture.completedFuture(null)
@@ -63,26 +48,27 @@ public final class MemoryJobs implements ProofJobs {
                     if (why instanceof Prover.ProofRejectedException && job.spec() instanceof CircuitJob cj) {
                         // the proof's own verification caught a witness that does not satisfy the circuit
                         // (a circuit with only a key cannot be checked at submission)
-                        out.onError(Status.INVALID_ARGUMENT.withDescription(job.id() + ": a witness does not satisfy"
-                                + " circuit '" + cj.circuitId() + "' (its proof fails verification)").asRuntimeException());
+                        out.completeExceptionally(new JobFailure(JobFailure.Code.INVALID_ARGUMENT, job.id()
+                                + ": a witness does not satisfy circuit '" + cj.circuitId()
+                                + "' (its proof fails verification)"));
                         return;
                     }
-                    out.onError(FailureStatus.of(why));
+                    out.completeExceptionally(why);
                     return;
                 }
-                out.onNext(response(job));
-                out.onCompleted();
+                out.complete(result(job));
             } catch (Throwable t) {
-                out.onError(FailureStatus.of(t));
+                out.completeExceptionally(t);
             }
         });
+        return out;
     }
 
     @Override
-    public CancelProofResponse cancel(String jobId) {
+    public JobState cancel(String jobId) {
         Engine.Job job = job(jobId);
         job.cancel();
-        return CancelProofResponse.newBuilder().setState(state(job)).build();
+        return state(job);
     }
 
     @Override
@@ -91,13 +77,13 @@ public final class MemoryJobs implements ProofJobs {
     }
 
     @Override
-    public void status(EngineStatus s, GetStatusResponse.Builder b) {
-        b.setJson(StatusJson.write(s));
+    public JobsStatus status(EngineStatus s) {
+        return new JobsStatus(StatusJson.write(s), null, null);
     }
 
     private Engine.Job job(String id) {
-        return engine.job(id).orElseThrow(() -> Status.NOT_FOUND.withDescription("no job '" + id
-                + "' (unknown, or ended longer ago than engine.result_retention)").asRuntimeException());
+        return engine.job(id).orElseThrow(() -> new JobFailure(JobFailure.Code.NOT_FOUND, "no job '" + id
+                + "' (unknown, or ended longer ago than engine.result_retention)"));
     }
 
     private static Throwable failure(CompletableFuture<?> f) {
@@ -114,27 +100,24 @@ public final class MemoryJobs implements ProofJobs {
         }
     }
 
-    static AwaitProofResponse response(Engine.Job job) {
-        AwaitProofResponse.Builder b = AwaitProofResponse.newBuilder().setJobId(job.id()).setState(state(job));
+    static JobResult result(Engine.Job job) {
+        JobState state = state(job);
         List<Object> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
                 ? job.result().join() : null;
+        List<JobResult.Part> parts = new ArrayList<>(job.partitions());
         for (int p = 0; p < job.partitions(); p++) {
-            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p)
-                    .setState(job.state(p).name().toLowerCase(Locale.ROOT));
             Engine.Timings t = job.timings(p);
-            if (t != null) {
-                r.setTimings(Timings.newBuilder().setQueueWaitMs(t.queueWaitMs()).setSynthesisMs(t.synthesisMs())
-                        .setProverWaitMs(t.proverWaitMs()).setProverMs(t.proverMs()).setFinalizeMs(t.finalizeMs())
-                        .setTotalMs(t.totalMs()));
-            }
+            JobResult.Timings timings = t == null ? null : new JobResult.Timings(t.queueWaitMs(), t.synthesisMs(),
+                    t.proverWaitMs(), t.proverMs(), t.finalizeMs(), t.totalMs());
+            String partState = job.state(p).name().toLowerCase(Locale.ROOT);
             if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
-                r.setProofJson(SnarkjsJson.proofJson(pr.proof()))
-                        .setProofBinary(ByteString.copyFrom(ProofBinary.encode(pr.proof())))
-                        .addAllPublicSignals(pr.publicSignals());
+                parts.add(new JobResult.Part(p, partState, null, timings, SnarkjsJson.proofJson(pr.proof()),
+                        ProofBinary.encode(pr.proof()), pr.publicSignals()));
+            } else {
+                parts.add(new JobResult.Part(p, partState, null, timings, null, null, List.of()));
             }
-            b.addPartitions(r);
         }
-        return b.build();
+        return new JobResult(job.id(), state, null, List.of(), parts);
     }
 
     static JobState state(Engine.Job job) {

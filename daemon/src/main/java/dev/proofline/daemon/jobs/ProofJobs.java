@@ -1,17 +1,7 @@
 package dev.proofline.daemon.jobs;
 
-import dev.proofline.api.v1.AwaitProofResponse;
-import dev.proofline.api.v1.CancelProofResponse;
-import dev.proofline.api.v1.GetStatusResponse;
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.engine.EngineStatus;
-import dev.proofline.engine.Priority;
-import dev.proofline.engine.groth16.CircuitJob;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -19,28 +9,30 @@ import java.util.concurrent.TimeUnit;
  * Where the {@code ProvingService}'s jobs live, the one thing in which a daemon differs by its mode:
  * in its engine's memory ({@link MemoryJobs}), or in a durable queue its node proves from
  * ({@code StoredJobs}: cluster mode, or a single daemon's store). The service checks a request the
- * same way in both, then hands the job here.
+ * same way in both, then hands the job here. The jobs speak plain Java: the service converts its
+ * messages to and from these types ({@code JobMessages}), and a failure is an exception that
+ * {@link FailureStatus} answers with a status.
  */
 public interface ProofJobs {
 
-    /**
-     * Queues a job whose partitions were checked against the circuit: {@code requested} as the client
-     * sent them, {@code checked} as the engine takes them.
-     */
-    SubmitProofResponse submit(SubmitProofRequest req, String circuit, Priority priority, List<Partition> requested,
-            List<CircuitJob.Partition> checked) throws InterruptedException;
+    /** Queues a job whose partitions were checked against the circuit. */
+    JobReceipt submit(JobRequest req) throws InterruptedException;
 
-    /** Answers when the job ends or the timeout passes (state RUNNING), without holding a thread. */
-    void await(String jobId, Duration timeout, StreamObserver<AwaitProofResponse> out);
+    /**
+     * A future of the job when it ends or the timeout passes (state RUNNING), without holding a thread; it
+     * fails with the job's failure when the job failed, was cancelled or passed its deadline. An unknown
+     * job is a {@link JobFailure} (NOT_FOUND) thrown at once.
+     */
+    CompletableFuture<JobResult> await(String jobId, Duration timeout);
 
     /** Cancels a job; its state afterwards. */
-    CancelProofResponse cancel(String jobId);
+    JobState cancel(String jobId);
 
     /** The status as JSON ({@code GET /status}): the engine's, with the cluster's in cluster mode. */
     String statusJson(EngineStatus s);
 
-    /** Sets the jobs' part of a GetStatus answer: its JSON, and in cluster mode the node and the cluster. */
-    void status(EngineStatus s, GetStatusResponse.Builder b);
+    /** The jobs' part of a GetStatus answer: its JSON, and in cluster mode the node and the cluster. */
+    JobsStatus status(EngineStatus s);
 
     /**
      * A future that completes when {@code timeout} has passed, on the JDK's own timer thread: a task of

@@ -1,47 +1,28 @@
 package dev.proofline.daemon.jobs;
 
-import dev.proofline.api.v1.Partition;
-import dev.proofline.api.v1.Priority;
-import dev.proofline.api.v1.SubmitProofRequest;
+import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.io.WtnsFile;
 import dev.proofline.r1cs.wasm.CircomInput;
-import io.grpc.Status;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The fields of a submission that the service checks before anything else (the JSON API's requests
- * included, which become the same gRPC request): numbers a client may send out of range must not
- * wrap, and strings the store keeps must stay small.
+ * The checks of a submission that do not depend on how it was sent: its limits, its waits, and its
+ * partitions against the circuit and its key (a service's request, or a partition a durable queue kept).
+ * The service's request messages are checked by {@code SubmitRequests}, with these.
  */
 public final class SubmitChecks {
 
     /** The longest deadline a job may have: a year. Longer ones overflowed the store's and the engine's clocks. */
-    static final Duration MAX_DEADLINE = Duration.ofDays(365);
+    public static final Duration MAX_DEADLINE = Duration.ofDays(365);
     /** The longest idempotency key, in characters: it is stored and indexed with its job. */
-    static final int MAX_IDEMPOTENCY_KEY = 256;
+    public static final int MAX_IDEMPOTENCY_KEY = 256;
 
     private SubmitChecks() {
-    }
-
-    /** INVALID_ARGUMENT for a priority that is none of the four, a deadline past a year, or a key too long. */
-    public static void check(SubmitProofRequest req) {
-        if (req.getPriority() == Priority.UNRECOGNIZED) {
-            throw invalid("priority " + req.getPriorityValue() + " is not one of LOW (1), NORMAL (2), HIGH (3),"
-                    + " CRITICAL (4)");
-        }
-        // uint64 on the wire: a value from 2^63 on is negative here
-        long deadline = req.getDeadlineMs();
-        if (Long.compareUnsigned(deadline, MAX_DEADLINE.toMillis()) > 0) {
-            throw invalid("deadline_ms " + Long.toUnsignedString(deadline) + " is more than a year ("
-                    + MAX_DEADLINE.toMillis() + "); 0 means none");
-        }
-        int key = req.getIdempotencyKey().length();
-        if (key > MAX_IDEMPOTENCY_KEY) {
-            throw invalid("idempotency_key has " + key + " characters, at most " + MAX_IDEMPOTENCY_KEY);
-        }
     }
 
     /**
@@ -55,36 +36,47 @@ public final class SubmitChecks {
         return Long.compareUnsigned(ms, max.toMillis()) < 0 ? Duration.ofMillis(ms) : max;
     }
 
-    /** A partition of a request as the engine takes it, checked against the circuit and its key. */
-    public static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, Partition in, int p) {
-        String name = "partition " + p + " of circuit '" + circuit.id() + "'";
-        switch (in.getInputCase()) {
-            case WTNS -> {
-                // checked now, so that a bad witness is INVALID_ARGUMENT at submission
-                // read from a view of the message's bytes: a large witness is copied once, into its values
-                return new CircuitJob.Values(CircuitJob.checkWitness(name,
-                        WtnsFile.read(java.lang.foreign.MemorySegment.ofBuffer(in.getWtns().asReadOnlyByteBuffer()),
-                                name), key));
-            }
-            case INPUT_JSON -> {
-                if (circuit instanceof Circuits.Java j && j.fromInput() != null) {
-                    try {
-                        return new CircuitJob.Instance(j.fromInput().apply(in.getInputJson()));
-                    } catch (IllegalArgumentException e) {
-                        throw invalid(name + ": " + e.getMessage());
-                    }
-                }
-                if (!(circuit instanceof Circuits.Circom c) || c.wasm() == null) {
-                    throw invalid(name + ": the circuit has no witness generator (circuit.wasm): send witnesses"
-                            + " (.wtns)");
-                }
-                return new CircuitJob.Inputs(CircomInput.parse(in.getInputJson(), name));
-            }
-            default -> throw invalid(name + ": neither wtns nor input_json is set");
-        }
+    /**
+     * A partition kept by a durable queue, as the engine takes it, checked against the circuit and its key
+     * (this node's, which may differ from the submitting node's): a {@link JobFailure} (INVALID_ARGUMENT)
+     * when it does not fit them.
+     */
+    public static CircuitJob.Partition partition(Circuits.Registered circuit, ProvingKey key, ClusterStore.PartitionKind kind,
+            byte[] payload, int p) {
+        return switch (kind) {
+            case WTNS -> wtns(circuit, key, MemorySegment.ofArray(payload).asReadOnly(), p);
+            case INPUT_JSON -> input(circuit, new String(payload, StandardCharsets.UTF_8), p);
+        };
     }
 
-    private static RuntimeException invalid(String message) {
-        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    /** How a message names partition {@code p} of {@code circuit}. */
+    public static String name(Circuits.Registered circuit, int p) {
+        return "partition " + p + " of circuit '" + circuit.id() + "'";
+    }
+
+    /** A witness ({@code .wtns}) checked against the key: a {@link JobFailure} (INVALID_ARGUMENT) when it does not fit. */
+    public static CircuitJob.Partition wtns(Circuits.Registered circuit, ProvingKey key, MemorySegment wtns, int p) {
+        String name = name(circuit, p);
+        return new CircuitJob.Values(CircuitJob.checkWitness(name, WtnsFile.read(wtns, name), key));
+    }
+
+    /**
+     * Input JSON, for a circuit that turns it into a witness: a {@link JobFailure} (INVALID_ARGUMENT) when
+     * the circuit has no witness generator or the input is not one it takes.
+     */
+    public static CircuitJob.Partition input(Circuits.Registered circuit, String json, int p) {
+        String name = name(circuit, p);
+        if (circuit instanceof Circuits.Java j && j.fromInput() != null) {
+            try {
+                return new CircuitJob.Instance(j.fromInput().apply(json));
+            } catch (IllegalArgumentException e) {
+                throw new JobFailure(JobFailure.Code.INVALID_ARGUMENT, name + ": " + e.getMessage());
+            }
+        }
+        if (!(circuit instanceof Circuits.Circom c) || c.wasm() == null) {
+            throw new JobFailure(JobFailure.Code.INVALID_ARGUMENT, name + ": the circuit has no witness generator"
+                    + " (circuit.wasm): send witnesses (.wtns)");
+        }
+        return new CircuitJob.Inputs(CircomInput.parse(json, name));
     }
 }

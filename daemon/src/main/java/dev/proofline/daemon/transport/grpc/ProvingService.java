@@ -23,6 +23,7 @@ import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.jobs.FailureStatus;
+import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.SatisfactionCheck;
 import dev.proofline.daemon.jobs.SubmitChecks;
@@ -45,6 +46,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -92,8 +94,8 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
     public void prove(SubmitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
             SubmitProofResponse sub = submit(req, partitions(req.getPartitionsList()));
-            jobs.await(sub.getJobId(), SubmitChecks.waitOf(req.getAwaitTimeoutMs(), Duration.ofMinutes(10), maxAwait),
-                    out);
+            answer(jobs.await(sub.getJobId(), SubmitChecks.waitOf(req.getAwaitTimeoutMs(), Duration.ofMinutes(10),
+                    maxAwait)), out);
         } catch (Throwable t) {
             out.onError(FailureStatus.of(t));
         }
@@ -202,19 +204,19 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
         if (!accepting) {
             throw Status.UNAVAILABLE.withDescription("the daemon is shutting down").asRuntimeException();
         }
-        SubmitChecks.check(req);
+        SubmitRequests.check(req);
         String id = req.getCircuitId();
         Circuits.checkId(id);
         Circuits.Registered circuit = Circuits.of(engine).get(id);
         List<CircuitJob.Partition> parts = new ArrayList<>(ps.size());
         try (ResidentCache<ProvingKey>.Lease key = Circuits.of(engine).key(id)) {
             for (int p = 0; p < ps.size(); p++) {
-                parts.add(SubmitChecks.partition(circuit, key.value(), ps.get(p), p));
+                parts.add(SubmitRequests.partition(circuit, key.value(), ps.get(p), p));
             }
         }
         checkInputs(id, parts);
         checkSatisfied(id, parts);
-        return jobs.submit(req, id, priority(req), ps, parts);
+        return JobMessages.submitted(jobs.submit(JobMessages.request(req, id, priority(req), ps, parts)));
     }
 
     /**
@@ -266,15 +268,31 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
     @Override
     public void awaitProof(AwaitProofRequest req, StreamObserver<AwaitProofResponse> out) {
         try {
-            jobs.await(req.getJobId(), SubmitChecks.waitOf(req.getTimeoutMs(), Duration.ZERO, maxAwait), out);
+            answer(jobs.await(req.getJobId(), SubmitChecks.waitOf(req.getTimeoutMs(), Duration.ZERO, maxAwait)), out);
         } catch (Throwable t) {
             out.onError(FailureStatus.of(t));
         }
     }
 
+    /** Answers with the waited-for job when it is there, or with the status of its failure. */
+    private static void answer(CompletableFuture<JobResult> job, StreamObserver<AwaitProofResponse> out) {
+        job.whenComplete((r, failure) -> {
+            if (failure != null) {
+                out.onError(FailureStatus.of(failure));
+                return;
+            }
+            try {
+                out.onNext(JobMessages.result(r));
+                out.onCompleted();
+            } catch (Throwable t) {
+                out.onError(FailureStatus.of(t));
+            }
+        });
+    }
+
     @Override
     public void cancelProof(CancelProofRequest req, StreamObserver<CancelProofResponse> out) {
-        respond(out, () -> jobs.cancel(req.getJobId()));
+        respond(out, () -> JobMessages.cancelled(jobs.cancel(req.getJobId())));
     }
 
     // ------------------------------------------------------------------ status, keys
@@ -290,7 +308,7 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
                     .setBudgetReservedBytes(s.budgetReserved()).setProverBusyLastMinute(s.proverBusyLastMinute())
                     .setProofs(s.proofs()).setFailed(s.failed()).setCancelled(s.cancelled())
                     .addAllDevices(s.devices());
-            jobs.status(s, b);
+            JobMessages.status(jobs.status(s), b);
             for (Circuits.Registered c : Circuits.of(engine).list()) {
                 KeyStatus.Builder k = KeyStatus.newBuilder().setCircuitId(c.id());
                 for (ResidentCache.EntryStatus e : s.keys()) {

@@ -4,7 +4,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.proofline.algebra.testing.ReaderContract;
 import dev.proofline.api.v1.SubmitProofRequest;
-import dev.proofline.daemon.jobs.SubmitChecks;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.ProvingKey;
@@ -62,7 +61,7 @@ public class SubmitRequestFuzzTest {
         List<CircuitJob.Partition> parts = new ArrayList<>();
         for (int p = 0; p < req.getPartitionsCount(); p++) {
             try {
-                parts.add(SubmitChecks.partition(CIRCUIT, KEY, req.getPartitions(p), p));
+                parts.add(SubmitRequests.partition(CIRCUIT, KEY, req.getPartitions(p), p));
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() != Status.Code.INVALID_ARGUMENT) {
                     throw e;
