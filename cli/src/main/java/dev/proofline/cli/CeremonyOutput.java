@@ -18,12 +18,19 @@ final class CeremonyOutput {
      * the step has run two seconds (not for a request the local engine runs, nor into a file or a pipe).
      */
     static StepProgress progress(CommandSpec spec) {
-        PrintWriter err = spec.commandLine().getErr();
-        boolean terminal = Invocation.of(spec).console() && System.console() != null && System.console().isTerminal();
-        return new Bar(err, terminal, System::nanoTime);
+        return new Bar(spec.commandLine().getErr(), terminal(spec), System::nanoTime);
     }
 
-    /** Lines, and the bar where {@code drawn}; {@code clock} gives nanoseconds. */
+    /** The bar of {@link #progress} alone, for a step whose lines are not printed ({@code zkey verify}). */
+    static StepProgress barOnly(CommandSpec spec) {
+        return new Bar(spec.commandLine().getErr(), terminal(spec), System::nanoTime, false);
+    }
+
+    private static boolean terminal(CommandSpec spec) {
+        return Invocation.of(spec).console() && System.console() != null && System.console().isTerminal();
+    }
+
+    /** Lines where {@code lines}, and the bar where {@code drawn}; {@code clock} gives nanoseconds. */
     static final class Bar implements StepProgress {
 
         private static final long DELAY_NANOS = 2_000_000_000L;
@@ -32,20 +39,29 @@ final class CeremonyOutput {
 
         private final PrintWriter err;
         private final boolean draws;
+        private final boolean lines;
         private final LongSupplier clock;
         private final long start;
         private long drawnAt = -1;
         private boolean shown;
 
         Bar(PrintWriter err, boolean draws, LongSupplier clock) {
+            this(err, draws, clock, true);
+        }
+
+        Bar(PrintWriter err, boolean draws, LongSupplier clock, boolean lines) {
             this.err = err;
             this.draws = draws;
+            this.lines = lines;
             this.clock = clock;
             this.start = clock.getAsLong();
         }
 
         @Override
         public synchronized void accept(String line) {
+            if (!lines) {
+                return;
+            }
             clear();
             err.println(line);
             err.flush();

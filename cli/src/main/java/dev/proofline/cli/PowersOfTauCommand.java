@@ -190,9 +190,11 @@ final class PowersOfTauCommand extends ParentCommand {
         @Override
         public Integer call() {
             List<String> contributions;
+            var progress = CeremonyOutput.progress(spec);
             try {
-                contributions = PtauVerifier.verify(in, CeremonyOutput.progress(spec));
+                contributions = PtauVerifier.verify(in, progress);
             } catch (FormatException e) {
+                progress.done(1);   // the bar, if drawn, gives way to the reason
                 spec.commandLine().getErr().println("INVALID: " + e.getMessage());
                 spec.commandLine().getErr().flush();
                 return 1;

@@ -133,9 +133,11 @@ final class ZkeyCeremonyCommands {
         @Override
         public Integer call() throws IOException {
             List<String> report;
+            var progress = CeremonyOutput.barOnly(spec);
             try {
-                report = ZkeyVerifier.verify(r1cs, ptau, zkey, m -> { });
+                report = ZkeyVerifier.verify(r1cs, ptau, zkey, progress);
             } catch (FormatException e) {
+                progress.done(1);   // the bar, if drawn, gives way to the reason
                 spec.commandLine().getErr().println("INVALID: " + e.getMessage());
                 spec.commandLine().getErr().flush();
                 return 1;

@@ -45,4 +45,27 @@ class CeremonyOutputTest {
         bar.accept("done");
         assertEquals("done" + System.lineSeparator(), out.toString());
     }
+
+    @Test
+    void theBarAloneDrawsAndClearsButWritesNoLine() {
+        StringWriter out = new StringWriter();
+        long[] now = {0};
+        CeremonyOutput.Bar bar = new CeremonyOutput.Bar(new PrintWriter(out), true, () -> now[0], false);
+        bar.accept("the chain of 1 contributions holds");
+        assertEquals("", out.toString(), "a line is not written");
+        now[0] = 3_000_000_000L;
+        bar.done(0.5);
+        assertTrue(out.toString().startsWith("\r[" + "#".repeat(15) + " ".repeat(15) + "]  50%"), out::toString);
+        bar.accept("H written");
+        bar.done(1);
+        assertTrue(out.toString().endsWith("\r" + " ".repeat(62) + "\r"), "cleared at the end: " + out);
+        assertTrue(!out.toString().contains("written"), out::toString);
+
+        StringWriter piped = new StringWriter();
+        CeremonyOutput.Bar none = new CeremonyOutput.Bar(new PrintWriter(piped), false, () -> now[0], false);
+        none.accept("H written");
+        none.done(0.5);
+        none.done(1);
+        assertEquals("", piped.toString(), "nothing without a terminal");
+    }
 }

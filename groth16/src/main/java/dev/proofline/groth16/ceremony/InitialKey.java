@@ -57,14 +57,42 @@ public final class InitialKey {
     }
 
     static byte[] create(R1cs cs, Path r1csPath, PtauFile ptau, Path out, Consumer<String> log) throws IOException {
+        Work work = new Work(log, work(cs));
+        byte[] hash = create(cs, r1csPath, ptau, out, log, work);
+        work.finish();
+        return hash;
+    }
+
+    /** The power of the circuit's domain: the smallest power of two above nConstraints + nPublic. */
+    static int domainPower(R1cs cs) {
+        long rows = (long) cs.constraintCount() + cs.publicCount();
+        return (rows == 0 ? 0 : 63 - Long.numberOfLeadingZeros(rows)) + 1;
+    }
+
+    /**
+     * The work of a key, a unit a point (G2's {@link Work#G2}): each basis point read from the ptau
+     * (n each of tau G1, tau G2, alpha, beta), each term of the sums (a multiplication or an addition:
+     * A's and the public rows', B's twice for B1 and B2, every one once more for IC or C), each H point.
+     */
+    static double work(R1cs cs) {
+        double n = Math.pow(2, domainPower(cs));
+        double a = cs.a().terms();
+        double b = cs.b().terms();
+        double c = cs.c().terms();
+        int rows = cs.publicCount() + 1;
+        return (3 + Work.G2) * n + (a + rows) + (1 + Work.G2) * b + (a + b + c + rows) + n;
+    }
+
+    /** Writes the key, counting its work in {@code work} (which it does not finish). */
+    static byte[] create(R1cs cs, Path r1csPath, PtauFile ptau, Path out, Consumer<String> log, Work work)
+            throws IOException {
         PairingCurve curve = ptau.curve();
         if (cs.curve() != curve) {
             throw new IllegalArgumentException(r1csPath + ": the circuit is on " + cs.curve().snarkjsName()
                     + ", " + ptau.path() + " on " + curve.snarkjsName());
         }
         int nPublic = cs.publicCount();
-        long rows = (long) cs.constraintCount() + nPublic;
-        int power = (rows == 0 ? 0 : 63 - Long.numberOfLeadingZeros(rows)) + 1;
+        int power = domainPower(cs);
         if (power > ptau.power()) {
             throw ptau.error(PtauFile.HEADER, "power " + ptau.power() + " is too small for " + r1csPath + ": "
                     + cs.constraintCount() + " constraints and " + nPublic + " public signals need 2^" + power);
@@ -96,15 +124,18 @@ public final class InitialKey {
             for (int k = 0; k < 4; k++) {
                 CurveGroup group = k == TAU_G2 ? curve.g2Group() : curve.g1Group();
                 bases[k] = decode(ptau, lagrange[k], group, n - 1L, n);
+                work.add((long) n * Work.weight(k == TAU_G2));
             }
             PointSums[] sums = sums(cs, nPublic);
             java.math.BigInteger r = curve.fr().modulus();
 
             writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), () -> curve.multiplier(false), bases, r),
                     sums[0].outputs());
+            work.add(sums[0].terms());
             log.accept("IC computed");
             writeH(w, ptau, g1, n);
             hashH(hash, ptau, g1, n);
+            work.add(n);
             log.accept("H written");
             int[] order = {8, 5, 6, 7};
             int[] which = {1, 2, 3, 4};
@@ -115,6 +146,7 @@ public final class InitialKey {
                 boolean g2s = order[s] == 7;
                 writeSums(w, order[s], hash, g2s ? g2 : g1, p.evaluate(c, () -> curve.multiplier(g2s), bases, r),
                         p.outputs());
+                work.add(p.terms() * Work.weight(g2s));
                 log.accept(names[s] + " computed: " + p.outputs() + " points");
             }
             byte[] circuitHash = hash.digest();

@@ -48,7 +48,7 @@ public final class PhaseTwoPreparation {
             double total = 0;
             for (int g2 = 0; g2 < 4; g2++) {   // the four sections: tau G1 (one domain more), tau G2 (three times the work), alpha, beta
                 for (int p = 0; p <= ptau.power() + (g2 == 0 ? 1 : 0); p++) {
-                    total += (g2 == 1 ? 3 : 1) * Work.transform(p, true);
+                    total += Work.weight(g2 == 1) * Work.transform(p, true);
                 }
             }
             Work work = new Work(log, total);
@@ -57,7 +57,7 @@ public final class PhaseTwoPreparation {
                 {PtauFile.BETA_TAU_G1, PtauFile.LAGRANGE_BETA_TAU_G1}};
             for (int[] pair : pairs) {
                 boolean g2 = pair[0] == PtauFile.TAU_G2;
-                int weight = g2 ? 3 : 1;
+                int weight = Work.weight(g2);
                 if (w.finished(pair[1])) {
                     log.accept(PtauFile.NAMES.get(pair[1]) + ": kept from the earlier run");
                     for (int p = 0; p <= (pair[0] == PtauFile.TAU_G1 ? ptau.power() + 1 : ptau.power()); p++) {

@@ -66,6 +66,11 @@ final class PointSums {
         return outputs;
     }
 
+    /** The terms of all outputs (once sealed). */
+    long terms() {
+        return start[outputs];
+    }
+
     /**
      * The sums, affine (flat, the curve's affine width each; an output without terms is infinity).
      * {@code bases[k]} holds basis k's affine points; {@code r} is the scalar field's modulus.

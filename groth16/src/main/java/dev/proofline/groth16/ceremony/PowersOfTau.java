@@ -207,7 +207,7 @@ public final class PowersOfTau {
      */
     /** A section's work a point: a multiplication in G2 costs about three in G1. */
     private static int weight(int type) {
-        return type == PtauFile.TAU_G2 || type == PtauFile.BETA_G2 ? 3 : 1;
+        return Work.weight(type == PtauFile.TAU_G2 || type == PtauFile.BETA_G2);
     }
 
     private static long[] multiply(PairingCurve curve, MemorySegment in, PointBytes g, long count, long[] factor, long[] tau,

@@ -33,12 +33,30 @@ public final class PtauVerifier {
     private final PtauFile ptau;
     private final PairingCurve curve;
     private final Consumer<String> log;
+    private final Work work;
     private final SecureRandom random = new SecureRandom();
 
     private PtauVerifier(PtauFile ptau, Consumer<String> log) {
         this.ptau = ptau;
         this.curve = ptau.curve();
         this.log = log;
+        this.work = new Work(log, work(ptau.power(), ptau.hasPhase2()));
+    }
+
+    /**
+     * The work of checking a file of 2^power: a unit a point read, checked and combined (a G2 point
+     * {@link Work#G2}), for the 2n - 1 tau G1, n tau G2, alpha and beta points, and after prepare
+     * phase2 for both the powers and the Lagrange points of each domain.
+     */
+    static double work(int power, boolean phase2) {
+        double n = Math.pow(2, power);
+        double total = 2 * n - 1 + Work.G2 * n + 2 * n;
+        if (phase2) {
+            for (int p = 0; p <= power + 1; p++) {
+                total += 2 * Math.pow(2, p) * (p <= power ? 1 + Work.G2 + 2 : 1);
+            }
+        }
+        return total;
     }
 
     /** Verifies the file; returns its contributions, first to last, for printing. */
@@ -107,6 +125,7 @@ public final class PtauVerifier {
             lagrange(PtauFile.BETA_TAU_G1, PtauFile.LAGRANGE_BETA_TAU_G1, curve.g1Group(), ptau.power());
             log.accept("phase-2 sections checked");
         }
+        work.finish();
         return List.of(lines);
     }
 
@@ -160,6 +179,7 @@ public final class PtauVerifier {
         pa.setInfinity(r2, 0);
         long[][] out = new long[2 + firsts][];
         Msm msm = Msm.on(c);
+        int weight = Work.weight(group == curve.g2Group());
         for (long base = 0; base < count - 1; base += CHUNK) {
             int m = (int) Math.min(CHUNK, count - 1 - base);
             long[] pts = decode(type, group, seg, base, m + 1);
@@ -175,8 +195,10 @@ public final class PtauVerifier {
             }
             pa.add(r1, 0, msm.multiply(pts, 0, scalars, 0, m), 0, r1, 0);
             pa.add(r2, 0, msm.multiply(pts, 1, scalars, 0, m), 0, r2, 0);
+            work.add((long) weight * m);
         }
         PowersOfTau.hashUncompressed(seg, bytes, count, hash);
+        work.add(weight);   // the last point, read only by the hash and the chunk before
         out[0] = new long[aw];
         out[1] = new long[aw];
         pa.toAffine(r1, 0, out[0], 0);
@@ -206,6 +228,7 @@ public final class PtauVerifier {
             long[] rhs = msm.multiply(basis, 0, Msm.canonicalScalars(fr, t), 0, n);
             require(lagrangeType, c.arithmetic().equal(lhs, 0, rhs, 0),
                     "the points of domain 2^" + p + " are not the Lagrange basis of the powers of tau");
+            work.add(2L * n * Work.weight(group == curve.g2Group()));
         }
     }
 

@@ -9,7 +9,9 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import dev.proofline.algebra.ntt.RootsOfUnity;
+import dev.proofline.r1cs.R1cs;
 import dev.proofline.r1cs.io.FormatException;
+import dev.proofline.r1cs.io.R1csFile;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
@@ -53,15 +55,22 @@ public final class ZkeyVerifier {
             ZkeyVerifier v = new ZkeyVerifier(key);
             long[] delta = v.chain();
             log.accept("the chain of " + key.contributions.size() + " contributions holds");
+            R1cs cs = R1csFile.read(r1cs);
+            // the fresh key's work, then two points combined for each of the key's C and H points
+            long combined = 2 * (v.points(PhaseTwoKeyFile.C) + v.points(PhaseTwoKeyFile.H));
+            Work work = new Work(log, InitialKey.work(cs) + combined);
             Path fresh = Files.createTempFile(zkey.toAbsolutePath().getParent(), ".zkey-verify-", ".zkey");
             try {
-                InitialKey.create(r1cs, ptau, fresh, log);
+                try (PtauFile powers = PtauFile.open(ptau)) {
+                    InitialKey.create(cs, r1cs, powers, fresh, log, work);
+                }
                 try (PhaseTwoKeyFile init = PhaseTwoKeyFile.open(fresh)) {
-                    v.against(init, delta);
+                    v.against(init, delta, work);
                 }
             } finally {
                 Files.deleteIfExists(fresh);
             }
+            work.finish();
             return v.report();
         }
     }
@@ -97,7 +106,12 @@ public final class ZkeyVerifier {
         return delta;
     }
 
-    private void against(PhaseTwoKeyFile init, long[] delta) {
+    /** The G1 points of a section of the key. */
+    private long points(int type) {
+        return key.section(type).byteSize() / SnarkjsBinaryCodec.of(curve.g1Group()).pointBytes();
+    }
+
+    private void against(PhaseTwoKeyFile init, long[] delta, Work work) {
         require(2, init.curve == curve, "the key is on " + curve.snarkjsName() + ", the circuit and ptau on "
                 + init.curve.snarkjsName());
         require(2, init.nVars == key.nVars && init.nPublic == key.nPublic && init.domainSize == key.domainSize,
@@ -118,14 +132,14 @@ public final class ZkeyVerifier {
                     "differs from the key the circuit and the ptau give (" + sections[type - 3] + ")");
         }
         for (int type : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
-            long[][] r = combinations(init, type);
+            long[][] r = combinations(init, type, work);
             require(type, r == null || sameRatio(r[0], r[1], key.header[5], init.header[5]),
                     "is not the circuit's divided by delta");
         }
     }
 
     /** The same random combination of a section's points in the fresh key and in this one (null: both infinity). */
-    private long[][] combinations(PhaseTwoKeyFile init, int type) {
+    private long[][] combinations(PhaseTwoKeyFile init, int type, Work work) {
         WeierstrassCurve c = curve.g1();
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(curve.g1Group()).withoutSubgroupCheck();
         int size = codec.pointBytes();
@@ -159,6 +173,7 @@ public final class ZkeyVerifier {
             }
             pa.add(r1, 0, msm.multiply(a, base * size, scalars, 0, m), 0, r1, 0);
             pa.add(r2, 0, msm.multiply(b, base * size, scalars, 0, m), 0, r2, 0);
+            work.add(2L * m);
         }
         if (pa.isInfinity(r1, 0) && pa.isInfinity(r2, 0)) {
             return null;
