@@ -98,7 +98,7 @@ final class Listeners {
         if (set.equals("auto")) {
             return;
         }
-        long budget = DaemonConfig.parseBytes(set);
+        long budget = config.memoryBudget();
         if (maxHeap != Long.MAX_VALUE && maxHeap > budget / 3 * 4) {
             log.accept("warning: engine.budget is " + set + " but the JVM's heap may grow to " + mib(maxHeap)
                     + ": under load the process can hold more than its budget before the collector runs; bound it"
