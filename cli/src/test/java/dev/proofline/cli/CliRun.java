@@ -4,10 +4,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** One run of the command line in this JVM: its exit code and what it printed on stdout and stderr. */
-record CliRun(int code, String out, String err) {
+/**
+ * One run of the command line in this JVM (with the lab where it is on the class path): its exit code and
+ * what it printed on stdout and stderr.
+ */
+public record CliRun(int code, String out, String err) {
 
-    static CliRun of(String... args) {
+    public static CliRun of(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -4,15 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.groth16.testing.CircomFixtures;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,33 +26,8 @@ class DaemonCommandTest {
         Files.createDirectories(circuit);
         Files.copy(fx.zkey(), circuit.resolve("circuit.zkey"));
         Files.copy(fx.wasm(), circuit.resolve("circuit.wasm"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), "dev.proofline.cli.Main",
-                "daemon", "--keys", tmp.resolve("keys").toString(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
-                "127.0.0.1:0", "--store", tmp.resolve("store").toString()).redirectErrorStream(true).start();
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Thread reader = Thread.ofPlatform().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException e) {
-                lines.add("(output closed: " + e.getMessage() + ")");
-            }
-        });
-        try {
-            String target = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (target == null && System.nanoTime() < deadline && p.isAlive()) {
-                for (String line : lines) {
-                    Matcher m = Pattern.compile("gRPC on (\\S+),").matcher(line);
-                    if (m.find()) {
-                        target = m.group(1);
-                    }
-                }
-                Thread.sleep(20);
-            }
-            assertTrue(target != null, "the daemon says where it listens: " + lines);
+        try (CliDaemon d = CliDaemon.start(tmp.resolve("keys"), tmp.resolve("store"))) {
+            String target = d.target();
             CliRun sub = CliRun.of("submit", "--target", target, "--circuit", "poseidon", fx.wtns().toString(),
                     fx.input().toString());
             assertEquals(0, sub.code(), sub.err());
@@ -78,13 +47,8 @@ class DaemonCommandTest {
             assertTrue(unknown.err().contains("NOT_FOUND: unknown circuit 'nope'"), unknown.err());
             CliRun cancel = CliRun.of("cancel", "--target", target, "job-12345");
             assertEquals(2, cancel.code());
-            p.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "stopped");
-            reader.join(10_000);
-            assertEquals(0, p.exitValue(), String.join("\n", lines));
-            assertTrue(lines.stream().anyMatch(l -> l.contains("proofline daemon stopped")), lines.toString());
-        } finally {
-            p.destroyForcibly();
+            assertEquals(0, d.terminate(), String.join("\n", d.lines()));
+            assertTrue(d.lines().stream().anyMatch(l -> l.contains("proofline daemon stopped")), d.lines().toString());
         }
     }
 

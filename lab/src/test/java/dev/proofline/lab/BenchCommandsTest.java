@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.proofline.cli.CliRun;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BenchCommandsTest {
 
     private static String run(int expectedCode, String... args) {
-        LabRun r = LabRun.of(args);
+        CliRun r = CliRun.of(args);
         assertEquals(expectedCode, r.code(), r.err());
         return r.out();
     }
@@ -89,7 +90,7 @@ class BenchCommandsTest {
     void engineBenchHasNoDispatchModesToCompare() {
         // the engine has one dispatcher: the options that picked or compared dispatch modes are gone
         for (String option : new String[] {"--compare", "--dispatch=poll"}) {
-            LabRun r = LabRun.of("bench", "engine", option, "--jobs", "1", "--partitions", "1");
+            CliRun r = CliRun.of("bench", "engine", option, "--jobs", "1", "--partitions", "1");
             assertTrue(r.code() != 0, option + " is refused");
             assertTrue(r.err().contains(option.replaceAll("=.*", "")), r.err());
         }
