@@ -99,12 +99,17 @@ class LargeRequestMemoryTest {
 
     /** The daemon's JVM options: {@code -Dproofline.memory.jvm="-XX:MaxRAMPercentage=75"} runs it as the launcher does. */
     private static String[] jvmOptions() {
-        String o = System.getProperty("proofline.memory.jvm", "").strip();
+        return jvmOptions("");
+    }
+
+    /** {@code -Dproofline.memory.jvm}, else {@code byDefault}: the daemon's JVM options, split at spaces. */
+    static String[] jvmOptions(String byDefault) {
+        String o = System.getProperty("proofline.memory.jvm", byDefault).strip();
         return o.isEmpty() ? new String[0] : o.split("\\s+");
     }
 
     /** A .wtns file of about {@code bytes} bytes: valid, and far larger than the multiplier's witness. */
-    private static byte[] wtns(int bytes) {
+    static byte[] wtns(int bytes) {
         int values = bytes / 32;
         long[] words = new long[values * 4];
         for (int i = 0; i < values; i++) {

@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
-import dev.proofline.algebra.PairingCurve;
 import dev.proofline.api.v1.AwaitProofRequest;
 import dev.proofline.api.v1.JobState;
 import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.groth16.testing.CircomFixtures;
-import dev.proofline.r1cs.Witness;
-import dev.proofline.r1cs.io.WtnsFile;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -80,8 +77,8 @@ class RequestFloodMemoryTest {
                 """.formatted(tmp.resolve("store"), keys.getParent().toString(), BUDGET >> 20));
         // 60 MB in one gRPC message; 60 MB of base64 (a 45 MB witness) in an HTTP submission
         SubmitProofRequest message = SubmitProofRequest.newBuilder().setCircuitId("multiplier").addPartitions(
-                Partition.newBuilder().setWtns(ByteString.copyFrom(wtns(60_000_000)))).build();
-        byte[] body = LargeRequestMemoryTest.submission(wtns(45_000_000));
+                Partition.newBuilder().setWtns(ByteString.copyFrom(LargeRequestMemoryTest.wtns(60_000_000)))).build();
+        byte[] body = LargeRequestMemoryTest.submission(LargeRequestMemoryTest.wtns(45_000_000));
         byte[] valid = Files.readAllBytes(mul.wtns());
         try (DaemonProcess d = new DaemonProcess(cfg, jvmOptions())) {
             List<ManagedChannel> channels = new ArrayList<>();
@@ -165,17 +162,6 @@ class RequestFloodMemoryTest {
      * {@code -XX:MaxRAMPercentage=75} as the launcher runs it.
      */
     private static String[] jvmOptions() {
-        String o = System.getProperty("proofline.memory.jvm", "-Xmx" + (BUDGET >> 20) + "m").strip();
-        return o.isEmpty() ? new String[0] : o.split("\\s+");
-    }
-
-    /** A valid .wtns file of about {@code bytes} bytes, far larger than the multiplier's witness. */
-    private static byte[] wtns(int bytes) {
-        int values = bytes / 32;
-        long[] words = new long[values * 4];
-        for (int i = 0; i < values; i++) {
-            words[i * 4] = i;
-        }
-        return WtnsFile.write(new Witness(PairingCurve.BN254, words));
+        return LargeRequestMemoryTest.jvmOptions("-Xmx" + (BUDGET >> 20) + "m");
     }
 }
