@@ -10,6 +10,7 @@ import dev.proofline.daemon.jobs.JobsStatus;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.StatusJson;
 import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineStatus;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,8 +125,8 @@ public final class StoredJobs implements ProofJobs {
         List<JobResult.Part> parts = new ArrayList<>(v.parts().size());
         for (ClusterStore.PartitionView p : v.parts()) {
             double[] t = p.timings();
-            JobResult.Timings timings = t != null && t.length == 6
-                    ? new JobResult.Timings(t[0], t[1], t[2], t[3], t[4], t[5]) : null;
+            Engine.Timings timings = t != null && t.length == 6
+                    ? new Engine.Timings(t[0], t[1], t[2], t[3], t[4], t[5]) : null;
             parts.add(new JobResult.Part(p.index(), p.state().name().toLowerCase(Locale.ROOT), p.node(), timings,
                     p.proofJson(), p.proofBinary(), p.publicSignals()));
         }

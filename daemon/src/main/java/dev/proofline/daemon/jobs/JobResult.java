@@ -1,5 +1,6 @@
 package dev.proofline.daemon.jobs;
 
+import dev.proofline.engine.Engine;
 import java.util.List;
 
 /**
@@ -24,12 +25,7 @@ public record JobResult(String jobId, JobState state, String error, List<String>
      * @param proofJson its proof as snarkjs JSON, or null until it is proved
      * @param proofBinary its proof in the binary encoding, or null until it is proved
      */
-    public record Part(int index, String state, String node, Timings timings, String proofJson, byte[] proofBinary,
+    public record Part(int index, String state, String node, Engine.Timings timings, String proofJson, byte[] proofBinary,
             List<String> publicSignals) {
-    }
-
-    /** How long a partition's stages took, in milliseconds. */
-    public record Timings(double queueWaitMs, double synthesisMs, double proverWaitMs, double proverMs,
-            double finalizeMs, double totalMs) {
     }
 }

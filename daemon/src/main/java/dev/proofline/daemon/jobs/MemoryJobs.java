@@ -106,9 +106,7 @@ public final class MemoryJobs implements ProofJobs {
                 ? job.result().join() : null;
         List<JobResult.Part> parts = new ArrayList<>(job.partitions());
         for (int p = 0; p < job.partitions(); p++) {
-            Engine.Timings t = job.timings(p);
-            JobResult.Timings timings = t == null ? null : new JobResult.Timings(t.queueWaitMs(), t.synthesisMs(),
-                    t.proverWaitMs(), t.proverMs(), t.finalizeMs(), t.totalMs());
+            Engine.Timings timings = job.timings(p);
             String partState = job.state(p).name().toLowerCase(Locale.ROOT);
             if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
                 parts.add(new JobResult.Part(p, partState, null, timings, SnarkjsJson.proofJson(pr.proof()),

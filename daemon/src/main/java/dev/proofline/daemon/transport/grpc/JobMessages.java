@@ -15,6 +15,7 @@ import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.JobState;
 import dev.proofline.daemon.jobs.JobsStatus;
 import dev.proofline.daemon.jobs.PartitionKind;
+import dev.proofline.engine.Engine;
 import dev.proofline.engine.Priority;
 import dev.proofline.engine.groth16.CircuitJob;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +66,7 @@ final class JobMessages {
             if (p.node() != null) {
                 r.setNode(p.node());
             }
-            JobResult.Timings t = p.timings();
+            Engine.Timings t = p.timings();
             if (t != null) {
                 r.setTimings(Timings.newBuilder().setQueueWaitMs(t.queueWaitMs()).setSynthesisMs(t.synthesisMs())
                         .setProverWaitMs(t.proverWaitMs()).setProverMs(t.proverMs()).setFinalizeMs(t.finalizeMs())
