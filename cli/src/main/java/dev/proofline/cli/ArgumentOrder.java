@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * magic, or the shape of a snarkjs JSON file), so that a swapped pair is refused with the order the
  * command takes, before a parser reports what it did not find ("expected a JSON array", a .wasm read as
  * JSON). A file whose kind cannot be told (missing, unreadable, another format) is left to its reader.
+ * The commands under snarkjs's names check their files so too (zkey export, r1cs info, wtns check).
  */
 final class ArgumentOrder {
 

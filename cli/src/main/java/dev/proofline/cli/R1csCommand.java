@@ -41,6 +41,7 @@ final class R1csCommand extends ParentCommand {
 
         @Override
         public Integer call() {
+            ArgumentOrder.expect(r1csFile, ArgumentOrder.Kind.R1CS, "<circuit.r1cs>");
             R1cs r1cs = R1csFile.read(r1csFile);
             PrintWriter out = spec.commandLine().getOut();
             out.println("Curve: " + switch (r1cs.curve()) {

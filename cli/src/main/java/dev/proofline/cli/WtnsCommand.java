@@ -96,6 +96,9 @@ final class WtnsCommand extends ParentCommand {
 
         @Override
         public Integer call() {
+            String usage = "<circuit.r1cs> <witness.wtns>";
+            ArgumentOrder.expect(r1csFile, ArgumentOrder.Kind.R1CS, usage);
+            ArgumentOrder.expect(wtns, ArgumentOrder.Kind.WTNS, usage);
             R1cs r1cs = R1csFile.read(r1csFile);
             Witness witness = WtnsFile.read(wtns);
             PrintWriter out = spec.commandLine().getOut();

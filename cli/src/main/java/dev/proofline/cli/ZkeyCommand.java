@@ -40,6 +40,7 @@ final class ZkeyCommand extends ParentCommand {
 
         @Override
         public Integer call() throws IOException {
+            ArgumentOrder.expect(zkey, ArgumentOrder.Kind.ZKEY, "<circuit.zkey> <verification_key.json>");
             CommandModel.outputsWritable(out);
             writeVerificationKey(zkey, out);
             return 0;
@@ -84,6 +85,7 @@ final class ZkeyCommand extends ParentCommand {
 
         @Override
         public Integer call() throws IOException {
+            ArgumentOrder.expect(zkey, ArgumentOrder.Kind.ZKEY, "<circuit.zkey> <verifier.sol>");
             CommandModel.outputsWritable(out);
             String source;
             try (ProvingKey key = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE)) {
@@ -111,6 +113,9 @@ final class ZkeyCommand extends ParentCommand {
 
         @Override
         public Integer call() {
+            String usage = "<public.json> <proof.json>";
+            ArgumentOrder.expect(publicJson, ArgumentOrder.Kind.PUBLIC, usage);
+            ArgumentOrder.expect(proofJson, ArgumentOrder.Kind.PROOF, usage);
             List<BigInteger> signals = SnarkjsJson.readPublic(publicJson);
             Proof proof = SnarkjsJson.readProof(proofJson, null);
             PrintWriter out = spec.commandLine().getOut();

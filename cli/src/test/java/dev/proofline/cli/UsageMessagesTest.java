@@ -55,6 +55,53 @@ class UsageMessagesTest {
     }
 
     @Test
+    void fullproveGivenTheWitnessGeneratorWhereItsInputsGoSaysSo() {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
+        CliRun swapped = CliRun.of("fullprove", fx.wasm().toString(), fx.input().toString(), fx.zkey().toString(),
+                tmp.resolve("proof.json").toString(), tmp.resolve("public.json").toString());
+        assertEquals(2, swapped.code(), swapped.err());
+        assertTrue(swapped.err().contains(fx.wasm() + " is a circom witness generator (.wasm), not circom inputs"
+                + " (input.json): the order is <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>"),
+                swapped.err());
+        assertFalse(Files.exists(tmp.resolve("proof.json")));
+    }
+
+    @Test
+    void theSnarkjsNamedCommandsNameTheOrderTheyTakeToo() {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
+        // snarkjs's order is public, then proof: swapped, the proof was read as an array of signals
+        CliRun calldata = CliRun.of("zkey", "export", "soliditycalldata", fx.proof().toString(),
+                fx.publicJson().toString());
+        assertEquals(2, calldata.code(), calldata.err());
+        assertTrue(calldata.err().contains(fx.proof() + " is a proof (proof.json), not public signals (public.json):"
+                + " the order is <public.json> <proof.json>"), calldata.err());
+        assertFalse(calldata.err().contains("JSON array"), calldata.err());
+
+        CliRun check = CliRun.of("wtns", "check", fx.wtns().toString(), fx.r1cs().toString());
+        assertEquals(2, check.code(), check.err());
+        assertTrue(check.err().contains(fx.wtns() + " is a witness (.wtns), not a constraint system (.r1cs): the order"
+                + " is <circuit.r1cs> <witness.wtns>"), check.err());
+
+        CliRun info = CliRun.of("r1cs", "info", fx.zkey().toString());
+        assertEquals(2, info.code(), info.err());
+        assertTrue(info.err().contains(fx.zkey() + " is a proving key (.zkey), not a constraint system (.r1cs)"),
+                info.err());
+
+        Path vk = tmp.resolve("verification_key.json");
+        CliRun export = CliRun.of("zkey", "export", "verificationkey", fx.vk().toString(), vk.toString());
+        assertEquals(2, export.code(), export.err());
+        assertTrue(export.err().contains(fx.vk() + " is a verification key (verification_key.json), not a proving key"
+                + " (.zkey): the order is <circuit.zkey> <verification_key.json>"), export.err());
+
+        Path sol = tmp.resolve("verifier.sol");
+        CliRun verifier = CliRun.of("zkey", "export", "solidityverifier", fx.r1cs().toString(), sol.toString());
+        assertEquals(2, verifier.code(), verifier.err());
+        assertTrue(verifier.err().contains(fx.r1cs() + " is a constraint system (.r1cs), not a proving key (.zkey):"
+                + " the order is <circuit.zkey> <verifier.sol>"), verifier.err());
+        assertFalse(Files.exists(vk) || Files.exists(sol), "nothing written");
+    }
+
+    @Test
     void aMissingOutputFolderIsReportedByNameBeforeTheProof() {
         Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
         Path missing = tmp.resolve("out");
