@@ -240,17 +240,15 @@ class RapidsnarkServerTest {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            for (String key : List.of("http_listen", "rapidsnark_listen")) {
-                String toml = """
-                        [server]
-                        grpc_listen = "127.0.0.1:0"
-                        %s
-                        %s = "127.0.0.1:%d"
-                        [store]
-                        kind = "memory"
-                        """.formatted(key.equals("http_listen") ? "" : "http_listen = \"127.0.0.1:0\"", key, port);
-                var e = assertThrows(DaemonConfig.ConfigException.class, () -> Daemon.start(DaemonConfig.parse(toml,
-                        "taken.toml"), l -> { }));
+            List<String> listeners = List.of("grpc_listen", "http_listen", "rapidsnark_listen");
+            for (String key : listeners) {
+                StringBuilder toml = new StringBuilder("[server]\n");
+                for (String k : listeners) {
+                    toml.append(k).append(" = \"127.0.0.1:").append(k.equals(key) ? port : 0).append("\"\n");
+                }
+                toml.append("[store]\nkind = \"memory\"\n");
+                var e = assertThrows(DaemonConfig.ConfigException.class, () -> Daemon.start(DaemonConfig.parse(
+                        toml.toString(), "taken.toml"), l -> { }));
                 assertTrue(e.getMessage().startsWith("server." + key + " = \"127.0.0.1:" + port + "\": cannot listen"
                         + " there: address already in use (another daemon on port " + port + "? --"
                         + key.replace('_', '-') + " picks another)"), e.getMessage());
