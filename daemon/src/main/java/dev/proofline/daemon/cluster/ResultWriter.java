@@ -6,6 +6,7 @@ import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.io.ProofBinary;
 import dev.proofline.groth16.io.SnarkjsJson;
+import dev.proofline.r1cs.wasm.WitnessException;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -77,6 +78,10 @@ final class ResultWriter {
                 // circuit with only a key cannot be checked at submission): the client's fault, said so
                 fail(l, "partition " + c.partition() + " of circuit '" + c.circuit() + "': "
                         + ClusterStore.UNSATISFIED + " (its proof fails verification)");
+            } else if (refusedInput(cause) instanceof WitnessException refused) {
+                // the names and sizes of its signals were checked at submission; the circuit's asserts and
+                // constraints only run as the witness is computed: the client's fault too
+                fail(l, "circuit '" + c.circuit() + "': " + ClusterStore.BAD_INPUT + ": " + refused.getMessage());
             } else {
                 fail(l, cause.getMessage() != null ? cause.getMessage() : cause.toString());
             }
@@ -104,6 +109,16 @@ final class ResultWriter {
             log.accept("result of " + c.jobId() + " partition " + c.partition() + " discarded: this node's lease"
                     + " is no longer current (expired, or the job ended)");
         }
+    }
+
+    /** The witness generator's refusal of a circom input among {@code t} and its causes, or null. */
+    private static WitnessException refusedInput(Throwable t) {
+        for (; t != null; t = t.getCause()) {
+            if (t instanceof WitnessException w) {
+                return w;
+            }
+        }
+        return null;
     }
 
     /** Fails the claim's job: its proof cannot be made, {@code error} says why. */

@@ -109,8 +109,8 @@ public final class StoredJobs implements ProofJobs {
     /** Completes {@code out} with the job as stored, or with its failure when it did not end DONE. */
     private static void answer(ClusterStore.JobView v, CompletableFuture<JobResult> out) {
         switch (v.state()) {
-            case FAILED -> out.completeExceptionally(new JobFailure(String.valueOf(v.error())
-                    .contains(ClusterStore.UNSATISFIED) ? JobFailure.Code.INVALID_ARGUMENT : JobFailure.Code.INTERNAL,
+            case FAILED -> out.completeExceptionally(new JobFailure(clientsFault(String.valueOf(v.error()))
+                    ? JobFailure.Code.INVALID_ARGUMENT : JobFailure.Code.INTERNAL,
                     ClientMessages.redact(String.valueOf(v.error()))));
             case CANCELLED -> out.completeExceptionally(new JobFailure(JobFailure.Code.CANCELLED,
                     "the job was cancelled"));
@@ -118,6 +118,11 @@ public final class StoredJobs implements ProofJobs {
                     v.id() + " did not finish within its deadline"));
             default -> out.complete(result(v));
         }
+    }
+
+    /** Whether a stored error is the request's fault (a witness or input the circuit refused), not the server's. */
+    private static boolean clientsFault(String error) {
+        return error.contains(ClusterStore.UNSATISFIED) || error.contains(ClusterStore.BAD_INPUT);
     }
 
     static JobResult result(ClusterStore.JobView v) {

@@ -38,6 +38,13 @@ public record ClusterStore(Database database, Queue queue, Membership membership
      */
     public static final String UNSATISFIED = "the witness does not satisfy the circuit";
 
+    /**
+     * What a job's stored error says when the circuit's witness generator refused a partition's circom input
+     * as it computed the witness (an assert or a constraint that failed): INVALID_ARGUMENT too, as the
+     * checks at submission and {@code wtns calculate} answer such an input.
+     */
+    public static final String BAD_INPUT = "bad circom input";
+
     /** The stored rank of a priority: higher is claimed first (LOW 0 ... CRITICAL 3). */
     public static int rank(Priority p) {
         return Priority.values().length - 1 - p.ordinal();

@@ -65,6 +65,10 @@ class SubmitChecksTest {
         Path dir = Files.createDirectories(tmp.resolve("keys/multiplier"));
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
         Files.copy(mul.wasm(), dir.resolve("circuit.wasm"));
+        CircomFixtures.Fixture checks = CircomFixtures.build("bn128", "checks");
+        Path checked = Files.createDirectories(tmp.resolve("keys/checks"));
+        Files.copy(checks.zkey(), checked.resolve("circuit.zkey"));
+        Files.copy(checks.wasm(), checked.resolve("circuit.wasm"));
         daemon = Daemon.start(DaemonConfig.parse("""
                 [server]
                 grpc_listen = "127.0.0.1:0"
@@ -134,6 +138,24 @@ class SubmitChecksTest {
         HttpResponse<String> fits = post("{\"circuit\": \"multiplier\", \"partitions\": [{\"input\": "
                 + Files.readString(mul.input()) + "}]}", auth);
         assertEquals(201, fits.statusCode(), fits.body());
+    }
+
+    @Test
+    void circomInputTheCircuitRejectsAsItsWitnessIsComputedIsInvalidArgumentNotInternal() throws Exception {
+        String auth = "Bearer " + TOKEN;
+        // every signal named and sized right, so acknowledged; x = 0 fails the circuit's assert later
+        HttpResponse<String> submitted = post("""
+                {"circuit": "checks", "partitions": [{"input": {"x": "0", "y": "4"}}]}""", auth);
+        assertEquals(201, submitted.statusCode(), submitted.body());
+        String job = JSON.readTree(submitted.body()).get("job_id").asText();
+        HttpResponse<String> state = http.send(HttpRequest.newBuilder(URI.create("http://" + daemon.httpAddress()
+                + "/v1/jobs/" + job + "?wait_ms=60000")).header("Authorization", auth).timeout(Duration.ofMinutes(2))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertRefused(state, "partition 0 on local: circuit 'checks': bad circom input: the circuit rejected the"
+                + " input: Assert Failed. Error in template Checks_0 line: 10");
+        var await = assertThrows(StatusRuntimeException.class, () -> grpc.awaitProof(
+                dev.proofline.api.v1.AwaitProofRequest.newBuilder().setJobId(job).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, await.getStatus().getCode(), await.getStatus().toString());
     }
 
     @Test
@@ -235,9 +257,9 @@ class SubmitChecksTest {
         HttpResponse<String> lower = http.send(HttpRequest.newBuilder(URI.create("http://" + daemon.httpAddress()
                 + "/v1/circuits")).header("Authorization", "bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, lower.statusCode(), lower.body());
-        assertEquals(1, withAuthorization("bearer " + TOKEN).listCircuits(ListCircuitsRequest.getDefaultInstance())
+        assertEquals(2, withAuthorization("bearer " + TOKEN).listCircuits(ListCircuitsRequest.getDefaultInstance())
                 .getCircuitsCount());
-        assertEquals(1, withAuthorization("BEARER  " + TOKEN).listCircuits(ListCircuitsRequest.getDefaultInstance())
+        assertEquals(2, withAuthorization("BEARER  " + TOKEN).listCircuits(ListCircuitsRequest.getDefaultInstance())
                 .getCircuitsCount());
         var wrong = assertThrows(StatusRuntimeException.class, () -> withAuthorization("bearer wrong")
                 .listCircuits(ListCircuitsRequest.getDefaultInstance()));
