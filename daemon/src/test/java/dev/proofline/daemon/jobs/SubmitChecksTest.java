@@ -159,6 +159,29 @@ class SubmitChecksTest {
     }
 
     @Test
+    void withoutADurableStoreTheCircuitsRefusalIsInvalidArgumentToo() throws Exception {
+        try (Daemon memory = Daemon.start(DaemonConfig.parse("""
+                [server]
+                grpc_listen = "127.0.0.1:0"
+                http_listen = "127.0.0.1:0"
+                [keys]
+                directory = "%s"
+                [store]
+                kind = "memory"
+                """.formatted(tmp.resolve("keys")), "memory.toml"), l -> { })) {
+            URI jobs = URI.create("http://" + memory.httpAddress() + "/v1/jobs");
+            HttpResponse<String> submitted = http.send(HttpRequest.newBuilder(jobs).POST(HttpRequest.BodyPublishers
+                    .ofString("{\"circuit\": \"checks\", \"partitions\": [{\"input\": {\"x\": \"0\", \"y\": \"4\"}}]}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, submitted.statusCode(), submitted.body());
+            String job = JSON.readTree(submitted.body()).get("job_id").asText();
+            HttpResponse<String> state = http.send(HttpRequest.newBuilder(URI.create(jobs + "/" + job + "?wait_ms=60000"))
+                    .timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.ofString());
+            assertRefused(state, "the circuit rejected the input: Assert Failed. Error in template Checks_0 line: 10");
+        }
+    }
+
+    @Test
     void fieldsOutOfRangeAreRefusedRatherThanWrappedOrDefaulted() throws Exception {
         assertInvalid("priority 99 is not one of", () -> grpc.submitProof(valid().setPriorityValue(99).build()));
         // uint64 2^64 - 1: negative as a Java long, it ended the job at once
