@@ -280,6 +280,17 @@ class EngineVerifyKeysTest {
         assertNull(EngineSettings.parse("auto-start = off\n", "/etc/engine.conf").verifyKeys());
     }
 
+    @Test
+    void engineStartRefusesAPtauItCannotReadAndHandsItsAbsolutePathToTheEngine() {
+        Path missing = tmp.resolve("missing.ptau");
+        CliRun r = CliRun.of("engine", "start", "--verify-keys", missing.toString(), "--warm-up", "none");
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("--verify-keys: " + missing + ": no such file"), r.err());
+        List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5),
+                List.of("none"), "0", ptau);
+        assertEquals(List.of("--key-tables", "0", "--verify-keys", ptau.toString()), cmd.subList(cmd.size() - 4, cmd.size()));
+    }
+
     /** A request through the Java client. */
     private CliRun client(String... args) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
