@@ -182,7 +182,7 @@ final class VerifiedKeys {
                 ZkeyVerifier.verify(r1cs.get(), ptau, zkey, m -> { });
             } catch (IOException | RuntimeException e) {
                 refused.incrementAndGet();
-                throw refusal(zkey, r1cs.get(), e.getMessage());
+                throw refusal(zkey, r1cs.get(), e.getMessage() == null ? e.toString() : e.getMessage());
             }
             if (!triple.equals(triple.now())) {
                 refused.incrementAndGet();
