@@ -137,7 +137,7 @@ final class AutoStart {
                     "--warm-up", warmUp));
         } else {
             cmd.addAll(EngineCommand.engineCommand(args, settings.idleTimeout(), List.of(warmUp.split(",")),
-                    "256MiB"));
+                    "256MiB", null));
             if (cmd.size() > 1 && setsid().filter(cmd.getFirst()::equals).isPresent()) {
                 cmd.addAll(1, nice());
             } else {

@@ -70,12 +70,18 @@ final class EngineCommand extends ParentCommand {
                         + " default: ${DEFAULT-VALUE})")
         String keyTables;
 
+        @Option(names = "--verify-keys", paramLabel = "<prepared.ptau>",
+                description = "prove only with keys that verify (as `zkey verify`) against the r1cs beside them and"
+                        + " this prepared powers of tau (default: verify-keys in $PROOFLINE_HOME/engine.conf, else none)")
+        Path verifyKeys;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             EngineWarmUp.curves(warmUp);   // a bad name or size fails here, not in the engine
             tableBytes(spec, keyTables);
+            Path ptau = verifyKeys == null ? null : ptau(spec, verifyKeys);
             EngineHome home = EngineHome.fromEnvironment();
             Optional<EngineHome.Endpoint> running = EngineClient.running(home);
             if (running.isPresent() && !EngineClient.runsThisBuild(running.get(), home)) {
@@ -90,7 +96,7 @@ final class EngineCommand extends ParentCommand {
             }
             home.createEngineDir();
             List<String> original = spec.root().commandLine().getParseResult().originalArgs();
-            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout, warmUp, keyTables))
+            ProcessBuilder pb = new ProcessBuilder(engineCommand(original, idleTimeout, warmUp, keyTables, ptau))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
                     .redirectErrorStream(true);
@@ -119,10 +125,11 @@ final class EngineCommand extends ParentCommand {
     /**
      * The command line of {@code engine run} in a new JVM with this one's options: this process's
      * command line less {@code clientArgs} (its own arguments, the last ones), under {@code setsid}
-     * where there is one, so that the engine outlives the terminal.
+     * where there is one, so that the engine outlives the terminal. {@code verifyKeys}: the ptau of
+     * {@code --verify-keys} (null: the engine reads its settings).
      */
     static List<String> engineCommand(List<String> clientArgs, Duration idleTimeout, List<String> warmUp,
-            String keyTables) {
+            String keyTables, Path verifyKeys) {
         List<String> cmd = new ArrayList<>();
         for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
             if (Files.isExecutable(Path.of(setsid))) {
@@ -143,6 +150,9 @@ final class EngineCommand extends ParentCommand {
         }
         cmd.addAll(List.of("engine", "run", "--idle-timeout", format(idleTimeout), "--warm-up", String.join(",", warmUp),
                 "--key-tables", keyTables));
+        if (verifyKeys != null) {
+            cmd.addAll(List.of("--verify-keys", verifyKeys.toString()));
+        }
         return cmd;
     }
 
@@ -221,12 +231,17 @@ final class EngineCommand extends ParentCommand {
                 + " starting, exit 0 at once")
         boolean auto;
 
+        @Option(names = "--verify-keys", paramLabel = "<prepared.ptau>")
+        Path verifyKeys;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
+            EngineHome home = EngineHome.fromEnvironment();
+            // the settings' ptau where none is given: every engine of the state directory checks keys then
+            Path ptau = verifyKeys != null ? ptau(spec, verifyKeys) : EngineSettings.of(home).verifyKeys();
             EngineServer server;
             try {
-                server = EngineServer.start(EngineHome.fromEnvironment(), idleTimeout, System.out,
-                        tableBytes(spec, keyTables), auto);
+                server = EngineServer.start(home, idleTimeout, System.out, tableBytes(spec, keyTables), auto, ptau);
             } catch (EngineServer.AlreadyRunningException e) {
                 spec.commandLine().getErr().println("proofline engine: " + e.getMessage()
                         + (auto ? "; this one is not needed" : ""));
@@ -279,6 +294,15 @@ final class EngineCommand extends ParentCommand {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--key-tables: " + e.getMessage());
         }
+    }
+
+    /** The absolute path of a {@code --verify-keys} ptau, or a usage error naming the option where it cannot be read. */
+    static Path ptau(CommandSpec spec, Path ptau) {
+        if (!Files.isRegularFile(ptau) || !Files.isReadable(ptau)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--verify-keys: " + ptau + ": "
+                    + (Files.exists(ptau) ? "not a file that can be read" : "no such file"));
+        }
+        return ptau.toAbsolutePath().normalize();
     }
 
     /** As {@link #control}, saying so on stderr when no engine runs. */

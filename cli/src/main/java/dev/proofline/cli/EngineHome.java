@@ -136,7 +136,22 @@ record EngineHome(Path dir) {
      * each time, as without a cache.
      */
     Optional<Path> wasmClassCacheDir() {
-        Path cache = dir.resolve("cache").resolve("wasm-classes");
+        return ownerOnlyCacheDir("wasm-classes");
+    }
+
+    /**
+     * Where the keys that verified against their r1cs and a named ptau are remembered
+     * ({@link VerifiedKeys}): {@code cache/verified-keys}, owner-only as {@link #wasmClassCacheDir}
+     * (what it holds lets a key be used without its check). Empty where it cannot be made or is not
+     * owner-only: each key is then verified in each process.
+     */
+    Optional<Path> verifiedKeysDir() {
+        return ownerOnlyCacheDir("verified-keys");
+    }
+
+    /** {@code cache/<name>}, made owner-only (0700); empty where it cannot be, or is not this user's alone. */
+    private Optional<Path> ownerOnlyCacheDir(String name) {
+        Path cache = dir.resolve("cache").resolve(name);
         try {
             Files.createDirectories(cache.getParent());
             if (!Files.isDirectory(cache)) {
@@ -187,9 +202,12 @@ record EngineHome(Path dir) {
         writeOwnerOnly(residentKeysFile(), paths.stream().map(p -> p + "\n").collect(java.util.stream.Collectors.joining()));
     }
 
-    /** Writes {@code file} in {@code engine/} atomically: a private temporary file moved into place. */
-    private void writeOwnerOnly(Path file, String text) throws IOException {
-        Path tmp = Files.createTempFile(engineDir(), file.getFileName().toString(), ".tmp",
+    /**
+     * Writes {@code file} atomically, owner-only: a private temporary file in its folder moved into place,
+     * so that a reader finds the old text or the new, never a part.
+     */
+    static void writeOwnerOnly(Path file, String text) throws IOException {
+        Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp",
                 PosixFilePermissions.asFileAttribute(OWNER_FILE));
         try {
             Files.writeString(tmp, text, StandardCharsets.UTF_8);

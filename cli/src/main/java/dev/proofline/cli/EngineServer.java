@@ -105,13 +105,19 @@ final class EngineServer {
     private final long tableBytesPerKey;
     /** The resident keys, written for the next engine and opened again by it. */
     private final KeysAcrossRestarts keysAcrossRestarts;
+    /** The keys' checks against a ptau ({@code --verify-keys}); null: keys are not checked. */
+    private final VerifiedKeys verifiedKeys;
+    /** How the commands open keys: the resident files, each key checked first where keys are checked. */
+    private final Loader loader;
 
     private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
-            long keyTableBytes, boolean auto) throws IOException {
+            long keyTableBytes, boolean auto, Path verifyKeys) throws IOException {
         this.housekeeping = new Housekeeping(home);
         this.tableCache = new KeyTableCache(home.keyTableCacheDir());
         this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
                 tableCache, housekeeping::submit, housekeeping::awaitTurn));
+        this.verifiedKeys = verifyKeys == null ? null : new VerifiedKeys(verifyKeys, home);
+        this.loader = verifiedKeys == null ? resident : verifiedKeys.over(resident);
         this.auto = auto;
         this.tableBytesPerKey = keyTableBytes;
         this.home = home;
@@ -124,7 +130,7 @@ final class EngineServer {
         new SecureRandom().nextBytes(secret);
         this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
                 ProcessHandle.current().pid(), EngineClient.ownJar());
-        this.keysAcrossRestarts = new KeysAcrossRestarts(home, resident, housekeeping, this::log);
+        this.keysAcrossRestarts = new KeysAcrossRestarts(home, resident, loader, housekeeping, this::log);
     }
 
     /** Another engine holds the state directory. */
@@ -157,6 +163,16 @@ final class EngineServer {
      */
     static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
             boolean auto) throws IOException {
+        return start(home, idleTimeout, log, keyTableBytes, auto, null);
+    }
+
+    /**
+     * As {@link #start(EngineHome, Duration, PrintStream, long, boolean)}; {@code verifyKeys}: a prepared
+     * ptau that every key must verify against, with its r1cs, before it is proved with
+     * ({@link VerifiedKeys}; null: keys are not checked).
+     */
+    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
+            boolean auto, Path verifyKeys) throws IOException {
         home.createEngineDir();
         FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
@@ -171,7 +187,7 @@ final class EngineServer {
         }
         EngineServer server = null;
         try {
-            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes, auto);
+            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes, auto, verifyKeys);
             home.writeEndpoint(server.endpoint);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -182,7 +198,8 @@ final class EngineServer {
         }
         server.log("engine started" + (auto ? " by a command" : "") + ": pid " + server.endpoint.pid() + ", 127.0.0.1:"
                 + server.endpoint.port()
-                + ", idle timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
+                + ", idle timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout))
+                + (verifyKeys == null ? "" : ", keys verified against " + server.verifiedKeys.ptau()));
         Thread.ofVirtual().name("engine-accept").start(server::accept);
         if (!idleTimeout.isZero()) {
             Thread.ofVirtual().name("engine-idle").start(server::watchIdle);
@@ -325,6 +342,10 @@ final class EngineServer {
         lines.add("requests   " + served.get() + " served");
         EngineWarmUp w = warmUp;
         lines.add("warm-up    " + (w == null ? "none" : w.state()));
+        VerifiedKeys v = verifiedKeys;
+        lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"
+                : String.format(Locale.ROOT, "checked against %s and the r1cs beside each key: %d verified, %d"
+                        + " found verified before, %d refused", v.ptau(), v.verified(), v.foundVerified(), v.refused())));
         List<String> files = resident.describe();
         lines.add("resident   " + resident.keyCount() + " key" + (resident.keyCount() == 1 ? "" : "s") + ", "
                 + (files.size() - resident.keyCount()) + " witness generator"
@@ -414,7 +435,7 @@ final class EngineServer {
         PrintWriter out = new PrintWriter(response.writer('o'), true);
         PrintWriter err = new PrintWriter(response.writer('e'), true);
         try {
-            code = Main.run(new Invocation(false, resident, new ClientPaths(cwd), env), out, err,
+            code = Main.run(new Invocation(false, loader, new ClientPaths(cwd), env), out, err,
                     args.toArray(String[]::new));
         } catch (Throwable t) {   // an Error the command line's handler does not take (OutOfMemoryError, ...)
             err.println("proofline " + args.getFirst() + ": " + t);

@@ -3,6 +3,8 @@ package dev.proofline.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -17,15 +19,21 @@ import java.util.Map;
  * auto-start = off      # a one-off command never starts an engine (default: on)
  * idle-timeout = 30m    # an engine started by a command stops after this long without requests
  * warm-up = bn128       # the curves it warms up on (default: bn128,bls12381; none)
+ * verify-keys = final.ptau   # prove only with keys that verify against their r1cs and this ptau
  * </pre>
+ *
+ * {@code verify-keys} names a prepared powers of tau; a relative path is resolved against the file's
+ * folder (the engine and the commands run from other directories). Every engine of the state directory,
+ * started by hand or by a command, and every one-off command checks keys against it ({@link VerifiedKeys}).
  *
  * @param autoStart    whether a one-off command starts an engine in the background ({@link AutoStart})
  * @param idleTimeout  the idle timeout of an engine so started
  * @param warmUp       the curves of its warm-up ({@link EngineWarmUp#curves} names), as written
+ * @param verifyKeys   the prepared ptau keys are checked against (absolute); null: keys are not checked
  */
-record EngineSettings(boolean autoStart, Duration idleTimeout, String warmUp) {
+record EngineSettings(boolean autoStart, Duration idleTimeout, String warmUp, Path verifyKeys) {
 
-    static final EngineSettings DEFAULTS = new EngineSettings(true, Duration.ofMinutes(30), "bn128,bls12381");
+    static final EngineSettings DEFAULTS = new EngineSettings(true, Duration.ofMinutes(30), "bn128,bls12381", null);
 
     /** The settings of {@code home}; the defaults where the file is missing. */
     static EngineSettings of(EngineHome home) {
@@ -47,6 +55,7 @@ record EngineSettings(boolean autoStart, Duration idleTimeout, String warmUp) {
         boolean autoStart = DEFAULTS.autoStart;
         Duration idle = DEFAULTS.idleTimeout;
         String warmUp = DEFAULTS.warmUp;
+        Path verifyKeys = DEFAULTS.verifyKeys;
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
@@ -83,11 +92,33 @@ record EngineSettings(boolean autoStart, Duration idleTimeout, String warmUp) {
                     }
                     warmUp = value;
                 }
+                case "verify-keys" -> verifyKeys = ptau(value, name, where);
                 default -> throw new IllegalArgumentException(where + "unknown setting '" + key
-                        + "' (auto-start, idle-timeout, warm-up)");
+                        + "' (auto-start, idle-timeout, warm-up, verify-keys)");
             }
         }
-        return new EngineSettings(autoStart, idle, warmUp);
+        return new EngineSettings(autoStart, idle, warmUp, verifyKeys);
+    }
+
+    /**
+     * The ptau of {@code verify-keys = value} in the file {@code name}: relative to the file's folder,
+     * and a readable file (else the keys could not be checked, and none would be proved with).
+     */
+    private static Path ptau(String value, String name, String where) {
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(where + "verify-keys names a prepared powers of tau (a .ptau file)");
+        }
+        Path ptau;
+        try {
+            ptau = Path.of(name).toAbsolutePath().getParent().resolve(value).normalize();
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(where + "verify-keys: not a path: '" + value + "'");
+        }
+        if (!Files.isRegularFile(ptau) || !Files.isReadable(ptau)) {
+            throw new IllegalArgumentException(where + "verify-keys: " + ptau + ": "
+                    + (Files.exists(ptau) ? "not a file that can be read" : "no such file"));
+        }
+        return ptau;
     }
 
     /** Writes {@code key = value} into the file of {@code home}, keeping its other settings. */

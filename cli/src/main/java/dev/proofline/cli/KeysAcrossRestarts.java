@@ -15,12 +15,16 @@ final class KeysAcrossRestarts {
 
     private final EngineHome home;
     private final ResidentFiles resident;
+    /** How the keys are opened again: as the requests open them (checked first, where keys are checked). */
+    private final Loader loader;
     private final Housekeeping housekeeping;
     private final Consumer<String> log;
 
-    KeysAcrossRestarts(EngineHome home, ResidentFiles resident, Housekeeping housekeeping, Consumer<String> log) {
+    KeysAcrossRestarts(EngineHome home, ResidentFiles resident, Loader loader, Housekeeping housekeeping,
+            Consumer<String> log) {
         this.home = home;
         this.resident = resident;
+        this.loader = loader;
         this.housekeeping = housekeeping;
         this.log = log;
     }
@@ -29,7 +33,7 @@ final class KeysAcrossRestarts {
      * Opens again, in the background as the engine's own work, the keys the last engine of this state
      * directory held ({@link EngineHome#residentKeysFile}) that still exist, with their tables (mapped
      * from the cache where it has them): a restarted engine then proves a known key at full speed from
-     * its first request. A key that cannot be opened is left out.
+     * its first request. A key that cannot be opened, or is refused by the keys' check, is left out.
      */
     void reopen() {
         List<String> paths;
@@ -45,7 +49,7 @@ final class KeysAcrossRestarts {
                     continue;
                 }
                 housekeeping.awaitTurn();
-                try (Loader.KeyLease lease = resident.provingKey(zkey)) {
+                try (Loader.KeyLease lease = loader.provingKey(zkey)) {
                     log.accept("reopened " + p);
                     housekeeping.awaitTurn();
                     throwawayProof(lease.key());

@@ -41,7 +41,9 @@ public final class Main {
                 boolean engineCommand = args.length > 0 && EngineServer.SERVED.contains(args[0]);
                 Optional<FileLock> running = engineCommand
                         ? Housekeeping.holdClientLock(EngineHome.fromEnvironment(env)) : Optional.empty();
-                code = run(args);
+                // keys checked where engine.conf asks for it, as an engine of the same state directory checks them
+                code = run(new Invocation(true, VerifiedKeys.oneOff(EngineHome.fromEnvironment(env)), null, env), null,
+                        null, args);
                 java.lang.ref.Reference.reachabilityFence(running);   // its channel would release it when collected
                 AutoStart.afterOneOff(args, env, System.err);
             }

@@ -376,7 +376,7 @@ class EngineCommandTest {
         assertEquals(Duration.ofSeconds(90), c.convert("1m30s"));
         assertThrows(IllegalArgumentException.class, () -> c.convert("30 minutes"));
         List<String> cmd = EngineCommand.engineCommand(List.of("engine", "start"), Duration.ofMinutes(5),
-                List.of("bn128"), "64MiB");
+                List.of("bn128"), "64MiB", null);
         assertEquals(List.of("engine", "run", "--idle-timeout", "5m", "--warm-up", "bn128", "--key-tables", "64MiB"),
                 cmd.subList(cmd.size() - 8, cmd.size()));
         assertEquals(List.of(dev.proofline.algebra.PairingCurve.BLS12_381),
