@@ -60,7 +60,7 @@ import java.util.function.Supplier;
  */
 public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
-    private final Engine engine;
+    private final Engine<?> engine;
     private final DaemonConfig config;
     private final Supplier<String> metrics;
     private final long maxRequestBytes;
@@ -69,7 +69,7 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
     /** Where the jobs live: the engine's memory, or a durable queue. */
     private final ProofJobs jobs;
 
-    public ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
+    public ProvingService(Engine<?> engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
         this.jobs = jobs;
         this.engine = engine;
         this.config = config;
