@@ -22,7 +22,6 @@ import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.config.DaemonConfig;
-import dev.proofline.daemon.jobs.FailureStatus;
 import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.SatisfactionCheck;
