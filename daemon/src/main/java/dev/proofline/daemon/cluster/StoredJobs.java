@@ -8,6 +8,7 @@ import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.JobState;
 import dev.proofline.daemon.jobs.JobsStatus;
 import dev.proofline.daemon.jobs.JobsUnavailableException;
+import dev.proofline.daemon.jobs.PartitionState;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.StatusJson;
 import dev.proofline.daemon.store.ClusterStore;
@@ -16,7 +17,6 @@ import dev.proofline.engine.EngineStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -153,7 +153,7 @@ public final class StoredJobs implements ProofJobs {
             double[] t = p.timings();
             Engine.Timings timings = t != null && t.length == 6
                     ? new Engine.Timings(t[0], t[1], t[2], t[3], t[4], t[5]) : null;
-            parts.add(new JobResult.Part(p.index(), p.state().name().toLowerCase(Locale.ROOT), p.node(), timings,
+            parts.add(new JobResult.Part(p.index(), PartitionState.of(p.state()), p.node(), timings,
                     p.proofJson(), p.proofBinary(), p.publicSignals()));
         }
         return new JobResult(v.id(), state, v.error(), v.refusals(), parts);

@@ -11,7 +11,6 @@ import dev.proofline.groth16.io.SnarkjsJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -107,7 +106,7 @@ public final class MemoryJobs implements ProofJobs {
         List<JobResult.Part> parts = new ArrayList<>(job.partitions());
         for (int p = 0; p < job.partitions(); p++) {
             Engine.Timings timings = job.timings(p);
-            String partState = job.state(p).name().toLowerCase(Locale.ROOT);
+            PartitionState partState = PartitionState.of(job.state(p));
             if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
                 parts.add(new JobResult.Part(p, partState, null, timings, SnarkjsJson.proofJson(pr.proof()),
                         ProofBinary.encode(pr.proof()), pr.publicSignals()));
