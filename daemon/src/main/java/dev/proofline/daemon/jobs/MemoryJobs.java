@@ -101,6 +101,8 @@ public final class MemoryJobs implements ProofJobs {
 
     static JobResult result(Engine.Job<?> job) {
         JobState state = state(job);
+        // the engine runs whichever backend the daemon was given: a Groth16 backend's results are
+        // ProofResults, a simulated backend's (tests, the lab) are not proofs and are not answered
         List<?> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
                 ? job.result().join() : null;
         List<JobResult.Part> parts = new ArrayList<>(job.partitions());
