@@ -78,19 +78,19 @@ class CudaBackendTest {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
         try (CudaBackend gpu = opened.get();
-                Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)));
+                var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)));
                 ProvingKey key = ZkeyFile.open(zkey)) {
             Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();
             for (MerklePost m : instances) {
                 parts.add(new CircuitJob.Instance(m));
             }
-            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
+            var proofs = e.submit(new CircuitJob(Circuits.of(e), "mp", parts), Priority.NORMAL)
                     .await(Duration.ofMinutes(5));
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));
                 Proof cpu = Prover.create().withRandomness(rs).prove(key, w);
-                Proof onGpu = ((ProofResult) proofs.get(p)).proof();
+                Proof onGpu = proofs.get(p).proof();
                 assertArrayEquals(cpu.a(), onGpu.a(), "partition " + p);
                 assertArrayEquals(cpu.b(), onGpu.b(), "partition " + p);
                 assertArrayEquals(cpu.c(), onGpu.c(), "partition " + p);

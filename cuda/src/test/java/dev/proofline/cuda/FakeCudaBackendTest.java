@@ -3,7 +3,6 @@ package dev.proofline.cuda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,12 +105,12 @@ class FakeCudaBackendTest {
         try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
             assertEquals(2, gpu.deviceCount(), "both devices, now that both are compute 9.0");
             assertEquals(BufferPool.Memory.PINNED, gpu.bufferMemory());
-            List<Object> proofs;
-            List<Object> viaCoefficients;
+            List<ProofResult> proofs;
+            List<ProofResult> viaCoefficients;
             long pinnedWithoutPool;
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
+            try (var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 assertEquals(2, e.deviceCount());
                 // a Java circuit (which has a PCE), and a circom registration without an r1cs, given the
                 // witnesses: a, b, c of both from the key's coefficients, on the devices
@@ -183,12 +182,12 @@ class FakeCudaBackendTest {
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));
                 Proof expected = cpu.prove(key, w);
-                Proof actual = assertInstanceOf(ProofResult.class, proofs.get(p)).proof();
+                Proof actual = proofs.get(p).proof();
                 assertArrayEquals(expected.a(), actual.a(), "partition " + p);
                 assertArrayEquals(expected.b(), actual.b(), "partition " + p);
                 assertArrayEquals(expected.c(), actual.c(), "partition " + p);
                 if (p < viaCoefficients.size()) {
-                    Proof c = ((ProofResult) viaCoefficients.get(p)).proof();
+                    Proof c = viaCoefficients.get(p).proof();
                     assertArrayEquals(expected.a(), c.a(), "from the coefficients, partition " + p);
                     assertArrayEquals(expected.c(), c.c(), "from the coefficients, partition " + p);
                 }
@@ -219,13 +218,13 @@ class FakeCudaBackendTest {
                 .driverLibrary(fake.library().toString()).build();
         CudaBackend gpu = CudaBackend.open(settings, IMAGE, why::add)
                 .orElseThrow(() -> new AssertionError("unavailable: " + why));
-        List<Object> proofs;
+        List<ProofResult> proofs;
         try (gpu; ProvingKey key = ZkeyFile.open(zkey)) {
             assertEquals(2, gpu.deviceCount());
             assertEquals(1, gpu.gpus().size());
             EngineConfig cfg = EngineConfig.builder().permits(6).synthesisThreads(2).proverWorkers(1)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
+            try (var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 assertEquals(2, e.deviceCount(), "each lane a device of the engine's");
                 Circuits.of(e).register(new Circuits.Circom("lanes", zkey));
                 List<CircuitJob.Partition> values = new ArrayList<>();
@@ -256,7 +255,7 @@ class FakeCudaBackendTest {
             Prover cpu = Prover.create().withRandomness(RS);
             for (int p = 0; p < instances.size(); p++) {
                 Proof expected = cpu.prove(key, WitnessSystem.witness(curve, instances.get(p)));
-                Proof actual = assertInstanceOf(ProofResult.class, proofs.get(p)).proof();
+                Proof actual = proofs.get(p).proof();
                 assertArrayEquals(expected.a(), actual.a(), "partition " + p);
                 assertArrayEquals(expected.b(), actual.b(), "partition " + p);
                 assertArrayEquals(expected.c(), actual.c(), "partition " + p);
@@ -297,11 +296,11 @@ class FakeCudaBackendTest {
             GpuAccelerator acc = gpu.accelerators().getFirst();
             assertTrue(acc.g2(), "B in G2 on the device");
             assertFalse(acc.computesAbc(key), "a, b, c on the CPU, as asked");
-            List<Object> proofs;
-            List<Object> viaCoefficients;
+            List<ProofResult> proofs;
+            List<ProofResult> viaCoefficients;
             EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2)
                     .finalizerThreads(2).budgetBytes(1L << 32).timelineCapacity(10_000).build();
-            try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
+            try (var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(RS)))) {
                 Circuits.of(e).register(new Circuits.Java("mp", zkey, curve, instances.get(0)));
                 Circuits.of(e).register(new Circuits.Circom("mp-coefficients", zkey));
                 List<CircuitJob.Partition> parts = new ArrayList<>();
@@ -322,12 +321,12 @@ class FakeCudaBackendTest {
             for (int p = 0; p < instances.size(); p++) {
                 Witness w = WitnessSystem.witness(curve, instances.get(p));
                 Proof expected = cpu.prove(key, w);
-                Proof pinned = assertInstanceOf(ProofResult.class, proofs.get(p)).proof();
+                Proof pinned = proofs.get(p).proof();
                 assertArrayEquals(expected.b(), pinned.b(), "B in G2, pinned path, partition " + p);
                 assertArrayEquals(expected.a(), pinned.a(), "partition " + p);
                 assertArrayEquals(expected.c(), pinned.c(), "partition " + p);
                 if (p == 0) {
-                    Proof c = assertInstanceOf(ProofResult.class, viaCoefficients.getFirst()).proof();
+                    Proof c = viaCoefficients.getFirst().proof();
                     assertArrayEquals(expected.b(), c.b(), "from the coefficients, a, b, c on the CPU");
                     assertArrayEquals(expected.c(), c.c(), "from the coefficients, a, b, c on the CPU");
                 }

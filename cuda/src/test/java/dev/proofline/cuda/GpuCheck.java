@@ -296,7 +296,7 @@ public final class GpuCheck {
                         .finalizerThreads(2).budgetBytes(Runtime.getRuntime().maxMemory() / 2).timelineCapacity(1000)
                         .build();
                 try (CudaBackend gpu = opened.get();
-                        Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)))) {
+                        var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create().withRandomness(rs)))) {
                     devices = gpu.gpus().size();
                     Circuits.of(e).register(new Circuits.Java("java", zkey, curve, s.circuit()));
                     Circuits.of(e).register(new Circuits.Circom("coefficients", zkey));
@@ -306,15 +306,15 @@ public final class GpuCheck {
                         instances.add(new CircuitJob.Instance(s.circuit()));
                         witnesses.add(new CircuitJob.Values(s.witness()));
                     }
-                    List<Object> proofs = new ArrayList<>();
+                    List<ProofResult> proofs = new ArrayList<>();
                     proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "java", instances), Priority.NORMAL)
                             .await(java.time.Duration.ofMinutes(10)));
                     if (abcOnDevice) {
                         proofs.addAll(e.submit(new CircuitJob(Circuits.of(e), "coefficients", witnesses),
                                 Priority.NORMAL).await(java.time.Duration.ofMinutes(10)));
                     }
-                    for (Object o : proofs) {
-                        Proof p = ((ProofResult) o).proof();
+                    for (ProofResult r : proofs) {
+                        Proof p = r.proof();
                         ok &= Arrays.equals(cpu.a(), p.a()) && Arrays.equals(cpu.b(), p.b())
                                 && Arrays.equals(cpu.c(), p.c());
                     }
@@ -552,7 +552,7 @@ public final class GpuCheck {
                     EngineConfig cfg = EngineConfig.builder().proverWorkers(2).synthesisThreads(Math.max(1, cores / 2))
                             .finalizerThreads(Math.max(1, cores / 2)).budgetBytes(Runtime.getRuntime().maxMemory() / 2)
                             .timelineCapacity(16 * (proofs + 100)).build();
-                    try (Engine e = new Engine(cfg, DeviceBackendAdapter.of(gpu, Prover.create()))) {
+                    try (var e = new Engine<>(cfg, DeviceBackendAdapter.of(gpu, Prover.create()))) {
                         boolean javaCircuit = !id.equals("coefficients");
                         Circuits.of(e).register(javaCircuit ? new Circuits.Java(id, zkey, curve, s.circuit())
                                 : new Circuits.Circom(id, zkey));

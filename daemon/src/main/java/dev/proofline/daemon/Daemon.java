@@ -70,7 +70,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     private final DaemonConfig config;
-    private final Engine engine;
+    private final Engine<?> engine;
     private final PrometheusMeterRegistry registry;
     private final DaemonMetrics jvmMetrics;
     private final ProvingService service;
@@ -88,12 +88,12 @@ public final class Daemon implements AutoCloseable {
     private ClusterNode cluster;
     private volatile boolean closed;
 
-    private Daemon(DaemonConfig config, ProverBackend<?, ?> backend, Consumer<String> log) throws IOException,
+    private Daemon(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         this.config = config;
         this.log = log;
         checkExposure(config, log);
-        this.engine = new Engine(config.engineConfig(Runtime.getRuntime().availableProcessors(),
+        this.engine = new Engine<>(config.engineConfig(Runtime.getRuntime().availableProcessors(),
                 !backend.name().equals("cpu")), backend);
         boolean started = false;
         Server grpcStarted = null;
@@ -243,7 +243,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon on the given backend (tests). */
-    public static Daemon start(DaemonConfig config, ProverBackend<?, ?> backend, Consumer<String> log) throws IOException,
+    public static Daemon start(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         return new Daemon(config, backend, log);
     }
@@ -252,7 +252,7 @@ public final class Daemon implements AutoCloseable {
      * The backend {@code name} names, found through {@link BackendProviders} ({@code auto}: the first
      * accelerator that opens, else the CPU, logging why), opened with {@code settings}.
      */
-    static ProverBackend<?, ?> backend(String name, BackendSettings settings, Consumer<String> log) {
+    static ProverBackend<?, ?, ?> backend(String name, BackendSettings settings, Consumer<String> log) {
         try {
             return BackendProviders.installed().open(name, settings, Prover.create(), log);
         } catch (BackendUnavailableException e) {
@@ -260,7 +260,7 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    public Engine engine() {
+    public Engine<?> engine() {
         return engine;
     }
 
@@ -332,7 +332,7 @@ public final class Daemon implements AutoCloseable {
      * Jobs whose result is not complete yet. Not {@code jobsActive}: a job whose partitions have all
      * ended may still be assembling its result, and closing the engine then would fail it.
      */
-    private static long unfinished(Engine e) {
+    private static long unfinished(Engine<?> e) {
         return e.status().jobs().stream().filter(j -> j.state().equals("running")).count();
     }
 

@@ -21,12 +21,12 @@ final class DaemonStores {
     }
 
     /** The durable queue the configuration names, as this daemon's node of it; null: jobs kept in memory. */
-    static ClusterNode open(DaemonConfig config, Engine engine, Consumer<String> log) {
+    static ClusterNode open(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
         return config.cluster().enabled() ? joinCluster(config, engine, log)
                 : config.store().durable() ? openStore(config, engine, log) : null;
     }
 
-    private static ClusterNode joinCluster(DaemonConfig config, Engine engine, Consumer<String> log) {
+    private static ClusterNode joinCluster(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
         DaemonConfig.Cluster c = config.cluster();
         ClusterStore store = PostgresStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
         log.accept("cluster mode: database " + DatabaseUrl.redacted(c.database()));
@@ -40,7 +40,7 @@ final class DaemonStores {
      * A single daemon's durable queue: a cluster of one node on an embedded file. Its node id is fixed,
      * so that after a crash the next start takes back the partitions its previous life held.
      */
-    private static ClusterNode openStore(DaemonConfig config, Engine engine, Consumer<String> log) {
+    private static ClusterNode openStore(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
         ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {

@@ -26,7 +26,7 @@ final class ScrapedMetrics {
 
     static String scrape() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (Engine e = new Engine(EngineConfig.defaults(), new SimBackend(1, 1, x -> x == 7));
+        try (var e = new Engine<>(EngineConfig.defaults(), new SimBackend(1, 1, x -> x == 7));
                 DaemonMetrics jvm = new DaemonMetrics(registry)) {
             e.bindMetrics(registry);
             e.submit(new SimBackend.Job(2, 1, 1024, p -> false), Priority.NORMAL).await(Duration.ofSeconds(30));

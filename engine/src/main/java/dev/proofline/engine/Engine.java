@@ -32,8 +32,11 @@ import java.util.function.Function;
  * job's state machine is {@link SubmittedJob}, the jobs by id and idempotency key are the
  * {@link JobRegistry}'s, and {@link EngineStatusReader} reads the parts into the status and counters;
  * this class wires them and is their public face.
+ *
+ * @param <R> a partition's result, what the backend's {@code finish} returns: a job's results are a
+ *     {@code List<R>} (a Groth16 backend's are {@code ProofResult}s)
  */
-public final class Engine implements AutoCloseable {
+public final class Engine<R> implements AutoCloseable {
 
     /** The most permits {@code auto} grows to; the memory budget bounds it first in practice. */
     static final int MAX_AUTO_PERMITS = 1024;
@@ -44,7 +47,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private final EngineConfig config;
-    private final ProverBackend<?, ?> backend;
+    private final ProverBackend<?, ?, ? extends R> backend;
     private final ProverPermits permits;
     /** Sizes the permits under {@code auto}; null with a fixed number. */
     private final PermitSizer sizer;
@@ -64,12 +67,12 @@ public final class Engine implements AutoCloseable {
     private final FinalizerStage finalizers;
     private final PartitionEnd partitionEnd;
     /** Jobs by id and idempotency key, running and retained, and their deadlines. */
-    private final JobRegistry jobs;
+    private final JobRegistry<R> jobs;
     private final EngineStatusReader statusReader;
     private volatile boolean closed;
     private volatile EngineMetrics metrics;
 
-    public Engine(EngineConfig config, ProverBackend<?, ?> backend) {
+    public Engine(EngineConfig config, ProverBackend<?, ?, ? extends R> backend) {
         this.config = config;
         this.backend = backend;
         boolean auto = config.autoPermits();
@@ -79,7 +82,7 @@ public final class Engine implements AutoCloseable {
         this.timeline = new Timeline(config.timelineCapacity(), config.timelineLog());
         BufferPool.Memory memory = backend.bufferMemory();
         this.pool = new BufferPool(budget, memory, memory == BufferPool.Memory.PINNED ? backend.bufferAllocator() : null);
-        this.jobs = new JobRegistry(config.resultRetention());
+        this.jobs = new JobRegistry<>(config.resultRetention());
         this.partitionEnd = new PartitionEnd(timeline, () -> metrics);
         this.finalizers = new FinalizerStage(config.finalizerThreads(), timeline, partitionEnd);
         this.sizer = !auto ? null : new PermitSizer(permits, budget, config.synthesisThreads(), backend.deviceCount(),
@@ -102,13 +105,13 @@ public final class Engine implements AutoCloseable {
         return kind.cast(residents.computeIfAbsent(kind, k -> make.apply(this)));
     }
 
-    public ProverBackend<?, ?> backend() {
+    public ProverBackend<?, ?, ? extends R> backend() {
         return backend;
     }
 
     /** The job with this id, while it runs and for {@code resultRetention} after it ended. */
-    public Optional<Job> job(String id) {
-        return jobs.find(id).map(Job.class::cast);
+    public Optional<Job<R>> job(String id) {
+        return jobs.find(id).<Job<R>>map(j -> j);
     }
 
     public ProverPermits permits() {
@@ -190,8 +193,8 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Partitions queued ahead of {@code job}'s first queued one (by priority, then submission order). */
-    public int queuePosition(Job job) {
-        return scheduler.position((SubmittedJob) job); // the only kind of Job there is
+    public int queuePosition(Job<?> job) {
+        return scheduler.position((SubmittedJob<?>) job); // the only kind of Job there is
     }
 
     /** Partitions synthesized and waiting for a prover worker. */
@@ -224,8 +227,12 @@ public final class Engine implements AutoCloseable {
             double finalizeMs, double totalMs) {
     }
 
-    /** A submitted job: its proofs in partition order, or its failure; cancellable. */
-    public sealed interface Job permits SubmittedJob {
+    /**
+     * A submitted job: its proofs in partition order, or its failure; cancellable.
+     *
+     * @param <R> a partition's result, the engine's backend's
+     */
+    public sealed interface Job<R> permits SubmittedJob {
         String id();
 
         Priority priority();
@@ -237,7 +244,7 @@ public final class Engine implements AutoCloseable {
         Instant submittedAt();
 
         /** Proofs in partition order when every partition is proved; the first failure's cause otherwise. */
-        CompletableFuture<List<Object>> result();
+        CompletableFuture<List<R>> result();
 
         /**
          * The proofs in partition order, waiting at most {@code timeout}.
@@ -247,7 +254,7 @@ public final class Engine implements AutoCloseable {
          *     cause when its deadline passed)
          * @throws java.util.concurrent.CancellationException when it was cancelled
          */
-        List<Object> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException;
+        List<R> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException;
 
         PartitionState state(int partition);
 
@@ -273,7 +280,7 @@ public final class Engine implements AutoCloseable {
      * A job ended (cancelled, failed or past its deadline): its partitions still queued end now, each
      * withdrawing its permit request; the running ones stop at their next stage boundary.
      */
-    private void purge(SubmittedJob job) {
+    private void purge(SubmittedJob<?> job) {
         budget.wakeWaiters(); // its partitions waiting for memory give up
         for (PartitionTask t : scheduler.remove(job)) {
             dispatcher.withdrawn();
@@ -282,7 +289,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Submits a job; its partitions are queued by priority, then in submission order. */
-    public Job submit(JobSpec<?> spec, Priority priority) {
+    public Job<R> submit(JobSpec<?> spec, Priority priority) {
         return submit(spec, priority, null, null);
     }
 
@@ -292,14 +299,14 @@ public final class Engine implements AutoCloseable {
      * with a {@link TimeoutException} when it passes; its partitions stop at their next stage boundary
      * and give back what they hold.
      */
-    public Job submit(JobSpec<?> spec, Priority priority, String idempotencyKey, Duration deadline) {
+    public Job<R> submit(JobSpec<?> spec, Priority priority, String idempotencyKey, Duration deadline) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
         if (idempotencyKey != null) {
             return jobs.once(idempotencyKey, () -> newJob(jobs.nextId(), spec, priority, deadline), this::enqueue);
         }
-        SubmittedJob job = newJob(jobs.nextId(), spec, priority, deadline);
+        SubmittedJob<R> job = newJob(jobs.nextId(), spec, priority, deadline);
         enqueue(job);
         return job;
     }
@@ -311,22 +318,22 @@ public final class Engine implements AutoCloseable {
      *
      * @throws IllegalArgumentException when a job with that id is still known
      */
-    public Job submitNamed(JobSpec<?> spec, Priority priority, String id) {
+    public Job<R> submitNamed(JobSpec<?> spec, Priority priority, String id) {
         if (closed) {
             throw new IllegalStateException("engine closed");
         }
-        SubmittedJob job = newJob(id, spec, priority, null);
+        SubmittedJob<R> job = newJob(id, spec, priority, null);
         enqueue(job);
         return job;
     }
 
-    private SubmittedJob newJob(String id, JobSpec<?> spec, Priority priority, Duration deadline) {
-        SubmittedJob job = new SubmittedJob(id, spec, priority, timeline, this::purge, jobs::retire);
+    private SubmittedJob<R> newJob(String id, JobSpec<?> spec, Priority priority, Duration deadline) {
+        SubmittedJob<R> job = new SubmittedJob<>(id, spec, priority, timeline, this::purge, jobs::retire);
         jobs.add(job, deadline);
         return job;
     }
 
-    private void enqueue(SubmittedJob job) {
+    private void enqueue(SubmittedJob<?> job) {
         for (int p = 0; p < job.partitions(); p++) {
             scheduler.add(job, p);
             timeline.record(job.id(), p, Timeline.Kind.QUEUED, job.priority().name());

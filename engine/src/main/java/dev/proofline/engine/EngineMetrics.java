@@ -55,7 +55,7 @@ public final class EngineMetrics {
     /** circuit → its outcome counters, in {@link #OUTCOMES}' order. */
     private final Map<String, Counter[]> outcomes = new ConcurrentHashMap<>();
 
-    EngineMetrics(Engine e, EngineStatusReader status, MeterRegistry r) {
+    EngineMetrics(Engine<?> e, EngineStatusReader status, MeterRegistry r) {
         this.registry = r;
         Gauge.builder("proofline.permits.max", e.permits(), ProverPermits::max)
                 .description("prover-queue permits there are now (partitions allowed between the start of their"

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 final class EngineStatusReader {
 
     private final long startNanos;
-    private final ProverBackend<?, ?> backend;
-    private final JobRegistry jobs;
+    private final ProverBackend<?, ?, ?> backend;
+    private final JobRegistry<?> jobs;
     private final Scheduler scheduler;
     private final SynthesisStage synthesis;
     private final ProverStage provers;
@@ -32,7 +32,7 @@ final class EngineStatusReader {
     private final Supplier<Collection<Residents>> residents;
     private final AtomicLong leaseDoubleCloses;
 
-    EngineStatusReader(long startNanos, ProverBackend<?, ?> backend, JobRegistry jobs, Scheduler scheduler,
+    EngineStatusReader(long startNanos, ProverBackend<?, ?, ?> backend, JobRegistry<?> jobs, Scheduler scheduler,
             SynthesisStage synthesis, ProverStage provers, PartitionEnd partitionEnd, ProverPermits permits,
             PermitSizer sizer, MemoryBudget budget, BufferPool pool, Supplier<Collection<Residents>> residents,
             AtomicLong leaseDoubleCloses) {
@@ -110,11 +110,11 @@ final class EngineStatusReader {
         for (PartitionState st : PartitionState.values()) {
             byState.put(st, 0);
         }
-        List<SubmittedJob> all = jobs.all();
-        all.sort(Comparator.comparing(SubmittedJob::submittedNanos).reversed());
+        List<? extends SubmittedJob<?>> all = new ArrayList<>(jobs.all());
+        all.sort(Comparator.comparingLong((SubmittedJob<?> j) -> j.submittedNanos()).reversed());
         List<EngineStatus.JobStatus> jobLines = new ArrayList<>();
         int active = 0;
-        for (SubmittedJob j : all) {
+        for (SubmittedJob<?> j : all) {
             List<PartitionState> states = j.states();
             boolean ended = states.stream().allMatch(PartitionState::isFinal);
             if (!ended) {

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * The jobs an engine knows: by id while they run and for the retention time after they ended, by
  * idempotency key for as long, and their deadlines.
  */
-final class JobRegistry {
+final class JobRegistry<R> {
 
     private final Duration retention;
     /** Deadlines and result retention: one timer thread, each job's expiry scheduled once (no polling). */
@@ -28,8 +28,8 @@ final class JobRegistry {
     private final AtomicInteger ids = new AtomicInteger();
     private final AtomicLong submitted = new AtomicLong();
     /** Jobs by id: running ones, and ended ones for {@code retention}. */
-    private final ConcurrentHashMap<String, SubmittedJob> jobs = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, SubmittedJob> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SubmittedJob<R>> jobs = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SubmittedJob<R>> byKey = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     JobRegistry(Duration retention) {
@@ -46,7 +46,7 @@ final class JobRegistry {
      *
      * @throws IllegalArgumentException when a job with that id is still known
      */
-    void add(SubmittedJob job, Duration deadline) {
+    void add(SubmittedJob<R> job, Duration deadline) {
         if (jobs.putIfAbsent(job.id(), job) != null) {
             throw new IllegalArgumentException("a job named '" + job.id() + "' is already known to the engine");
         }
@@ -60,21 +60,24 @@ final class JobRegistry {
      * The job known under {@code idempotencyKey}, whatever its state; when there is none, the one
      * {@code create} makes (it {@link #add}s it), which then goes to {@code enqueue}.
      */
-    SubmittedJob once(String idempotencyKey, Supplier<SubmittedJob> create, Consumer<SubmittedJob> enqueue) {
-        SubmittedJob[] created = new SubmittedJob[1];
-        SubmittedJob job = byKey.computeIfAbsent(idempotencyKey, k -> created[0] = create.get());
-        if (created[0] != null) {
+    SubmittedJob<R> once(String idempotencyKey, Supplier<SubmittedJob<R>> create, Consumer<SubmittedJob<R>> enqueue) {
+        boolean[] created = new boolean[1];
+        SubmittedJob<R> job = byKey.computeIfAbsent(idempotencyKey, k -> {
+            created[0] = true;
+            return create.get();
+        });
+        if (created[0]) {
             enqueue.accept(job);
         }
         return job;
     }
 
-    Optional<SubmittedJob> find(String id) {
+    Optional<SubmittedJob<R>> find(String id) {
         return Optional.ofNullable(jobs.get(id));
     }
 
     /** The jobs known now, running and retained, in no order. */
-    List<SubmittedJob> all() {
+    List<SubmittedJob<R>> all() {
         return new ArrayList<>(jobs.values());
     }
 
@@ -84,7 +87,7 @@ final class JobRegistry {
     }
 
     /** Every partition of the job ended: it stays findable (by id and idempotency key) for the retention time. */
-    void retire(SubmittedJob job) {
+    void retire(SubmittedJob<R> job) {
         Runnable forget = () -> {
             jobs.remove(job.id(), job);
             byKey.values().remove(job);
@@ -105,7 +108,7 @@ final class JobRegistry {
      */
     void failAll(Function<String, Throwable> cause) {
         closed = true;
-        for (SubmittedJob j : jobs.values()) {
+        for (SubmittedJob<R> j : jobs.values()) {
             j.fail(cause.apply(j.id()));
         }
     }

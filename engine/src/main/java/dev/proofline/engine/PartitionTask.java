@@ -8,7 +8,7 @@ package dev.proofline.engine;
  */
 final class PartitionTask implements Comparable<PartitionTask> {
 
-    final SubmittedJob job;
+    final SubmittedJob<?> job;
     /** Its index in the job (0 .. partitions - 1): its place in the job's results. */
     final int partition;
     /** Submission order, the tie-break between partitions of one priority. */
@@ -33,7 +33,7 @@ final class PartitionTask implements Comparable<PartitionTask> {
     long proverStart;
     long proverEnd;
 
-    PartitionTask(SubmittedJob job, int partition, long order, java.util.concurrent.atomic.AtomicLong doubleCloses) {
+    PartitionTask(SubmittedJob<?> job, int partition, long order, java.util.concurrent.atomic.AtomicLong doubleCloses) {
         this.job = job;
         this.partition = partition;
         this.order = order;

@@ -15,12 +15,15 @@ import java.util.List;
  * <p>What a partition carries from stage to stage is typed: {@code prepare} takes what the job's
  * synthesis returned (any {@link JobSpec}'s, so an {@code Object}, which the backend checks once) and
  * returns the backend's {@code P}, {@code start} turns a {@code P} into the backend's {@code S}, and
- * {@code finish} takes exactly that {@code S}: the engine hands each back to the same backend.
+ * {@code finish} takes exactly that {@code S}: the engine hands each back to the same backend. What
+ * {@code finish} returns is the backend's {@code R}, a partition's result: an engine over this backend
+ * answers its jobs' results as {@code R}s ({@code Engine<R>}), so that no caller casts them.
  *
  * @param <P> what {@code start} takes: the partition, staged for the device
  * @param <S> what {@code start} returns and {@code finish} takes: the device half's result
+ * @param <R> what {@code finish} returns: a partition's result (a Groth16 backend's {@code ProofResult})
  */
-public interface ProverBackend<P, S> {
+public interface ProverBackend<P, S, R> {
 
     /** Short name for status and logs ("cpu", "cuda", "sim"). */
     String name();
@@ -72,7 +75,7 @@ public interface ProverBackend<P, S> {
     S start(P prepared, int device) throws Exception;
 
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
-    Object finish(S started) throws Exception;
+    R finish(S started) throws Exception;
 
     /**
      * One device's memory, read when asked, for status pages; -1 where it is not known or does not

@@ -38,7 +38,7 @@ final class ProverStage {
     private final PartitionTask stop = new PartitionTask(null, -1, -1, null);
     private final List<Thread> workers = new ArrayList<>();
     private final Device[] devices;
-    private final ProverBackend<?, ?> backend;
+    private final ProverBackend<?, ?, ?> backend;
     private final Timeline timeline;
     private final PartitionEnd partitionEnd;
     private final FinalizerStage finalizers;
@@ -50,7 +50,7 @@ final class ProverStage {
     /** Under {@code permits = "auto"}: told what each device does and what each partition took; null otherwise. */
     private final PermitSizer sizer;
 
-    ProverStage(int workersPerDevice, ProverBackend<?, ?> backend, Timeline timeline, PartitionEnd partitionEnd,
+    ProverStage(int workersPerDevice, ProverBackend<?, ?, ?> backend, Timeline timeline, PartitionEnd partitionEnd,
             FinalizerStage finalizers, long startNanos, PermitSizer sizer) {
         int n = backend.deviceCount();
         if (n < 1) {
@@ -163,7 +163,7 @@ final class ProverStage {
      * lock, so a second worker can overlap it with the device work of the first. Typed by the backend's
      * own states, so that its finish gets exactly what its start returned.
      */
-    private <P, S> StartedPartition<S> prepareAndStart(ProverBackend<P, S> b, PartitionTask t, Device dev, int device)
+    private <P, S> StartedPartition<S> prepareAndStart(ProverBackend<P, S, ?> b, PartitionTask t, Device dev, int device)
             throws Exception {
         P prepared = b.prepare(t.payload, device);
         dev.lock.lockInterruptibly();
@@ -175,7 +175,7 @@ final class ProverStage {
     }
 
     /** The backend's start, with the device's lock held; its time is that device's busy time. */
-    private <P, S> S onDevice(ProverBackend<P, S> b, PartitionTask t, Device dev, int device, P prepared)
+    private <P, S> S onDevice(ProverBackend<P, S, ?> b, PartitionTask t, Device dev, int device, P prepared)
             throws Exception {
         String where = devices.length == 1 ? "" : "device " + device;
         timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_START, where);

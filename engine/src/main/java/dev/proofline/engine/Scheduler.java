@@ -18,7 +18,7 @@ final class Scheduler {
     }
 
     /** Queues partition {@code partition} of {@code job}. */
-    PartitionTask add(SubmittedJob job, int partition) {
+    PartitionTask add(SubmittedJob<?> job, int partition) {
         PartitionTask t = new PartitionTask(job, partition, order.getAndIncrement(), doubleCloses);
         queue.add(t);
         return t;
@@ -30,7 +30,7 @@ final class Scheduler {
     }
 
     /** Takes every queued partition of {@code job} out of the queue. */
-    List<PartitionTask> remove(SubmittedJob job) {
+    List<PartitionTask> remove(SubmittedJob<?> job) {
         List<PartitionTask> mine = new ArrayList<>();
         queue.removeIf(t -> {
             if (t.job == job) {
@@ -47,7 +47,7 @@ final class Scheduler {
     }
 
     /** Partitions queued ahead of {@code job}'s first queued one. */
-    int position(SubmittedJob job) {
+    int position(SubmittedJob<?> job) {
         PartitionTask first = null;
         for (PartitionTask t : queue) {
             if (t.job == job && (first == null || t.compareTo(first) < 0)) {

@@ -6,7 +6,7 @@ package dev.proofline.engine;
  *
  * @param <S> the backend's started state
  */
-record StartedPartition<S>(ProverBackend<?, S> backend, S state) {
+record StartedPartition<S>(ProverBackend<?, S, ?> backend, S state) {
 
     /** The backend's CPU tail on this state: the partition's proof. */
     Object finish() throws Exception {

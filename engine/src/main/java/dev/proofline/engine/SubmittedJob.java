@@ -15,8 +15,10 @@ import java.util.function.Consumer;
  * A submitted job's state machine: each partition's state, result and timings, and the job's one
  * outcome (its proofs in partition order, its first failure, a cancellation or its deadline). The
  * partition arrays are guarded by this object's lock; the outcome is the future's, completed once.
+ *
+ * @param <R> a partition's result: what the engine's backend's {@code finish} returns
  */
-final class SubmittedJob implements Engine.Job {
+final class SubmittedJob<R> implements Engine.Job<R> {
 
     private final String id;
     private final JobSpec<?> spec;
@@ -26,19 +28,19 @@ final class SubmittedJob implements Engine.Job {
      * The engine's part when the job ends early (cancelled, failed or past its deadline): its
      * partitions still queued end now; the running ones stop at their next stage boundary.
      */
-    private final Consumer<SubmittedJob> stopped;
+    private final Consumer<? super SubmittedJob<R>> stopped;
     /** The engine's part when every partition ended: the job stays findable for the retention time. */
-    private final Consumer<SubmittedJob> allPartitionsEnded;
+    private final Consumer<? super SubmittedJob<R>> allPartitionsEnded;
     private final Object[] results;
     private final PartitionState[] states;
     private final Engine.Timings[] timings;
-    private final CompletableFuture<List<Object>> done = new CompletableFuture<>();
+    private final CompletableFuture<List<R>> done = new CompletableFuture<>();
     private final long submittedNanos = System.nanoTime();
     private final Instant submittedAt = Instant.now();
     private int remaining;
 
-    SubmittedJob(String id, JobSpec<?> spec, Priority priority, Timeline timeline, Consumer<SubmittedJob> stopped,
-            Consumer<SubmittedJob> allPartitionsEnded) {
+    SubmittedJob(String id, JobSpec<?> spec, Priority priority, Timeline timeline,
+            Consumer<? super SubmittedJob<R>> stopped, Consumer<? super SubmittedJob<R>> allPartitionsEnded) {
         this.id = id;
         this.spec = spec;
         this.priority = priority;
@@ -82,12 +84,12 @@ final class SubmittedJob implements Engine.Job {
     }
 
     @Override
-    public CompletableFuture<List<Object>> result() {
+    public CompletableFuture<List<R>> result() {
         return done;
     }
 
     @Override
-    public List<Object> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+    public List<R> await(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
         return done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -168,7 +170,11 @@ final class SubmittedJob implements Engine.Job {
         }
     }
 
-    /** Marks the partition ended; completes the job when all are. */
+    /**
+     * Marks the partition ended; completes the job when all are. {@code result} is what the engine's
+     * backend's {@code finish} returned (null unless the partition is done), so an {@code R}: the engine
+     * that made this job has a backend of results {@code R}, and the stages between hand it on untyped.
+     */
     void ended(int partition, PartitionState s, Object result, Throwable failure, Engine.Timings t) {
         boolean last;
         synchronized (this) {
@@ -190,7 +196,16 @@ final class SubmittedJob implements Engine.Job {
         } else if (last && s == PartitionState.DONE && !done.isDone()) {
             // not done yet: no partition failed or was cancelled, so every result is in
             timeline.record(id, -1, Timeline.Kind.JOB_DONE, spec.partitions() + " proofs");
-            done.complete(Collections.unmodifiableList(Arrays.asList(results.clone())));
+            done.complete(proofs());
         }
+    }
+
+    @SuppressWarnings("unchecked") // each is what the engine's ProverBackend<?, ?, R>'s finish returned (see ended)
+    private List<R> proofs() {
+        Object[] all;
+        synchronized (this) {
+            all = results.clone();
+        }
+        return Collections.unmodifiableList(Arrays.asList((R[]) all));
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EngineContractsTest {
 
     /** A backend that fails start or finish for some payloads and takes a random short time. */
-    private static final class ChaosBackend implements ProverBackend<Object, Object> {
+    private static final class ChaosBackend implements ProverBackend<Object, Object, String> {
         @Override
         public String name() {
             return "chaos";
@@ -44,7 +44,7 @@ class EngineContractsTest {
         }
 
         @Override
-        public Object finish(Object started) throws Exception {
+        public String finish(Object started) throws Exception {
             Thread.sleep(ThreadLocalRandom.current().nextInt(2));
             if ((int) started % 29 == 11) {
                 throw new IllegalStateException("finish fails on " + started);
@@ -94,7 +94,7 @@ class EngineContractsTest {
         }
     }
 
-    private static void awaitDrained(Engine e) throws InterruptedException {
+    private static void awaitDrained(Engine<?> e) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while ((e.permits().available() != e.permits().max() || e.status().jobsActive() > 0)
                 && System.nanoTime() < deadline) {
@@ -111,23 +111,23 @@ class EngineContractsTest {
         EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(3).proverWorkers(2)
                 .finalizerThreads(2).budgetBytes(1L << 28).timelineCapacity(1 << 16).build();
         int jobs = 1200;
-        List<Engine.Job> submitted = new ArrayList<>();
+        List<Engine.Job<?>> submitted = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
         AtomicInteger completions = new AtomicInteger();
         int partitions = 0;
-        try (Engine e = new Engine(cfg, new ChaosBackend())) {
+        try (var e = new Engine<>(cfg, new ChaosBackend())) {
             for (int j = 0; j < jobs; j++) {
                 Counted spec = new Counted(1 + rnd.nextInt(6), rnd.nextInt(1 << 20));
                 partitions += spec.partitions;
                 Duration deadline = rnd.nextInt(6) == 0 ? Duration.ofMillis(1 + rnd.nextInt(30)) : null;
-                Engine.Job job = e.submit(spec, Priority.values()[rnd.nextInt(4)], null, deadline);
+                Engine.Job<?> job = e.submit(spec, Priority.values()[rnd.nextInt(4)], null, deadline);
                 job.result().whenComplete((v, x) -> completions.incrementAndGet());
                 submitted.add(job);
                 specs.add(spec);
                 if (rnd.nextInt(7) == 0) {
                     job.cancel(); // while queued
                 } else if (rnd.nextInt(7) == 0) {
-                    Engine.Job later = submitted.get(rnd.nextInt(submitted.size()));
+                    Engine.Job<?> later = submitted.get(rnd.nextInt(submitted.size()));
                     later.cancel(); // somewhere in the pipeline, or already over
                 }
             }
@@ -135,9 +135,9 @@ class EngineContractsTest {
             int failed = 0;
             int cancelled = 0;
             int timedOut = 0;
-            for (Engine.Job job : submitted) {
+            for (Engine.Job<?> job : submitted) {
                 try {
-                    List<Object> proofs = job.await(Duration.ofMinutes(2));
+                    var proofs = job.await(Duration.ofMinutes(2));
                     assertEquals(job.partitions(), proofs.size());
                     ok++;
                 } catch (ExecutionException ex) {
@@ -156,7 +156,7 @@ class EngineContractsTest {
             awaitDrained(e);
             assertEquals(jobs, completions.get(), "every job ended exactly once");
             for (int j = 0; j < jobs; j++) {
-                Engine.Job job = submitted.get(j);
+                Engine.Job<?> job = submitted.get(j);
                 for (int p = 0; p < job.partitions(); p++) {
                     assertTrue(job.state(p).isFinal(), job.id() + "/" + p + " is " + job.state(p));
                     assertEquals(1, specs.get(j).released.get(p), job.id() + "/" + p + " released once");
@@ -182,8 +182,8 @@ class EngineContractsTest {
     void cancellingAJobFreesItsQueuedPartitionsAtOnce() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, new SimBackend(200, 0, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(10, 0, 1024, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(cfg, new SimBackend(200, 0, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(10, 0, 1024, p -> false), Priority.NORMAL);
             Thread.sleep(50); // partition 0 is in the prover, the rest wait for the one permit
             assertEquals(9, e.permits().waiting());
             job.cancel();
@@ -201,7 +201,7 @@ class EngineContractsTest {
                 .budgetBytes(1L << 30).timelineCapacity(100).build();
         List<String> ids = new ArrayList<>();
         for (int life = 0; life < 2; life++) {
-            try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
+            try (var e = new Engine<>(cfg, new SimBackend(0, 0, x -> false))) {
                 for (int j = 0; j < 3; j++) {
                     ids.add(e.submit(new SimBackend.Job(1, 0, 1024, p -> false), Priority.NORMAL).id());
                 }
@@ -217,8 +217,8 @@ class EngineContractsTest {
     void endedJobsAndTheirIdempotencyKeysAreForgottenAfterTheRetentionTime() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).resultRetention(Duration.ofMillis(100)).build();
-        try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
-            Engine.Job first = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
+        try (var e = new Engine<>(cfg, new SimBackend(0, 0, x -> false))) {
+            Engine.Job<?> first = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
             first.await(Duration.ofSeconds(10));
             assertSame(first, e.job(first.id()).orElseThrow(), "findable while retained");
             assertSame(first, e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null));
@@ -227,7 +227,7 @@ class EngineContractsTest {
                 Thread.sleep(10);
             }
             assertTrue(e.job(first.id()).isEmpty(), "forgotten after the retention time");
-            Engine.Job second = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
+            Engine.Job<?> second = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.NORMAL, "req-1", null);
             assertNotSame(first, second, "the key is free again");
             second.await(Duration.ofSeconds(10));
         }
@@ -238,9 +238,9 @@ class EngineContractsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, new SimBackend(40, 0, x -> false))) {
+        try (var e = new Engine<>(cfg, new SimBackend(40, 0, x -> false))) {
             e.bindMetrics(registry);
-            Engine.Job job = e.submit(new SimBackend.Job(6, 1, 1 << 20, p -> false), Priority.HIGH);
+            Engine.Job<?> job = e.submit(new SimBackend.Job(6, 1, 1 << 20, p -> false), Priority.HIGH);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (job.state(0) != PartitionState.DONE && System.nanoTime() < deadline) {
                 Thread.sleep(2);
@@ -284,7 +284,7 @@ class EngineContractsTest {
         AtomicInteger inStart = new AtomicInteger();
         AtomicInteger maxInStart = new AtomicInteger();
         AtomicInteger prepareDuringStart = new AtomicInteger();
-        ProverBackend<Object, Object> backend = new ProverBackend<>() {
+        ProverBackend<Object, Object, Object> backend = new ProverBackend<>() {
             @Override
             public String name() {
                 return "staged";
@@ -314,8 +314,8 @@ class EngineContractsTest {
         };
         EngineConfig cfg = EngineConfig.builder().permits(4).synthesisThreads(2).proverWorkers(2).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, backend)) {
-            List<Object> out = e.submit(new SimBackend.Job(20, 0, 1024, p -> false), Priority.NORMAL)
+        try (var e = new Engine<>(cfg, backend)) {
+            var out = e.submit(new SimBackend.Job(20, 0, 1024, p -> false), Priority.NORMAL)
                     .await(Duration.ofSeconds(30));
             assertEquals(20, out.size());
             assertEquals(1, maxInStart.get(), "one partition in the device region at a time");
@@ -327,15 +327,15 @@ class EngineContractsTest {
     void closingWithWorkInFlightEndsEveryJobAndGivesEverythingBack() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        Engine e = new Engine(cfg, new SimBackend(20, 5, x -> false));
-        List<Engine.Job> jobs = new ArrayList<>();
+        var e = new Engine<>(cfg, new SimBackend(20, 5, x -> false));
+        List<Engine.Job<?>> jobs = new ArrayList<>();
         for (int j = 0; j < 10; j++) {
             jobs.add(e.submit(new SimBackend.Job(5, 2, 1 << 16, p -> false), Priority.NORMAL));
         }
         Thread.sleep(60);
         e.close();
         int failed = 0;
-        for (Engine.Job j : jobs) {
+        for (Engine.Job<?> j : jobs) {
             assertTrue(j.result().isDone(), j.id() + " ended");
             if (j.result().isCompletedExceptionally()) {
                 failed++;
@@ -358,10 +358,10 @@ class EngineContractsTest {
     @Test
     void closingMidRunUnderAutoPermitsGivesBackEveryPermitByteBufferAndRelease() throws Exception {
         Random rnd = new Random(7);
-        Engine e = new Engine(EngineConfig.builder().permits(EngineConfig.AUTO_PERMITS).synthesisThreads(3)
+        var e = new Engine<>(EngineConfig.builder().permits(EngineConfig.AUTO_PERMITS).synthesisThreads(3)
                 .proverWorkers(2).finalizerThreads(2).budgetBytes(1L << 28).timelineCapacity(1 << 16).build(),
                 new ChaosBackend());
-        List<Engine.Job> jobs = new ArrayList<>();
+        List<Engine.Job<?>> jobs = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
         for (int j = 0; j < 600; j++) {
             Counted spec = new Counted(1 + rnd.nextInt(6), rnd.nextInt(1 << 20));
@@ -377,7 +377,7 @@ class EngineContractsTest {
         e.close();
         int closedEarly = 0;
         for (int j = 0; j < jobs.size(); j++) {
-            Engine.Job job = jobs.get(j);
+            Engine.Job<?> job = jobs.get(j);
             assertTrue(job.result().isDone(), job.id() + " ended");
             for (int p = 0; p < job.partitions(); p++) {
                 assertTrue(job.state(p).isFinal(), job.id() + "/" + p + " is " + job.state(p));
@@ -403,10 +403,10 @@ class EngineContractsTest {
         // room for one partition's megabyte at a time; two permits, so the second waits for memory
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(mib + mib / 2).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, new SimBackend(2000, 0, x -> false))) {
-            Engine.Job first = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(cfg, new SimBackend(2000, 0, x -> false))) {
+            Engine.Job<?> first = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
             Thread.sleep(50);
-            Engine.Job waiting = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
+            Engine.Job<?> waiting = e.submit(new SimBackend.Job(1, 0, mib, p -> false), Priority.NORMAL);
             Thread.sleep(50);
             assertEquals(PartitionState.QUEUED, waiting.state(0), "dispatched, but no memory for its synthesis yet");
             waiting.cancel();
@@ -424,7 +424,7 @@ class EngineContractsTest {
     void cancellingAHundredThousandWaitingPartitionsWhileAPermitIsHandedOnNeedsNoDeepStack() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, new SimBackend(0, 0, x -> false))) {
+        try (var e = new Engine<>(cfg, new SimBackend(0, 0, x -> false))) {
             // the one permit is held from outside the engine (as a cluster node's claim would), so every
             // partition waits; it comes back while the job's partitions are being purged, its requests
             // not yet withdrawn: the dispatcher hands it from request to request, none with a partition
@@ -454,7 +454,7 @@ class EngineContractsTest {
                     }
                 }
             };
-            Engine.Job job = e.submit(spec, Priority.NORMAL);
+            Engine.Job<?> job = e.submit(spec, Priority.NORMAL);
             assertEquals(n, e.permits().waiting());
             AtomicReference<Throwable> thrown = new AtomicReference<>();
             Thread small = new Thread(null, () -> {
@@ -479,7 +479,7 @@ class EngineContractsTest {
     void buffersAreAlwaysPaidForSoTheirMemoryNeverExceedsTheBudget() throws Exception {
         long mib = 1L << 20;
         CountingAllocator allocator = new CountingAllocator();
-        ProverBackend<Object, Object> backend = new ProverBackend<>() {
+        ProverBackend<Object, Object, Object> backend = new ProverBackend<>() {
             @Override
             public String name() {
                 return "pinned-sim";
@@ -509,7 +509,7 @@ class EngineContractsTest {
         // the first one's bytes, and takes them the moment they are given back
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(mib + mib / 2).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, backend)) {
+        try (var e = new Engine<>(cfg, backend)) {
             // the prover thread pauses after each release, as on a loaded machine, so that a waiting
             // partition runs in whatever gap the release leaves before the buffers are back in the pool
             e.budget().addReleaseListener(() -> {
@@ -521,7 +521,7 @@ class EngineContractsTest {
                     }
                 }
             });
-            List<Object> proofs = e.submit(new SimBackend.Job(100, 0, mib, p -> false), Priority.NORMAL)
+            var proofs = e.submit(new SimBackend.Job(100, 0, mib, p -> false), Priority.NORMAL)
                     .await(Duration.ofMinutes(1));
             assertEquals(100, proofs.size());
             assertTrue(allocator.peakLiveBytes.get() <= e.budget().total(), "buffers of " + allocator.peakLiveBytes.get()

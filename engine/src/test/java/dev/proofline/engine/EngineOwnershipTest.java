@@ -83,7 +83,7 @@ class EngineOwnershipTest {
     void closingUnderASynthesisThatOutlivesTheCloseStillGivesEverythingBack() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
-        Engine e = new Engine(cfg, new CpuBackend());
+        var e = new Engine<>(cfg, new CpuBackend());
         Circuits.of(e).register(new Circuits.Java("merkle", zkey, CURVE, instance(0)));
         CountDownLatch started = new CountDownLatch(2);
         CountDownLatch go = new CountDownLatch(1);
@@ -91,7 +91,7 @@ class EngineOwnershipTest {
         for (int p = 0; p < 3; p++) {
             parts.add(new CircuitJob.Instance(new Stalled(instance(p + 1), started, go)));
         }
-        Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.NORMAL);
+        Engine.Job<?> job = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.NORMAL);
         assertTrue(started.await(60, TimeUnit.SECONDS), "two syntheses hold their permits, bytes, buffers and key");
         try {
             e.close(); // returns while both still synthesize
@@ -118,7 +118,7 @@ class EngineOwnershipTest {
     void aDoubleReleaseOfAPermitABufferOrAKeyLeaseIsCountedAndChangesNothingElse() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 30).timelineCapacity(1000).build();
-        try (Engine e = new Engine(cfg, new CpuBackend())) {
+        try (var e = new Engine<>(cfg, new CpuBackend())) {
             Circuits.of(e).register(new Circuits.Circom("merkle", zkey));
             assertEquals(0, e.status().doubleReleases());
             ProverPermits.Permit permit = e.permits().tryAcquire().orElseThrow();
@@ -159,7 +159,7 @@ class EngineOwnershipTest {
         long partitionBytes = 0;
         EngineConfig cfg = EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1).finalizerThreads(1)
                 .budgetBytes(1L << 32).timelineCapacity(1000).build();
-        try (Engine sizing = new Engine(cfg, new CpuBackend())) {
+        try (var sizing = new Engine<>(cfg, new CpuBackend())) {
             Circuits.of(sizing).register(circuit);
             CircuitJob job = new CircuitJob(Circuits.of(sizing), "merkle", parts);
             keyBytes = sizing.budget().reserved(MemoryBudget.Kind.KEY);
@@ -171,7 +171,7 @@ class EngineOwnershipTest {
         // room for the key and one partition: the next partition's reservation finds the last one's
         // buffers idle in the pool and must make room by trimming them, not by unloading its own key
         long budget = keyBytes + partitionBytes;
-        try (Engine e = new Engine(EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1)
+        try (var e = new Engine<>(EngineConfig.builder().permits(1).synthesisThreads(1).proverWorkers(1)
                 .finalizerThreads(1).budgetBytes(budget).timelineCapacity(1000).loadTimeout(Duration.ofSeconds(5))
                 .build(),
                 new CpuBackend())) {
@@ -179,7 +179,7 @@ class EngineOwnershipTest {
             Circuits.of(e).preload("merkle");
             // one job after the other: each finds the key idle, the last one's buffers idle in the pool
             for (CircuitJob.Partition part : parts) {
-                List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", List.of(part)), Priority.NORMAL)
+                var proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", List.of(part)), Priority.NORMAL)
                         .await(Duration.ofMinutes(2));
                 assertEquals(1, proofs.size());
             }

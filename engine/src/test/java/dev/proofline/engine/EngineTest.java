@@ -20,7 +20,7 @@ class EngineTest {
     }
 
     /** Waits until every permit is back (partitions of ended jobs stop at stage boundaries), then a little more. */
-    private static void awaitDrained(Engine e) throws InterruptedException {
+    private static void awaitDrained(Engine<?> e) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (e.permits().available() != e.permits().max() && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -28,7 +28,7 @@ class EngineTest {
         Thread.sleep(50);
     }
 
-    private static void assertQuiescent(Engine e) {
+    private static void assertQuiescent(Engine<?> e) {
         assertEquals(e.permits().max(), e.permits().available(), "every permit back");
         assertEquals(0, e.permits().doubleReleases());
         assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION), "no partition bytes reserved");
@@ -41,10 +41,10 @@ class EngineTest {
 
     @Test
     void proofsComeBackInPartitionOrderAndNothingLeaks() throws Exception {
-        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(2, 1, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(8, 3, 1 << 20, p -> false), Priority.NORMAL);
-            List<Object> proofs = job.result().get(30, TimeUnit.SECONDS);
-            List<Object> expected = new ArrayList<>();
+        try (var e = new Engine<>(config(2, 2, 1), new SimBackend(2, 1, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(8, 3, 1 << 20, p -> false), Priority.NORMAL);
+            var proofs = job.result().get(30, TimeUnit.SECONDS);
+            List<String> expected = new ArrayList<>();
             for (int p = 0; p < 8; p++) {
                 expected.add("proof-" + p);
             }
@@ -59,8 +59,8 @@ class EngineTest {
     @Test
     void aSynthesisStartsOnlyWhenAPermitIsFree() throws Exception {
         // slow prover, fast synthesis: without permits every partition would synthesize at once
-        try (Engine e = new Engine(config(2, 4, 1), new SimBackend(20, 0, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(10, 1, 1024, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(config(2, 4, 1), new SimBackend(20, 0, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(10, 1, 1024, p -> false), Priority.NORMAL);
             job.result().get(30, TimeUnit.SECONDS);
             List<Timeline.Event> events = e.timeline().ofJob(job.id());
             // two permits: at no moment more than two partitions between their synthesis start and their
@@ -83,12 +83,12 @@ class EngineTest {
 
     @Test
     void higherPriorityJobsOvertakeQueuedPartitions() throws Exception {
-        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(5, 0, x -> false))) {
-            Engine.Job low = e.submit(new SimBackend.Job(6, 5, 1024, p -> false), Priority.LOW);
+        try (var e = new Engine<>(config(1, 1, 1), new SimBackend(5, 0, x -> false))) {
+            Engine.Job<?> low = e.submit(new SimBackend.Job(6, 5, 1024, p -> false), Priority.LOW);
             while (low.state(0) == PartitionState.QUEUED) { // the first LOW partition is dispatched
                 Thread.sleep(1);
             }
-            Engine.Job critical = e.submit(new SimBackend.Job(2, 5, 1024, p -> false), Priority.CRITICAL);
+            Engine.Job<?> critical = e.submit(new SimBackend.Job(2, 5, 1024, p -> false), Priority.CRITICAL);
             critical.result().get(30, TimeUnit.SECONDS);
             low.result().get(30, TimeUnit.SECONDS);
             List<String> order = new ArrayList<>();
@@ -108,11 +108,11 @@ class EngineTest {
     @Test
     void failuresAndCancelsEverywhereEndEveryJobAndLeakNothing() throws Exception {
         Random rnd = new Random(7);
-        try (Engine e = new Engine(config(3, 2, 2), new SimBackend(0, 0, x -> x % 17 == 5))) {
-            List<Engine.Job> jobs = new ArrayList<>();
+        try (var e = new Engine<>(config(3, 2, 2), new SimBackend(0, 0, x -> x % 17 == 5))) {
+            List<Engine.Job<?>> jobs = new ArrayList<>();
             for (int j = 0; j < 300; j++) {
                 int failAt = rnd.nextInt(10);
-                Engine.Job job = e.submit(new SimBackend.Job(1 + rnd.nextInt(4), 0, 1 + rnd.nextInt(4096),
+                Engine.Job<?> job = e.submit(new SimBackend.Job(1 + rnd.nextInt(4), 0, 1 + rnd.nextInt(4096),
                         p -> p == failAt), Priority.values()[rnd.nextInt(4)]);
                 jobs.add(job);
                 if (rnd.nextInt(5) == 0) {
@@ -122,7 +122,7 @@ class EngineTest {
             int ok = 0;
             int failed = 0;
             int cancelled = 0;
-            for (Engine.Job job : jobs) {
+            for (Engine.Job<?> job : jobs) {
                 try {
                     job.result().get(60, TimeUnit.SECONDS);
                     ok++;
@@ -142,19 +142,19 @@ class EngineTest {
 
     @Test
     void aFailingPartitionFailsItsJobWithTheCause() throws Exception {
-        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(0, 0, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(4, 0, 1024, p -> p == 2), Priority.HIGH);
+        try (var e = new Engine<>(config(2, 2, 1), new SimBackend(0, 0, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(4, 0, 1024, p -> p == 2), Priority.HIGH);
             ExecutionException ex = assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
             assertTrue(ex.getCause().getMessage().contains("partition 2"), ex.getCause().getMessage());
-            Engine.Job next = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.HIGH);
+            Engine.Job<?> next = e.submit(new SimBackend.Job(2, 0, 1024, p -> false), Priority.HIGH);
             assertEquals(List.of("proof-0", "proof-1"), next.result().get(30, TimeUnit.SECONDS), "the engine goes on");
         }
     }
 
     @Test
     void buffersAreReusedAndTheStatsAddUp() throws Exception {
-        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(2, 0, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(40, 1, 1 << 20, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(config(2, 2, 1), new SimBackend(2, 0, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(40, 1, 1 << 20, p -> false), Priority.NORMAL);
             job.result().get(60, TimeUnit.SECONDS);
             Thread.sleep(50);
             BufferPool.Stats s = e.pool().stats();
@@ -174,8 +174,8 @@ class EngineTest {
     void partitionsWaitingAtOnceStartOnlyAsPermitsFreeUp() throws Exception {
         // slow prover, fast synthesis, more synthesis threads than permits: twelve partitions wait at once, and
         // only the two holding a permit have their bytes reserved
-        try (Engine e = new Engine(config(2, 4, 1), new SimBackend(5, 0, x -> false))) {
-            Engine.Job job = e.submit(new SimBackend.Job(12, 1, 1 << 20, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(config(2, 4, 1), new SimBackend(5, 0, x -> false))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(12, 1, 1 << 20, p -> false), Priority.NORMAL);
             assertEquals(12, job.result().get(60, TimeUnit.SECONDS).size());
             assertTrue(e.budget().peak() <= 4L << 20, "two permits' worth of partitions and idle buffers, peak "
                     + e.budget().peak());
@@ -220,10 +220,10 @@ class EngineTest {
 
     @Test
     void theSameIdempotencyKeyGivesTheSameJobAndRunsItOnce() throws Exception {
-        try (Engine e = new Engine(config(2, 2, 1), new SimBackend(1, 0, x -> false))) {
+        try (var e = new Engine<>(config(2, 2, 1), new SimBackend(1, 0, x -> false))) {
             Counting spec = new Counting(3, 1, -1);
-            Engine.Job a = e.submit(spec, Priority.NORMAL, "request-42", null);
-            Engine.Job b = e.submit(new Counting(5, 1, -1), Priority.HIGH, "request-42", null);
+            Engine.Job<?> a = e.submit(spec, Priority.NORMAL, "request-42", null);
+            Engine.Job<?> b = e.submit(new Counting(5, 1, -1), Priority.HIGH, "request-42", null);
             org.junit.jupiter.api.Assertions.assertSame(a, b, "the second submission is the first job");
             assertEquals(3, a.result().get(30, TimeUnit.SECONDS).size());
             assertEquals(3, spec.syntheses.get(), "each partition synthesized once");
@@ -232,9 +232,9 @@ class EngineTest {
 
     @Test
     void aDeadlineFailsTheJobWithATimeoutAndItsPartitionsGiveEverythingBack() throws Exception {
-        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
+        try (var e = new Engine<>(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
             Counting spec = new Counting(50, 20, -1);
-            Engine.Job job = e.submit(spec, Priority.NORMAL, null, java.time.Duration.ofMillis(100));
+            Engine.Job<?> job = e.submit(spec, Priority.NORMAL, null, java.time.Duration.ofMillis(100));
             ExecutionException ex = assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
             assertTrue(ex.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(ex.getCause()));
             awaitDrained(e);
@@ -245,9 +245,9 @@ class EngineTest {
 
     @Test
     void aFailedPartitionStopsTheRestOfItsJob() throws Exception {
-        try (Engine e = new Engine(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
+        try (var e = new Engine<>(config(1, 1, 1), new SimBackend(1, 0, x -> false))) {
             Counting spec = new Counting(20, 5, 0);
-            Engine.Job job = e.submit(spec, Priority.NORMAL);
+            Engine.Job<?> job = e.submit(spec, Priority.NORMAL);
             assertThrows(ExecutionException.class, () -> job.result().get(30, TimeUnit.SECONDS));
             awaitDrained(e);
             assertTrue(spec.syntheses.get() < 20, spec.syntheses.get() + " syntheses after partition 0 failed");

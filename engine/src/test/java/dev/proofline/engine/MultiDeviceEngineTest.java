@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class MultiDeviceEngineTest {
 
     /** Two simulated devices that check the engine's promises as they run. */
-    static final class TwoDevices implements ProverBackend<Object, Object> {
+    static final class TwoDevices implements ProverBackend<Object, Object, String> {
         final AtomicIntegerArray inside = new AtomicIntegerArray(2);
         final AtomicIntegerArray maxInside = new AtomicIntegerArray(2);
         final AtomicIntegerArray starts = new AtomicIntegerArray(2);
@@ -89,7 +89,7 @@ class MultiDeviceEngineTest {
         }
 
         @Override
-        public Object finish(Object started) {
+        public String finish(Object started) {
             return "proof-" + started;
         }
     }
@@ -100,13 +100,13 @@ class MultiDeviceEngineTest {
         int partitions = 24;
         EngineConfig cfg = EngineConfig.builder().permits(8).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 30).timelineCapacity(10_000).build();
-        try (Engine e = new Engine(cfg, backend)) {
+        try (var e = new Engine<>(cfg, backend)) {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             e.bindMetrics(registry);
             assertEquals(2, e.deviceCount());
-            List<Object> proofs = e.submit(new SimBackend.Job(partitions, 1, 1 << 16, p -> false), Priority.NORMAL)
+            var proofs = e.submit(new SimBackend.Job(partitions, 1, 1 << 16, p -> false), Priority.NORMAL)
                     .await(java.time.Duration.ofSeconds(60));
-            List<Object> expected = new ArrayList<>();
+            List<String> expected = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 expected.add("proof-" + p);
             }
@@ -150,7 +150,7 @@ class MultiDeviceEngineTest {
     void oneDeviceBackendsKeepTheirSingleLockAndPlainTimeline() throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 30).timelineCapacity(10_000).build();
-        try (Engine e = new Engine(cfg, new SimBackend(2, 0, x -> false))) {
+        try (var e = new Engine<>(cfg, new SimBackend(2, 0, x -> false))) {
             e.submit(new SimBackend.Job(4, 1, 1 << 16, p -> false), Priority.NORMAL).await(java.time.Duration.ofSeconds(30));
             assertEquals(1, e.deviceCount());
             EngineStatus s = e.status();

@@ -2,7 +2,6 @@ package dev.proofline.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
@@ -46,7 +45,7 @@ class PinnedPoolEngineTest {
     private static final ProofRandomness RS = ProofRandomness.fixedForTesting(BigInteger.valueOf(99), BigInteger.valueOf(77));
 
     /** The CPU prover on native vectors: prepare outside the device lock, start inside. */
-    static final class PinnedCpu implements ProverBackend<Object, Object> {
+    static final class PinnedCpu implements ProverBackend<Object, Object, ProofResult> {
         final CountingAllocator allocator = new CountingAllocator();
         final AtomicInteger prepared = new AtomicInteger();
         private final Prover prover = Prover.create().withRandomness(RS);
@@ -79,31 +78,31 @@ class PinnedPoolEngineTest {
         }
 
         @Override
-        public Object finish(Object started) {
+        public ProofResult finish(Object started) {
             Prover.Started st = (Prover.Started) started;
             return new ProofResult(prover.finish(st), st.witness().publicSignals(st.key().publicCount()));
         }
     }
 
-    private static void assertSameProofs(List<Object> expected, List<Object> actual) {
+    private static void assertSameProofs(List<ProofResult> expected, List<ProofResult> actual) {
         assertEquals(expected.size(), actual.size());
         for (int p = 0; p < expected.size(); p++) {
-            Proof x = ((ProofResult) expected.get(p)).proof();
-            Proof y = assertInstanceOf(ProofResult.class, actual.get(p)).proof();
+            Proof x = expected.get(p).proof();
+            Proof y = actual.get(p).proof();
             assertArrayEquals(x.a(), y.a(), "partition " + p);
             assertArrayEquals(x.b(), y.b(), "partition " + p);
             assertArrayEquals(x.c(), y.c(), "partition " + p);
-            assertEquals(((ProofResult) expected.get(p)).publicSignals(), ((ProofResult) actual.get(p)).publicSignals());
+            assertEquals(expected.get(p).publicSignals(), actual.get(p).publicSignals());
         }
     }
 
-    private static List<Object> prove(ProverBackend<?, ?> backend, Circuits.Registered circuit,
+    private static List<ProofResult> prove(ProverBackend<?, ?, ? extends ProofResult> backend, Circuits.Registered circuit,
             List<CircuitJob.Partition> parts) throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(2).finalizerThreads(2)
                 .budgetBytes(1L << 32).timelineCapacity(10_000).build();
-        try (Engine e = new Engine(cfg, backend)) {
+        try (var e = new Engine<ProofResult>(cfg, backend)) {
             Circuits.of(e).register(circuit);
-            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), circuit.id(), parts), Priority.NORMAL)
+            var proofs = e.submit(new CircuitJob(Circuits.of(e), circuit.id(), parts), Priority.NORMAL)
                     .await(Duration.ofMinutes(3));
             // quiescent: the partitions gave their bytes back, the idle buffers are the pool's (once)
             assertEquals(0, e.budget().reserved(MemoryBudget.Kind.PARTITION));
@@ -129,7 +128,7 @@ class PinnedPoolEngineTest {
             parts.add(new CircuitJob.Instance(m));
         }
         Circuits.Java circuit = new Circuits.Java("mp", zkey, curve, instances.get(0));
-        List<Object> cpu = prove(new CpuBackend(Prover.create().withRandomness(RS)), circuit, parts);
+        List<ProofResult> cpu = prove(new CpuBackend(Prover.create().withRandomness(RS)), circuit, parts);
         PinnedCpu pinned = new PinnedCpu();
         assertSameProofs(cpu, prove(pinned, circuit, parts));
         assertEquals(instances.size(), pinned.prepared.get());
@@ -146,7 +145,7 @@ class PinnedPoolEngineTest {
                 new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())));
         for (Path r1cs : new Path[] {null, fx.r1cs()}) {
             Circuits.Circom circuit = new Circuits.Circom("poseidon", fx.zkey(), null, r1cs);
-            List<Object> cpu = prove(new CpuBackend(Prover.create().withRandomness(RS)), circuit, parts);
+            List<ProofResult> cpu = prove(new CpuBackend(Prover.create().withRandomness(RS)), circuit, parts);
             PinnedCpu pinned = new PinnedCpu();
             assertSameProofs(cpu, prove(pinned, circuit, parts));
             assertEquals(0, pinned.allocator.live());

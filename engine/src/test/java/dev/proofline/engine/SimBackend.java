@@ -10,7 +10,7 @@ import java.util.function.IntPredicate;
  * are plain objects. Shared with the daemon's tests (this module's test jar); the bench commands have
  * their own, without failures ({@code SimulatedBackend}, module {@code lab}).
  */
-public final class SimBackend implements ProverBackend<Object, Object> {
+public final class SimBackend implements ProverBackend<Object, Object, String> {
 
     private final long startMillis;
     private final long finishMillis;
@@ -43,7 +43,7 @@ public final class SimBackend implements ProverBackend<Object, Object> {
     }
 
     @Override
-    public Object finish(Object started) throws Exception {
+    public String finish(Object started) throws Exception {
         Thread.sleep(finishMillis);
         return "proof-" + started;
     }

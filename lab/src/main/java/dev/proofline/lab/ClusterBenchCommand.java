@@ -135,7 +135,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                         database = "%s"
                         node_id = "node-%d"
                         """.formatted(keys.toString().replace("\\", "\\\\"), permits, db, i + 1), "bench");
-                ProverBackend<?, ?> b = backend.equals("sim") ? new SimulatedBackend(proverMs, finishMs)
+                ProverBackend<?, ?, ?> b = backend.equals("sim") ? new SimulatedBackend(proverMs, finishMs)
                         : new CpuBackend();
                 ds.add(Daemon.start(cfg, b, line -> { }));
             }

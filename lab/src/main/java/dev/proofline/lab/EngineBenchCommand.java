@@ -95,17 +95,17 @@ final class EngineBenchCommand implements Callable<Integer> {
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
-        try (Engine e = new Engine(cfg, real != null ? new CpuBackend() : new SimulatedBackend(proveMs, finishMs))) {
+        try (var e = new Engine<>(cfg, real != null ? new CpuBackend() : new SimulatedBackend(proveMs, finishMs))) {
             if (real != null) {
                 real.register(e); // key loaded and PCE extracted before the clock starts
             }
             long t0 = System.nanoTime();
-            List<Engine.Job> submitted = new ArrayList<>();
+            List<Engine.Job<?>> submitted = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
                 submitted.add(e.submit(real != null ? real.job(e) : new SimulatedBackend.Job(partitions, synthMs, bytes),
                         Priority.NORMAL));
             }
-            for (Engine.Job j : submitted) {
+            for (Engine.Job<?> j : submitted) {
                 j.result().get(10, TimeUnit.MINUTES);
             }
             double wallMin = (System.nanoTime() - t0) / 6e10;
@@ -232,12 +232,12 @@ final class EngineBenchCommand implements Callable<Integer> {
                     zkey.getFileName() + (r1cs != null ? " (PCE from " + r1cs.getFileName() + ")" : ""), null);
         }
 
-        void register(Engine e) throws InterruptedException {
+        void register(Engine<?> e) throws InterruptedException {
             Circuits.of(e).register(circuit);
             Circuits.of(e).preload(circuit.id());
         }
 
-        JobSpec<?> job(Engine e) throws InterruptedException {
+        JobSpec<?> job(Engine<?> e) throws InterruptedException {
             return new CircuitJob(Circuits.of(e), circuit.id(), partitions);
         }
 

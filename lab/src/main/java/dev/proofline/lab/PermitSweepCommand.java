@@ -91,12 +91,12 @@ final class PermitSweepCommand implements Callable<Integer> {
     private Run run(int permits, long synthMs, int synthThreads, int partitions) throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(synthThreads).proverWorkers(1)
                 .finalizerThreads(2).budgetBytes(64L * bytes + (1L << 30)).timelineCapacity(100_000).build();
-        try (Engine e = new Engine(cfg, new SimulatedBackend(proveMs, 0))) {
-            List<Engine.Job> jobs = new ArrayList<>();
+        try (var e = new Engine<>(cfg, new SimulatedBackend(proveMs, 0))) {
+            List<Engine.Job<?>> jobs = new ArrayList<>();
             for (int left = partitions; left > 0; left -= 10) {
                 jobs.add(e.submit(new SimulatedBackend.Job(Math.min(10, left), synthMs, bytes), Priority.NORMAL));
             }
-            for (Engine.Job j : jobs) {
+            for (Engine.Job<?> j : jobs) {
                 j.result().get(10, TimeUnit.MINUTES);
             }
             Engine.Stats st = e.stats();

@@ -12,7 +12,7 @@ import java.util.List;
  * its staged and started states are plain objects. Part of the command only: an application that
  * embeds the engine or the daemon never gets it.
  */
-final class SimulatedBackend implements ProverBackend<Object, Object> {
+final class SimulatedBackend implements ProverBackend<Object, Object, String> {
 
     private final long startMillis;
     private final long finishMillis;
@@ -40,7 +40,7 @@ final class SimulatedBackend implements ProverBackend<Object, Object> {
     }
 
     @Override
-    public Object finish(Object started) throws Exception {
+    public String finish(Object started) throws Exception {
         Thread.sleep(finishMillis);
         return "proof-" + started;
     }

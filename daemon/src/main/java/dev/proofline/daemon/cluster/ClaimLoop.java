@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ClaimLoop {
 
     private final ClusterStore store;
-    private final Engine engine;
+    private final Engine<?> engine;
     private final ClusterNode.Settings settings;
     private final String nodeId;
     private final KeyDigests keys;
@@ -44,7 +44,7 @@ final class ClaimLoop {
     private volatile boolean claiming = true;
     private Thread thread;
 
-    ClaimLoop(ClusterStore store, Engine engine, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
+    ClaimLoop(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
             HeldClaims claims, ResultWriter writer, StoreOutage outage, ClaimSignal signal) {
         this.store = store;
         this.engine = engine;
@@ -137,7 +137,7 @@ final class ClaimLoop {
                 return;
             }
             // named after the cluster's job and partition (and the claim, when it is not the first)
-            Engine.Job job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
+            Engine.Job<?> job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
                     + c.partition() + (c.claims() > 1 ? "#" + c.claims() : ""));
             l.job = job;
             if (l.lost) {

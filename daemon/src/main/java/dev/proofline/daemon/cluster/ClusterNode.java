@@ -34,7 +34,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private final ClusterStore store;
-    private final Engine engine;
+    private final Engine<?> engine;
     private final Settings settings;
     private final Consumer<String> log;
     private final Instant startedAt = Instant.now();
@@ -52,7 +52,7 @@ public final class ClusterNode implements AutoCloseable {
     private volatile boolean closed;
 
     /** A node of the engine's circuits (their keys' digests are taken now); it works from {@link #start}. */
-    public ClusterNode(ClusterStore store, Engine engine, Settings settings, Consumer<String> log) {
+    public ClusterNode(ClusterStore store, Engine<?> engine, Settings settings, Consumer<String> log) {
         this.store = store;
         this.engine = engine;
         this.settings = settings;

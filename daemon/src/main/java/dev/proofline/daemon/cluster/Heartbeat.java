@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
 final class Heartbeat {
 
     private final ClusterStore store;
-    private final Engine engine;
+    private final Engine<?> engine;
     private final ClusterNode.Settings settings;
     private final String nodeId;
     private final String grpcAddress;
@@ -33,7 +33,7 @@ final class Heartbeat {
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
             ClusterNode.threads("cluster-heartbeat"));
 
-    Heartbeat(ClusterStore store, Engine engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
+    Heartbeat(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
             String httpAddress, Instant startedAt, KeyDigests keys, HeldClaims claims, LongSupplier proofs,
             StoreOutage outage, ClaimSignal signal, Consumer<String> log) {
         this.store = store;

@@ -15,7 +15,7 @@ final class HeldClaim implements AutoCloseable {
 
     final ClusterStore.Claim claim;
     /** The engine job proving it, once submitted. */
-    volatile Engine.Job job;
+    volatile Engine.Job<?> job;
     /** Set when the lease was lost or the job ended: nothing is written for it. */
     volatile boolean lost;
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -29,7 +29,7 @@ final class HeldClaim implements AutoCloseable {
     /** Stops proving it: its lease was lost or its job ended. */
     void abandon() {
         lost = true;
-        Engine.Job j = job;
+        Engine.Job<?> j = job;
         if (j != null) {
             j.cancel();
         }

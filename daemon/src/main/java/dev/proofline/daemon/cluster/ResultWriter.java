@@ -58,11 +58,11 @@ final class ResultWriter {
     }
 
     /** Writes the engine's outcome of a claim, on the writer's thread. */
-    void write(HeldClaim l, List<Object> results, Throwable failure) {
+    void write(HeldClaim l, List<?> results, Throwable failure) {
         thread.execute(() -> outcome(l, results, failure));
     }
 
-    private void outcome(HeldClaim l, List<Object> results, Throwable failure) {
+    private void outcome(HeldClaim l, List<?> results, Throwable failure) {
         ClusterStore.Claim c = l.claim;
         if (failure instanceof CancellationException || l.lost) {
             l.close();

@@ -7,6 +7,8 @@ import dev.proofline.daemon.jobs.JobRequest;
 import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.JobState;
 import dev.proofline.daemon.jobs.JobsStatus;
+import dev.proofline.daemon.jobs.JobsUnavailableException;
+import dev.proofline.daemon.jobs.PartitionState;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.StatusJson;
 import dev.proofline.daemon.store.ClusterStore;
@@ -15,13 +17,14 @@ import dev.proofline.engine.EngineStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * A daemon's jobs in a durable queue ({@link ClusterStore}) that its {@link ClusterNode} proves from:
  * the database a cluster shares, or a single daemon's own file. A job is durable once submitted; its
  * answers are read from its rows, and a wait ends with the store's announcement that the job ended.
+ * While the store is unreachable, each call fails with the jobs' {@link JobsUnavailableException}.
  */
 public final class StoredJobs implements ProofJobs {
 
@@ -34,6 +37,10 @@ public final class StoredJobs implements ProofJobs {
     /** The checked job goes into the queue, durable once this returns. */
     @Override
     public JobReceipt submit(JobRequest req) {
+        return reachable(() -> queue(req));
+    }
+
+    private JobReceipt queue(JobRequest req) {
         List<ClusterStore.NewPartition> rows = new ArrayList<>(req.payloads().size());
         for (JobRequest.Payload p : req.payloads()) {
             rows.add(new ClusterStore.NewPartition(ClusterStore.PartitionKind.valueOf(p.kind().name()), p.bytes().get()));
@@ -46,6 +53,10 @@ public final class StoredJobs implements ProofJobs {
     /** Answers when the job ends (an announcement from the store) or the timeout passes, from the job's rows. */
     @Override
     public CompletableFuture<JobResult> await(String id, Duration timeout) {
+        return reachable(() -> watch(id, timeout));
+    }
+
+    private CompletableFuture<JobResult> watch(String id, Duration timeout) {
         CompletableFuture<Void> ended = node.watch(id); // before reading, so that no ending is missed
         ClusterStore.JobView v = job(id, true);
         CompletableFuture<JobResult> out = new CompletableFuture<>();
@@ -59,6 +70,8 @@ public final class StoredJobs implements ProofJobs {
                     ended.cancel(false);
                     try {
                         answer(job(id, true), out);
+                    } catch (ClusterStore.UnavailableException e) {
+                        out.completeExceptionally(new JobsUnavailableException(e));
                     } catch (Throwable e) {
                         out.completeExceptionally(e);
                     }
@@ -68,24 +81,37 @@ public final class StoredJobs implements ProofJobs {
 
     @Override
     public JobState cancel(String jobId) {
-        ClusterStore.JobState st = node.store().queue().cancel(jobId);
-        if (st == null) {
-            job(jobId, false); // NOT_FOUND
-        }
-        return JobState.valueOf(st.name());
+        return reachable(() -> {
+            ClusterStore.JobState st = node.store().queue().cancel(jobId);
+            if (st == null) {
+                job(jobId, false); // NOT_FOUND
+            }
+            return JobState.valueOf(st.name());
+        });
     }
 
     @Override
     public String statusJson(EngineStatus s) {
-        return StatusJson.write(s, node.localStatus(), clusterJson());
+        return reachable(() -> StatusJson.write(s, node.localStatus(), clusterJson()));
     }
 
     /** The cluster's rows are read once, for both the JSON snapshot and their own field. */
     @Override
     public JobsStatus status(EngineStatus s) {
-        String clusterJson = clusterJson();
-        String json = StatusJson.write(s, node.localStatus(), clusterJson);
-        return new JobsStatus(json, node.nodeId(), clusterJson);
+        return reachable(() -> {
+            String clusterJson = clusterJson();
+            String json = StatusJson.write(s, node.localStatus(), clusterJson);
+            return new JobsStatus(json, node.nodeId(), clusterJson);
+        });
+    }
+
+    /** {@code call}'s answer; a store outage as the jobs' own failure, which the transports answer without knowing the store. */
+    private static <T> T reachable(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (ClusterStore.UnavailableException e) {
+            throw new JobsUnavailableException(e);
+        }
     }
 
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
@@ -132,7 +158,7 @@ public final class StoredJobs implements ProofJobs {
             double[] t = p.timings();
             Engine.Timings timings = t != null && t.length == 6
                     ? new Engine.Timings(t[0], t[1], t[2], t[3], t[4], t[5]) : null;
-            parts.add(new JobResult.Part(p.index(), p.state().name().toLowerCase(Locale.ROOT), p.node(), timings,
+            parts.add(new JobResult.Part(p.index(), PartitionState.of(p.state()), p.node(), timings,
                     p.proofJson(), p.proofBinary(), p.publicSignals()));
         }
         return new JobResult(v.id(), state, v.error(), v.refusals(), parts);

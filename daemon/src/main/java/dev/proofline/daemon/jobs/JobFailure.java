@@ -1,8 +1,8 @@
 package dev.proofline.daemon.jobs;
 
 /**
- * A failure whose kind the jobs know, with the message a client reads as it is: {@link FailureStatus}
- * answers it with the status of the same name and this message.
+ * A failure whose kind the jobs know, with the message a client reads as it is: the transports
+ * ({@code FailureStatus}) answer it with the status of the same name and this message.
  */
 public final class JobFailure extends RuntimeException {
 

@@ -19,13 +19,13 @@ public record JobResult(String jobId, JobState state, String error, List<String>
     /**
      * One partition of the job.
      *
-     * @param state the partition's state, in lower case ("queued", "proving", "done", ...)
+     * @param state the partition's state (a client reads it as {@link PartitionState#wire})
      * @param node the node that holds or proved it, or null (a daemon without a store)
      * @param timings how long its stages took, or null while they are unknown
      * @param proofJson its proof as snarkjs JSON, or null until it is proved
      * @param proofBinary its proof in the binary encoding, or null until it is proved
      */
-    public record Part(int index, String state, String node, Engine.Timings timings, String proofJson, byte[] proofBinary,
+    public record Part(int index, PartitionState state, String node, Engine.Timings timings, String proofJson, byte[] proofBinary,
             List<String> publicSignals) {
     }
 }

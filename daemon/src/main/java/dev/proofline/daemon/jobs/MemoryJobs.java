@@ -11,7 +11,6 @@ import dev.proofline.groth16.io.SnarkjsJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,24 +19,24 @@ import java.util.concurrent.TimeoutException;
 /** A daemon's jobs in its engine's memory (no job store): the engine's job registry, by id and idempotency key. */
 public final class MemoryJobs implements ProofJobs {
 
-    private final Engine engine;
+    private final Engine<?> engine;
 
-    public MemoryJobs(Engine engine) {
+    public MemoryJobs(Engine<?> engine) {
         this.engine = engine;
     }
 
     @Override
     public JobReceipt submit(JobRequest req) throws InterruptedException {
         CircuitJob spec = new CircuitJob(Circuits.of(engine), req.circuit(), req.checked());
-        Engine.Job job = engine.submit(spec, req.priority(), req.idempotencyKey(), req.deadline());
+        Engine.Job<?> job = engine.submit(spec, req.priority(), req.idempotencyKey(), req.deadline());
         return new JobReceipt(job.id(), engine.queuePosition(job), job.spec() != spec);
     }
 
     @Override
     public CompletableFuture<JobResult> await(String jobId, Duration timeout) {
-        Engine.Job job = job(jobId);
+        Engine.Job<?> job = job(jobId);
         CompletableFuture<JobResult> out = new CompletableFuture<>();
-        CompletableFuture<List<Object>> f = job.result();
+        CompletableFuture<? extends List<?>> f = job.result();
         CompletableFuture<Object> any = f.isDone() || timeout.isZero()
                 ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.anyOf(f, ProofJobs.after(timeout));
@@ -66,7 +65,7 @@ public final class MemoryJobs implements ProofJobs {
 
     @Override
     public JobState cancel(String jobId) {
-        Engine.Job job = job(jobId);
+        Engine.Job<?> job = job(jobId);
         job.cancel();
         return state(job);
     }
@@ -81,7 +80,7 @@ public final class MemoryJobs implements ProofJobs {
         return new JobsStatus(StatusJson.write(s), null, null);
     }
 
-    private Engine.Job job(String id) {
+    private Engine.Job<?> job(String id) {
         return engine.job(id).orElseThrow(() -> new JobFailure(JobFailure.Code.NOT_FOUND, "no job '" + id
                 + "' (unknown, or ended longer ago than engine.result_retention)"));
     }
@@ -100,14 +99,16 @@ public final class MemoryJobs implements ProofJobs {
         }
     }
 
-    static JobResult result(Engine.Job job) {
+    static JobResult result(Engine.Job<?> job) {
         JobState state = state(job);
-        List<Object> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
+        // the engine runs whichever backend the daemon was given: a Groth16 backend's results are
+        // ProofResults, a simulated backend's (tests, the lab) are not proofs and are not answered
+        List<?> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
                 ? job.result().join() : null;
         List<JobResult.Part> parts = new ArrayList<>(job.partitions());
         for (int p = 0; p < job.partitions(); p++) {
             Engine.Timings timings = job.timings(p);
-            String partState = job.state(p).name().toLowerCase(Locale.ROOT);
+            PartitionState partState = PartitionState.of(job.state(p));
             if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
                 parts.add(new JobResult.Part(p, partState, null, timings, SnarkjsJson.proofJson(pr.proof()),
                         ProofBinary.encode(pr.proof()), pr.publicSignals()));
@@ -118,8 +119,8 @@ public final class MemoryJobs implements ProofJobs {
         return new JobResult(job.id(), state, null, List.of(), parts);
     }
 
-    static JobState state(Engine.Job job) {
-        CompletableFuture<List<Object>> f = job.result();
+    static JobState state(Engine.Job<?> job) {
+        CompletableFuture<? extends List<?>> f = job.result();
         if (!f.isDone()) {
             return JobState.RUNNING;
         }

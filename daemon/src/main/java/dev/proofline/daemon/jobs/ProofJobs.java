@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
  * in its engine's memory ({@link MemoryJobs}), or in a durable queue its node proves from
  * ({@code StoredJobs}: cluster mode, or a single daemon's store). The service checks a request the
  * same way in both, then hands the job here. The jobs speak plain Java: the service converts its
- * messages to and from these types ({@code JobMessages}), and a failure is an exception that
- * {@link FailureStatus} answers with a status.
+ * messages to and from these types ({@code JobMessages}), and a failure is an exception that the
+ * transports ({@code FailureStatus}) answer with a status: a {@link JobFailure}, a
+ * {@link JobsUnavailableException} while the jobs' store is unreachable, or the engine's own.
  */
 public interface ProofJobs {
 

@@ -53,7 +53,7 @@ public final class BackendProviders {
      *
      * @throws BackendUnavailableException the named backend is not installed or cannot be used here
      */
-    public ProverBackend<?, ?> open(String name, BackendSettings settings, Prover prover, Consumer<String> log)
+    public ProverBackend<?, ?, ProofResult> open(String name, BackendSettings settings, Prover prover, Consumer<String> log)
             throws BackendUnavailableException {
         if (!name.equals(AUTO)) {
             BackendProvider p = named(name).orElseThrow(() -> new BackendUnavailableException(
@@ -77,7 +77,7 @@ public final class BackendProviders {
     }
 
     /** The opened backend as the pipeline's, through the one adapter, with {@code prover}'s settings. */
-    private static ProverBackend<?, ?> opened(BackendProvider p, DeviceBackend<?> backend, Prover prover,
+    private static ProverBackend<?, ?, ProofResult> opened(BackendProvider p, DeviceBackend<?> backend, Prover prover,
             Consumer<String> log) {
         if (p.accelerator()) {
             log.accept(backend.summary());

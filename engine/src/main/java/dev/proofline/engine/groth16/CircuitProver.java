@@ -25,9 +25,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CircuitProver implements AutoCloseable {
 
-    private final Engine engine;
+    private final Engine<ProofResult> engine;
 
-    private CircuitProver(Engine engine) {
+    private CircuitProver(Engine<ProofResult> engine) {
         this.engine = engine;
     }
 
@@ -36,8 +36,8 @@ public final class CircuitProver implements AutoCloseable {
         return start(EngineConfig.defaults(), new CpuBackend());
     }
 
-    public static CircuitProver start(EngineConfig config, ProverBackend<?, ?> backend) {
-        return new CircuitProver(new Engine(config, backend));
+    public static CircuitProver start(EngineConfig config, ProverBackend<?, ?, ? extends ProofResult> backend) {
+        return new CircuitProver(new Engine<>(config, backend));
     }
 
     /** Registers a circuit ({@link Circuits#register}): its id must be new, its files must exist. */
@@ -91,8 +91,8 @@ public final class CircuitProver implements AutoCloseable {
         }
     }
 
-    /** The engine underneath: status, timeline, metrics, the untyped job API. */
-    public Engine engine() {
+    /** The engine underneath: status, timeline, metrics, its jobs. */
+    public Engine<ProofResult> engine() {
         return engine;
     }
 

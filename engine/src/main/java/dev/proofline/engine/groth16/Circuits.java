@@ -99,7 +99,7 @@ public final class Circuits implements Residents {
      * The circuits {@code engine} proves: made on first use with its budget, its load timeout and its key
      * tables ({@link EngineConfig#keyTableBytes}), the same ones after that.
      */
-    public static Circuits of(Engine engine) {
+    public static Circuits of(Engine<?> engine) {
         return engine.residents(Circuits.class, e -> new Circuits(e.budget(), e.config().loadTimeout(),
                 e.config().keyTableBytes(), e.backend() instanceof DeviceBackendAdapter<?> a ? a.device()::computesAbc : null)
                 .withTableCache(e.config().keyTableCache()));

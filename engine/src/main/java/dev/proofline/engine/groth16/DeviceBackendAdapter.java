@@ -18,7 +18,7 @@ import java.util.List;
  *
  * @param <S> the backend's staged partition
  */
-public class DeviceBackendAdapter<S> implements ProverBackend<DeviceBackendAdapter.Staged<S>, Prover.Started>,
+public class DeviceBackendAdapter<S> implements ProverBackend<DeviceBackendAdapter.Staged<S>, Prover.Started, ProofResult>,
         AutoCloseable {
 
     /** A partition staged by the backend, with what {@code finish} needs of it and how long staging took. */

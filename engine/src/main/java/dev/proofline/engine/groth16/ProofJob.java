@@ -3,7 +3,6 @@ package dev.proofline.engine.groth16;
 import dev.proofline.engine.Engine;
 import dev.proofline.groth16.ProofWithSignals;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -27,9 +26,9 @@ public final class ProofJob {
         }
     }
 
-    private final Engine.Job job;
+    private final Engine.Job<ProofResult> job;
 
-    ProofJob(Engine.Job job) {
+    ProofJob(Engine.Job<ProofResult> job) {
         this.job = job;
     }
 
@@ -78,20 +77,12 @@ public final class ProofJob {
         return job.timings(p);
     }
 
-    /** The engine's job (states, timings, the untyped results). */
-    public Engine.Job engineJob() {
+    /** The engine's job (states, timings, its results as the backend's {@link ProofResult}s). */
+    public Engine.Job<ProofResult> engineJob() {
         return job;
     }
 
-    private List<ProofWithSignals> proofs(List<Object> results) {
-        List<ProofWithSignals> out = new ArrayList<>(results.size());
-        for (Object r : results) {
-            if (!(r instanceof ProofResult pr)) {
-                throw new IllegalStateException(job.id() + ": the backend returned "
-                        + (r == null ? "null" : r.getClass().getName()) + ", not a ProofResult");
-            }
-            out.add(pr.toProofWithSignals());
-        }
-        return List.copyOf(out);
+    private static List<ProofWithSignals> proofs(List<ProofResult> results) {
+        return results.stream().map(ProofResult::toProofWithSignals).toList();
     }
 }

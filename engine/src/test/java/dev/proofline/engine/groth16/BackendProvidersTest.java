@@ -62,7 +62,7 @@ class BackendProvidersTest {
     };
 
     /** The device backend under the pipeline's backend that {@link BackendProviders#open} gave. */
-    private static DeviceBackend<?> device(ProverBackend<?, ?> opened) {
+    private static DeviceBackend<?> device(ProverBackend<?, ?, ?> opened) {
         return assertInstanceOf(DeviceBackendAdapter.class, opened).device();
     }
 
@@ -85,7 +85,7 @@ class BackendProvidersTest {
         BackendProviders providers = new BackendProviders(List.of(new CpuBackendProvider(),
                 new Accelerator("cuda", null, "libcuda.so.1 not found: no NVIDIA driver on this machine")));
         List<String> log = new ArrayList<>();
-        ProverBackend<?, ?> b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
+        ProverBackend<?, ?, ?> b = providers.open("auto", BackendSettings.defaults(), Prover.create(), log::add);
         assertInstanceOf(CpuDevice.class, device(b));
         assertEquals(List.of("CUDA backend unavailable (libcuda.so.1 not found: no NVIDIA driver on this machine):"
                 + " proving on the CPU"), log);

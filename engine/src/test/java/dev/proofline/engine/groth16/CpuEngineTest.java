@@ -61,7 +61,7 @@ class CpuEngineTest {
         long tables = 64L << 20;
         EngineConfig cfg = EngineConfig.builder().permits(2).synthesisThreads(2).proverWorkers(1).finalizerThreads(2)
                 .budgetBytes(1L << 32).timelineCapacity(10_000).keyTableBytes(tables).build();
-        try (Engine e = new Engine(cfg, new CpuBackend())) {
+        try (var e = new Engine<>(cfg, new CpuBackend())) {
             Circuits.of(e).register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
             long planned;
             try (dev.proofline.groth16.ProvingKey k = dev.proofline.groth16.io.ZkeyFile.open(fx.zkey())) {
@@ -79,9 +79,9 @@ class CpuEngineTest {
                 dev.proofline.groth16.KeyTables t = lease.value().tables();
                 assertTrue(t != null && t.count() == 5 && t.bytes() <= planned, String.valueOf(t));
             }
-            Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), "poseidon",
+            Engine.Job<ProofResult> job = e.submit(new CircuitJob(Circuits.of(e), "poseidon",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL);
-            ProofResult r = assertInstanceOf(ProofResult.class, job.await(Duration.ofMinutes(2)).get(0));
+            ProofResult r = job.await(Duration.ofMinutes(2)).get(0);
             assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()));
             Path proofJson = tmp.resolve("proof.json");
             Path publicJson = tmp.resolve("public.json");
@@ -96,24 +96,24 @@ class CpuEngineTest {
     void circomPartitionsFromWitnessesAndFromInputsAreProvedAndSnarkjsAcceptsThem(String curve) throws Exception {
         CircomFixtures.Fixture fx = CircomFixtures.build(curve, "poseidon");
         VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
-        try (Engine e = new Engine(config(), new CpuBackend())) {
+        try (var e = new Engine<>(config(), new CpuBackend())) {
             // once with the key's coefficients, once with the PCE from the circuit's r1cs
             Circuits.of(e).register(new Circuits.Circom("poseidon", fx.zkey(), fx.wasm(), null));
             Circuits.of(e).register(new Circuits.Circom("poseidon-pce", fx.zkey(), fx.wasm(), fx.r1cs()));
             for (String id : List.of("poseidon", "poseidon-pce")) {
                 List<CircuitJob.Partition> parts = List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())),
                         new CircuitJob.Inputs(CircomInput.read(fx.input())), new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())));
-                Engine.Job job = e.submit(new CircuitJob(Circuits.of(e), id, parts), Priority.NORMAL);
-                List<Object> proofs = job.await(Duration.ofMinutes(2));
+                Engine.Job<ProofResult> job = e.submit(new CircuitJob(Circuits.of(e), id, parts), Priority.NORMAL);
+                var proofs = job.await(Duration.ofMinutes(2));
                 assertEquals(3, proofs.size());
                 for (int p = 0; p < proofs.size(); p++) {
-                    ProofResult r = assertInstanceOf(ProofResult.class, proofs.get(p));
+                    ProofResult r = proofs.get(p);
                     assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()), id + " partition " + p);
                     Engine.Timings t = job.timings(p);
                     assertTrue(t.synthesisMs() > 0 && t.proverMs() > 0 && t.finalizeMs() > 0, t.toString());
                     assertTrue(t.totalMs() >= t.synthesisMs() + t.proverMs() + t.finalizeMs(), t.toString());
                 }
-                ProofResult last = (ProofResult) proofs.get(2);
+                ProofResult last = proofs.get(2);
                 Path proofJson = tmp.resolve(id + "-proof.json");
                 Path publicJson = tmp.resolve(id + "-public.json");
                 SnarkjsJson.write(proofJson, SnarkjsJson.proofJson(last.proof()));
@@ -135,7 +135,7 @@ class CpuEngineTest {
         R1cs r1cs = RecordingSystem.record(curve, instances.get(0));
         Path zkey = tmp.resolve("mp.zkey");
         DevSetup.run(r1cs, zkey, new Random(5));
-        try (Engine e = new Engine(config(), new CpuBackend())) {
+        try (var e = new Engine<>(config(), new CpuBackend())) {
             Circuits.of(e).register(new Circuits.Java("merkle", zkey, curve, instances.get(0)));
             List<CircuitJob.Partition> parts = new ArrayList<>();
             for (MerklePost m : instances) {
@@ -145,10 +145,10 @@ class CpuEngineTest {
             try (var key = Circuits.of(e).key("merkle")) {
                 vk = key.value().verificationKey();
             }
-            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.HIGH)
+            var proofs = e.submit(new CircuitJob(Circuits.of(e), "merkle", parts), Priority.HIGH)
                     .await(Duration.ofMinutes(2));
             for (int p = 0; p < proofs.size(); p++) {
-                ProofResult r = (ProofResult) proofs.get(p);
+                ProofResult r = proofs.get(p);
                 assertTrue(Verifier.verify(vk, numbers(r.publicSignals()), r.proof()), "partition " + p);
                 assertEquals(instances.get(p).root(), new BigInteger(r.publicSignals().get(0)),
                         "partition " + p + " proves its own root");
@@ -164,19 +164,19 @@ class CpuEngineTest {
     void aWitnessOfTheWrongSizeFailsItsJobWithAClearCauseAndTheEngineGoesOn(String curve) throws Exception {
         CircomFixtures.Fixture fx = CircomFixtures.build(curve, "multiplier");
         CircomFixtures.Fixture other = CircomFixtures.build(curve, "poseidon");
-        try (Engine e = new Engine(config(), new CpuBackend())) {
+        try (var e = new Engine<>(config(), new CpuBackend())) {
             Circuits.of(e).register(new Circuits.Circom("mul", fx.zkey()));
-            Engine.Job bad = e.submit(new CircuitJob(Circuits.of(e), "mul",
+            Engine.Job<ProofResult> bad = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(other.wtns())))), Priority.NORMAL);
             ExecutionException ex = assertThrows(ExecutionException.class, () -> bad.await(Duration.ofMinutes(1)));
             assertInstanceOf(IllegalArgumentException.class, ex.getCause());
             assertTrue(ex.getCause().getMessage().contains("partition 0 of mul"), ex.getCause().getMessage());
-            Engine.Job noWasm = e.submit(new CircuitJob(Circuits.of(e), "mul",
+            Engine.Job<ProofResult> noWasm = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Inputs(CircomInput.read(fx.input())))), Priority.NORMAL);
             ex = assertThrows(ExecutionException.class, () -> noWasm.await(Duration.ofMinutes(1)));
             assertTrue(ex.getCause().getMessage().contains("no witness generator"), ex.getCause().getMessage());
             // the engine still proves
-            List<Object> ok = e.submit(new CircuitJob(Circuits.of(e), "mul",
+            var ok = e.submit(new CircuitJob(Circuits.of(e), "mul",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
                     .await(Duration.ofMinutes(1));
             assertInstanceOf(ProofResult.class, ok.get(0));
@@ -204,10 +204,10 @@ class CpuEngineTest {
                 }
             }));
         }
-        try (Engine e = new Engine(config(), new CpuBackend())) {
+        try (var e = new Engine<>(config(), new CpuBackend())) {
             assertTrue(blocked.await(30, java.util.concurrent.TimeUnit.SECONDS), "the common pool is busy");
             Circuits.of(e).register(new Circuits.Circom("p", fx.zkey()));
-            List<Object> proofs = e.submit(new CircuitJob(Circuits.of(e), "p",
+            var proofs = e.submit(new CircuitJob(Circuits.of(e), "p",
                     List.of(new CircuitJob.Wtns(Files.readAllBytes(fx.wtns())))), Priority.NORMAL)
                     .await(Duration.ofMinutes(2));
             assertInstanceOf(ProofResult.class, proofs.get(0));

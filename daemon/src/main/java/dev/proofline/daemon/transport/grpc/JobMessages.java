@@ -62,7 +62,7 @@ final class JobMessages {
             b.setError(job.error());
         }
         for (JobResult.Part p : job.partitions()) {
-            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index()).setState(p.state());
+            PartitionResult.Builder r = PartitionResult.newBuilder().setPartition(p.index()).setState(p.state().wire());
             if (p.node() != null) {
                 r.setNode(p.node());
             }

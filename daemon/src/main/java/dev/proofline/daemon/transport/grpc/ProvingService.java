@@ -22,7 +22,6 @@ import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.config.DaemonConfig;
-import dev.proofline.daemon.jobs.FailureStatus;
 import dev.proofline.daemon.jobs.JobResult;
 import dev.proofline.daemon.jobs.ProofJobs;
 import dev.proofline.daemon.jobs.SatisfactionCheck;
@@ -60,7 +59,7 @@ import java.util.function.Supplier;
  */
 public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
-    private final Engine engine;
+    private final Engine<?> engine;
     private final DaemonConfig config;
     private final Supplier<String> metrics;
     private final long maxRequestBytes;
@@ -69,7 +68,7 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
     /** Where the jobs live: the engine's memory, or a durable queue. */
     private final ProofJobs jobs;
 
-    public ProvingService(Engine engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
+    public ProvingService(Engine<?> engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
         this.jobs = jobs;
         this.engine = engine;
         this.config = config;

@@ -21,7 +21,7 @@ import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.api.v1.Timings;
-import dev.proofline.daemon.jobs.FailureStatus;
+import dev.proofline.daemon.transport.grpc.FailureStatus;
 import dev.proofline.daemon.transport.grpc.ProvingService;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -100,7 +100,7 @@ class DashboardStatesTest {
 
     @Test
     void anEmptyBusyChartSaysThereIsNoDataYetAndWhy() throws Exception {
-        try (Engine e = new Engine(EngineConfig.defaults(), new SimBackend(1, 1, x -> false))) {
+        try (var e = new Engine<>(EngineConfig.defaults(), new SimBackend(1, 1, x -> false))) {
             status.set(() -> StatusJson.write(e.status()));
             WebDriverWait wait = open();
             wait.until(d -> "true".equals(d.findElement(By.id("busy-chart")).getDomAttribute("data-empty"))
@@ -116,8 +116,8 @@ class DashboardStatesTest {
 
     @Test
     void aFailedPartitionsCellAndItsJobSayWhy() throws Exception {
-        try (Engine e = new Engine(EngineConfig.defaults(), new SimBackend(1, 1, x -> x == 2))) {
-            Engine.Job job = e.submit(new SimBackend.Job(4, 1, 1024, p -> false), Priority.NORMAL);
+        try (var e = new Engine<>(EngineConfig.defaults(), new SimBackend(1, 1, x -> x == 2))) {
+            Engine.Job<?> job = e.submit(new SimBackend.Job(4, 1, 1024, p -> false), Priority.NORMAL);
             try {
                 job.await(Duration.ofSeconds(30));
             } catch (Exception expected) {
@@ -149,7 +149,7 @@ class DashboardStatesTest {
                    "partitions": [{"state": "DONE", "node": "local", "error": null},
                                   {"state": "FAILED", "node": "local", "error": "the witness does not satisfy the circuit"}]}]}
                 """;
-        try (Engine e = new Engine(EngineConfig.defaults(), new SimBackend(1, 1, x -> false))) {
+        try (var e = new Engine<>(EngineConfig.defaults(), new SimBackend(1, 1, x -> false))) {
             status.set(() -> StatusJson.write(e.status(), Map.of("node_id", "local", "database", "ok"), cluster));
             WebDriverWait wait = open();
             wait.until(d -> d.findElements(By.cssSelector("#cluster-jobs .cell")).size() == 2);

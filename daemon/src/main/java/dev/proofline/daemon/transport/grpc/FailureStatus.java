@@ -1,6 +1,8 @@
-package dev.proofline.daemon.jobs;
+package dev.proofline.daemon.transport.grpc;
 
-import dev.proofline.daemon.store.ClusterStore;
+import dev.proofline.daemon.jobs.ClientMessages;
+import dev.proofline.daemon.jobs.JobFailure;
+import dev.proofline.daemon.jobs.JobsUnavailableException;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.Prover;
@@ -10,7 +12,11 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
-/** How a failure reaches a client, over gRPC and HTTP alike: a status code for its kind, a message for which. */
+/**
+ * How a failure reaches a client, over gRPC and HTTP alike: a status code for its kind, a message for which.
+ * The jobs fail in plain Java ({@link JobFailure}, {@link JobsUnavailableException}, the engine's
+ * exceptions); this is where a failure becomes a status.
+ */
 public final class FailureStatus {
 
     private FailureStatus() {
@@ -40,7 +46,7 @@ public final class FailureStatus {
                     Status.RESOURCE_EXHAUSTED;
             case ResidentCache.LoadException e -> Status.FAILED_PRECONDITION.withDescription("circuit "
                     + e.getMessage() + " (its files in the keys directory cannot be loaded)");
-            case ClusterStore.UnavailableException e -> Status.UNAVAILABLE;
+            case JobsUnavailableException e -> Status.UNAVAILABLE;
             case IllegalArgumentException e -> Status.INVALID_ARGUMENT;
             case InterruptedException e -> Status.UNAVAILABLE;
             default -> Status.INTERNAL;
