@@ -35,6 +35,15 @@ final class ClientPaths implements ITypeConverter<Path> {
         }
         Path resolved = cwd.resolve(p);
         written.put(resolved.toString(), value);
+        // the r1cs a checked key is verified against is named in its refusal: as a one-off run names it,
+        // beside the key as written
+        if (value.endsWith(".zkey")) {
+            List<Path> beside = VerifiedKeys.r1csCandidates(resolved);
+            List<Path> besideAsWritten = VerifiedKeys.r1csCandidates(p);
+            for (int i = 0; i < beside.size(); i++) {
+                written.putIfAbsent(beside.get(i).toString(), besideAsWritten.get(i).toString());
+            }
+        }
         return resolved;
     }
 
