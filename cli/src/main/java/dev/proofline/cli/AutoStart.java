@@ -78,9 +78,10 @@ final class AutoStart {
      * After a one-off command ({@code args}) ran in this process: starts an engine in the background where
      * none runs for this build and none is declined. Says so on {@code err} the first time. After one of
      * the daemon's client commands, an engine that does not warm up the proving code (it would take
-     * seconds of CPU for commands that wait on the network).
+     * seconds of CPU for commands that wait on the network). {@code keyDomain}: the domain size (log) of
+     * the largest key the command proved with (0: none), which the engine's warm-up is told first.
      */
-    static void afterOneOff(String[] args, Map<String, String> env, PrintStream err) {
+    static void afterOneOff(String[] args, Map<String, String> env, PrintStream err, int keyDomain) {
         if (args.length == 0 || !(EngineServer.SERVED.contains(args[0]) || EngineServer.CLIENT.contains(args[0]))) {
             return;
         }
@@ -98,7 +99,7 @@ final class AutoStart {
             } else if (lockHeld(home)) {
                 return;   // one is starting
             }
-            Process engine = spawn(home, env, List.of(args), EngineServer.CLIENT.contains(args[0]));
+            Process engine = spawn(home, env, List.of(args), EngineServer.CLIENT.contains(args[0]), keyDomain);
             if (!Files.exists(home.noticeFile())) {
                 Files.writeString(home.noticeFile(), "");
                 err.println("proofline: started a local engine in the background (pid " + engine.pid()
@@ -121,9 +122,10 @@ final class AutoStart {
      * input from /dev/null and its output appended to the engine's log: through the launcher where this
      * process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
-     * JVM's command line. {@code noWarmUp}: without the warm-up, whatever the settings say.
+     * JVM's command line. {@code noWarmUp}: without the warm-up, whatever the settings say. {@code keyDomain}:
+     * the domain size (log) of the key the command proved with, 0 for none.
      */
-    static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp)
+    static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp, int keyDomain)
             throws IOException {
         EngineSettings settings = EngineSettings.of(home);
         String warmUp = noWarmUp ? "none" : settings.warmUp();
@@ -143,6 +145,9 @@ final class AutoStart {
             } else {
                 cmd.addAll(0, nice());
             }
+        }
+        if (keyDomain > 0) {
+            cmd.addAll(List.of("--key-domain", Integer.toString(keyDomain)));
         }
         cmd.add("--auto");
         ProcessBuilder pb = new ProcessBuilder(cmd)

@@ -234,6 +234,10 @@ final class EngineCommand extends ParentCommand {
         @Option(names = "--verify-keys", paramLabel = "<prepared.ptau>")
         Path verifyKeys;
 
+        @Option(names = "--key-domain", paramLabel = "<log>", description = "the domain size (log) of the key the"
+                + " one-off command that started it proved with (its warm-up compiles what that size needs first)")
+        int keyDomain;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             EngineHome home = EngineHome.fromEnvironment();
@@ -250,6 +254,7 @@ final class EngineCommand extends ParentCommand {
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
             server.reopenKeys();
             server.startWarmUp(EngineWarmUp.curves(warmUp), true);
+            server.keyUsed(keyDomain);
             server.awaitStopped();
             return 0;
         }

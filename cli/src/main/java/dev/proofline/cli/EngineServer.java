@@ -117,7 +117,8 @@ final class EngineServer {
         this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
                 tableCache, housekeeping::submit, housekeeping::awaitTurn));
         this.verifiedKeys = verifyKeys == null ? null : new VerifiedKeys(verifyKeys, home);
-        this.loader = verifiedKeys == null ? resident : verifiedKeys.over(resident);
+        this.loader = EngineWarmUp.toldOfKeys(verifiedKeys == null ? resident : verifiedKeys.over(resident),
+                this::keyUsed);
         this.auto = auto;
         this.tableBytesPerKey = keyTableBytes;
         this.home = home;
@@ -220,6 +221,14 @@ final class EngineServer {
         EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs);
         warmUp = w;
         w.start();
+    }
+
+    /** A request (or the one-off command that started the engine) proves with a key of that domain size (log). */
+    void keyUsed(int logDomainSize) {
+        EngineWarmUp w = warmUp;
+        if (w != null) {
+            w.keyUsed(logDomainSize);
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
 import dev.proofline.r1cs.cs.WitnessSystem;
 import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.r1cs.wasm.CircomWasm;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -17,7 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * What the local engine does first, in the background, so that its first requests are served as fast
@@ -74,6 +77,41 @@ final class EngineWarmUp {
         return curves;
     }
 
+    /**
+     * Domain size (log) from which a request's key wants the 8-lane kernels compiled at once
+     * ({@link #kernelsWanted}): the kernels pay from there (BENCHMARKS.md, "As a user meets it").
+     */
+    static final int KERNELS_FROM_LOG = 15;
+
+    private final AtomicBoolean kernelsWanted = new AtomicBoolean();
+
+    /**
+     * A request proves with a key of a domain of {@code logDomainSize}: from {@link #KERNELS_FROM_LOG} on,
+     * the kernels' warm-up no longer waits for other programs.
+     */
+    void keyUsed(int logDomainSize) {
+        if (logDomainSize >= KERNELS_FROM_LOG) {
+            kernelsWanted.set(true);
+        }
+    }
+
+    /** {@code keys}, the domain size (log) of each key it hands out told to {@code keyUsed}. */
+    static Loader toldOfKeys(Loader keys, IntConsumer keyUsed) {
+        return new Loader() {
+            @Override
+            public KeyLease provingKey(Path zkey) {
+                KeyLease lease = keys.provingKey(zkey);
+                keyUsed.accept(lease.key().logDomainSize());
+                return lease;
+            }
+
+            @Override
+            public CircomWasm witnessGenerator(Path wasm, Path cacheDir) {
+                return keys.witnessGenerator(wasm, cacheDir);
+            }
+        };
+    }
+
     /** For {@code engine status}: running, done (and in how long) or failed (and why). */
     String state() {
         return state;
@@ -94,14 +132,16 @@ final class EngineWarmUp {
         try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
-                // the first curve's without waiting for other programs: a few seconds of one core, without
-                // which every request runs the slower scalar kernels (BENCHMARKS.md, "As a user meets it"),
-                // and which a loop of requests alternating with another program would never leave a turn
-                // for; but after the one-off command that started the engine, or one that runs while it
-                // starts, so as not to slow it down
+                // a few seconds of one core and of the optimising compiler. Below about 2^KERNELS_FROM_LOG
+                // constraints a proof is no faster with the kernels, and compiling them beside the first
+                // requests delays the compilation of the code those run (BENCHMARKS.md, "As a user meets
+                // it"): they wait for a turn that no other program needs. Once a request proves with a
+                // larger key (kernelsWanted), the first curve's go on without waiting for other programs,
+                // which a loop of requests alternating with another program would never leave a turn for;
+                // still after the one-off command that started the engine, or one that runs while it starts
                 state = "running: 8-lane kernels on " + curve.snarkjsName();
                 if (curve == curves.getFirst()) {
-                    housekeeping.awaitOwnTurn();
+                    housekeeping.awaitTurnUnless(kernelsWanted::get);
                 } else {
                     housekeeping.awaitTurn();
                 }

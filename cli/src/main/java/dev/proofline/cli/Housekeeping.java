@@ -15,6 +15,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the local engine does for itself (its warm-up, building the keys' precomputed tables), kept
@@ -92,14 +93,26 @@ final class Housekeeping implements AutoCloseable {
      * engine and no one-off command of this state directory runs, whatever else keeps the processors busy.
      */
     void awaitOwnTurn() {
-        await(false);
+        await(() -> false);
+    }
+
+    /**
+     * As {@link #awaitTurn} while {@code ownTurnSuffices} is false, as {@link #awaitOwnTurn} once it is
+     * true: a step that yields to other programs until the engine's requests need it done.
+     */
+    void awaitTurnUnless(BooleanSupplier ownTurnSuffices) {
+        await(() -> !ownTurnSuffices.getAsBoolean());
     }
 
     private void await(boolean forOthers) {
+        await(() -> forOthers);
+    }
+
+    private void await(BooleanSupplier forOthers) {
         lowerPriority();
         try {
             while (requests.get() > 0 || oneOffRunning()
-                    || (forOthers && yieldToOthers && stillYielding() && othersBusy())) {
+                    || (forOthers.getAsBoolean() && yieldToOthers && stillYielding() && othersBusy())) {
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {

@@ -9,10 +9,10 @@ import java.nio.file.Path;
  * Opens what the proving commands read that is costly to open: proving keys (mapped) and circom
  * witness generators (compiled to JVM classes). A one-off process opens them afresh ({@link #ONE_OFF});
  * the local engine keeps them resident between requests ({@link ResidentFiles}) and checks every point
- * of a key on its curve once, when it loads it. A one-off process does not check the points first
- * (that is 10-20% of a small proof's time): a bad point gives a proof that fails the verification
- * every proof goes through, and only then is the key checked, so that the error names the bad point
- * ({@link #explain}). Errors are those of {@link ZkeyFile#open(Path)} and
+ * of a key on its curve once, in the background after the request that loaded it. Neither checks the
+ * points before proving (that is 10-20% of a small proof's time): a bad point gives a proof that fails
+ * the verification every proof goes through, and only then is the key checked, so that the error names
+ * the bad point ({@link #explain}). Errors are those of {@link ZkeyFile#open(Path)} and
  * {@link CircomWasm#load(Path, Path)}, whichever loader opens the file.
  */
 interface Loader {

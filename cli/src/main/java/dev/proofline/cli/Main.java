@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 
 /** Entry point of the {@code proofline} command. */
@@ -41,11 +42,14 @@ public final class Main {
                 boolean engineCommand = args.length > 0 && EngineServer.SERVED.contains(args[0]);
                 Optional<FileLock> running = engineCommand
                         ? Housekeeping.holdClientLock(EngineHome.fromEnvironment(env)) : Optional.empty();
-                // keys checked where engine.conf asks for it, as an engine of the same state directory checks them
-                code = run(new Invocation(true, VerifiedKeys.oneOff(EngineHome.fromEnvironment(env)), null, env), null,
-                        null, args);
+                // keys checked where engine.conf asks for it, as an engine of the same state directory checks them;
+                // the largest key's size told to the engine this command may start
+                AtomicInteger keyDomain = new AtomicInteger();
+                Loader keys = EngineWarmUp.toldOfKeys(VerifiedKeys.oneOff(EngineHome.fromEnvironment(env)),
+                        log -> keyDomain.accumulateAndGet(log, Math::max));
+                code = run(new Invocation(true, keys, null, env), null, null, args);
                 java.lang.ref.Reference.reachabilityFence(running);   // its channel would release it when collected
-                AutoStart.afterOneOff(args, env, System.err);
+                AutoStart.afterOneOff(args, env, System.err, keyDomain.get());
             }
         } catch (VirtualMachineError e) {
             // picocli hands only exceptions to handle(): an error (out of memory, a stack overflow)

@@ -57,6 +57,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
         long uses;
         /** Its precomputed tables, for the status: none, being built, their size, or why there are none. */
         volatile String tables = "no tables";
+        /** Whether its points were checked yet, for the status ({@link #checkPoints}). */
+        volatile String points = "points not checked yet";
 
         KeyEntry(Stamp stamp, ProvingKey key) {
             this.stamp = stamp;
@@ -175,7 +177,10 @@ final class ResidentFiles implements Loader, AutoCloseable {
         if (stamp == null) {
             return Loader.ONE_OFF.provingKey(zkey);
         }
-        ProvingKey key = ZkeyFile.open(zkey);
+        // opened as a one-off command opens it, its points checked after this request (checkPoints): a
+        // request proves at once (at 2^16, checking first made the engine's first request slower than a
+        // one-off command), and every proof is verified before it is written, which a bad point fails
+        ProvingKey key = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE);
         KeyLease lease;
         KeyEntry added;
         synchronized (this) {
@@ -196,8 +201,35 @@ final class ResidentFiles implements Loader, AutoCloseable {
             lease = lease(e);
             added = e;
         }
+        checkPoints(id, zkey, added);
         attachTables(added);   // outside the lock: status is answered meanwhile
         return lease;
+    }
+
+    /**
+     * Checks every point of the key as {@link ZkeyFile#open(Path)} does, by the table builder (the
+     * engine's housekeeping, after its turn), and drops the key where one is not on its curve: the next
+     * request opens it again, and its proof, failing verification, is then explained by the bad point
+     * ({@link Loader#explain}). A file changed since it was opened is left to the next request.
+     */
+    private void checkPoints(String id, Path zkey, KeyEntry e) {
+        TableBuilding tb = tableBuilding;
+        tb.builder().execute(() -> {
+            tb.beforeChunk().run();
+            if (e.dropped || !e.stamp.equals(Stamp.of(zkey))) {
+                return;
+            }
+            try (ProvingKey checked = ZkeyFile.open(zkey)) {
+                e.points = "points checked";
+            } catch (RuntimeException bad) {
+                e.points = "not used: " + bad.getMessage();
+                synchronized (this) {
+                    if (keys.remove(id, e)) {   // not get: that would count as a use in the access order
+                        drop(e);
+                    }
+                }
+            }
+        });
     }
 
     private void checkOpen() {
@@ -275,9 +307,9 @@ final class ResidentFiles implements Loader, AutoCloseable {
         List<Map.Entry<String, KeyEntry>> ks = new ArrayList<>(keys.entrySet());
         for (int i = ks.size() - 1; i >= 0; i--) {
             KeyEntry e = ks.get(i).getValue();
-            lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, %s, used %d time%s)", ks.get(i).getKey(),
-                    e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()), e.tables, e.uses,
-                    e.uses == 1 ? "" : "s"));
+            lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, %s, used %d time%s, %s)",
+                    ks.get(i).getKey(), e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()),
+                    e.tables, e.uses, e.uses == 1 ? "" : "s", e.points));
         }
         List<Map.Entry<WasmId, WasmEntry>> ws = new ArrayList<>(wasms.entrySet());
         for (int i = ws.size() - 1; i >= 0; i--) {

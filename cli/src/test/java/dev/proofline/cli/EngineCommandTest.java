@@ -339,6 +339,45 @@ class EngineCommandTest {
         assertFalse(Files.exists(stale.endpointFile()));
     }
 
+    /**
+     * The engine opens a new key as a one-off command does, proving at once, and checks its points after
+     * that request: a good key's status then says so; a key with a point off its curve gives the one-off
+     * command's error (its proof fails verification, which names the bad point) and is not kept.
+     */
+    @Test
+    void aKeysPointsAreCheckedAfterItsFirstRequest() throws Exception {
+        Fixture fx = CircomFixtures.build("bn128", "multiplier");
+        CliRun good = client(tmp, "prove", fx.zkey().toString(), fx.wtns().toString(), "proof.json", "public.json");
+        assertEquals(0, good.code(), good.err());
+        long deadline = System.nanoTime() + 180_000_000_000L;   // housekeeping may wait for other programs first
+        CliRun status = client(tmp, "engine", "status");
+        while (!status.out().contains("points checked)") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            status = client(tmp, "engine", "status");
+        }
+        assertTrue(status.out().contains("key        " + fx.zkey()) && status.out().contains("points checked)"),
+                status.out());
+
+        long h;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            h = dev.proofline.r1cs.io.BinFile.open(fx.zkey(), "zkey", 2, Map.of(), arena).section(9).offset();
+        }
+        byte[] b = Files.readAllBytes(fx.zkey());
+        b[(int) (h + 3 * 32)] ^= 1;   // the y of H's second point, changed by one bit
+        Path bad = Files.write(tmp.resolve("offcurve.zkey"), b);
+        CliRun r = client(tmp, "prove", bad.toString(), fx.wtns().toString(), "bad.json", "badpublic.json");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("offcurve.zkey") && r.err().contains("section 9 (H)")
+                && r.err().contains("not on the curve"), r.err());
+        assertTrue(Files.notExists(tmp.resolve("bad.json")), "no proof file is written");
+        status = client(tmp, "engine", "status");
+        while (status.out().contains("offcurve.zkey") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            status = client(tmp, "engine", "status");
+        }
+        assertFalse(status.out().contains("offcurve.zkey"), "a key with a bad point is not kept: " + status.out());
+    }
+
     @Test
     void residentKeysAreReopenedWhenChangedAndBounded() throws Exception {
         Fixture fx = CircomFixtures.build("bn128", "multiplier");

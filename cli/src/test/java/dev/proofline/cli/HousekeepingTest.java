@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,9 +96,20 @@ class HousekeepingTest {
                 h.awaitOwnTurn();
                 own.complete(null);
             });
+            // a step that waits for others until its work is wanted (the kernels' warm-up, for a large key)
+            AtomicBoolean wanted = new AtomicBoolean();
+            CompletableFuture<Void> unless = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitTurnUnless(wanted::get);
+                unless.complete(null);
+            });
             own.get(30, TimeUnit.SECONDS);   // a step that waits for requests and one-off commands only goes on
             Thread.sleep(1_000);
             assertFalse(step.isDone(), "waits while another program keeps a processor busy");
+            assertFalse(unless.isDone(), "waits for other programs while its work is not wanted");
+            wanted.set(true);
+            unless.get(30, TimeUnit.SECONDS);   // then goes on, the other program still running
+            assertFalse(step.isDone(), "the other step still waits");
             busy.destroyForcibly();
             // at the latest once it has waited for others as long as it ever does (a machine kept busy by
             // yet other programs)
