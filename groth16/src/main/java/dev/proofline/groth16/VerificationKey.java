@@ -94,6 +94,15 @@ public final class VerificationKey {
         }
     }
 
+    /**
+     * Prepares the key's fixed parts now instead of at its second check: for a prover that keeps the key
+     * and will check many proofs with it, so that none of its requests pays for the preparation.
+     */
+    public void prepare() {
+        checks.set(2);
+        prepared();
+    }
+
     /** e(alpha, beta) in Fp12 (flat, Montgomery), as snarkjs exports it in {@code vk_alphabeta_12}. */
     public long[] alphaBeta() {
         return curve.pairing().pair(alpha1, beta2);

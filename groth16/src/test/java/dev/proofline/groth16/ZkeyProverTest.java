@@ -107,6 +107,12 @@ class ZkeyProverTest {
             assertEquals("the pairing check failed", rejected.reason());
         }
         assertNotNull(vk.prepared(), "prepared after its second check");
+        // prepared at once when asked (a key an engine keeps), with the same answers from its first check
+        VerificationKey fresh = SnarkjsJson.readVerificationKey(fx.vk());
+        fresh.prepare();
+        assertNotNull(fresh.prepared(), "prepared before any check");
+        assertTrue(snarkjs.verify(fresh).valid());
+        assertFalse(new ProofWithSignals(snarkjs.proof(), other).verify(fresh).valid());
         assertEquals(snarkjs.publicSignals().stream().map(BigInteger::toString).toList(),
                 snarkjs.publicSignalsDecimal());
     }
