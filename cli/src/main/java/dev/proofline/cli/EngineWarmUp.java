@@ -31,10 +31,11 @@ import java.util.function.IntConsumer;
  * exported and its proof verified a dozen times, through the very commands a request runs, as the
  * engine's {@link Housekeeping}: at the lowest CPU priority, each step waiting while a request runs in
  * the engine or a one-off command runs beside it, so that no request waits for it. Before that, the
- * 8-lane kernels of the NTT and of the G1 and G2 MSMs are compiled where the JVM has them, as soon as
- * no request and no one-off command runs, without waiting for other programs (at the lowest priority
- * still: a few seconds of one core, and every request runs the scalar kernels until then; they replace
- * them only once compiled, and the proofs then run the code that requests will run). The warm-up key's
+ * 8-lane kernels of the NTT and of the G1 and G2 MSMs are compiled where the JVM has them: as soon as
+ * no request and no one-off command runs, without waiting for other programs, once a key of
+ * 2^{@link #KERNELS_FROM_LOG} or more is proved with (at the lowest priority still: a few seconds of one
+ * core, and every request runs the scalar kernels until then; they replace them only once compiled, and
+ * the proofs then run the code that requests will run); for smaller keys, at a step's turn. The warm-up key's
  * precomputed tables are built before its first proof, so that the MSMs through tables are compiled too.
  */
 final class EngineWarmUp {
@@ -79,9 +80,9 @@ final class EngineWarmUp {
 
     /**
      * Domain size (log) from which a request's key wants the 8-lane kernels compiled at once
-     * ({@link #kernelsWanted}): the kernels pay from there (BENCHMARKS.md, "As a user meets it").
+     * ({@link #keyUsed}): the kernels pay from there (docs/decisions/0023-engine-first-requests.md).
      */
-    static final int KERNELS_FROM_LOG = 15;
+    static final int KERNELS_FROM_LOG = 14;
 
     private final AtomicBoolean kernelsWanted = new AtomicBoolean();
 
@@ -132,7 +133,7 @@ final class EngineWarmUp {
         try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
-                // a few seconds of one core and of the optimising compiler. Below about 2^KERNELS_FROM_LOG
+                // a few seconds of one core and of the optimising compiler. Below 2^KERNELS_FROM_LOG
                 // constraints a proof is no faster with the kernels, and compiling them beside the first
                 // requests delays the compilation of the code those run (BENCHMARKS.md, "As a user meets
                 // it"): they wait for a turn that no other program needs. Once a request proves with a
