@@ -4,19 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.testing.Node;
-import dev.proofline.groth16.ceremony.InitialKey;
-import dev.proofline.groth16.ceremony.PhaseTwo;
-import dev.proofline.groth16.ceremony.PhaseTwoPreparation;
-import dev.proofline.groth16.ceremony.PowersOfTau;
-import dev.proofline.r1cs.cs.Circuit;
-import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.Variable;
-import dev.proofline.r1cs.cs.WitnessSystem;
-import dev.proofline.r1cs.io.R1csFile;
-import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.groth16.testing.TinyCeremony;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,25 +43,7 @@ class EngineCliDocCommandsTest {
     private static final Pattern ENV = Pattern.compile("[A-Z_]+=.*");
     private static final Pattern STARTED = Pattern.compile("engine started: pid (\\d+), log (.*)\n");
 
-    /** x^3 + 5 = out. */
-    private static final Circuit CUBE = cs -> {
-        PrimeField fr = cs.field();
-        Variable out = cs.allocInput("out", () -> fr.fromLong(32));
-        Variable x = cs.alloc("x", () -> fr.fromLong(3));
-        Variable sq = cs.alloc("sq", () -> fr.fromLong(9));
-        cs.enforce("square", cs.lc().add(x), cs.lc().add(x), cs.lc().add(sq));
-        cs.enforce("cube", cs.lc().add(sq), cs.lc().add(x), cs.lc().add(out).add(-5, cs.one()));
-    };
 
-    /** x * x = out: another circuit, of the same shape of key. */
-    private static final Circuit SQUARE = cs -> {
-        PrimeField fr = cs.field();
-        Variable out = cs.allocInput("out", () -> fr.fromLong(9));
-        Variable x = cs.alloc("x", () -> fr.fromLong(3));
-        Variable y = cs.alloc("y", () -> fr.fromLong(3));
-        cs.enforce("square", cs.lc().add(x), cs.lc().add(y), cs.lc().add(out));
-        cs.enforce("same", cs.lc().add(x), cs.lc().add(cs.one()), cs.lc().add(y));
-    };
 
     @TempDir
     Path tmp;
@@ -196,21 +167,13 @@ class EngineCliDocCommandsTest {
      * returns the prepared ptau.
      */
     private Path keys() throws IOException {
-        Path p0 = tmp.resolve("p0.ptau");
-        Path p1 = tmp.resolve("p1.ptau");
         Path ptau = work.resolve("final.ptau");
-        PowersOfTau.newAccumulator(PairingCurve.BN254, 4, p0);
-        PowersOfTau.contribute(p0, p1, "first", "entropy", m -> { });
-        PhaseTwoPreparation.prepare(p1, ptau, m -> { });
+        TinyCeremony.preparedPtau(tmp, ptau);
         Path r1cs = work.resolve("circuit.r1cs");
-        Files.write(r1cs, R1csFile.write(RecordingSystem.record(PairingCurve.BN254, CUBE)));
-        InitialKey.create(r1cs, ptau, tmp.resolve("cube_0000.zkey"), m -> { });
-        PhaseTwo.contribute(tmp.resolve("cube_0000.zkey"), work.resolve("circuit.zkey"), "mine", "entropy", m -> { });
-        Files.write(work.resolve("witness.wtns"), WtnsFile.write(WitnessSystem.witness(PairingCurve.BN254, CUBE)));
+        TinyCeremony.key(TinyCeremony.CUBE, ptau, r1cs, work.resolve("circuit.zkey"), tmp);
+        TinyCeremony.witness(TinyCeremony.CUBE, work.resolve("witness.wtns"));
         Files.copy(r1cs, work.resolve("c.r1cs"));
-        Files.write(tmp.resolve("square.r1cs"), R1csFile.write(RecordingSystem.record(PairingCurve.BN254, SQUARE)));
-        InitialKey.create(tmp.resolve("square.r1cs"), ptau, tmp.resolve("square_0000.zkey"), m -> { });
-        PhaseTwo.contribute(tmp.resolve("square_0000.zkey"), work.resolve("c.zkey"), "mine", "entropy", m -> { });
+        TinyCeremony.key(TinyCeremony.SQUARE, ptau, tmp.resolve("square.r1cs"), work.resolve("c.zkey"), tmp);
         Files.copy(work.resolve("circuit.zkey"), work.resolve("k.zkey"));
         return ptau;
     }

@@ -7,18 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.field.PrimeField;
-import dev.proofline.groth16.ceremony.InitialKey;
 import dev.proofline.groth16.ceremony.PhaseTwo;
-import dev.proofline.groth16.ceremony.PhaseTwoPreparation;
-import dev.proofline.groth16.ceremony.PowersOfTau;
-import dev.proofline.r1cs.cs.Circuit;
-import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.Variable;
-import dev.proofline.r1cs.cs.WitnessSystem;
-import dev.proofline.r1cs.io.R1csFile;
-import dev.proofline.r1cs.io.WtnsFile;
+import dev.proofline.groth16.testing.TinyCeremony;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -50,25 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EngineVerifyKeysTest {
 
-    /** x^3 + 5 = out: the circuit the keys are made for. */
-    private static final Circuit CUBE = cs -> {
-        PrimeField fr = cs.field();
-        Variable out = cs.allocInput("out", () -> fr.fromLong(32));
-        Variable x = cs.alloc("x", () -> fr.fromLong(3));
-        Variable sq = cs.alloc("sq", () -> fr.fromLong(9));
-        cs.enforce("square", cs.lc().add(x), cs.lc().add(x), cs.lc().add(sq));
-        cs.enforce("cube", cs.lc().add(sq), cs.lc().add(x), cs.lc().add(out).add(-5, cs.one()));
-    };
 
-    /** x * x = out: another circuit, of the same shape of key. */
-    private static final Circuit SQUARE = cs -> {
-        PrimeField fr = cs.field();
-        Variable out = cs.allocInput("out", () -> fr.fromLong(9));
-        Variable x = cs.alloc("x", () -> fr.fromLong(3));
-        Variable y = cs.alloc("y", () -> fr.fromLong(3));
-        cs.enforce("square", cs.lc().add(x), cs.lc().add(y), cs.lc().add(out));
-        cs.enforce("same", cs.lc().add(x), cs.lc().add(cs.one()), cs.lc().add(y));
-    };
 
     @TempDir
     static Path fixtures;
@@ -84,20 +56,12 @@ class EngineVerifyKeysTest {
     /** A prepared ptau of 2^4, and for each circuit its r1cs, a key with one contribution and a witness. */
     @BeforeAll
     static void ceremony() throws IOException {
-        Path p0 = fixtures.resolve("p0.ptau");
-        Path p1 = fixtures.resolve("p1.ptau");
         ptau = fixtures.resolve("final.ptau");
-        PowersOfTau.newAccumulator(PairingCurve.BN254, 4, p0);
-        PowersOfTau.contribute(p0, p1, "first", "entropy", m -> { });
-        PhaseTwoPreparation.prepare(p1, ptau, m -> { });
-        for (var c : Map.of("cube", CUBE, "square", SQUARE).entrySet()) {
-            Path r1cs = fixtures.resolve(c.getKey() + ".r1cs");
-            Files.write(r1cs, R1csFile.write(RecordingSystem.record(PairingCurve.BN254, c.getValue())));
-            Path initial = fixtures.resolve(c.getKey() + "_0000.zkey");
-            InitialKey.create(r1cs, ptau, initial, m -> { });
-            PhaseTwo.contribute(initial, fixtures.resolve(c.getKey() + ".zkey"), "mine", "entropy", m -> { });
-            Files.write(fixtures.resolve(c.getKey() + ".wtns"),
-                    WtnsFile.write(WitnessSystem.witness(PairingCurve.BN254, c.getValue())));
+        TinyCeremony.preparedPtau(fixtures, ptau);
+        for (var c : Map.of("cube", TinyCeremony.CUBE, "square", TinyCeremony.SQUARE).entrySet()) {
+            TinyCeremony.key(c.getValue(), ptau, fixtures.resolve(c.getKey() + ".r1cs"),
+                    fixtures.resolve(c.getKey() + ".zkey"), fixtures);
+            TinyCeremony.witness(c.getValue(), fixtures.resolve(c.getKey() + ".wtns"));
         }
     }
 

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.field.PrimeField;
+import dev.proofline.groth16.testing.TinyCeremony;
 import dev.proofline.r1cs.R1cs;
-import dev.proofline.r1cs.cs.Circuit;
 import dev.proofline.r1cs.cs.RecordingSystem;
-import dev.proofline.r1cs.cs.Variable;
 import dev.proofline.r1cs.io.R1csFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,15 +30,6 @@ class VerifyProgressTest {
     @TempDir
     Path dir;
 
-    /** x^3 + 5 = out: two constraints, one public signal, terms in A, B and C. */
-    private static final Circuit CUBE = cs -> {
-        PrimeField fr = cs.field();
-        Variable out = cs.allocInput("out", () -> fr.fromLong(32));
-        Variable x = cs.alloc("x", () -> fr.fromLong(3));
-        Variable sq = cs.alloc("sq", () -> fr.fromLong(9));
-        cs.enforce("square", cs.lc().add(x), cs.lc().add(x), cs.lc().add(sq));
-        cs.enforce("cube", cs.lc().add(sq), cs.lc().add(x), cs.lc().add(out).add(-5, cs.one()));
-    };
 
     @Test
     void powersOfTauVerifyCountsEveryPointOfEverySection() throws IOException {
@@ -85,7 +74,7 @@ class VerifyProgressTest {
         PowersOfTau.contribute(p0, p1, "first", "entropy", m -> { });
         PhaseTwoPreparation.prepare(p1, ptau, m -> { });
         Path r1csFile = dir.resolve("cube.r1cs");
-        Files.write(r1csFile, R1csFile.write(RecordingSystem.record(PairingCurve.BN254, CUBE)));
+        Files.write(r1csFile, R1csFile.write(RecordingSystem.record(PairingCurve.BN254, TinyCeremony.CUBE)));
         R1cs cs = R1csFile.read(r1csFile);
 
         List<Double> f = new CopyOnWriteArrayList<>();
