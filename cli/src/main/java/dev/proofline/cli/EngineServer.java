@@ -354,7 +354,8 @@ final class EngineServer {
         VerifiedKeys v = verifiedKeys;
         lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"
                 : String.format(Locale.ROOT, "checked against %s and the r1cs beside each key: %d verified, %d"
-                        + " found verified before, %d refused", v.ptau(), v.verified(), v.foundVerified(), v.refused())));
+                        + " found verified before, %d refused, %d found refused before", v.ptau(), v.verified(),
+                        v.foundVerified(), v.refused(), v.foundRefused())));
         List<String> files = resident.describe();
         lines.add("resident   " + resident.keyCount() + " key" + (resident.keyCount() == 1 ? "" : "s") + ", "
                 + (files.size() - resident.keyCount()) + " witness generator"

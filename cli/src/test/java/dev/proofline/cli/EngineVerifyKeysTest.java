@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --verify-keys}: the local engine and the one-off commands prove only with a key that verifies
- * against the r1cs beside it and the named ptau, and verify each triple of unchanged files once, across
- * engines of the same state directory.
+ * against the r1cs beside it and the named ptau, and check each triple of unchanged files once, across
+ * engines of the same state directory: verified, or refused for the same reason.
  */
 class EngineVerifyKeysTest {
 
@@ -106,7 +106,8 @@ class EngineVerifyKeysTest {
 
         CliRun status = client("engine", "status");
         assertTrue(status.out().contains("keys       checked against " + ptau
-                + " and the r1cs beside each key: 2 verified, 0 found verified before, 0 refused"), status.out());
+                + " and the r1cs beside each key: 2 verified, 0 found verified before, 0 refused, 0 found refused"
+                + " before"), status.out());
     }
 
     @Test
@@ -189,6 +190,57 @@ class EngineVerifyKeysTest {
         assertEquals(0, client(prove).code());
         assertTrue(client("engine", "status").out().contains(": 1 verified, 0 found verified before, 0 refused"));
         assertTrue(Files.readString(remembered).startsWith(zkey + "\t" + Files.size(zkey) + "\t"));
+    }
+
+    @Test
+    void aRefusedKeyIsCheckedOnceWhileItsFilesDoNotChangeAndAReplacedOneAgain() throws Exception {
+        Path zkey = copy("square.zkey", "swapped.zkey");
+        copy("cube.r1cs", "swapped.r1cs");
+        String[] prove = {"prove", zkey.toString(), fixtures.resolve("square.wtns").toString(),
+            tmp.resolve("proof.json").toString(), tmp.resolve("public.json").toString()};
+        startEngine(ptau);
+
+        CliRun refused = client(prove);
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("the circuit hash is not the circuit's"), refused.err());
+        assertFalse(refused.err().contains("earlier"), refused.err());
+        String again = refused.err().stripTrailing() + " (found refused earlier; the files have not changed since)\n";
+        assertEquals(new CliRun(2, "", again), client(prove));
+        assertTrue(client("engine", "status").out().contains(": 0 verified, 0 found verified before, 1 refused,"
+                + " 1 found refused before"));
+
+        // another engine of the state directory, and a one-off command, refuse it at once for the same reason
+        server.stop("restart");
+        startEngine(ptau);
+        assertEquals(new CliRun(2, "", again), client(prove));
+        assertTrue(client("engine", "status").out().contains(": 0 verified, 0 found verified before, 0 refused,"
+                + " 1 found refused before"));
+        server.stop("test over");
+        server = null;
+        Files.writeString(home.settingsFile(), "verify-keys = " + ptau + "\n");
+        assertEquals(new CliRun(2, "", again), oneOff(prove));
+
+        // the key replaced by one of the r1cs's circuit: checked again, and proved with
+        Files.copy(fixtures.resolve("cube.zkey"), zkey, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        startEngine(ptau);
+        CliRun proved = client("prove", zkey.toString(), fixtures.resolve("cube.wtns").toString(),
+                tmp.resolve("proof.json").toString(), tmp.resolve("public.json").toString());
+        assertEquals(0, proved.code(), proved.err());
+        assertTrue(client("engine", "status").out().contains(": 1 verified, 0 found verified before, 0 refused,"
+                + " 0 found refused before"));
+    }
+
+    @Test
+    void aBadKeyRequestedTwiceIsCheckedOnce() throws Exception {
+        Path zkey = copy("square.zkey", "swapped.zkey");
+        copy("cube.r1cs", "swapped.r1cs");
+        VerifiedKeys keys = new VerifiedKeys(ptau, Optional.empty());
+        Loader loader = keys.over(Loader.ONE_OFF);
+        IllegalArgumentException first = assertThrows(IllegalArgumentException.class, () -> loader.provingKey(zkey));
+        IllegalArgumentException second = assertThrows(IllegalArgumentException.class, () -> loader.provingKey(zkey));
+        assertEquals(first.getMessage() + " (found refused earlier; the files have not changed since)",
+                second.getMessage());
+        assertEquals(List.of(0L, 1L, 1L), List.of(keys.verified(), keys.refused(), keys.foundRefused()));
     }
 
     @Test
