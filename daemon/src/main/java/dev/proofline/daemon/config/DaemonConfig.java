@@ -139,14 +139,25 @@ public record DaemonConfig(Server server, Keys keys, EngineSection engine, Limit
 
     /**
      * The state directory {@code env} names: {@code $PROOFLINE_HOME}, else {@code ~/.proofline}; it holds
-     * the single daemon's store ({@code daemon/}) and the keys' tables ({@code cache/key-tables/}, shared
-     * with the local engine).
+     * the single daemon's store ({@code daemon/}), the keys' tables ({@code cache/key-tables/}) and the
+     * outcomes of {@code keys.verify_with}'s checks ({@link #checkedKeysDirectory}), both shared with the
+     * local engine.
      */
     public static Path stateDirectory(java.util.Map<String, String> env) {
         String home = env.get("PROOFLINE_HOME");
         Path state = home != null && !home.isEmpty() ? Path.of(home)
                 : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".proofline");
         return state.toAbsolutePath();
+    }
+
+    /**
+     * Where the outcomes of {@code keys.verify_with}'s checks are remembered, so that a restarted daemon
+     * does not check unchanged keys again: {@code cache/verified-keys/} in the state directory, as the
+     * local engine remembers its own (the same check of the same files). Where it cannot be made
+     * owner-only, they are remembered in the process only, and each start checks every key.
+     */
+    public static Path checkedKeysDirectory(java.util.Map<String, String> env) {
+        return stateDirectory(env).resolve("cache").resolve("verified-keys");
     }
 
     /** A configuration error: the file, the key, its line (0 when unknown) and the problem. */

@@ -1,7 +1,7 @@
 package dev.proofline.daemon.jobs;
 
 import dev.proofline.engine.groth16.Circuits;
-import dev.proofline.groth16.ceremony.ZkeyVerifier;
+import dev.proofline.groth16.ceremony.CheckedKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,9 @@ import java.util.stream.Stream;
  * <p>Where the operator names a prepared powers of tau to check the keys with ({@code [keys]
  * verify_with}, {@code --verify-keys}), a circuit is registered only if its key verifies against its
  * {@code circuit.r1cs} and that file as {@code zkey verify} checks it; a circuit without an r1cs (a
- * built-in one included) cannot be checked, and is skipped too, each with a warning that says why.
+ * built-in one included) cannot be checked, and is skipped too, each with a warning that says why. The
+ * outcome of each check is remembered as {@link CheckedKeys} remembers it: a key whose three files have
+ * not changed since is found verified, or refused, without checking it again.
  */
 public final class KeyDirectory {
 
@@ -33,10 +35,10 @@ public final class KeyDirectory {
     }
 
     /**
-     * As {@link #register(Circuits, Path, Consumer)}, each key checked against {@code verifyWith} (a
-     * prepared ptau; null: no check); {@code info} hears each key that verified.
+     * As {@link #register(Circuits, Path, Consumer)}, each key checked by {@code verifyWith} (against its
+     * prepared ptau; null: no check); {@code info} hears each key that verified, or was found verified.
      */
-    public static List<String> register(Circuits circuits, Path dir, Path verifyWith, Consumer<String> warn,
+    public static List<String> register(Circuits circuits, Path dir, CheckedKeys verifyWith, Consumer<String> warn,
             Consumer<String> info) throws IOException {
         List<String> ids = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
@@ -79,24 +81,30 @@ public final class KeyDirectory {
         return ids;
     }
 
-    /** Whether the folder's key verifies against its r1cs (null: a built-in circuit) and {@code ptau}. */
-    private static boolean verified(Path folder, Path zkey, Path r1cs, Path ptau, Consumer<String> warn,
+    /** Whether the folder's key verifies against its r1cs (null: a built-in circuit) and the ptau of {@code keys}. */
+    private static boolean verified(Path folder, Path zkey, Path r1cs, CheckedKeys keys, Consumer<String> warn,
             Consumer<String> info) {
+        Path ptau = keys.ptau();
         if (r1cs == null || !Files.isRegularFile(r1cs)) {
             warn.accept(folder + ": skipped: its key cannot be verified against " + ptau + " without "
                     + (r1cs == null ? "an r1cs (a built-in circuit)" : "circuit.r1cs"));
             return false;
         }
         long t0 = System.nanoTime();
-        try {
-            ZkeyVerifier.verify(r1cs, ptau, zkey, m -> { });
-        } catch (IOException | RuntimeException e) {
-            warn.accept(folder + ": skipped: its key does not verify against its r1cs and " + ptau + ": "
-                    + e.getMessage());
-            return false;
+        String earlier = " (found %s earlier; the files have not changed since)";
+        switch (keys.check(zkey, r1cs)) {
+            case CheckedKeys.Verified v -> {
+                info.accept(v.source().found()
+                        ? folder + ": key verified against its r1cs and " + ptau + String.format(earlier, "verified")
+                        : String.format(java.util.Locale.ROOT, "%s: key verified against its r1cs and %s in %.1f s",
+                                folder, ptau, (System.nanoTime() - t0) / 1e9));
+                return true;
+            }
+            case CheckedKeys.Refused r -> {
+                warn.accept(folder + ": skipped: its key does not verify against its r1cs and " + ptau + ": " + r.why()
+                        + (r.source().found() ? String.format(earlier, "refused") : ""));
+                return false;
+            }
         }
-        info.accept(String.format(java.util.Locale.ROOT, "%s: key verified against its r1cs and %s in %.1f s", folder,
-                ptau, (System.nanoTime() - t0) / 1e9));
-        return true;
     }
 }
