@@ -61,15 +61,7 @@ class ConnectionFloodTest {
         Files.copy(fx.zkey(), Files.createDirectories(keys.resolve("mul")).resolve("circuit.zkey"));
         VerificationKey vk = SnarkjsJson.readVerificationKey(fx.vk());
         byte[] wtns = Files.readAllBytes(fx.wtns());
-        Path cfg = Files.writeString(tmp.resolve("flood.toml"), """
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                """.formatted(keys.toString().replace("\\", "\\\\")));
+        Path cfg = DaemonToml.inMemory(keys).write(tmp.resolve("flood.toml"));
         try (DaemonProcess d = new DaemonProcess(cfg)) {
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

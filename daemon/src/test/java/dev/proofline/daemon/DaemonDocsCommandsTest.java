@@ -51,16 +51,8 @@ class DaemonDocsCommandsTest {
         Files.copy(mul.vk(), work.resolve("verification_key.json"));
         Path bin = snarkjsOnPath();
 
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                rapidsnark_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "docs.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).set("server.rapidsnark_listen", "127.0.0.1:0")
+                .parse("docs.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             String script = "set -euo pipefail\n" + String.join("\n", blocks)
                     .replace("127.0.0.1:8080", d.httpAddress()).replace("127.0.0.1:9080", d.rapidsnarkAddress());

@@ -38,15 +38,7 @@ class DaemonDocsExamplesTest {
         CircomFixtures.Fixture mul = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
         Path circuit = Files.createDirectories(tmp.resolve("keys/multiplier"));
         Files.copy(mul.zkey(), circuit.resolve("circuit.zkey"));
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "docs.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).parse("docs.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             List<String> lines = DocExamples.run(classes, getClass().getClassLoader(), "SubmitToDaemon",
                     d.grpcAddress(), "multiplier", mul.wtns(), tmp);

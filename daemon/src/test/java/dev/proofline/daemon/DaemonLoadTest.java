@@ -59,20 +59,8 @@ class DaemonLoadTest {
             circuits.add(new Circuit(c[0], fx, SnarkjsJson.readVerificationKey(fx.vk()),
                     c[1].equals("bn128") ? PairingCurve.BN254 : PairingCurve.BLS12_381));
         }
-        String toml = """
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                preload = ["mul-bn128"]
-                [engine]
-                budget = "256MiB"
-                permits = 3
-                """.formatted(keys.toString().replace("\\", "\\\\"));
-        DaemonConfig cfg = DaemonConfig.parse(toml, "load.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(keys).set("keys.preload", List.of("mul-bn128"))
+                .set("engine.budget", "256MiB").set("engine.permits", 3).parse("load.toml");
         Daemon d = Daemon.start(cfg, l -> { });
         int clients = 8;
         int perClient = 25;

@@ -407,16 +407,7 @@ class DaemonTest {
         DaemonConfig.ConfigException refused = assertThrows(DaemonConfig.ConfigException.class,
                 () -> Daemon.start(DaemonConfig.parse("[server]\ngrpc_listen = \"0.0.0.0:0\"\n", "x.toml"), l -> { }));
         assertTrue(refused.getMessage().contains("auth_token"), refused.getMessage());
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                auth_token = "s3cret"
-                [keys]
-                directory = "%s"
-                [store]
-                kind = "memory"
-                """.formatted(tmp.resolve("empty").toString().replace("\\", "\\\\")), "t.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("empty")).set("server.auth_token", "s3cret").parse("t.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
             try {
@@ -439,15 +430,7 @@ class DaemonTest {
 
     @Test
     void submissionsDuringShutdownAreRefusedAndRunningJobsFinish() throws Exception {
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [keys]
-                directory = "%s"
-                [store]
-                kind = "memory"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).parse("t.toml");
         Daemon d = Daemon.start(cfg, l -> { });
         ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
         try {

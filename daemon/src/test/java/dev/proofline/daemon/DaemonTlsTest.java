@@ -41,17 +41,8 @@ class DaemonTlsTest {
         }
         String out = new String(p.getInputStream().readAllBytes());
         Assumptions.assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "openssl failed: " + out);
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                tls_cert = "%s"
-                tls_key = "%s"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                """.formatted(cert, key, tmp.resolve("keys")), "tls.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).set("server.tls_cert", cert)
+                .set("server.tls_key", key).parse("tls.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             ManagedChannel tls = NettyChannelBuilder.forTarget(d.grpcAddress())
                     .sslContext(GrpcSslContexts.forClient().trustManager(cert.toFile()).build()).build();

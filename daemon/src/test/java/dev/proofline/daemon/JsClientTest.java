@@ -44,18 +44,8 @@ class JsClientTest {
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
         Files.copy(mul.wasm(), dir.resolve("circuit.wasm"));
         Files.copy(mul.r1cs(), dir.resolve("circuit.r1cs"));
-        DaemonConfig config = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                auth_token = "%s"
-                [keys]
-                directory = "%s"
-                [engine]
-                permits = 1
-                [store]
-                kind = "memory"
-                """.formatted(TOKEN, tmp.resolve("keys").toString().replace("\\", "\\\\")), "js-client.toml");
+        DaemonConfig config = DaemonToml.inMemory(tmp.resolve("keys")).set("server.auth_token", TOKEN)
+                .set("engine.permits", 1).parse("js-client.toml");
         Path root = Node.repositoryRoot();
         try (Daemon daemon = Daemon.start(config, l -> { })) {
             ProcessBuilder pb = new ProcessBuilder("node", "--test", "--test-reporter=tap", "test/client.test.js")

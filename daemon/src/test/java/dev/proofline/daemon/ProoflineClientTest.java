@@ -17,7 +17,6 @@ import dev.proofline.api.PartitionInput;
 import dev.proofline.api.PartitionProof;
 import dev.proofline.api.Priority;
 import dev.proofline.api.ProoflineClient;
-import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -63,18 +62,8 @@ class ProoflineClientTest {
         Files.copy(mul.wasm(), multiplier.resolve("circuit.wasm"));
         Path poseidon = Files.createDirectories(tmp.resolve("keys/poseidon-bls12381"));
         Files.copy(bls.zkey(), poseidon.resolve("circuit.zkey"));
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                auth_token = "%s"
-                [keys]
-                directory = "%s"
-                [engine]
-                permits = 1
-                [store]
-                kind = "memory"
-                """.formatted(TOKEN, tmp.resolve("keys").toString().replace("\\", "\\\\")), "client.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).set("server.auth_token", TOKEN)
+                .set("engine.permits", 1).parse("client.toml"), l -> { });
         client = ProoflineClient.connect(daemon.grpcAddress()).token(TOKEN).build();
     }
 

@@ -3,12 +3,13 @@ package dev.proofline.engine;
 import java.util.function.IntPredicate;
 
 /**
- * The simulated prover of the tests ({@code sim}): sleeps for configured durations instead of
- * proving, so that scheduling can be tested quickly and deterministically, and fails where a test
- * asks it to. Its "proof" of partition p is the string {@code "proof-" + payload}. It proves the
- * payload of any job (the simulated job's is the partition number), so its staged and started states
- * are plain objects. Shared with the daemon's tests (this module's test jar); the bench commands have
- * their own, without failures ({@code SimulatedBackend}, module {@code lab}).
+ * The simulated prover ({@code sim}): sleeps for configured durations instead of proving, so that
+ * scheduling can be tested quickly and deterministically, and fails where a test asks it to. Its
+ * "proof" of partition p is the string {@code "proof-" + payload}. It proves the payload of any job
+ * (the simulated job's is the partition number, a circuit job's its synthesis), so its staged and
+ * started states are plain objects. In this module's test jar, shared with the daemon's tests and
+ * with the bench commands' {@code --backend sim} (module {@code lab}), and so in no jar an
+ * application gets.
  */
 public final class SimBackend implements ProverBackend<Object, Object, String> {
 
@@ -16,11 +17,19 @@ public final class SimBackend implements ProverBackend<Object, Object, String> {
     private final long finishMillis;
     private final IntPredicate failStart;
 
-    /** {@code failStart} says for which payload (an int) {@code start} throws, for failure tests. */
+    /**
+     * {@code startMillis}: the device half of a proof; {@code finishMillis}: its CPU half;
+     * {@code failStart} says for which payload (an int) {@code start} throws, for failure tests.
+     */
     public SimBackend(long startMillis, long finishMillis, IntPredicate failStart) {
         this.startMillis = startMillis;
         this.finishMillis = finishMillis;
         this.failStart = failStart;
+    }
+
+    /** A prover that never fails, as the bench commands simulate one. */
+    public SimBackend(long startMillis, long finishMillis) {
+        this(startMillis, finishMillis, p -> false);
     }
 
     @Override
@@ -51,6 +60,12 @@ public final class SimBackend implements ProverBackend<Object, Object, String> {
     /** A simulated job: synthesis sleeps {@code synthMillis} and yields the partition number. */
     public record Job(int partitions, long synthMillis, long bytes, IntPredicate failSynthesis)
             implements JobSpec<Integer> {
+
+        /** A job whose synthesis never fails. */
+        public Job(int partitions, long synthMillis, long bytes) {
+            this(partitions, synthMillis, bytes, p -> false);
+        }
+
         @Override
         public long workingSetBytes(int p) {
             return bytes;

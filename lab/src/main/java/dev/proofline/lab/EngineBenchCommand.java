@@ -6,6 +6,7 @@ import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.JobSpec;
 import dev.proofline.engine.Priority;
+import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.engine.groth16.CpuBackend;
@@ -95,14 +96,14 @@ final class EngineBenchCommand implements Callable<Integer> {
         RealWorkload real = !backend.equals("cpu") ? null : circuit.startsWith("builtin:")
                 ? RealWorkload.make(circuit, Builtins.curve(curve), constraints, partitions)
                 : RealWorkload.zkey(java.nio.file.Path.of(circuit), witness, r1cs, partitions);
-        try (var e = new Engine<>(cfg, real != null ? new CpuBackend() : new SimulatedBackend(proveMs, finishMs))) {
+        try (var e = new Engine<>(cfg, real != null ? new CpuBackend() : new SimBackend(proveMs, finishMs))) {
             if (real != null) {
                 real.register(e); // key loaded and PCE extracted before the clock starts
             }
             long t0 = System.nanoTime();
             List<Engine.Job<?>> submitted = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
-                submitted.add(e.submit(real != null ? real.job(e) : new SimulatedBackend.Job(partitions, synthMs, bytes),
+                submitted.add(e.submit(real != null ? real.job(e) : new SimBackend.Job(partitions, synthMs, bytes),
                         Priority.NORMAL));
             }
             for (Engine.Job<?> j : submitted) {

@@ -3,6 +3,7 @@ package dev.proofline.lab;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.EngineConfig;
 import dev.proofline.engine.Priority;
+import dev.proofline.engine.SimBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,10 +92,10 @@ final class PermitSweepCommand implements Callable<Integer> {
     private Run run(int permits, long synthMs, int synthThreads, int partitions) throws Exception {
         EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(synthThreads).proverWorkers(1)
                 .finalizerThreads(2).budgetBytes(64L * bytes + (1L << 30)).timelineCapacity(100_000).build();
-        try (var e = new Engine<>(cfg, new SimulatedBackend(proveMs, 0))) {
+        try (var e = new Engine<>(cfg, new SimBackend(proveMs, 0))) {
             List<Engine.Job<?>> jobs = new ArrayList<>();
             for (int left = partitions; left > 0; left -= 10) {
-                jobs.add(e.submit(new SimulatedBackend.Job(Math.min(10, left), synthMs, bytes), Priority.NORMAL));
+                jobs.add(e.submit(new SimBackend.Job(Math.min(10, left), synthMs, bytes), Priority.NORMAL));
             }
             for (Engine.Job<?> j : jobs) {
                 j.result().get(10, TimeUnit.MINUTES);

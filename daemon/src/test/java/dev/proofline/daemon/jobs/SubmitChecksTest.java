@@ -12,6 +12,7 @@ import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.OneAnswer;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.transport.http.JsonApi;
@@ -160,15 +161,7 @@ class SubmitChecksTest {
 
     @Test
     void withoutADurableStoreTheCircuitsRefusalIsInvalidArgumentToo() throws Exception {
-        try (Daemon memory = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [keys]
-                directory = "%s"
-                [store]
-                kind = "memory"
-                """.formatted(tmp.resolve("keys")), "memory.toml"), l -> { })) {
+        try (Daemon memory = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).parse("memory.toml"), l -> { })) {
             URI jobs = URI.create("http://" + memory.httpAddress() + "/v1/jobs");
             HttpResponse<String> submitted = http.send(HttpRequest.newBuilder(jobs).POST(HttpRequest.BodyPublishers
                     .ofString("{\"circuit\": \"checks\", \"partitions\": [{\"input\": {\"x\": \"0\", \"y\": \"4\"}}]}"))

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.OneAnswer;
-import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.transport.ConnectionCaps;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -45,22 +45,10 @@ class GrpcConnectionCapTest {
 
     private Daemon start(int cap, int reserve, int callsPerConnection) throws Exception {
         Files.createDirectories(tmp.resolve("keys"));
-        return Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                [engine]
-                budget = "256MiB"
-                [limits]
-                handshake_timeout = "60s"
-                max_connections = %d
-                reserved_connections = %d
-                max_calls_per_connection = %d
-                """.formatted(tmp.resolve("keys"), cap, reserve, callsPerConnection), "t.toml"), l -> { });
+        return Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).set("engine.budget", "256MiB")
+                .set("limits.handshake_timeout", "60s").set("limits.max_connections", cap)
+                .set("limits.reserved_connections", reserve).set("limits.max_calls_per_connection", callsPerConnection)
+                .parse("t.toml"), l -> { });
     }
 
     private static int port(String address) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.config.DaemonConfig;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
@@ -51,20 +52,8 @@ class GrpcConnectionTimeoutsTest {
     @Test
     void connectionsThatDoNotOpenOrFallIdleAreClosed() throws Exception {
         Files.createDirectories(tmp.resolve("keys"));
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                [engine]
-                budget = "256MiB"
-                [limits]
-                handshake_timeout = "1s"
-                idle_timeout = "1s"
-                """.formatted(tmp.resolve("keys")), "t.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).set("engine.budget", "256MiB")
+                .set("limits.handshake_timeout", "1s").set("limits.idle_timeout", "1s").parse("t.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             int port = Integer.parseInt(d.grpcAddress().substring(d.grpcAddress().lastIndexOf(':') + 1));
             try (Socket silent = new Socket("127.0.0.1", port); Socket preface = new Socket("127.0.0.1", port)) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.api.v1.ListCircuitsRequest;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.config.DaemonConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -74,19 +75,8 @@ class GrpcJunkTest {
         Logger root = Logger.getLogger("");
         root.addHandler(capture);
         Files.createDirectories(tmp.resolve("keys"));
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                [engine]
-                budget = "256MiB"
-                [limits]
-                max_message_bytes = "1MiB"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("keys")).set("engine.budget", "256MiB")
+                .set("limits.max_message_bytes", "1MiB").parse("t.toml");
         try (Daemon d = Daemon.start(cfg, l -> { })) {
             int port = Integer.parseInt(d.grpcAddress().substring(d.grpcAddress().lastIndexOf(':') + 1));
             Random random = new Random(7);

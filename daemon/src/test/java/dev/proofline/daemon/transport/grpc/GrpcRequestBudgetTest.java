@@ -13,8 +13,8 @@ import dev.proofline.api.v1.SubmitProofChunk;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.OneAnswer;
-import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.transport.RequestBudget;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
@@ -59,22 +59,9 @@ class GrpcRequestBudgetTest {
         Path dir = Files.createDirectories(tmp.resolve("keys/multiplier"));
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
         // 8 MiB for the requests being decoded, on both ports
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [keys]
-                directory = "%s"
-                [store]
-                kind = "memory"
-                [engine]
-                budget = "256MiB"
-                request_memory = "8MiB"
-                [limits]
-                max_message_bytes = "16MiB"
-                [http]
-                max_job_bytes = "4MiB"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "t.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).set("engine.budget", "256MiB")
+                .set("engine.request_memory", "8MiB").set("limits.max_message_bytes", "16MiB")
+                .set("http.max_job_bytes", "4MiB").parse("t.toml"), l -> { });
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
     }
 

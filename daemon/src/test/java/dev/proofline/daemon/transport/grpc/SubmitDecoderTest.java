@@ -12,6 +12,7 @@ import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.engine.SimBackend;
 import dev.proofline.groth16.testing.CircomFixtures;
@@ -53,19 +54,8 @@ class SubmitDecoderTest {
         Files.copy(pos.zkey(), keys.resolve("poseidon/circuit.zkey"));
         Files.copy(pos.r1cs(), keys.resolve("poseidon/circuit.r1cs"));
         Files.copy(pos.wasm(), keys.resolve("poseidon/circuit.wasm"));
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                [engine]
-                budget = "256MiB"
-                [limits]
-                max_partitions = 4
-                """.formatted(keys.toString().replace("\\", "\\\\")), "t.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(keys).set("engine.budget", "256MiB").set("limits.max_partitions", 4)
+                .parse("t.toml");
         List<byte[]> seeds = List.of(
                 SubmitProofRequest.newBuilder().setCircuitId("mul").setIdempotencyKey("k").setDeadlineMs(60_000)
                         .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(mul.wtns()))))

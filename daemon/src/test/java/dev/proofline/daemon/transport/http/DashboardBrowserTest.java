@@ -14,6 +14,7 @@ import dev.proofline.api.v1.Priority;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.HeadlessChromium;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.testing.CircomFixtures;
@@ -77,22 +78,10 @@ class DashboardBrowserTest {
             Files.createDirectories(keys.resolve(c.getKey()));
             Files.copy(c.getValue().zkey(), keys.resolve(c.getKey()).resolve("circuit.zkey"));
         }
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                preload = ["poseidon-bn128", "poseidon-bls12381"]
-                [engine]
-                budget = "32MiB"
-                permits = 2
-                result_retention = "10m"
-                [limits]
-                max_partitions = 64
-                """.formatted(keys.toString().replace("\\", "\\\\")), "dashboard.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(keys)
+                .set("keys.preload", List.of("poseidon-bn128", "poseidon-bls12381")).set("engine.budget", "32MiB")
+                .set("engine.permits", 2).set("engine.result_retention", "10m").set("limits.max_partitions", 64)
+                .parse("dashboard.toml"), l -> { });
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
         witnesses = Map.of("poseidon-bn128", wtns(bn), "poseidon-bls12381", wtns(bls));
 
@@ -258,16 +247,8 @@ class DashboardBrowserTest {
 
     @Test
     void withATokenThePagePassesItsQueryOnToTheApi() throws Exception {
-        DaemonConfig cfg = DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                auth_token = "s3cret"
-                [store]
-                kind = "memory"
-                [keys]
-                directory = "%s"
-                """.formatted(tmp.resolve("none").toString().replace("\\", "\\\\")), "token.toml");
+        DaemonConfig cfg = DaemonToml.inMemory(tmp.resolve("none")).set("server.auth_token", "s3cret")
+                .parse("token.toml");
         Daemon d = Daemon.start(cfg, l -> { });
         try {
             browser.get("http://" + d.httpAddress() + "/?token=s3cret");

@@ -17,7 +17,7 @@ import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.daemon.Daemon;
-import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -74,25 +74,10 @@ class JsonApiTest {
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
         Files.copy(mul.wasm(), dir.resolve("circuit.wasm"));
         Files.copy(mul.r1cs(), dir.resolve("circuit.r1cs"));
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                auth_token = "%s"
-                [keys]
-                directory = "%s"
-                [engine]
-                permits = 1
-                request_memory = "32MiB"
-                [limits]
-                max_partitions = 512
-                [store]
-                kind = "memory"
-                [http]
-                max_concurrent_requests = 4
-                max_body_bytes = "1KiB"
-                max_job_bytes = "1MiB"
-                """.formatted(TOKEN, tmp.resolve("keys").toString().replace("\\", "\\\\")), "api.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).set("server.auth_token", TOKEN)
+                .set("engine.permits", 1).set("engine.request_memory", "32MiB").set("limits.max_partitions", 512)
+                .set("http.max_concurrent_requests", 4).set("http.max_body_bytes", "1KiB")
+                .set("http.max_job_bytes", "1MiB").parse("api.toml"), l -> { });
     }
 
     @AfterAll

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.daemon.Daemon;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.SnarkjsJson;
@@ -66,18 +67,8 @@ class RapidsnarkServerTest {
         bls = CircomFixtures.build(CircomFixtures.BLS12381, "multiplier");
         install(bn, "multiplier");
         install(bls, "multiplier_bls");
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                rapidsnark_listen = "127.0.0.1:0"
-                [keys]
-                directory = "%s"
-                [engine]
-                permits = 1
-                [store]
-                kind = "memory"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "rapidsnark.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).set("server.rapidsnark_listen", "127.0.0.1:0")
+                .set("engine.permits", 1).parse("rapidsnark.toml"), l -> { });
     }
 
     private static void install(CircomFixtures.Fixture f, String id) throws Exception {

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.proofline.daemon.Daemon;
-import dev.proofline.daemon.config.DaemonConfig;
+import dev.proofline.daemon.DaemonToml;
 import dev.proofline.groth16.testing.CircomFixtures;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -54,15 +54,7 @@ class TimelineCursorTest {
         wtns = Base64.getEncoder().encodeToString(Files.readAllBytes(mul.wtns()));
         Path dir = Files.createDirectories(tmp.resolve("keys/multiplier"));
         Files.copy(mul.zkey(), dir.resolve("circuit.zkey"));
-        daemon = Daemon.start(DaemonConfig.parse("""
-                [server]
-                grpc_listen = "127.0.0.1:0"
-                http_listen = "127.0.0.1:0"
-                [keys]
-                directory = "%s"
-                [store]
-                kind = "memory"
-                """.formatted(tmp.resolve("keys").toString().replace("\\", "\\\\")), "timeline.toml"), l -> { });
+        daemon = Daemon.start(DaemonToml.inMemory(tmp.resolve("keys")).parse("timeline.toml"), l -> { });
     }
 
     @AfterAll
