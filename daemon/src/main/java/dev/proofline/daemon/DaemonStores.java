@@ -7,7 +7,6 @@ import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.postgres.PostgresStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.Engine;
-import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
@@ -37,17 +36,17 @@ final class DaemonStores {
     }
 
     /**
-     * A single daemon's durable queue: a cluster of one node on an embedded file. Its node id is fixed,
-     * so that after a crash the next start takes back the partitions its previous life held.
+     * A single daemon's durable queue: a cluster of one node on an embedded file, with the settings of
+     * {@link ClusterNode.Settings#single} (its fixed id: after a crash the next start takes back the
+     * partitions its previous life held).
      */
     private static ClusterNode openStore(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
         ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
-            // one process uses the store, so a lease only expires if its heartbeat stalls: a generous one
-            return new ClusterNode(store, engine, new ClusterNode.Settings("local", Duration.ofMinutes(1),
-                    Duration.ofSeconds(2), Duration.ofSeconds(10), 3, DaemonConfig.parseDuration(s.resultRetention()),
-                    DaemonConfig.parseDuration(s.fetchedRetention())), log);
+            return new ClusterNode(store, engine, ClusterNode.Settings.single(
+                    DaemonConfig.parseDuration(s.resultRetention()), DaemonConfig.parseDuration(s.fetchedRetention())),
+                    log);
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -14,10 +14,12 @@ import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
+import dev.proofline.daemon.cluster.ClusterNode;
 import dev.proofline.daemon.cluster.ClusterNodeProcess;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
+import dev.proofline.engine.Priority;
 import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CpuBackend;
 import dev.proofline.groth16.VerificationKey;
@@ -33,7 +35,10 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -230,6 +235,30 @@ class DurableDaemonTest {
             Thread.sleep(50);
         }
         throw new AssertionError(id + " was not claimed a " + claims + ". time: " + String.join("\n", log));
+    }
+
+    @Test
+    void aClaimLeftByADeadDaemonIsProvedAtTheNextStartWithoutWaitingForItsLease() throws Exception {
+        Path store = tmp.resolve("left");
+        DaemonConfig cfg = DaemonConfig.read(config(store));
+        ClusterNode.Settings single = ClusterNode.Settings.single(Duration.ofHours(1), Duration.ofMinutes(1));
+        String id;
+        // the store as a daemon killed while proving leaves it: the job's partition claimed, under a lease that
+        // outlasts this test
+        try (ClusterStore s = SqliteStore.open(store)) {
+            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
+                    Files.readAllBytes(fixture.zkey())));
+            id = s.queue().submit(null, CIRCUIT, digest, ClusterStore.rank(Priority.NORMAL), null, single.nodeId(),
+                    List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS,
+                            Files.readAllBytes(fixture.wtns())))).jobId();
+            assertEquals(1, s.queue().claim(single.nodeId(), 1, Duration.ofHours(1), List.of(CIRCUIT),
+                    List.of(digest)).size());
+        }
+        try (Daemon d = Daemon.start(cfg, new CpuBackend(), line -> log.add("next: " + line))) {
+            assertVerifies(client(d.grpcAddress()).withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(
+                    AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(120_000).build()));
+        }
+        assertTrue(log.stream().anyMatch(l -> l.contains("requeued 1 partition(s)")), "given back at the start: " + log);
     }
 
     @Test

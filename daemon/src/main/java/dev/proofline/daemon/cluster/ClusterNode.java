@@ -28,9 +28,52 @@ import java.util.function.Consumer;
  */
 public final class ClusterNode implements AutoCloseable {
 
-    /** The cluster knobs (see {@code [cluster]} in {@code proofline.example.toml}). */
+    /**
+     * The node's knobs: a cluster's from {@code [cluster]} (see {@code proofline.example.toml}), a single
+     * daemon's from {@link #single}.
+     */
     public record Settings(String nodeId, Duration leaseTimeout, Duration heartbeatInterval, Duration fallbackPoll,
             int maxAttempts, Duration resultRetention, Duration fetchedRetention) {
+
+        /**
+         * A single daemon's node id: the owner its claims carry in its store. Fixed, because a start gives
+         * back the claims its previous life held by this id ({@link ClusterStore.Membership#leave}), at
+         * once: an id that changed from one start to the next (a host and port, the port chosen anew for a
+         * {@code :0}) would leave them claimed until their lease ran out. Stores written before hold it too.
+         */
+        public static final String SINGLE_NODE_ID = "local";
+
+        /**
+         * A single daemon's lease. No other node takes a claim over, so a lease runs out only if the
+         * daemon's own heartbeat stalls this long (a paused process): the partition is then proved again
+         * and the first result discarded. Long, so that this does not happen.
+         */
+        public static final Duration SINGLE_LEASE = Duration.ofMinutes(1);
+
+        /**
+         * A single daemon's heartbeat, {@code cluster.heartbeat_interval}'s default. It extends the leases,
+         * refreshes the node's row in the status and runs the store's upkeep: a job past its deadline
+         * ends, and its waiters are answered, within one beat.
+         */
+        public static final Duration SINGLE_HEARTBEAT = Duration.ofSeconds(2);
+
+        /**
+         * A single daemon's fallback poll. Its store's announcements stay in the process and are never
+         * lost, so the poll is only a safety net; {@code cluster.fallback_poll}'s default.
+         */
+        public static final Duration SINGLE_FALLBACK_POLL = Duration.ofSeconds(10);
+
+        /** Attempts before a partition fails its job on a single daemon: {@code cluster.max_attempts}'s default. */
+        public static final int SINGLE_MAX_ATTEMPTS = 3;
+
+        /**
+         * A single daemon's node on its own store (a cluster of one): the fixed id and intervals above, and
+         * the retention of ended jobs from {@code [store]}.
+         */
+        public static Settings single(Duration resultRetention, Duration fetchedRetention) {
+            return new Settings(SINGLE_NODE_ID, SINGLE_LEASE, SINGLE_HEARTBEAT, SINGLE_FALLBACK_POLL,
+                    SINGLE_MAX_ATTEMPTS, resultRetention, fetchedRetention);
+        }
     }
 
     private final ClusterStore store;

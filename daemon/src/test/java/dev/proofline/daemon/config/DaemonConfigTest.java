@@ -127,6 +127,18 @@ class DaemonConfigTest {
     }
 
     @Test
+    void aSingleDaemonsNodeWaitsAndRetriesAsTheClusterDefaultsDo() {
+        DaemonConfig.Cluster defaults = DaemonConfig.defaults().cluster();
+        dev.proofline.daemon.cluster.ClusterNode.Settings single = dev.proofline.daemon.cluster.ClusterNode.Settings.single(
+                Duration.ofHours(1), Duration.ofMinutes(1));
+        assertEquals(DaemonConfig.parseDuration(defaults.fallbackPoll()), single.fallbackPoll());
+        assertEquals(defaults.maxAttempts(), single.maxAttempts());
+        assertEquals(DaemonConfig.parseDuration(defaults.heartbeatInterval()), single.heartbeatInterval());
+        assertTrue(single.heartbeatInterval().multipliedBy(2).compareTo(single.leaseTimeout()) <= 0,
+                "a live single daemon keeps its leases, as cluster.heartbeat_interval's check asks");
+    }
+
+    @Test
     void theClusterSectionIsCheckedToo() {
         DaemonConfig d = DaemonConfig.defaults();
         assertFalse(d.cluster().enabled(), "a single daemon by default");
