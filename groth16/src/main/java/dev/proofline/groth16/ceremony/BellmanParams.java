@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * the forward transform of those, scaled by -2 w^i (w of order 2n), is the tau^i Z(tau) / delta of
  * the format, and the other way round on import (its last point, of degree n-1, is zero).
  * Contributions' names and beacon parameters are not in the format: an import keeps those of the
- * contributions the old key has, and names the new ones as asked.
+ * contributions the old key has, and names the new ones as asked. {@link BellmanContribution} adds a
+ * contribution to parameters in this format.
  */
 public final class BellmanParams {
 
