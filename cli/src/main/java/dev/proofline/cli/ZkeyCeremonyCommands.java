@@ -1,5 +1,7 @@
 package dev.proofline.cli;
 
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.groth16.ceremony.BellmanContribution;
 import dev.proofline.groth16.ceremony.BellmanParams;
 import dev.proofline.groth16.ceremony.HexFormatting;
 import dev.proofline.groth16.ceremony.InitialKey;
@@ -17,8 +19,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code proofline zkey new | contribute | beacon | verify | export bellman | import bellman}: phase 2 of
- * the trusted setup, as snarkjs's.
+ * {@code proofline zkey new | contribute | beacon | verify | export bellman | import bellman | bellman
+ * contribute}: phase 2 of the trusted setup, as snarkjs's.
  */
 final class ZkeyCeremonyCommands {
 
@@ -198,6 +200,40 @@ final class ZkeyCeremonyCommands {
             int added = BellmanParams.importParams(in, params, out, name, CeremonyOutput.progress(spec));
             spec.commandLine().getErr().printf("%s written: %d new contribution%s imported%n", out, added,
                     added == 1 ? "" : "s");
+            return 0;
+        }
+    }
+
+    @Command(name = "contribute", mixinStandardHelpOptions = true,
+            description = {"Add a contribution to MPC parameters (as `zkey export bellman` writes them), as `snarkjs"
+                + " zkey bellman contribute` does: delta times a secret, H and L divided by it, and the"
+                + " contribution's public key appended. The secret is from the operating system's secure source,"
+                + " mixed with the entropy text if one is given, and overwritten once the file is written."})
+    static final class BellmanContribute implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<curve>", description = "bn128 or bls12381: the parameters'")
+        String curve;
+
+        @Parameters(index = "1", paramLabel = "<circuit.mpcparams>")
+        Path challenge;
+
+        @Parameters(index = "2", paramLabel = "<circuit_response.mpcparams>")
+        Path response;
+
+        @Option(names = {"-e", "--entropy"}, description = "extra entropy text, mixed with the system's")
+        String entropy = "";
+
+        @Override
+        public Integer call() throws IOException {
+            PairingCurve c = PairingCurve.bySnarkjsName(curve).orElseThrow(
+                    () -> new IllegalArgumentException("unknown curve " + curve + " (bn128 or bls12381)"));
+            CommandModel.outputsWritable(response);
+            byte[] hash = BellmanContribution.contribute(c, challenge, response, entropy,
+                    CeremonyOutput.progress(spec));
+            CeremonyOutput.print(spec, HexFormatting.hashBlock("Contribution Hash: ", hash));
             return 0;
         }
     }

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "zkey", mixinStandardHelpOptions = true, description = "Operations on snarkjs Groth16 keys (.zkey).",
         subcommands = {ZkeyCommand.ExportVk.class, ZkeyCommand.Export.class, ZkeyCeremonyCommands.New.class,
             ZkeyCeremonyCommands.Contribute.class, ZkeyCeremonyCommands.Beacon.class,
-            ZkeyCeremonyCommands.Verify.class, ZkeyCommand.Import.class})
+            ZkeyCeremonyCommands.Verify.class, ZkeyCommand.Import.class, ZkeyCommand.Bellman.class})
 final class ZkeyCommand extends ParentCommand {
 
     /** {@code proofline zkey export-vk}: as {@code snarkjs zkey export verificationkey}. */
@@ -60,6 +60,13 @@ final class ZkeyCommand extends ParentCommand {
             description = "snarkjs's `zkey import` command, with snarkjs's name and arguments.",
             subcommands = {ZkeyCeremonyCommands.ImportBellman.class})
     static final class Import extends ParentCommand {
+    }
+
+    /** {@code proofline zkey bellman ...}: snarkjs's {@code zkey bellman} command, with its name and arguments. */
+    @Command(name = "bellman", mixinStandardHelpOptions = true,
+            description = "snarkjs's `zkey bellman` command, with snarkjs's name and arguments.",
+            subcommands = {ZkeyCeremonyCommands.BellmanContribute.class})
+    static final class Bellman extends ParentCommand {
     }
 
     /** {@code proofline zkey export verificationkey}: snarkjs's name for {@code zkey export-vk}. */

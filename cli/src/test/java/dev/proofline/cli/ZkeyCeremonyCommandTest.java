@@ -74,4 +74,32 @@ class ZkeyCeremonyCommandTest {
         assertTrue(r.err().contains(f("1.mpcparams") + ": contribution #1"), r.err());
         assertTrue(!Files.exists(dir.resolve("3.zkey")));
     }
+
+    @Test
+    void aBellmanContributionWithSnarkjsArgumentsImportsAndVerifiesAndParamsOfTheOtherCurveAreRefused() {
+        Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
+        String r1cs = fx.r1cs().toString();
+        String ptau = CircomFixtures.cacheDir().resolve("ptau/bn128_" + fx.power() + ".ptau").toString();
+        assertEquals(0, CliRun.of("zkey", "new", r1cs, ptau, f("0.zkey")).code());
+        assertEquals(0, CliRun.of("zkey", "contribute", f("0.zkey"), f("1.zkey"), "-e=text").code());
+        assertEquals(0, CliRun.of("zkey", "export", "bellman", f("1.zkey"), f("1.mpcparams")).code());
+        CliRun r = CliRun.of("zkey", "bellman", "contribute", "bn128", f("1.mpcparams"), f("2.mpcparams"),
+                "-e=bellman text");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Contribution Hash: \n\t\t"), r.out());
+        String hash = r.out().substring("Contribution Hash: ".length()).strip();
+        r = CliRun.of("zkey", "import", "bellman", f("1.zkey"), f("2.mpcparams"), f("2.zkey"), "-n=bellman");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("1 new contribution imported"), r.err());
+        r = CliRun.of("zkey", "verify", r1cs, ptau, f("2.zkey"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("contribution #2 bellman:\n\t\t" + hash), r.out());
+        CircomFixtures.SnarkjsRun s = CircomFixtures.snarkjs("zkey", "verify", r1cs, ptau, f("2.zkey"));
+        assertTrue(s.output().contains("ZKey Ok!"), s.output());
+
+        r = CliRun.of("zkey", "bellman", "contribute", "bls12381", f("1.mpcparams"), f("3.mpcparams"));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(f("1.mpcparams") + ": alpha1: not a point of BLS12-381 G1"), r.err());
+        assertTrue(!Files.exists(dir.resolve("3.mpcparams")));
+    }
 }

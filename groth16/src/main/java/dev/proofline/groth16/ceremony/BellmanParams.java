@@ -3,15 +3,12 @@ package dev.proofline.groth16.ceremony;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.ntt.RootsOfUnity;
-import dev.proofline.r1cs.io.FormatException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,12 +38,12 @@ import java.util.function.Consumer;
  * the forward transform of those, scaled by -2 w^i (w of order 2n), is the tau^i Z(tau) / delta of
  * the format, and the other way round on import (its last point, of degree n-1, is zero).
  * Contributions' names and beacon parameters are not in the format: an import keeps those of the
- * contributions the old key has, and names the new ones as asked.
+ * contributions the old key has, and names the new ones as asked. {@link BellmanContribution} adds a
+ * contribution to parameters in this format.
  */
 public final class BellmanParams {
 
     private static final int CHUNK = 1 << 14;
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private BellmanParams() {
     }
@@ -89,15 +86,7 @@ public final class BellmanParams {
                 section(key, PhaseTwoKeyFile.A, g1, o, log);
                 section(key, PhaseTwoKeyFile.B1, g1, o, log);
                 section(key, PhaseTwoKeyFile.B2, g2, o, log);
-                o.write(key.circuitHash);
-                u32(o, key.contributions.size());
-                for (KeyContribution c : key.contributions) {
-                    o.write(g1.uncompressed(c.deltaAfter(), 0));
-                    o.write(g1.uncompressed(c.g1s(), 0));
-                    o.write(g1.uncompressed(c.g1sx(), 0));
-                    o.write(g2.uncompressed(c.g2spx(), 0));
-                    o.write(c.transcript());
-                }
+                contributions(o, curve, key.circuitHash, key.contributions);
             } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(tmp);
                 throw e;
@@ -134,8 +123,24 @@ public final class BellmanParams {
     private static final Map<Integer, String> NAMES = Map.of(PhaseTwoKeyFile.IC, "IC",
             PhaseTwoKeyFile.C, "L", PhaseTwoKeyFile.A, "A", PhaseTwoKeyFile.B1, "B1", PhaseTwoKeyFile.B2, "B2");
 
-    private static void u32(OutputStream o, int v) throws IOException {
+    static void u32(OutputStream o, int v) throws IOException {
         o.write(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
+    }
+
+    /** The format's tail: the circuit hash, the count of contributions and each one's points and transcript. */
+    static void contributions(OutputStream o, PairingCurve curve, byte[] circuitHash, List<KeyContribution> all)
+            throws IOException {
+        PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
+        PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
+        o.write(circuitHash);
+        u32(o, all.size());
+        for (KeyContribution c : all) {
+            o.write(g1.uncompressed(c.deltaAfter(), 0));
+            o.write(g1.uncompressed(c.g1s(), 0));
+            o.write(g1.uncompressed(c.g1sx(), 0));
+            o.write(g2.uncompressed(c.g2spx(), 0));
+            o.write(c.transcript());
+        }
     }
 
     /**
@@ -152,7 +157,7 @@ public final class BellmanParams {
             PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
             PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
             MemorySegment m = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            Reader r = new Reader(mpcParams, m);
+            MpcParamsReader r = new MpcParamsReader(mpcParams, m);
             r.skip(2L * g1.size() + 2L * g2.size(), "alpha1, beta1, beta2, gamma2");
             long[] delta1 = r.point(g1, "delta1");
             long[] delta2 = r.point(g2, "delta2");
@@ -166,28 +171,11 @@ public final class BellmanParams {
             r.points(g1, nVars, "B1");
             r.points(g2, nVars, "B2");
             byte[] circuitHash = r.bytes(64, "circuit hash");
-            long count = Integer.toUnsignedLong(r.u32("number of contributions"));
-            long each = 3L * g1.size() + g2.size() + 64;
-            if (count > r.remaining() / each) {
-                throw r.error("contributions", "truncated: declares " + count + ", room for " + r.remaining() / each);
-            }
             List<KeyContribution> cs = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                String at = "contribution #" + (i + 1) + " ";
-                long[] deltaAfter = r.point(g1, at + "delta after");
-                long[] s = r.point(g1, at + "s G1");
-                long[] sx = r.point(g1, at + "d s G1");
-                long[] spx = r.point(g2, at + "d s' G2");
-                byte[] transcript = r.bytes(64, at + "transcript");
-                KeyContribution old = i < key.contributions.size() ? key.contributions.get(i) : null;
-                cs.add(old != null
-                        ? new KeyContribution(deltaAfter, s, sx, spx, transcript, old.type(), old.name(),
-                                old.iterationsExp(), old.beaconHash())
-                        : new KeyContribution(deltaAfter, s, sx, spx, transcript, KeyContribution.CONTRIBUTION, name,
-                                0, null));
-            }
-            if (r.remaining() != 0) {
-                throw r.error("contributions", r.remaining() + " bytes after the last one");
+            for (KeyContribution c : r.contributions(g1, g2)) {
+                KeyContribution old = cs.size() < key.contributions.size() ? key.contributions.get(cs.size()) : null;
+                cs.add(old != null ? c.withParameters(old.type(), old.name(), old.iterationsExp(), old.beaconHash())
+                        : c.withParameters(KeyContribution.CONTRIBUTION, name, 0, null));
             }
             if (!Arrays.equals(circuitHash, key.circuitHash)) {
                 throw r.error("circuit hash", "is not the circuit hash of " + oldZkey
@@ -242,8 +230,8 @@ public final class BellmanParams {
     }
 
     /** H in the key's form: the n-1 points at {@code at}, and a zero one, scaled by -w^(-j)/2 and transformed back. */
-    private static void importH(PairingCurve curve, PointBytes g1, Reader r, long at, int n, PtauWriter w, Work work)
-            throws IOException {
+    private static void importH(PairingCurve curve, PointBytes g1, MpcParamsReader r, long at, int n, PtauWriter w,
+            Work work) throws IOException {
         BigInteger q = curve.fr().modulus();
         BigInteger minusHalf = q.subtract(BigInteger.TWO.modInverse(q));
         int log2 = Integer.numberOfTrailingZeros(n);
@@ -264,7 +252,7 @@ public final class BellmanParams {
                 }, work::add);
     }
 
-    private static void copyPoints(PointBytes g, Reader r, long at, long count, String what, PtauWriter w)
+    private static void copyPoints(PointBytes g, MpcParamsReader r, long at, long count, String what, PtauWriter w)
             throws IOException {
         long[] p = new long[g.curve().affineWidth()];
         byte[] bytes = new byte[CHUNK * g.size()];
@@ -275,67 +263,6 @@ public final class BellmanParams {
                 g.stored(p, 0, bytes, i * g.size());
             }
             w.write(bytes, 0, m * g.size());
-        }
-    }
-
-    /** Reads the MPC parameters in order, each field named in its errors. */
-    private static final class Reader {
-
-        private final Path file;
-        private final MemorySegment m;
-        private long pos;
-
-        Reader(Path file, MemorySegment m) {
-            this.file = file;
-            this.m = m;
-        }
-
-        long remaining() {
-            return m.byteSize() - pos;
-        }
-
-        FormatException error(String field, String problem) {
-            return new FormatException(file, field, problem);
-        }
-
-        long skip(long n, String field) {
-            if (n > remaining()) {
-                throw error(field, "truncated: needs " + n + " bytes at byte " + pos + ", the file has "
-                        + remaining() + " left");
-            }
-            long at = pos;
-            pos += n;
-            return at;
-        }
-
-        int u32(String field) {
-            return m.get(BE_INT, skip(4, field));
-        }
-
-        byte[] bytes(int n, String field) {
-            return m.asSlice(skip(n, field), n).toArray(ValueLayout.JAVA_BYTE);
-        }
-
-        long[] point(PointBytes g, String field) {
-            long[] p = new long[g.curve().affineWidth()];
-            pointAt(g, skip(g.size(), field), field, p, 0);
-            return p;
-        }
-
-        void pointAt(PointBytes g, long at, String field, long[] p, int off) {
-            byte[] b = m.asSlice(at, g.size()).toArray(ValueLayout.JAVA_BYTE);
-            if (!g.fromUncompressed(b, 0, p, off)) {
-                throw error(field, "not a point of " + g.curve().name() + " (byte " + at + ")");
-            }
-        }
-
-        /** A count that must be {@code expected}, then that many points: returns where they start. */
-        long points(PointBytes g, long expected, String field) {
-            long count = Integer.toUnsignedLong(u32(field + " count"));
-            if (count != expected) {
-                throw error(field, count + " points, the key needs " + expected);
-            }
-            return skip(count * g.size(), field);
         }
     }
 }

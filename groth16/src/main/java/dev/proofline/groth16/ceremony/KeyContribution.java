@@ -22,6 +22,11 @@ record KeyContribution(long[] deltaAfter, long[] g1s, long[] g1sx, long[] g2spx,
         return type == BEACON;
     }
 
+    /** The same points and transcript with other parameters (the MPC parameters format keeps none). */
+    KeyContribution withParameters(int type, String name, int iterationsExp, byte[] beaconHash) {
+        return new KeyContribution(deltaAfter, g1s, g1sx, g2spx, transcript, type, name, iterationsExp, beaconHash);
+    }
+
     /** Feeds the public key, as snarkjs hashes it, to {@code h}. */
     void hashPublicKey(Blake2b h, PairingCurve curve) {
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());

@@ -82,15 +82,10 @@ public final class PhaseTwo {
         long[] d = ChaChaSampler.element(fr, rng);
         long[] dInv = fr.newElement();
         try {
-            long[] g1s = ChaChaSampler.g1(curve, rng);
-            long[] g1sx = ContributionKey.times(curve.g1(), g1s, fr, d);
-            Blake2b t = transcriptBefore(curve, key.circuitHash, key.contributions);
-            byte[] transcript = t.update(g1.uncompressed(g1s, 0)).update(g1.uncompressed(g1sx, 0)).digest();
-            long[] g2sp = ChaChaSampler.g2(curve, ChaChaStream.seededBy(transcript));
-            long[] g2spx = ContributionKey.times(curve.g2(), g2sp, fr, d);
-            long[] delta1 = ContributionKey.times(curve.g1(), key.header[4], fr, d);
+            KeyContribution mine = contribution(curve, key.circuitHash, key.contributions, key.header[4], d, rng)
+                    .withParameters(type, name, exp, beacon);
+            long[] delta1 = mine.deltaAfter();
             long[] delta2 = ContributionKey.times(curve.g2(), key.header[5], fr, d);
-            KeyContribution mine = new KeyContribution(delta1, g1s, g1sx, g2spx, transcript, type, name, exp, beacon);
             List<KeyContribution> all = new ArrayList<>(key.contributions);
             all.add(mine);
             fr.inv(d, 0, dInv, 0);
@@ -125,6 +120,25 @@ public final class PhaseTwo {
         }
     }
 
+    /**
+     * The record of a contribution of the secret d after {@code earlier}, with no name: s G1 drawn from
+     * {@code rng}, d s G1, the transcript, d s' G2 with s' G2 drawn from it, and delta1 times d.
+     */
+    static KeyContribution contribution(PairingCurve curve, byte[] circuitHash, List<KeyContribution> earlier,
+            long[] delta1, long[] d, ChaChaStream rng) {
+        PrimeField fr = curve.fr();
+        PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
+        long[] g1s = ChaChaSampler.g1(curve, rng);
+        long[] g1sx = ContributionKey.times(curve.g1(), g1s, fr, d);
+        Blake2b t = transcriptBefore(curve, circuitHash, earlier);
+        byte[] transcript = t.update(g1.uncompressed(g1s, 0)).update(g1.uncompressed(g1sx, 0)).digest();
+        long[] g2sp = ChaChaSampler.g2(curve, ChaChaStream.seededBy(transcript));
+        long[] g2spx = ContributionKey.times(curve.g2(), g2sp, fr, d);
+        long[] deltaAfter = ContributionKey.times(curve.g1(), delta1, fr, d);
+        return new KeyContribution(deltaAfter, g1s, g1sx, g2spx, transcript, KeyContribution.CONTRIBUTION, null, 0,
+                null);
+    }
+
     /** Sections 1 and 2 of a key with a new delta: the old key's header with delta1 and delta2 replaced. */
     static void headers(PtauWriter w, PhaseTwoKeyFile key, long[] delta1, long[] delta2) throws IOException {
         PointBytes g1 = new PointBytes(key.curve.g1(), key.curve.fp());
@@ -152,12 +166,10 @@ public final class PhaseTwo {
      */
     private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, GlvMultiplier.Recoded k, PtauWriter w,
             Work work) throws IOException {
-        WeierstrassCurve c = g.curve();
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(key.curve.g1Group()).withoutSubgroupCheck();
         MemorySegment seg = key.section(type);
         long count = seg.byteSize() / g.size();
-        int aw = c.affineWidth();
-        int jw = c.jacobianWidth();
+        int aw = g.curve().affineWidth();
         for (long base = 0; base < count; base += CHUNK) {
             int m = (int) Math.min(CHUNK, count - base);
             long[] in;
@@ -166,20 +178,7 @@ public final class PhaseTwo {
             } catch (PointEncodingException e) {
                 throw key.error(type, "from point #" + base + ": " + e.getMessage());
             }
-            long[] outAffine = new long[m * aw];
-            int tasks = Math.max(1, Math.min(m / 32, Runtime.getRuntime().availableProcessors() * 4));
-            IntStream.range(0, tasks).parallel().forEach(t -> {
-                GlvMultiplier glv = key.curve.multiplier(false);
-                PointArithmetic pa = glv.arithmetic();
-                int lo = m * t / tasks;
-                int hi = m * (t + 1) / tasks;
-                long[] jac = new long[(hi - lo) * jw];
-                for (int i = lo; i < hi; i++) {
-                    pa.fromAffine(in, i * aw, jac, (i - lo) * jw);
-                    glv.mul(jac, (i - lo) * jw, k, jac, (i - lo) * jw);
-                }
-                pa.batchToAffine(jac, 0, outAffine, lo * aw, hi - lo);
-            });
+            long[] outAffine = timesEach(key.curve, in, m, k);
             byte[] stored = new byte[m * g.size()];
             for (int i = 0; i < m; i++) {
                 g.stored(outAffine, i * aw, stored, i * g.size());
@@ -187,6 +186,31 @@ public final class PhaseTwo {
             w.write(stored);
             work.add(m);
         }
+    }
+
+    /**
+     * The m affine G1 points of {@code in} each times k, affine: split across the common pool's threads,
+     * each converting its share to affine with one batched inversion.
+     */
+    static long[] timesEach(PairingCurve curve, long[] in, int m, GlvMultiplier.Recoded k) {
+        WeierstrassCurve c = curve.g1();
+        int aw = c.affineWidth();
+        int jw = c.jacobianWidth();
+        long[] outAffine = new long[m * aw];
+        int tasks = Math.max(1, Math.min(m / 32, Runtime.getRuntime().availableProcessors() * 4));
+        IntStream.range(0, tasks).parallel().forEach(t -> {
+            GlvMultiplier glv = curve.multiplier(false);
+            PointArithmetic pa = glv.arithmetic();
+            int lo = m * t / tasks;
+            int hi = m * (t + 1) / tasks;
+            long[] jac = new long[(hi - lo) * jw];
+            for (int i = lo; i < hi; i++) {
+                pa.fromAffine(in, i * aw, jac, (i - lo) * jw);
+                glv.mul(jac, (i - lo) * jw, k, jac, (i - lo) * jw);
+            }
+            pa.batchToAffine(jac, 0, outAffine, lo * aw, hi - lo);
+        });
+        return outAffine;
     }
 
     static void writeContributions(PtauWriter w, PairingCurve curve, byte[] circuitHash,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.groth16.testing.CircomFixtures.Fixture;
 import dev.proofline.r1cs.io.FormatException;
@@ -22,9 +23,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code zkey export bellman} and {@code zkey import bellman} against snarkjs 0.7.6, both curves: the
- * exported MPC parameters byte for byte, and a contribution made to them by snarkjs's own bellman
- * contributor imported into the same key as snarkjs imports it.
+ * {@code zkey export bellman}, {@code zkey import bellman} and {@code zkey bellman contribute} against
+ * snarkjs 0.7.6, both curves: the exported MPC parameters byte for byte, a contribution made to them
+ * by snarkjs's own bellman contributor imported into the same key as snarkjs imports it, and ours
+ * imported and verified by snarkjs, before and after theirs.
  */
 class BellmanParamsInteropTest {
 
@@ -94,6 +96,107 @@ class BellmanParamsInteropTest {
         CircomFixtures.SnarkjsRun r = CircomFixtures.snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)),
                 s(swapped));
         assertFalse(r.output().contains("ZKey Ok!"), r.output());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("curves")
+    void ourBellmanContributionImportsIntoSnarkjsWhichVerifiesItAndListsItsHash(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "poseidon");
+        Path k1 = contributedKey(curve, fx);
+        Path params = dir.resolve("k1.mpcparams");
+        Path response = dir.resolve("response.mpcparams");
+        BellmanParams.export(k1, params, m -> { });
+        byte[] hash = BellmanContribution.contribute(pairingCurve(curve), params, response, "our entropy", m -> { });
+        assertEquals(Files.size(params) + contributionBytes(curve), Files.size(response));
+
+        Path theirs = dir.resolve("theirs.zkey");
+        Path ours = dir.resolve("ours.zkey");
+        snarkjs("zkey", "import", "bellman", s(k1), s(response), s(theirs), "--name=ours");
+        assertEquals(1, BellmanParams.importParams(k1, response, ours, "ours", m -> { }));
+        assertEquals(-1L, Files.mismatch(ours, theirs), "first differing byte");
+        String listed = HexFormatting.hashBlock("contribution #2 ours:", hash);
+        CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(theirs));
+        assertTrue(verified.output().contains("ZKey Ok!") && verified.output().contains(listed), verified.output());
+        List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), theirs, m -> { });
+        assertEquals("ZKey Ok!", report.getLast());
+        assertTrue(String.join("\n", report).contains(listed), String.join("\n", report));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("curves")
+    void ourBellmanContributionBetweenTwoOfSnarkjsImportsAndBothVerifyTheChain(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "poseidon");
+        Path k1 = contributedKey(curve, fx);
+        Path p1 = dir.resolve("k1.mpcparams");
+        Path p2 = dir.resolve("k2.mpcparams");
+        Path p3 = dir.resolve("k3.mpcparams");
+        Path p4 = dir.resolve("k4.mpcparams");
+        BellmanParams.export(k1, p1, m -> { });
+        snarkjs("zkey", "bellman", "contribute", curve, s(p1), s(p2), "-e=their entropy");
+        byte[] hash = BellmanContribution.contribute(pairingCurve(curve), p2, p3, "our entropy", m -> { });
+        snarkjs("zkey", "bellman", "contribute", curve, s(p3), s(p4), "-e=their entropy again");
+
+        Path ours = dir.resolve("ours.zkey");
+        Path theirs = dir.resolve("theirs.zkey");
+        assertEquals(3, BellmanParams.importParams(k1, p4, ours, "bellman", m -> { }));
+        snarkjs("zkey", "import", "bellman", s(k1), s(p4), s(theirs), "--name=bellman");
+        assertEquals(-1L, Files.mismatch(ours, theirs), "first differing byte");
+        String listed = HexFormatting.hashBlock("contribution #3 bellman:", hash);
+        CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(ours));
+        assertTrue(verified.output().contains("ZKey Ok!") && verified.output().contains(listed), verified.output());
+        List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), ours, m -> { });
+        assertEquals("ZKey Ok!", report.getLast());
+        assertTrue(String.join("\n", report).contains(listed), String.join("\n", report));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("curves")
+    void aTruncatedChallengeOrOneOfTheOtherCurveIsRefusedNamingTheFileAndNoResponseIsWritten(String curve)
+            throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "poseidon");
+        Path k1 = contributedKey(curve, fx);
+        Path params = dir.resolve("k1.mpcparams");
+        BellmanParams.export(k1, params, m -> { });
+        byte[] whole = Files.readAllBytes(params);
+        Path bad = dir.resolve("bad.mpcparams");
+        Path response = dir.resolve("response.mpcparams");
+        PairingCurve c = pairingCurve(curve);
+
+        Files.write(bad, Arrays.copyOf(whole, whole.length - 7));
+        FormatException e = assertThrows(FormatException.class, () -> BellmanContribution.contribute(c, bad, response,
+                "", m -> { }));
+        assertTrue(e.getMessage().startsWith(bad + ": ") && e.getMessage().contains("truncated"), e.getMessage());
+        Files.write(bad, Arrays.copyOf(whole, 100));
+        e = assertThrows(FormatException.class, () -> BellmanContribution.contribute(c, bad, response, "", m -> { }));
+        assertTrue(e.getMessage().startsWith(bad + ": ") && e.getMessage().contains("truncated"), e.getMessage());
+
+        PairingCurve other = c == PairingCurve.BN254 ? PairingCurve.BLS12_381 : PairingCurve.BN254;
+        e = assertThrows(FormatException.class, () -> BellmanContribution.contribute(other, params, response, "",
+                m -> { }));
+        assertTrue(e.getMessage().startsWith(params + ": alpha1: ") && e.getMessage().contains("another curve"),
+                e.getMessage());
+
+        // a point of L that is not on the curve stops the work half way
+        int g1 = pointBytes(curve, false);
+        int g2 = pointBytes(curve, true);
+        int nPublic;
+        int n;
+        try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(k1)) {
+            nPublic = key.nPublic;
+            n = key.domainSize;
+        }
+        byte[] changed = whole.clone();
+        int lFirst = 3 * g1 + 3 * g2 + 4 + (nPublic + 1) * g1 + 4 + (n - 1) * g1 + 4;
+        changed[lFirst + g1 - 1] ^= 1;
+        Files.write(bad, changed);
+        e = assertThrows(FormatException.class, () -> BellmanContribution.contribute(c, bad, response, "", m -> { }));
+        assertTrue(e.getMessage().startsWith(bad + ": L point #0: not a point"), e.getMessage());
+        assertFalse(Files.exists(response) || Files.exists(dir.resolve("response.mpcparams.partial")),
+                "no response is left behind");
+    }
+
+    private static PairingCurve pairingCurve(String curve) {
+        return PairingCurve.bySnarkjsName(curve).orElseThrow();
     }
 
     private static int indexOf(byte[] in, byte[] what) {
