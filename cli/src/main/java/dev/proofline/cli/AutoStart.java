@@ -82,7 +82,7 @@ final class AutoStart {
      * the largest key the command proved with (0: none), which the engine's warm-up is told first.
      */
     static void afterOneOff(String[] args, Map<String, String> env, PrintStream err, int keyDomain) {
-        if (args.length == 0 || !(EngineServer.SERVED.contains(args[0]) || EngineServer.CLIENT.contains(args[0]))) {
+        if (args.length == 0 || !(LocalEngine.SERVED.contains(args[0]) || LocalEngine.CLIENT.contains(args[0]))) {
             return;
         }
         EngineHome home = EngineHome.fromEnvironment(env);
@@ -99,7 +99,7 @@ final class AutoStart {
             } else if (lockHeld(home)) {
                 return;   // one is starting
             }
-            Process engine = spawn(home, env, List.of(args), EngineServer.CLIENT.contains(args[0]), keyDomain);
+            Process engine = spawn(home, env, List.of(args), LocalEngine.CLIENT.contains(args[0]), keyDomain);
             if (!Files.exists(home.noticeFile())) {
                 Files.writeString(home.noticeFile(), "");
                 err.println("proofline: started a local engine in the background (pid " + engine.pid()

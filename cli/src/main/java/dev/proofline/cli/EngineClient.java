@@ -21,7 +21,7 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
- * The client side of the local engine ({@link EngineServer} describes the protocol): sends a command
+ * The client side of the local engine ({@link LocalEngine} describes the protocol): sends a command
  * line with the working directory, prints what the engine sends back and returns its exit code.
  */
 final class EngineClient {
@@ -33,12 +33,12 @@ final class EngineClient {
 
     /**
      * For {@link Main#main}: runs {@code args} in the local engine when it serves them (their first
-     * argument is one of {@link EngineServer#SERVED}), {@code PROOFLINE_ENGINE} is not {@code off}
+     * argument is one of {@link LocalEngine#SERVED}), {@code PROOFLINE_ENGINE} is not {@code off}
      * and an engine is running. Empty: run them in this process. As the launcher, it leaves the engine
      * alone under {@code PROOFLINE_REBUILD=1}, which asks for the jars just built.
      */
     static OptionalInt forward(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-        if (args.length == 0 || !(EngineServer.SERVED.contains(args[0]) || EngineServer.CLIENT.contains(args[0]))
+        if (args.length == 0 || !(LocalEngine.SERVED.contains(args[0]) || LocalEngine.CLIENT.contains(args[0]))
                 || "off".equals(env.get("PROOFLINE_ENGINE"))
                 || "1".equals(env.get("PROOFLINE_REBUILD"))) {
             return OptionalInt.empty();
@@ -70,7 +70,7 @@ final class EngineClient {
         return send(home, cwd, Map.of(), args, out, err);
     }
 
-    /** The variables of {@code env} that a request carries ({@link EngineServer#FORWARDED_ENV}). */
+    /** The variables of {@code env} that a request carries ({@link LocalEngine#FORWARDED_ENV}). */
     static Map<String, String> forwarded(Map<String, String> env) {
         Map<String, String> m = new TreeMap<>();
         for (String name : EngineRequest.FORWARDED_ENV) {
@@ -164,7 +164,7 @@ final class EngineClient {
         }
         Socket s = new Socket();
         try {
-            s.connect(new InetSocketAddress(EngineServer.LOOPBACK, endpoint.get().port()), CONNECT_TIMEOUT_MS);
+            s.connect(new InetSocketAddress(LocalEngine.LOOPBACK, endpoint.get().port()), CONNECT_TIMEOUT_MS);
             return Optional.of(new Connection(s, endpoint.get()));
         } catch (IOException e) {
             try {

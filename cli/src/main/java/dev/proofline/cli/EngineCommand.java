@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code proofline engine start | stop | status}: the local engine, a warm JVM in the background that
  * runs {@code prove}, {@code verify}, {@code fullprove}, {@code zkey} and {@code wtns} for the
- * {@code proofline} command while it runs ({@link EngineServer}).
+ * {@code proofline} command while it runs ({@link LocalEngine}).
  */
 @Command(name = "engine", mixinStandardHelpOptions = true,
         description = {"A warm local engine: while it runs, prove, verify, fullprove, zkey and wtns run in it.",
@@ -243,10 +243,10 @@ final class EngineCommand extends ParentCommand {
             EngineHome home = EngineHome.fromEnvironment();
             // the settings' ptau where none is given: every engine of the state directory checks keys then
             Path ptau = verifyKeys != null ? ptau(spec, verifyKeys) : EngineSettings.of(home).verifyKeys();
-            EngineServer server;
+            LocalEngine server;
             try {
-                server = EngineServer.start(home, idleTimeout, System.out, tableBytes(spec, keyTables), auto, ptau);
-            } catch (EngineServer.AlreadyRunningException e) {
+                server = LocalEngine.start(home, idleTimeout, System.out, tableBytes(spec, keyTables), auto, ptau);
+            } catch (LocalEngine.AlreadyRunningException e) {
                 spec.commandLine().getErr().println("proofline engine: " + e.getMessage()
                         + (auto ? "; this one is not needed" : ""));
                 return auto ? 0 : Main.EXIT_INPUT;

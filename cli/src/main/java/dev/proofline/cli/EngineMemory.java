@@ -13,9 +13,10 @@ import java.util.TreeMap;
  * The local engine's memory: its budget, which scales with the machine, and what each part costs now,
  * for {@code engine status}. The budget: the heap at most half the machine's memory (the launcher runs
  * the engine with {@code -XX:MaxRAMPercentage=50}, and its garbage collector gives unused heap back to
- * the system when the engine idles), each resident key's precomputed tables at most
- * {@link #tableBytesPerKey} (a sixteenth of the memory, 256 MiB at most) for {@link EngineServer#RESIDENT_KEYS}
- * keys. Proving keys are mapped from their files: the system may drop those pages and read them again.
+ * the system when the engine idles); the resident keys, their files and their precomputed tables
+ * together, at most {@link #keyBudgetBytes} (half the machine's memory), each key's tables at most
+ * {@link #tableBytesPerKey} (a sixteenth of the memory, 256 MiB at most). Proving keys are mapped from
+ * their files: the system may drop those pages and read them again.
  */
 final class EngineMemory {
 
@@ -24,6 +25,9 @@ final class EngineMemory {
 
     private EngineMemory() {
     }
+
+    /** The resident keys' budget where the machine's memory cannot be told. */
+    static final long DEFAULT_KEY_BUDGET_BYTES = 2L << 30;
 
     /** The machine's memory, or 0 where the JVM cannot tell. */
     static long machineBytes() {
@@ -40,10 +44,20 @@ final class EngineMemory {
     }
 
     /**
+     * What the resident keys may hold in all, their mapped files and their tables: half the machine's
+     * memory (2 GiB where it cannot be told). A key that finds no room once the idle ones are unloaded is
+     * opened for its request only.
+     */
+    static long keyBudgetBytes() {
+        long machine = machineBytes();
+        return machine <= 0 ? DEFAULT_KEY_BUDGET_BYTES : machine / 2;
+    }
+
+    /**
      * The status lines: the process's resident memory and its parts, then the budget. {@code tableBytes}
      * and {@code mappedKeyBytes} are what the resident keys hold now.
      */
-    static List<String> statusLines(long tableBytes, long tableBytesPerKey, int keys, long mappedKeyBytes) {
+    static List<String> statusLines(long tableBytes, long tableBytesPerKey, long keyBudgetBytes, long mappedKeyBytes) {
         Map<String, Long> proc = procStatus();
         Runtime rt = Runtime.getRuntime();
         var nonHeap = ManagementFactory.getMemoryMXBean().getNonHeapMemoryUsage();
@@ -61,8 +75,8 @@ final class EngineMemory {
                                 - nonHeap.getCommitted())) : ""));
         long machine = machineBytes();
         lines.add("budget     heap at most " + ResidentFiles.size(rt.maxMemory())
-                + (machine > 0 ? " (of " + ResidentFiles.size(machine) + ")" : "") + ", key tables at most "
-                + ResidentFiles.size(tableBytesPerKey) + " a key for " + keys + " keys");
+                + (machine > 0 ? " (of " + ResidentFiles.size(machine) + ")" : "") + "; keys and their tables at most "
+                + ResidentFiles.size(keyBudgetBytes) + ", a key's tables at most " + ResidentFiles.size(tableBytesPerKey));
         return lines;
     }
 

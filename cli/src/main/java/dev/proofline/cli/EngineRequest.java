@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * A request to the local engine ({@link EngineServer}), as {@link EngineClient} and the bash launcher
+ * A request to the local engine ({@link LocalEngine}), as {@link EngineClient} and the bash launcher
  * send it.
  *
  * <p>The protocol is lines of UTF-8, each ended by {@code \n}, simple enough for bash's

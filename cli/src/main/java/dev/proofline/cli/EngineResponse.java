@@ -8,7 +8,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The local engine's response to one request ({@link EngineServer} has the protocol): lines written
+ * The local engine's response to one request ({@link LocalEngine} has the protocol): lines written
  * whole, each flushed at once so that the client prints them as they come. A client that went away is
  * not written to again (the command runs on).
  */

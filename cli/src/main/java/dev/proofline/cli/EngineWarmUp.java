@@ -130,7 +130,7 @@ final class EngineWarmUp {
         // the warm-up key's tables are built before its first proof (its key is new at each start: not cached)
         ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineMemory.tableBytesPerKey(), null,
                 Runnable::run, housekeeping::awaitTurn);
-        try (ResidentFiles files = new ResidentFiles(1, 1, tables)) {
+        try (ResidentFiles files = new ResidentFiles(EngineMemory.keyBudgetBytes(), 1, tables)) {
             dir = Files.createTempDirectory("proofline-warm-up");
             for (PairingCurve curve : kernels ? curves : List.<PairingCurve>of()) {
                 // a few seconds of one core and of the optimising compiler. Below 2^KERNELS_FROM_LOG

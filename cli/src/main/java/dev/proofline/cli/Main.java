@@ -39,7 +39,7 @@ public final class Main {
                 code = served.getAsInt();
             } else {
                 // while this command runs, a local engine's own background work waits (Housekeeping)
-                boolean engineCommand = args.length > 0 && EngineServer.SERVED.contains(args[0]);
+                boolean engineCommand = args.length > 0 && LocalEngine.SERVED.contains(args[0]);
                 Optional<FileLock> running = engineCommand
                         ? Housekeeping.holdClientLock(EngineHome.fromEnvironment(env)) : Optional.empty();
                 // keys checked where engine.conf asks for it, as an engine of the same state directory checks them;

@@ -1,5 +1,7 @@
 package dev.proofline.cli;
 
+import dev.proofline.engine.MemoryBudget;
+import dev.proofline.engine.ResidentCache;
 import dev.proofline.groth16.KeyTableCache;
 import dev.proofline.groth16.KeyTables;
 import dev.proofline.groth16.ProvingKey;
@@ -10,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,19 +23,20 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The local engine's {@link Loader}: proving keys and witness generators stay open between requests,
- * at most {@code maxKeys} keys and {@code maxWasms} generators, the least recently used one dropped
- * first (a key only once no command uses it).
+ * The local engine's {@link Loader}: proving keys and witness generators stay open between requests.
+ * Keys are held in the engine's {@link ResidentCache}, paid for from a {@link MemoryBudget} of
+ * {@code keyBudgetBytes} (each key's file, mapped, and its precomputed tables): a new key that finds no
+ * room unloads the least recently used keys no command uses, and one that still finds none (the others
+ * in use, or larger than the whole budget) is opened for its request only, as a one-off command opens
+ * it. Witness generators: at most {@code maxWasms}, the least recently used one dropped first.
  *
  * <p>An entry is found by the path as the command names it (made absolute) and is reused only while
  * the file is the same: same file (device and inode), size and modification time; a changed file is
- * opened again and the old entry dropped. Keying by the path as given, not the real path, keeps error
- * messages (which name the key's path) as a one-off process prints them.
- *
- * <p>A key is closed when dropped, or by the last lease of it when dropped in use, and by
- * {@link #close()}.
+ * opened again and the old entry retired (closed once no command uses it). Keying by the path as given,
+ * not the real path, keeps error messages (which name the key's path) as a one-off process prints them.
  */
 final class ResidentFiles implements Loader, AutoCloseable {
 
@@ -49,12 +54,12 @@ final class ResidentFiles implements Loader, AutoCloseable {
         }
     }
 
-    private static final class KeyEntry {
+    /** A resident key, closed when the cache unloads it. */
+    private static final class KeyEntry implements AutoCloseable {
         final Stamp stamp;
         final ProvingKey key;
-        int leases;
-        boolean dropped;
-        long uses;
+        final AtomicLong uses = new AtomicLong();
+        volatile boolean closed;
         /** Its precomputed tables, for the status: none, being built, their size, or why there are none. */
         volatile String tables = "no tables";
         /** Whether its points were checked yet, for the status ({@link #checkPoints}). */
@@ -64,6 +69,12 @@ final class ResidentFiles implements Loader, AutoCloseable {
             this.stamp = stamp;
             this.key = key;
         }
+
+        @Override
+        public void close() {
+            closed = true;
+            key.close();
+        }
     }
 
     private record WasmEntry(Stamp stamp, CircomWasm wasm) {
@@ -72,15 +83,16 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private record WasmId(String path, Path cacheDir) {
     }
 
-    private final int maxKeys;
+    private final MemoryBudget budget;
+    private final ResidentCache<KeyEntry> keys;
     private final int maxWasms;
     /** In access order: the first is the least recently used. */
-    private final LinkedHashMap<String, KeyEntry> keys = new LinkedHashMap<>(8, 0.75f, true);
     private final LinkedHashMap<WasmId, WasmEntry> wasms = new LinkedHashMap<>(8, 0.75f, true);
-    private boolean closed;
+    private volatile boolean closed;
 
-    ResidentFiles(int maxKeys, int maxWasms) {
-        this(maxKeys, maxWasms, TableBuilding.NONE);
+    /** Keys within {@code keyBudgetBytes}, without tables; at most {@code maxWasms} witness generators. */
+    ResidentFiles(long keyBudgetBytes, int maxWasms) {
+        this(keyBudgetBytes, maxWasms, TableBuilding.NONE);
     }
 
     /**
@@ -93,11 +105,14 @@ final class ResidentFiles implements Loader, AutoCloseable {
         static final TableBuilding NONE = new TableBuilding(0, null, Runnable::run, () -> { });
     }
 
-    ResidentFiles(int maxKeys, int maxWasms, TableBuilding tables) {
-        if (maxKeys < 1 || maxWasms < 1) {
-            throw new IllegalArgumentException("at least one key and one witness generator");
+    ResidentFiles(long keyBudgetBytes, int maxWasms, TableBuilding tables) {
+        if (keyBudgetBytes < 1 || maxWasms < 1) {
+            throw new IllegalArgumentException("room for keys and at least one witness generator");
         }
-        this.maxKeys = maxKeys;
+        this.budget = new MemoryBudget(keyBudgetBytes);
+        // no wait for room: the local engine runs one command at a time, so a key that finds none after
+        // the idle keys are unloaded would wait for nothing
+        this.keys = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, Duration.ZERO);
         this.maxWasms = maxWasms;
         this.tableBuilding = tables;
     }
@@ -136,79 +151,109 @@ final class ResidentFiles implements Loader, AutoCloseable {
                 size(t.bytes()), how, (System.nanoTime() - t0) / 1e9);
     }
 
+    /** The resident keys, most recently used first (in use first of all). */
+    private List<Map.Entry<String, KeyEntry>> residentKeys() {
+        List<Map.Entry<String, KeyEntry>> out = new ArrayList<>();
+        keys.entries().stream().filter(ResidentCache.EntryStatus::loaded)
+                .sorted(Comparator.comparingLong(ResidentCache.EntryStatus::idleMillis))
+                .forEach(st -> keys.peek(st.id()).ifPresent(e -> out.add(Map.entry(st.id(), e))));
+        return out;
+    }
+
     /** Native memory of the resident keys' tables. */
-    synchronized long tableBytes() {
+    long tableBytes() {
         long b = 0;
-        for (KeyEntry e : keys.values()) {
-            KeyTables t = e.key.tables();
+        for (Map.Entry<String, KeyEntry> e : residentKeys()) {
+            KeyTables t = e.getValue().key.tables();
             b += t == null ? 0 : t.bytes();
         }
         return b;
     }
 
     /** Bytes of the resident keys' files (mapped: in memory as far as the proofs read them). */
-    synchronized long keyFileBytes() {
+    long keyFileBytes() {
         long b = 0;
-        for (KeyEntry e : keys.values()) {
-            b += e.stamp.size();
+        for (Map.Entry<String, KeyEntry> e : residentKeys()) {
+            b += e.getValue().stamp.size();
         }
         return b;
     }
 
+    /** The bytes the resident keys may hold in all: their files and their tables. */
+    long keyBudgetBytes() {
+        return budget.total();
+    }
+
     /**
-     * The key at {@code zkey}, resident or opened now. Opening it (mapping, every point checked) happens
-     * outside this object's lock, so that {@code engine status} is answered meanwhile.
+     * The key at {@code zkey}, resident or opened now. Opening it (mapping it) happens in the cache's
+     * load, outside any lock that {@code engine status} needs, so that the status is answered meanwhile.
      */
     @Override
     public KeyLease provingKey(Path zkey) {
+        checkOpen();
         String id = zkey.toAbsolutePath().toString();
         Stamp stamp = Stamp.of(zkey);
-        synchronized (this) {
-            checkOpen();
-            KeyEntry e = keys.get(id);
-            if (e != null && !e.stamp.equals(stamp)) {
-                drop(keys.remove(id));
-                e = null;
-            }
-            if (e != null) {
-                return lease(e);
-            }
-        }
         if (stamp == null) {
             return Loader.ONE_OFF.provingKey(zkey);
         }
-        // opened as a one-off command opens it, its points checked after this request (checkPoints): a
-        // request proves at once (at 2^16, checking first made the engine's first request slower than a
-        // one-off command), and every proof is verified before it is written, which a bad point fails
-        ProvingKey key = ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE);
-        KeyLease lease;
-        KeyEntry added;
-        synchronized (this) {
-            if (closed) {
-                key.close();
-                checkOpen();
+        for (int attempt = 0; ; attempt++) {
+            if (keys.peek(id).filter(e -> !e.stamp.equals(stamp)).isPresent()) {
+                keys.retire(id);   // the file changed: opened again, the old key closed once unused
             }
-            KeyEntry e = keys.get(id);
-            if (e != null && e.stamp.equals(stamp)) {   // opened meanwhile for another command
-                key.close();
-                return lease(e);
+            ResidentCache<KeyEntry>.Lease lease;
+            try {
+                lease = keys.lease(id, loader(zkey, stamp));
+            } catch (ResidentCache.LoadException e) {
+                if (e.getCause() instanceof RuntimeException bad) {
+                    throw bad;   // the key's own error, as a one-off command reports it
+                }
+                return Loader.ONE_OFF.provingKey(zkey);   // no room: opened for this request only
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while opening " + zkey, e);
             }
-            if (e != null) {
-                drop(keys.remove(id));
+            KeyEntry e = lease.value();
+            if (e.stamp.equals(stamp) || attempt > 0) {
+                e.uses.incrementAndGet();
+                return new KeyLease(e.key, lease::close);
             }
-            e = new KeyEntry(stamp, key);
-            keys.put(id, e);
-            lease = lease(e);
-            added = e;
+            lease.close();   // loaded before the file changed, by another request: once more
         }
-        checkPoints(id, zkey, added);
-        attachTables(added);   // outside the lock: status is answered meanwhile
-        return lease;
+    }
+
+    /**
+     * Opens a key as a one-off command opens it, its points checked after this request
+     * ({@link #checkPoints}): a request proves at once (at 2^16, checking first made the engine's first
+     * request slower than a one-off command), and every proof is verified before it is written, which a
+     * bad point fails. Reserves the key's file and the most tables a key gets, trimmed to its own.
+     */
+    private ResidentCache.Loader<KeyEntry> loader(Path zkey, Stamp stamp) {
+        String id = zkey.toAbsolutePath().toString();
+        return new ResidentCache.Loader<>() {
+            @Override
+            public long bytes() {
+                return stamp.size() + Math.max(0, tableBuilding.bytes());
+            }
+
+            @Override
+            public KeyEntry load() {
+                checkOpen();
+                KeyEntry e = new KeyEntry(stamp, ZkeyFile.open(zkey, ZkeyFile.PointCheck.NONE));
+                checkPoints(id, zkey, e);
+                attachTables(e);
+                return e;
+            }
+
+            @Override
+            public long bytesOf(KeyEntry e) {
+                return stamp.size() + (tableBuilding.bytes() <= 0 ? 0 : KeyTables.plannedBytes(e.key, tableBuilding.bytes()));
+            }
+        };
     }
 
     /**
      * Checks every point of the key as {@link ZkeyFile#open(Path)} does, by the table builder (the
-     * engine's housekeeping, after its turn), and drops the key where one is not on its curve: the next
+     * engine's housekeeping, after its turn), and retires the key where one is not on its curve: the next
      * request opens it again, and its proof, failing verification, is then explained by the bad point
      * ({@link Loader#explain}). A file changed since it was opened is left to the next request.
      */
@@ -216,17 +261,15 @@ final class ResidentFiles implements Loader, AutoCloseable {
         TableBuilding tb = tableBuilding;
         tb.builder().execute(() -> {
             tb.beforeChunk().run();
-            if (e.dropped || !e.stamp.equals(Stamp.of(zkey))) {
+            if (e.closed || !e.stamp.equals(Stamp.of(zkey))) {
                 return;
             }
             try (ProvingKey checked = ZkeyFile.open(zkey)) {
                 e.points = "points checked";
             } catch (RuntimeException bad) {
                 e.points = "not used: " + bad.getMessage();
-                synchronized (this) {
-                    if (keys.remove(id, e)) {   // not get: that would count as a use in the access order
-                        drop(e);
-                    }
+                if (keys.peek(id).filter(r -> r == e).isPresent()) {
+                    keys.retire(id);
                 }
             }
         });
@@ -235,43 +278,6 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the resident files are closed");
-        }
-    }
-
-    /** A lease of a resident key (under this object's lock). */
-    private KeyLease lease(KeyEntry e) {
-        e.leases++;
-        e.uses++;
-        evictKeys();
-        return new KeyLease(e.key, () -> release(e));
-    }
-
-    private synchronized void release(KeyEntry e) {
-        e.leases--;
-        if (e.dropped && e.leases == 0) {
-            e.key.close();
-        }
-        evictKeys();
-    }
-
-    /** Drops least recently used keys not in use while there are more than allowed. */
-    private void evictKeys() {
-        Iterator<KeyEntry> it = keys.values().iterator();
-        int excess = keys.size() - maxKeys;
-        while (excess > 0 && it.hasNext()) {
-            KeyEntry e = it.next();
-            if (e.leases == 0) {
-                it.remove();
-                drop(e);
-                excess--;
-            }
-        }
-    }
-
-    private static void drop(KeyEntry e) {
-        e.dropped = true;
-        if (e.leases == 0) {
-            e.key.close();
         }
     }
 
@@ -302,32 +308,34 @@ final class ResidentFiles implements Loader, AutoCloseable {
     }
 
     /** One line for each resident key and generator, most recently used first, for {@code engine status}. */
-    synchronized List<String> describe() {
+    List<String> describe() {
         List<String> lines = new ArrayList<>();
-        List<Map.Entry<String, KeyEntry>> ks = new ArrayList<>(keys.entrySet());
-        for (int i = ks.size() - 1; i >= 0; i--) {
-            KeyEntry e = ks.get(i).getValue();
+        for (Map.Entry<String, KeyEntry> k : residentKeys()) {
+            KeyEntry e = k.getValue();
+            long uses = e.uses.get();
             lines.add(String.format(Locale.ROOT, "key        %s (%s, 2^%d, %s, %s, used %d time%s, %s)",
-                    ks.get(i).getKey(), e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()),
-                    e.tables, e.uses, e.uses == 1 ? "" : "s", e.points));
+                    k.getKey(), e.key.curve().snarkjsName(), e.key.logDomainSize(), size(e.stamp.size()),
+                    e.tables, uses, uses == 1 ? "" : "s", e.points));
         }
-        List<Map.Entry<WasmId, WasmEntry>> ws = new ArrayList<>(wasms.entrySet());
-        for (int i = ws.size() - 1; i >= 0; i--) {
-            WasmEntry e = ws.get(i).getValue();
-            lines.add(String.format(Locale.ROOT, "wasm       %s (%s, %s)", ws.get(i).getKey().path(),
-                    e.wasm().curve().snarkjsName(), size(e.stamp().size())));
+        synchronized (this) {
+            List<Map.Entry<WasmId, WasmEntry>> ws = new ArrayList<>(wasms.entrySet());
+            for (int i = ws.size() - 1; i >= 0; i--) {
+                WasmEntry e = ws.get(i).getValue();
+                lines.add(String.format(Locale.ROOT, "wasm       %s (%s, %s)", ws.get(i).getKey().path(),
+                        e.wasm().curve().snarkjsName(), size(e.stamp().size())));
+            }
         }
         return lines;
     }
 
     /** The resident keys' paths (as opened, absolute), most recently used first. */
-    synchronized List<String> keyPaths() {
-        return List.copyOf(keys.sequencedKeySet().reversed());
+    List<String> keyPaths() {
+        return residentKeys().stream().map(Map.Entry::getKey).toList();
     }
 
     /** Number of resident keys. */
-    synchronized int keyCount() {
-        return keys.size();
+    int keyCount() {
+        return residentKeys().size();
     }
 
     static String size(long bytes) {
@@ -340,14 +348,13 @@ final class ResidentFiles implements Loader, AutoCloseable {
         return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
     }
 
-    /** Drops every entry; keys still leased are closed by their last lease. */
+    /** Unloads every key (one still leased when its last lease goes) and drops the generators. */
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
-        for (KeyEntry e : keys.values()) {
-            drop(e);
+        keys.close();
+        synchronized (this) {
+            wasms.clear();
         }
-        keys.clear();
-        wasms.clear();
     }
 }

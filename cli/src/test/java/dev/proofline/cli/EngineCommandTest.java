@@ -48,13 +48,13 @@ class EngineCommandTest {
     Path tmp;
 
     private EngineHome home;
-    private EngineServer server;
+    private LocalEngine server;
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     @BeforeEach
     void startEngine() throws IOException {
         home = new EngineHome(tmp.resolve("home"));
-        server = EngineServer.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+        server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
     }
 
     @AfterEach
@@ -172,13 +172,13 @@ class EngineCommandTest {
                 + java.util.regex.Pattern.quote(tables.group(1)) + "; keys mapped [0-9.]+ [KMG]iB; compiled code and"
                 + " classes [0-9.]+ [KMG]iB; the rest of its own \\(collector, threads, compilers\\) about [0-9.]+ [KMG]iB\n.*"),
                 status.out());
-        assertTrue(status.out().matches("(?s).*\nbudget     heap at most [0-9.]+ [KMG]iB \\(of [0-9.]+ [KMG]iB\\), key tables at"
-                + " most [0-9.]+ [KMG]iB a key for 4 keys\n.*"), status.out());
+        assertTrue(status.out().matches("(?s).*\nbudget     heap at most [0-9.]+ [KMG]iB \\(of [0-9.]+ [KMG]iB\\); keys and"
+                + " their tables at most [0-9.]+ [KMG]iB, a key's tables at most [0-9.]+ [KMG]iB\n.*"), status.out());
 
         // the tables were written to the cache, the key's path remembered: an engine started again opens
         // the key before any request, its tables mapped from the cache
         server.stop("restarted");
-        server = EngineServer.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+        server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
         server.reopenKeys();
         String keyLine = "(?s).*key        " + java.util.regex.Pattern.quote(fx.zkey().toString())
                 + " \\(bn128, 2\\^\\d+, [0-9.]+ KiB, tables [0-9.]+ [KM]iB, mapped from the cache in [0-9.]+ s, used %s.*";
@@ -242,7 +242,7 @@ class EngineCommandTest {
         String wrong = "0".repeat(64);
         for (String hello : List.of(EngineRequest.HELLO, "proofline-engine 2")) {
             String token = hello.equals(EngineRequest.HELLO) ? wrong : server.endpoint().token();
-            try (Socket s = new Socket(EngineServer.LOOPBACK, server.endpoint().port())) {
+            try (Socket s = new Socket(LocalEngine.LOOPBACK, server.endpoint().port())) {
                 s.getOutputStream().write(String.join("\n", hello, token, tmp.toString(), "5", "prove",
                         fx.zkey().toString(), fx.wtns().toString(), "p.json", "q.json", "").getBytes(StandardCharsets.UTF_8));
                 s.getOutputStream().flush();
@@ -309,15 +309,15 @@ class EngineCommandTest {
         EngineHome.Endpoint e = home.readEndpoint().orElseThrow();
         assertEquals(server.endpoint(), e);
         assertTrue(e.token().matches("[0-9a-f]{64}"), e.token());
-        assertThrows(EngineServer.AlreadyRunningException.class,
-                () -> EngineServer.start(home, Duration.ZERO, System.out));
+        assertThrows(LocalEngine.AlreadyRunningException.class,
+                () -> LocalEngine.start(home, Duration.ZERO, System.out));
         assertEquals(server.endpoint(), home.readEndpoint().orElseThrow(), "the running engine's endpoint is kept");
     }
 
     @Test
     void anIdleEngineStopsItself() throws Exception {
         EngineHome idleHome = new EngineHome(tmp.resolve("idle"));
-        EngineServer idle = EngineServer.start(idleHome, Duration.ofMillis(300), new PrintStream(OutputStream.nullOutputStream()));
+        LocalEngine idle = LocalEngine.start(idleHome, Duration.ofMillis(300), new PrintStream(OutputStream.nullOutputStream()));
         assertTrue(Files.exists(idleHome.endpointFile()));
         assertTrue(idle.awaitStopped(Duration.ofSeconds(20)));
         assertEquals("idle for 300ms", idle.stopReason());
@@ -329,7 +329,7 @@ class EngineCommandTest {
         EngineHome stale = new EngineHome(tmp.resolve("stale"));
         stale.createEngineDir();
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, EngineServer.LOOPBACK)) {
+        try (ServerSocket s = new ServerSocket(0, 1, LocalEngine.LOOPBACK)) {
             port = s.getLocalPort();
         }
         Process gone = new ProcessBuilder("true").start();
@@ -379,11 +379,14 @@ class EngineCommandTest {
     }
 
     @Test
-    void residentKeysAreReopenedWhenChangedAndBounded() throws Exception {
+    void residentKeysAreReopenedWhenChangedAndBoundedByTheirBudget() throws Exception {
         Fixture fx = CircomFixtures.build("bn128", "multiplier");
         Fixture other = CircomFixtures.build("bn128", "poseidon");
         Path copy = Files.copy(fx.zkey(), tmp.resolve("copy.zkey"));
-        try (ResidentFiles files = new ResidentFiles(1, 1)) {
+        long small = Files.size(copy);
+        long large = Files.size(other.zkey());
+        // room for either key, not for both
+        try (ResidentFiles files = new ResidentFiles(large + small / 2, 1)) {
             Loader.KeyLease first = files.provingKey(copy);
             first.close();
             try (Loader.KeyLease again = files.provingKey(copy)) {
@@ -393,15 +396,21 @@ class EngineCommandTest {
             Loader.KeyLease reopened = files.provingKey(copy);
             assertTrue(reopened.key() != first.key(), "a changed file is opened again");
             try (Loader.KeyLease second = files.provingKey(other.zkey())) {
-                assertEquals(2, files.keyCount(), "a key in use is kept past the bound");
+                assertEquals(1, files.keyCount(), "no room beside a key in use: opened for its request only");
+                assertFalse(files.describe().toString().contains("poseidon"), files.describe().toString());
                 assertNotNull(second.key().verificationKey());
             }
-            assertEquals(1, files.keyCount());
             assertNotNull(reopened.key().verificationKey(), "usable until its lease is closed");
             reopened.close();
             files.provingKey(other.zkey()).close();
-            assertEquals(1, files.keyCount());
+            assertEquals(1, files.keyCount(), "the idle key unloaded for the new one");
             assertTrue(files.describe().getFirst().contains("poseidon"), files.describe().toString());
+        }
+        try (ResidentFiles files = new ResidentFiles(large - 1, 1);
+                Loader.KeyLease a = files.provingKey(other.zkey());
+                Loader.KeyLease b = files.provingKey(other.zkey())) {
+            assertTrue(a.key() != b.key(), "a key larger than the whole budget is opened for each request");
+            assertEquals(0, files.keyCount());
         }
     }
 

@@ -51,7 +51,7 @@ class EngineVerifyKeysTest {
     Path tmp;
 
     private EngineHome home;
-    private EngineServer server;
+    private LocalEngine server;
 
     /** A prepared ptau of 2^4, and for each circuit its r1cs, a key with one contribution and a witness. */
     @BeforeAll
@@ -74,7 +74,7 @@ class EngineVerifyKeysTest {
 
     private void startEngine(Path verifyKeys) throws IOException {
         home = new EngineHome(tmp.resolve("home"));
-        server = EngineServer.start(home, Duration.ofMinutes(10),
+        server = LocalEngine.start(home, Duration.ofMinutes(10),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 0, false, verifyKeys);
     }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.ExecutionException;
  * for the same load. Each lease counts as a reference; {@link Lease#close} drops it. Under budget
  * pressure the cache, as an {@link MemoryBudget.Evictor}, unloads idle entries (no reference),
  * least recently used first, and never one in use. {@link #preload} loads without keeping a
- * reference; {@link #evict} unloads one idle entry on request. A lease is closed once; a second close
+ * reference; {@link #evict} unloads one idle entry on request; {@link #retire} takes an entry out in use
+ * or not, to be loaded afresh. A lease is closed once; a second close
  * does nothing but is counted ({@link #doubleReleases}). Once the cache is closed, an entry is unloaded
  * as soon as its last reference goes.
  *
@@ -93,6 +94,8 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         MemoryBudget.Reservation reservation;
         int refs;
         long lastUsed = System.nanoTime();
+        /** Taken out of the cache by {@link #retire} while in use: unloaded when its last reference goes. */
+        boolean retired;
 
         Entry(String id) {
             this.id = id;
@@ -157,11 +160,17 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         synchronized (this) {
             e.refs--;
             e.lastUsed = System.nanoTime();
-            if (!closed || e.refs > 0 || !e.loaded() || entries.get(e.id) != e) {
+            if (e.refs > 0 || !e.loaded()) {
                 return;
             }
-            entries.remove(e.id);
-            evictions++;
+            if (e.retired) {
+                e.retired = false;   // unloaded once
+            } else if (closed && entries.get(e.id) == e) {
+                entries.remove(e.id);
+                evictions++;
+            } else {
+                return;
+            }
         }
         unload(e);
     }
@@ -231,6 +240,34 @@ public final class ResidentCache<V> implements MemoryBudget.Evictor {
         }
         unload(victim);
         return Eviction.EVICTED;
+    }
+
+    /**
+     * Takes entry {@code id} out of the cache, in use or not (its file changed, or it turned out bad): the
+     * next {@link #lease} loads it afresh, and this one is unloaded now if idle, else when its last
+     * reference goes.
+     */
+    public void retire(String id) {
+        Entry victim;
+        synchronized (this) {
+            Entry e = entries.remove(id);
+            if (e == null) {
+                return;
+            }
+            evictions++;
+            if (e.refs > 0 || !e.loaded()) {
+                e.retired = true;
+                return;
+            }
+            victim = e;
+        }
+        unload(victim);
+    }
+
+    /** The value of entry {@code id} if it is loaded, without taking a reference or counting as a use. */
+    public synchronized Optional<V> peek(String id) {
+        Entry e = entries.get(id);
+        return e == null || !e.loaded() ? Optional.empty() : Optional.of(e.value);
     }
 
     /** Budget pressure: unloads idle entries, least recently used first, until {@code bytesWanted} are freed. */

@@ -214,4 +214,32 @@ class ResidentCacheTest {
         assertEquals(3 * MB, budget.reserved(MemoryBudget.Kind.PCE));
         assertEquals(3 * MB, cache.entries().get(0).bytes());
     }
+    @Test
+    void aRetiredEntryInUseStaysWithItsUsersAndTheNextLeaseLoadsItAfresh() throws Exception {
+        MemoryBudget budget = new MemoryBudget(30 * MB);
+        ResidentCache<Value> cache = new ResidentCache<>(budget, MemoryBudget.Kind.KEY, Duration.ofSeconds(1));
+        AtomicInteger loads = new AtomicInteger();
+        ResidentCache<Value>.Lease old = cache.lease("k", loader("old", 5 * MB, loads));
+        assertSame(old.value(), cache.peek("k").orElseThrow(), "peek sees the loaded value");
+        cache.retire("k");
+        assertTrue(cache.peek("k").isEmpty(), "out of the cache");
+        assertFalse(old.value().closed, "not unloaded while in use");
+        assertEquals(5 * MB, budget.reserved(), "its bytes still held by its user");
+        try (ResidentCache<Value>.Lease fresh = cache.lease("k", loader("new", 5 * MB, loads))) {
+            assertEquals("new", fresh.value().name);
+            assertEquals(2, loads.get(), "loaded afresh");
+            assertEquals(10 * MB, budget.reserved());
+        }
+        old.close();
+        assertTrue(old.value().closed, "unloaded with its last reference");
+        assertEquals(5 * MB, budget.reserved(), "the fresh one, idle, stays");
+        old.close();
+        assertEquals(1, cache.doubleReleases());
+        assertEquals(5 * MB, budget.reserved(), "a second close unloads nothing more");
+
+        cache.retire("k");
+        assertEquals(0, budget.reserved(), "an idle entry retired is unloaded at once");
+        assertTrue(cache.entries().isEmpty());
+        cache.retire("never-loaded");   // nothing to do
+    }
 }

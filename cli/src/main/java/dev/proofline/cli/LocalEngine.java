@@ -57,7 +57,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the {@link #SERVED} commands one at a time; {@code engine status} and {@code engine stop} are answered
  * without waiting for the queue.
  */
-final class EngineServer {
+final class LocalEngine {
 
     /** The first argument of the commands the engine runs for clients. */
     static final Set<String> SERVED = Set.of("prove", "verify", "fullprove", "groth16", "zkey", "wtns");
@@ -68,8 +68,7 @@ final class EngineServer {
     /** The address the engine listens on: 127.0.0.1, which the bash launcher names (never ::1). */
     static final InetAddress LOOPBACK = ipv4Loopback();
 
-    /** Keys and witness generators kept open. */
-    static final int RESIDENT_KEYS = 4;
+    /** Witness generators kept open (keys: as many as {@link EngineMemory#keyBudgetBytes} holds). */
     static final int RESIDENT_WASMS = 4;
 
     /** Time a client has to send its request once connected. */
@@ -110,11 +109,11 @@ final class EngineServer {
     /** How the commands open keys: the resident files, each key checked first where keys are checked. */
     private final Loader loader;
 
-    private EngineServer(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
+    private LocalEngine(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
             long keyTableBytes, boolean auto, Path verifyKeys) throws IOException {
         this.housekeeping = new Housekeeping(home);
         this.tableCache = new KeyTableCache(home.keyTableCacheDir());
-        this.resident = new ResidentFiles(RESIDENT_KEYS, RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
+        this.resident = new ResidentFiles(EngineMemory.keyBudgetBytes(), RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
                 tableCache, housekeeping::submit, housekeeping::awaitTurn));
         this.verifiedKeys = verifyKeys == null ? null : new VerifiedKeys(verifyKeys, home);
         this.loader = EngineWarmUp.toldOfKeys(verifiedKeys == null ? resident : verifiedKeys.over(resident),
@@ -148,12 +147,12 @@ final class EngineServer {
      *
      * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
      */
-    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
+    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
         return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey());
     }
 
     /** As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none). */
-    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes)
+    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes)
             throws IOException {
         return start(home, idleTimeout, log, keyTableBytes, false);
     }
@@ -162,7 +161,7 @@ final class EngineServer {
      * As {@link #start(EngineHome, Duration, PrintStream, long)}; {@code auto}: started by a one-off
      * command ({@link AutoStart}), as the status says.
      */
-    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
+    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
             boolean auto) throws IOException {
         return start(home, idleTimeout, log, keyTableBytes, auto, null);
     }
@@ -172,7 +171,7 @@ final class EngineServer {
      * ptau that every key must verify against, with its r1cs, before it is proved with
      * ({@link VerifiedKeys}; null: keys are not checked).
      */
-    static EngineServer start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
+    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
             boolean auto, Path verifyKeys) throws IOException {
         home.createEngineDir();
         FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -186,9 +185,9 @@ final class EngineServer {
             ch.close();
             throw new AlreadyRunningException(home);
         }
-        EngineServer server = null;
+        LocalEngine server = null;
         try {
-            server = new EngineServer(home, idleTimeout, log, ch, lock, keyTableBytes, auto, verifyKeys);
+            server = new LocalEngine(home, idleTimeout, log, ch, lock, keyTableBytes, auto, verifyKeys);
             home.writeEndpoint(server.endpoint);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -361,7 +360,7 @@ final class EngineServer {
                 + (files.size() - resident.keyCount()) + " witness generator"
                 + (files.size() - resident.keyCount() == 1 ? "" : "s"));
         lines.addAll(files);
-        lines.addAll(EngineMemory.statusLines(resident.tableBytes(), tableBytesPerKey, RESIDENT_KEYS,
+        lines.addAll(EngineMemory.statusLines(resident.tableBytes(), tableBytesPerKey, resident.keyBudgetBytes(),
                 resident.keyFileBytes()));
         lines.add("cache      " + tableCache.dir() + " (at most " + ResidentFiles.size(tableCache.maxBytes()) + ")");
         return lines;
