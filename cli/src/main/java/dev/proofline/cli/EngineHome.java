@@ -1,11 +1,10 @@
 package dev.proofline.cli;
 
+import dev.proofline.groth16.io.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.Set;
 record EngineHome(Path dir) {
 
     private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
 
     /**
      * Where a running engine is found: its TCP port on 127.0.0.1, the token every request must carry
@@ -202,23 +200,9 @@ record EngineHome(Path dir) {
         writeOwnerOnly(residentKeysFile(), paths.stream().map(p -> p + "\n").collect(java.util.stream.Collectors.joining()));
     }
 
-    /**
-     * Writes {@code file} atomically, owner-only: a private temporary file in its folder moved into place,
-     * so that a reader finds the old text or the new, never a part.
-     */
+    /** Writes {@code file} atomically, owner-only ({@link OwnerOnlyFiles#write}). */
     static void writeOwnerOnly(Path file, String text) throws IOException {
-        Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp",
-                PosixFilePermissions.asFileAttribute(OWNER_FILE));
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        OwnerOnlyFiles.write(file, text);
     }
 
     /**

@@ -1,13 +1,12 @@
 package dev.proofline.groth16.ceremony;
 
+import dev.proofline.groth16.io.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -36,7 +35,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CheckedKeys {
 
     private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
-    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
     /** What follows a refused triple's stamps in its file, before the reason. */
     private static final String REFUSED = "refused\t";
     /** A file's stamp where it cannot be read, after its path. */
@@ -243,7 +241,7 @@ public final class CheckedKeys {
             case Refused r -> REFUSED + r.why().replaceAll("[\r\n]+", " ") + "\n";
         };
         try {
-            writeOwnerOnly(remembered.get().resolve(name), text);
+            OwnerOnlyFiles.write(remembered.get().resolve(name), text);
         } catch (IOException e) {
             // checked again by the next process
         }
@@ -269,25 +267,6 @@ public final class CheckedKeys {
             return ours && attrs.permissions().equals(OWNER_DIR) ? Optional.of(dir) : Optional.empty();
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return Optional.empty();
-        }
-    }
-
-    /**
-     * Writes {@code file} atomically, owner-only: a private temporary file in its folder moved into place,
-     * so that a reader finds the old text or the new, never a part.
-     */
-    private static void writeOwnerOnly(Path file, String text) throws IOException {
-        Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp",
-                PosixFilePermissions.asFileAttribute(OWNER_FILE));
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
         }
     }
 }
