@@ -7,7 +7,7 @@
 #   CURVE=bls12381 POWER=12 bench/compare-ceremony.sh
 #   REPS=3 ...          # runs of each step per tool (default 1: the steps are long)
 #   STEPS="prepare zkey-new" ...   # a subset of: contribute verify prepare zkey-new zkey-contribute zkey-verify
-#                                  # bellman-export bellman-import
+#                                  # bellman-export bellman-contribute bellman-import
 #   SNARKJS=0 ...       # Proofline alone (the snarkjs column empty), e.g. at powers where snarkjs takes hours
 # Wall time and CPU time (user + system of the process and its threads) are both reported: on a shared
 # machine the CPU time is the steadier of the two.
@@ -21,6 +21,8 @@
 #   zkey-contribute  zkey contribute on the key of zkey-new
 #   zkey-verify      zkey verify of snarkjs's contribution (both must accept it)
 #   bellman-export   zkey export bellman of snarkjs's contribution (outputs byte for byte equal)
+#   bellman-contribute  zkey bellman contribute to the parameters of bellman-export (snarkjs verifies the
+#                    key imported from ours)
 #   bellman-import   zkey import bellman of a contribution by `snarkjs zkey bellman contribute` to those
 #                    parameters (outputs byte for byte equal; snarkjs verifies ours)
 # Every file Proofline writes here is checked by snarkjs: `powersoftau verify` of our contribution,
@@ -37,7 +39,7 @@ power=${POWER:-12}
 curve=${CURVE:-bn128}
 case "$curve" in bn128|bls12381) ;; *) echo "CURVE must be bn128 or bls12381" >&2; exit 2;; esac
 [ "$power" -ge 10 ] && [ "$power" -le 24 ] || { echo "POWER must be 10..24" >&2; exit 2; }
-steps=${STEPS:-contribute verify prepare zkey-new zkey-contribute zkey-verify bellman-export bellman-import}
+steps=${STEPS:-contribute verify prepare zkey-new zkey-contribute zkey-verify bellman-export bellman-contribute bellman-import}
 with_snarkjs=${SNARKJS:-1}
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 [ -d interop/node_modules/snarkjs ] || (cd interop && npm ci --no-audit --no-fund >&2)
@@ -140,6 +142,11 @@ run_step() {  # step: REPS runs of each tool, alternating
         timed $pl zkey export bellman "$out/key_1.zkey" "$out/pl.mpcparams" >> "$out/$step.pl"
         [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey export bellman "$out/key_1.zkey" "$out/sj.mpcparams" \
           >> "$out/$step.sj" ;;
+      bellman-contribute)
+        timed $pl zkey bellman contribute "$curve" "$out/key_1.mpcparams" "$out/pl_2.mpcparams" -e="bench $i" \
+          >> "$out/$step.pl"
+        [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey bellman contribute "$curve" "$out/key_1.mpcparams" \
+          "$out/sj_2.mpcparams" -e="bench $i" >> "$out/$step.sj" ;;
       bellman-import)
         timed $pl zkey import bellman "$out/key_1.zkey" "$out/key_2.mpcparams" "$out/pl_2.zkey" -n=bench >> "$out/$step.pl"
         [ "$with_snarkjs" = 1 ] && timed $snarkjs zkey import bellman "$out/key_1.zkey" "$out/key_2.mpcparams" \
@@ -185,10 +192,18 @@ for step in $steps; do
       check="-"
       if [ "$with_snarkjs" = 1 ]; then same "$out/pl.mpcparams" "$out/sj.mpcparams" "zkey export bellman"; check="byte-identical"; fi
       row bellman-export "$check" ;;
+    bellman-contribute)
+      need_key
+      [ -f "$out/key_1.mpcparams" ] || $pl zkey export bellman "$out/key_1.zkey" "$out/key_1.mpcparams" >/dev/null 2>&1
+      run_step bellman-contribute
+      $snarkjs zkey import bellman "$out/key_1.zkey" "$out/pl_2.mpcparams" "$out/pl_2b.zkey" -n=bench >/dev/null \
+        && $snarkjs zkey verify "$r1cs" "$final" "$out/pl_2b.zkey" >/dev/null \
+        || { echo "snarkjs refused Proofline's contribution to the MPC parameters" >&2; exit 1; }
+      row bellman-contribute "snarkjs verifies the key imported from ours" ;;
     bellman-import)
       need_key
       [ -f "$out/key_2.mpcparams" ] || {
-        $pl zkey export bellman "$out/key_1.zkey" "$out/key_1.mpcparams" >/dev/null 2>&1
+        [ -f "$out/key_1.mpcparams" ] || $pl zkey export bellman "$out/key_1.zkey" "$out/key_1.mpcparams" >/dev/null 2>&1
         $snarkjs zkey bellman contribute "$curve" "$out/key_1.mpcparams" "$out/key_2.mpcparams" -e="bench" >/dev/null
       }
       run_step bellman-import
