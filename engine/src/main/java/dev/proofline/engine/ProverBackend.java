@@ -1,5 +1,6 @@
 package dev.proofline.engine;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -11,6 +12,11 @@ import java.util.List;
  * prover queue. The engine runs {@code proverWorkers} workers per device, each bound to its device,
  * and keeps a lock per device: a partition's {@link #start} runs under the lock of the device its
  * worker serves, and that worker's {@link #prepare} ran for the same device; both name it.
+ *
+ * <p>A backend that proves several partitions in one device call says which may go together
+ * ({@link #batchKey}) and how many at most ({@link #maxBatch}); a worker then takes the partitions of
+ * one key queued right behind the one it took, prepares each for its device, and hands them to
+ * {@link #startBatch} at once. Each partition still leaves the prover stage on its own.
  *
  * <p>What a partition carries from stage to stage is typed: {@code prepare} takes what the job's
  * synthesis returned (any {@link JobSpec}'s, so an {@code Object}, which the backend checks once) and
@@ -73,6 +79,35 @@ public interface ProverBackend<P, S, R> {
      * (0 .. deviceCount - 1), holding that device's lock.
      */
     S start(P prepared, int device) throws Exception;
+
+    /**
+     * Which partitions may share one device call: partitions whose keys are equal (and not null) may go
+     * to {@link #startBatch} together. It takes what the job's synthesis returned, as {@link #prepare}
+     * does, since the engine groups partitions before a worker prepares them for its device. By default
+     * null: never batch.
+     */
+    default Object batchKey(Object synthesized) {
+        return null;
+    }
+
+    /** The most partitions one {@link #startBatch} call takes; by default 1. */
+    default int maxBatch() {
+        return 1;
+    }
+
+    /**
+     * Runs the device half on a batch of prepared partitions of one {@link #batchKey}, on device
+     * {@code device}, holding that device's lock: one started state a partition, in the batch's order. If
+     * it throws, every partition of the batch fails. By default one {@link #start} a partition, in order;
+     * a backend that proves several in one launch overrides it.
+     */
+    default List<S> startBatch(List<P> batch, int device) throws Exception {
+        List<S> started = new ArrayList<>(batch.size());
+        for (P prepared : batch) {
+            started.add(start(prepared, device));
+        }
+        return started;
+    }
 
     /** Runs the CPU tail on what {@link #start} returned; the result is the partition's proof. */
     R finish(S started) throws Exception;

@@ -2,14 +2,15 @@ package dev.proofline.engine;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The prover queue and its workers. The backend's devices all serve the one queue: each device has
+ * The prover queue ({@link ProverQueue}) and its workers. The backend's devices all serve the one queue: each device has
  * its own lock and {@code workersPerDevice} workers bound to it. A worker takes a synthesized
  * partition, runs the backend's {@code prepare} for its device outside the lock and {@code start}
  * inside it (one partition on a device at a time; a second worker of the device stages meanwhile),
@@ -17,6 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * finalizers. Keeps each device's busy time. Once closed, it takes nothing more: a partition that
  * arrives later (a synthesis that outlived the engine's close) ends at once, giving back what it holds,
  * and one left on the queue when the workers stop ends at close.
+ *
+ * <p>Where the backend batches, a worker takes a batch off the {@link ProverQueue} (partitions of one
+ * key queued together), prepares each for its device, and starts them in one call under the lock. From
+ * there each partition goes on alone: its own permit, timeline events and finalizer, its own end.
  */
 final class ProverStage {
 
@@ -33,9 +38,7 @@ final class ProverStage {
         long running;
     }
 
-    private final LinkedBlockingQueue<PartitionTask> queue = new LinkedBlockingQueue<>();
-    /** Put on the queue once per worker at close: the worker ends when it takes it. */
-    private final PartitionTask stop = new PartitionTask(null, -1, -1, null);
+    private final ProverQueue queue;
     private final List<Thread> workers = new ArrayList<>();
     private final Device[] devices;
     private final ProverBackend<?, ?, ?> backend;
@@ -45,8 +48,6 @@ final class ProverStage {
     private final long startNanos;
     final AtomicLong busyNanos = new AtomicLong();
     final AtomicLong runs = new AtomicLong();
-    /** Set by {@link #close}; with it, nothing more goes on the queue. */
-    private boolean closed;
     /** Under {@code permits = "auto"}: told what each device does and what each partition took; null otherwise. */
     private final PermitSizer sizer;
 
@@ -61,6 +62,7 @@ final class ProverStage {
             devices[d] = new Device();
         }
         this.backend = backend;
+        this.queue = new ProverQueue(backend);
         this.timeline = timeline;
         this.partitionEnd = partitionEnd;
         this.finalizers = finalizers;
@@ -78,14 +80,9 @@ final class ProverStage {
 
     /** Queues a synthesized partition; once the stage is closed, ends it instead (cancelled). */
     void enqueue(PartitionTask t) {
-        synchronized (queue) {
-            if (!closed) {
-                t.enqueuedNanos = System.nanoTime();
-                queue.add(t);
-                return;
-            }
+        if (!queue.offer(t)) {
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
         }
-        partitionEnd.end(t, PartitionState.CANCELLED, null, null);
     }
 
     int size() {
@@ -99,25 +96,30 @@ final class ProverStage {
     private void work(int device) {
         Device dev = devices[device];
         while (true) {
-            PartitionTask t;
+            List<PartitionTask> taken;
             try {
-                t = queue.take();
+                taken = queue.take();
             } catch (InterruptedException e) {
                 return;
             }
-            if (t == stop) {
-                return;
+            if (taken.isEmpty()) {
+                return; // a stop: the stage is closing
             }
-            t.dequeuedNanos = System.nanoTime();
-            if (sizer != null) {
-                sizer.proverTook();
+            long now = System.nanoTime();
+            for (PartitionTask t : taken) {
+                t.dequeuedNanos = now;
+                if (sizer != null) {
+                    sizer.proverTook();
+                }
             }
             boolean goOn;
             try {
-                goOn = prove(t, dev, device);
+                goOn = prove(taken, dev, device);
             } finally {
                 if (sizer != null) {
-                    sizer.proverDone();
+                    for (int i = 0; i < taken.size(); i++) {
+                        sizer.proverDone();
+                    }
                 }
             }
             if (!goOn) {
@@ -126,69 +128,135 @@ final class ProverStage {
         }
     }
 
-    /** One partition on {@code device}, to the finalizers or to its end; false when the worker is to stop. */
-    private boolean prove(PartitionTask t, Device dev, int device) {
-        if (t.job.isOver()) {
-            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
+    /**
+     * Partitions taken together, on {@code device}, each to the finalizers or to its end: one cancelled
+     * while queued ends unstarted, one whose prepare fails fails alone, and if the device call fails,
+     * every partition in it fails with that error. False when the worker is to stop.
+     */
+    private boolean prove(List<PartitionTask> taken, Device dev, int device) {
+        List<PartitionTask> batch = new ArrayList<>(taken.size());
+        for (PartitionTask t : taken) {
+            if (t.job.isOver()) {
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
+            } else {
+                batch.add(t);
+            }
+        }
+        if (batch.isEmpty()) {
             return true;
         }
-        StartedPartition<?> started;
+        List<? extends StartedPartition<?>> started;
         try {
-            t.job.state(t.partition, PartitionState.PROVING);
-            t.device = device;
-            started = prepareAndStart(backend, t, dev, device);
-            t.payload = null;
+            for (PartitionTask t : batch) {
+                t.job.state(t.partition, PartitionState.PROVING);
+                t.device = device;
+            }
+            started = prepareAndStart(backend, batch, dev, device);
         } catch (InterruptedException e) {
-            partitionEnd.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
+            for (PartitionTask t : batch) {
+                partitionEnd.end(t, PartitionState.CANCELLED, null, null); // the engine is closing
+            }
             return false;
         } catch (Throwable e) {
-            partitionEnd.end(t, PartitionState.FAILED, null, e);
+            for (PartitionTask t : batch) {
+                partitionEnd.end(t, PartitionState.FAILED, null, e);
+            }
             return true;
         }
+        for (int i = 0; i < batch.size(); i++) {
+            PartitionTask t = batch.get(i);
+            t.payload = null;
+            leave(t, started.get(i), device, batch.size());
+        }
+        return true;
+    }
+
+    /**
+     * A started partition leaves the prover stage (buffers, bytes and permit given back) for the
+     * finalizers. The sizer counts a batch's device time shared out evenly over its partitions.
+     */
+    private void leave(PartitionTask t, StartedPartition<?> started, int device, int batchSize) {
         long reserved = t.lease.reservedBytes();
         t.lease.leaveProverStage();
         if (sizer != null) {
             long permitHeldNanos = System.nanoTime() - t.grantNanos;
             long waited = (t.runStart - t.grantNanos) + (t.dequeuedNanos - t.enqueuedNanos);
-            sizer.measured(t.job.spec().label(), device, t.runEnd - t.runStart, t.proverEnd - t.proverStart,
-                    permitHeldNanos - waited, reserved);
+            sizer.measured(t.job.spec().label(), device, t.runEnd - t.runStart,
+                    (t.proverEnd - t.proverStart) / batchSize, permitHeldNanos - waited, reserved);
         }
         t.job.state(t.partition, PartitionState.FINALIZING);
         finalizers.submit(t, started);
-        return true;
     }
 
     /**
-     * The backend's prepare, then its start under the device's lock: host-side staging outside the
-     * lock, so a second worker can overlap it with the device work of the first. Typed by the backend's
-     * own states, so that its finish gets exactly what its start returned.
+     * The backend's prepare of each partition, then its start of them all under the device's lock:
+     * host-side staging outside the lock, so a second worker can overlap it with the device work of the
+     * first. A partition whose prepare fails ends here and leaves {@code batch}, which then holds the
+     * started ones, in the order of what is returned. Typed by the backend's own states, so that its
+     * finish gets exactly what its start returned.
      */
-    private <P, S> StartedPartition<S> prepareAndStart(ProverBackend<P, S, ?> b, PartitionTask t, Device dev, int device)
-            throws Exception {
-        P prepared = b.prepare(t.payload, device);
+    private <P, S> List<StartedPartition<S>> prepareAndStart(ProverBackend<P, S, ?> b, List<PartitionTask> batch,
+            Device dev, int device) throws Exception {
+        List<P> prepared = new ArrayList<>(batch.size());
+        for (Iterator<PartitionTask> it = batch.iterator(); it.hasNext();) {
+            PartitionTask t = it.next();
+            try {
+                prepared.add(b.prepare(t.payload, device));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Throwable e) {
+                it.remove();
+                partitionEnd.end(t, PartitionState.FAILED, null, e); // as it would alone
+            }
+        }
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        List<S> states;
         dev.lock.lockInterruptibly();
         try {
-            return new StartedPartition<>(b, onDevice(b, t, dev, device, prepared));
+            states = onDevice(b, batch, dev, device, prepared);
         } finally {
             dev.lock.unlock();
         }
+        List<StartedPartition<S>> started = new ArrayList<>(states.size());
+        for (S state : states) {
+            started.add(new StartedPartition<>(b, state));
+        }
+        return started;
     }
 
-    /** The backend's start, with the device's lock held; its time is that device's busy time. */
-    private <P, S> S onDevice(ProverBackend<P, S, ?> b, PartitionTask t, Device dev, int device, P prepared)
-            throws Exception {
+    /**
+     * The backend's start, with the device's lock held: {@code start} for one partition, {@code startBatch}
+     * for more, one state a partition back. Its time is that device's busy time, once however many
+     * partitions the call held; each partition's timeline has its own start and end.
+     */
+    private <P, S> List<S> onDevice(ProverBackend<P, S, ?> b, List<PartitionTask> batch, Device dev, int device,
+            List<P> prepared) throws Exception {
         String where = devices.length == 1 ? "" : "device " + device;
-        timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_START, where);
+        for (PartitionTask t : batch) {
+            timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_START, where);
+        }
         long p0 = System.nanoTime();
-        t.proverStart = p0;
+        for (PartitionTask t : batch) {
+            t.proverStart = p0;
+        }
         synchronized (dev.recentRuns) {
             dev.running = p0;
         }
         try {
-            return b.start(prepared, device);
+            List<S> states = prepared.size() == 1 ? Collections.singletonList(b.start(prepared.getFirst(), device))
+                    : b.startBatch(Collections.unmodifiableList(prepared), device);
+            if (states.size() != prepared.size()) {
+                throw new IllegalStateException("backend " + b.name() + " started " + states.size()
+                        + " partitions of a batch of " + prepared.size());
+            }
+            return states;
         } finally {
             long p1 = System.nanoTime();
-            t.proverEnd = p1;
+            for (PartitionTask t : batch) {
+                t.proverEnd = p1;
+            }
             dev.busyNanos.addAndGet(p1 - p0);
             dev.runs.incrementAndGet();
             busyNanos.addAndGet(p1 - p0);
@@ -198,7 +266,9 @@ final class ProverStage {
                 dev.recentRuns.addLast(new long[] {p0, p1});
                 trimRuns(dev, p1);
             }
-            timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_END, where);
+            for (PartitionTask t : batch) {
+                timeline.record(t.job.id(), t.partition, Timeline.Kind.PROVER_END, where);
+            }
         }
     }
 
@@ -236,7 +306,7 @@ final class ProverStage {
         return now <= from ? 0 : Math.min(1, (double) busy / (now - from));
     }
 
-    /** Device runs ({@code start} calls) on device {@code d} since the start. */
+    /** Device runs ({@code start} or {@code startBatch} calls) on device {@code d} since the start. */
     long runs(int d) {
         return devices[d].runs.get();
     }
@@ -246,12 +316,7 @@ final class ProverStage {
      * on the queue, and from now on every partition that arrives.
      */
     void close() throws InterruptedException {
-        synchronized (queue) {
-            closed = true;
-            for (int i = 0; i < workers.size(); i++) {
-                queue.add(stop);
-            }
-        }
+        queue.close(workers.size());
         long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         for (Thread t : workers) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(patience - System.nanoTime())));
@@ -265,10 +330,8 @@ final class ProverStage {
             }
         }
         // a worker interrupted in start returned without taking the rest of the queue
-        for (PartitionTask t : queue) {
-            if (t != stop && queue.remove(t)) {
-                partitionEnd.end(t, PartitionState.CANCELLED, null, null);
-            }
+        for (PartitionTask t : queue.drain()) {
+            partitionEnd.end(t, PartitionState.CANCELLED, null, null);
         }
     }
 }

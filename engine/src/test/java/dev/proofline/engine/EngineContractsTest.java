@@ -22,16 +22,44 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The engine's contracts under load: everything given back exactly once, whatever ends a partition. */
 class EngineContractsTest {
 
-    /** A backend that fails start or finish for some payloads and takes a random short time. */
+    /**
+     * A backend that fails start or finish for some payloads and takes a random short time; with a most
+     * over 1, it batches payloads by their remainder mod 3, and a batch fails whole where one of its
+     * partitions would.
+     */
     private static final class ChaosBackend implements ProverBackend<Object, Object, String> {
+        final int maxBatch;
+        final AtomicInteger batches = new AtomicInteger();
+
+        ChaosBackend(int maxBatch) {
+            this.maxBatch = maxBatch;
+        }
+
         @Override
         public String name() {
             return "chaos";
+        }
+
+        @Override
+        public Object batchKey(Object synthesized) {
+            return (int) synthesized % 3;
+        }
+
+        @Override
+        public int maxBatch() {
+            return maxBatch;
+        }
+
+        @Override
+        public List<Object> startBatch(List<Object> batch, int device) throws Exception {
+            batches.incrementAndGet();
+            return ProverBackend.super.startBatch(batch, device);
         }
 
         @Override
@@ -102,10 +130,13 @@ class EngineContractsTest {
         }
     }
 
-    /** With 3 fixed permits, and with permits sized by the engine while the work runs. */
-    @ParameterizedTest(name = "permits {0} (0: auto)")
-    @ValueSource(ints = {3, EngineConfig.AUTO_PERMITS})
-    void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind(int permits)
+    /**
+     * With 3 fixed permits, with permits sized by the engine while the work runs, and with a backend that
+     * batches.
+     */
+    @ParameterizedTest(name = "permits {0} (0: auto), batches of up to {1}")
+    @CsvSource({"3, 1", EngineConfig.AUTO_PERMITS + ", 1", "8, 4"})
+    void thousandsOfPartitionsWithFailuresCancelsAndDeadlinesEverywhereLeaveNothingBehind(int permits, int maxBatch)
             throws Exception {
         Random rnd = new Random(2026);
         EngineConfig cfg = EngineConfig.builder().permits(permits).synthesisThreads(3).proverWorkers(2)
@@ -115,7 +146,8 @@ class EngineContractsTest {
         List<Counted> specs = new ArrayList<>();
         AtomicInteger completions = new AtomicInteger();
         int partitions = 0;
-        try (var e = new Engine<>(cfg, new ChaosBackend())) {
+        ChaosBackend backend = new ChaosBackend(maxBatch);
+        try (var e = new Engine<>(cfg, backend)) {
             for (int j = 0; j < jobs; j++) {
                 Counted spec = new Counted(1 + rnd.nextInt(6), rnd.nextInt(1 << 20));
                 partitions += spec.partitions;
@@ -174,6 +206,7 @@ class EngineContractsTest {
             EngineStatus st = e.status();
             assertEquals(partitions, st.proofs() + st.failed() + st.cancelled(), "each partition counted once");
             assertEquals(0, st.doubleReleases(), "nothing released twice");
+            assertTrue(maxBatch == 1 || backend.batches.get() > 0, "partitions queued together were batched");
         }
         // close() returned: no prover, synthesis or finalizer thread is stuck
     }
@@ -355,12 +388,13 @@ class EngineContractsTest {
         assertEquals(0, e.doubleReleases());
     }
 
-    @Test
-    void closingMidRunUnderAutoPermitsGivesBackEveryPermitByteBufferAndRelease() throws Exception {
+    @ParameterizedTest(name = "batches of up to {0}")
+    @ValueSource(ints = {1, 4})
+    void closingMidRunUnderAutoPermitsGivesBackEveryPermitByteBufferAndRelease(int maxBatch) throws Exception {
         Random rnd = new Random(7);
         var e = new Engine<>(EngineConfig.builder().permits(EngineConfig.AUTO_PERMITS).synthesisThreads(3)
                 .proverWorkers(2).finalizerThreads(2).budgetBytes(1L << 28).timelineCapacity(1 << 16).build(),
-                new ChaosBackend());
+                new ChaosBackend(maxBatch));
         List<Engine.Job<?>> jobs = new ArrayList<>();
         List<Counted> specs = new ArrayList<>();
         for (int j = 0; j < 600; j++) {

@@ -26,7 +26,8 @@ import java.util.List;
  *   <li>{@link #sums(DeviceContext, Batch)}, holding the device's lock: the heavy half (H by NTTs, the
  *       G1 MSMs, optionally B in G2) for a batch of staged partitions of one key, as typed
  *       {@link ProofSums}, one per partition, in order. A backend that cannot batch implements
- *       {@link #sums(DeviceContext, Object)} and takes a batch one partition at a time (the default).
+ *       {@link #sums(DeviceContext, Object)} and takes a batch one partition at a time (the default);
+ *       one that can says how many at most in {@link #maxBatch}.
  * </ol>
  * The engine's pooled buffers go back when {@code sums} returns: a backend must be done with them.
  *
@@ -97,6 +98,15 @@ public interface DeviceBackend<S> extends AutoCloseable {
             out.add(sums(context, s));
         }
         return out;
+    }
+
+    /**
+     * The most partitions one {@link #sums(DeviceContext, Batch)} call takes. By default 1: the engine
+     * then hands over one partition at a time. A backend that says more gets batches of partitions of one
+     * key that were queued together, never waited for.
+     */
+    default int maxBatch() {
+        return 1;
     }
 
     /** Frees the devices; called after the engine that used the backend has closed. Nothing by default. */

@@ -6,13 +6,15 @@ import dev.proofline.groth16.ProofSums;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.Witness;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A {@link DeviceBackend} as the pipeline's {@link ProverBackend}, the same for every backend:
  * {@code prepare} is the device's {@link DeviceBackend#stage stage}, {@code start} its
  * {@link DeviceBackend#sums(DeviceBackend.DeviceContext, DeviceBackend.Batch) sums} (under the device's
- * lock), and {@code finish} the prover's {@link Prover#finish} on them (B in G2 where the device did not
+ * lock; a batch of partitions of one proving key where the backend's {@link DeviceBackend#maxBatch} is
+ * over 1), and {@code finish} the prover's {@link Prover#finish} on them (B in G2 where the device did not
  * compute it, assembly with the prover's r and s, verification), as a {@link ProofResult}. So proofs from
  * any backend are assembled and verified by the same code, and equal for the same r and s.
  *
@@ -100,18 +102,51 @@ public class DeviceBackendAdapter<S> implements ProverBackend<DeviceBackendAdapt
         return new Staged<>(payload.key(), payload.witness(), staged, System.nanoTime() - t0);
     }
 
+    /** Partitions of one proving key (the same key object) share a batch, where the backend batches. */
+    @Override
+    public Object batchKey(Object synthesized) {
+        return device.maxBatch() > 1 && synthesized instanceof CircuitJob.Payload payload ? payload.key() : null;
+    }
+
+    /** As many as the backend's {@link DeviceBackend#maxBatch}. */
+    @Override
+    public int maxBatch() {
+        return device.maxBatch();
+    }
+
     /** The backend's sums of the partition, as a batch of one, on device {@code d}. */
     @Override
     public Prover.Started start(Staged<S> staged, int d) throws Exception {
-        long t0 = System.nanoTime();
-        List<ProofSums> sums = device.sums(contexts[d], new DeviceBackend.Batch<>(staged.key(),
-                List.of(staged.staged())));
-        if (sums.size() != 1) {
-            throw new IllegalStateException("backend " + device.name() + " gave " + sums.size()
-                    + " sums for a batch of one partition");
+        return startBatch(List.of(staged), d).getFirst();
+    }
+
+    /**
+     * The backend's sums of a batch of one key's partitions, in one call on device {@code d}; each
+     * partition's device time is the call's shared out evenly.
+     */
+    @Override
+    public List<Prover.Started> startBatch(List<Staged<S>> batch, int d) throws Exception {
+        ProvingKey key = batch.getFirst().key();
+        List<S> partitions = new ArrayList<>(batch.size());
+        for (Staged<S> staged : batch) {
+            if (staged.key() != key) {
+                throw new IllegalArgumentException("a batch is of one proving key");
+            }
+            partitions.add(staged.staged());
         }
-        return Prover.started(staged.key(), staged.witness(), sums.getFirst(), staged.stageNanos(),
-                System.nanoTime() - t0);
+        long t0 = System.nanoTime();
+        List<ProofSums> sums = device.sums(contexts[d], new DeviceBackend.Batch<>(key, partitions));
+        if (sums.size() != batch.size()) {
+            throw new IllegalStateException("backend " + device.name() + " gave " + sums.size()
+                    + " sums for a batch of " + batch.size() + " partition" + (batch.size() == 1 ? "" : "s"));
+        }
+        long share = (System.nanoTime() - t0) / batch.size();
+        List<Prover.Started> started = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Staged<S> staged = batch.get(i);
+            started.add(Prover.started(key, staged.witness(), sums.get(i), staged.stageNanos(), share));
+        }
+        return started;
     }
 
     /** The proof from the sums: B in G2 if needed, assembly, verification. */

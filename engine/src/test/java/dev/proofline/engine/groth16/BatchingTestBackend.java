@@ -6,11 +6,14 @@ import dev.proofline.groth16.ProvingKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * A test double with two devices that batches: {@code stage} copies a heap payload (so that the pool's
- * buffers could go back before the device runs), {@code sums} of a batch runs the CPU prover once per
- * partition in one call and notes the batch's size and device, and one partition is a batch of one.
+ * A test double that batches: {@code stage} copies a heap payload (so that the pool's buffers could go
+ * back before the device runs), {@code sums} of a batch runs the CPU prover once per partition in one
+ * call and notes the call, and one partition is a batch of one. Two devices and batches of up to four
+ * unless told otherwise; its devices can be held busy until a test lets them go, so that partitions
+ * queue behind them.
  */
 final class BatchingTestBackend implements DeviceBackend<BatchingTestBackend.Copied> {
 
@@ -18,8 +21,38 @@ final class BatchingTestBackend implements DeviceBackend<BatchingTestBackend.Cop
     record Copied(CircuitJob.Payload payload, Prover.Workspace ws) {
     }
 
-    /** Each batch proved: its device and its size, in the order they ran. */
-    final List<int[]> batches = new CopyOnWriteArrayList<>();
+    /** One sums call: its device, the batch's key and each partition's key, in order. */
+    record Run(int device, ProvingKey key, List<ProvingKey> partitionKeys) {
+        int size() {
+            return partitionKeys.size();
+        }
+    }
+
+    /** Each batch proved, in the order they ran. */
+    final List<Run> batches = new CopyOnWriteArrayList<>();
+    private final int devices;
+    private final int maxBatch;
+    private volatile CountDownLatch held = new CountDownLatch(0);
+
+    /** Two devices, batches of up to four. */
+    BatchingTestBackend() {
+        this(2, 4);
+    }
+
+    BatchingTestBackend(int devices, int maxBatch) {
+        this.devices = devices;
+        this.maxBatch = maxBatch;
+    }
+
+    /** From now on each sums call waits, holding its device, until {@link #letGo}. */
+    void hold() {
+        held = new CountDownLatch(1);
+    }
+
+    /** Lets the held sums calls go, and all later ones. */
+    void letGo() {
+        held.countDown();
+    }
 
     @Override
     public String name() {
@@ -28,12 +61,21 @@ final class BatchingTestBackend implements DeviceBackend<BatchingTestBackend.Cop
 
     @Override
     public int deviceCount() {
-        return 2;
+        return devices;
     }
 
     @Override
     public List<String> devices() {
-        return List.of("double:0", "double:1");
+        List<String> lines = new ArrayList<>();
+        for (int d = 0; d < devices; d++) {
+            lines.add("double:" + d);
+        }
+        return lines;
+    }
+
+    @Override
+    public int maxBatch() {
+        return maxBatch;
     }
 
     @Override
@@ -58,8 +100,13 @@ final class BatchingTestBackend implements DeviceBackend<BatchingTestBackend.Cop
     }
 
     @Override
-    public List<ProofSums> sums(DeviceContext context, Batch<Copied> batch) {
-        batches.add(new int[] {context.device(), batch.size()});
+    public List<ProofSums> sums(DeviceContext context, Batch<Copied> batch) throws InterruptedException {
+        List<ProvingKey> keys = new ArrayList<>();
+        for (Copied c : batch.partitions()) {
+            keys.add(c.payload().key());
+        }
+        batches.add(new Run(context.device(), batch.key(), keys));
+        held.await();
         Prover prover = context.prover().withStepsInOrder();
         List<ProofSums> out = new ArrayList<>(batch.size());
         for (Copied c : batch.partitions()) {
