@@ -129,9 +129,8 @@ public final class InitialKey {
             PointSums[] sums = sums(cs, nPublic);
             java.math.BigInteger r = curve.fr().modulus();
 
-            writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), () -> curve.multiplier(false), bases, r),
-                    sums[0].outputs());
-            work.add(sums[0].terms());
+            writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), () -> curve.multiplier(false), bases, r,
+                    work::add), sums[0].outputs());
             log.accept("IC computed");
             writeH(w, ptau, g1, n);
             hashH(hash, ptau, g1, n);
@@ -144,9 +143,9 @@ public final class InitialKey {
                 PointSums p = sums[which[s]];
                 WeierstrassCurve c = order[s] == 7 ? curve.g2() : curve.g1();
                 boolean g2s = order[s] == 7;
-                writeSums(w, order[s], hash, g2s ? g2 : g1, p.evaluate(c, () -> curve.multiplier(g2s), bases, r),
-                        p.outputs());
-                work.add(p.terms() * Work.weight(g2s));
+                int weight = Work.weight(g2s);
+                writeSums(w, order[s], hash, g2s ? g2 : g1, p.evaluate(c, () -> curve.multiplier(g2s), bases, r,
+                        terms -> work.add(terms * weight)), p.outputs());
                 log.accept(names[s] + " computed: " + p.outputs() + " points");
             }
             byte[] circuitHash = hash.digest();

@@ -7,6 +7,7 @@ import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.msm.Msm;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -66,16 +67,17 @@ final class PointSums {
         return outputs;
     }
 
-    /** The terms of all outputs (once sealed). */
-    long terms() {
-        return start[outputs];
-    }
+    /** Terms summed between two reports to {@code evaluate}'s progress. */
+    private static final int PROGRESS_TERMS = 4096;
 
     /**
      * The sums, affine (flat, the curve's affine width each; an output without terms is infinity).
-     * {@code bases[k]} holds basis k's affine points; {@code r} is the scalar field's modulus.
+     * {@code bases[k]} holds basis k's affine points; {@code r} is the scalar field's modulus. {@code done}
+     * hears the terms summed as it goes (a few thousand at a time, from any of its threads), for a step's
+     * progress.
      */
-    long[] evaluate(WeierstrassCurve curve, Supplier<GlvMultiplier> multipliers, long[][] bases, BigInteger r) {
+    long[] evaluate(WeierstrassCurve curve, Supplier<GlvMultiplier> multipliers, long[][] bases, BigInteger r,
+            LongConsumer done) {
         int jw = curve.jacobianWidth();
         int aw = curve.affineWidth();
         long[] jac = new long[Math.multiplyExact(outputs, jw)];
@@ -97,10 +99,16 @@ final class PointSums {
             GlvMultiplier glv = multipliers.get();
             long[] term = new long[jw];
             long[] neg = new long[aw];
+            long summed = 0;
             for (int j = bounds[task]; j < bounds[task + 1]; j++) {
                 pa.setInfinity(jac, j * jw);
                 if (start[j + 1] - start[j] > MSM_TERMS) {
                     continue;
+                }
+                summed += start[j + 1] - start[j];
+                if (summed >= PROGRESS_TERMS) {
+                    done.accept(summed);
+                    summed = 0;
                 }
                 for (int t = start[j]; t < start[j + 1]; t++) {
                     long[] base = bases[kind[t]];
@@ -122,6 +130,7 @@ final class PointSums {
                     }
                 }
             }
+            done.accept(summed);
         });
         for (int j = 0; j < outputs; j++) {
             int n = start[j + 1] - start[j];
@@ -132,6 +141,7 @@ final class PointSums {
                 }
                 long[] s = Arrays.copyOfRange(scalars, 4 * start[j], 4 * start[j + 1]);
                 System.arraycopy(Msm.on(curve).multiply(pts, s), 0, jac, j * jw, jw);
+                done.accept(n);
             }
         }
         long[] out = new long[Math.multiplyExact(outputs, aw)];
