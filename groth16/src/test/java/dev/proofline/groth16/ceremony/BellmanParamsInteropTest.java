@@ -114,12 +114,7 @@ class BellmanParamsInteropTest {
         snarkjs("zkey", "import", "bellman", s(k1), s(response), s(theirs), "--name=ours");
         assertEquals(1, BellmanParams.importParams(k1, response, ours, "ours", m -> { }));
         assertEquals(-1L, Files.mismatch(ours, theirs), "first differing byte");
-        String listed = HexFormatting.hashBlock("contribution #2 ours:", hash);
-        CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(theirs));
-        assertTrue(verified.output().contains("ZKey Ok!") && verified.output().contains(listed), verified.output());
-        List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), theirs, m -> { });
-        assertEquals("ZKey Ok!", report.getLast());
-        assertTrue(String.join("\n", report).contains(listed), String.join("\n", report));
+        bothVerifyListing(curve, fx, theirs, HexFormatting.hashBlock("contribution #2 ours:", hash));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -141,10 +136,14 @@ class BellmanParamsInteropTest {
         assertEquals(3, BellmanParams.importParams(k1, p4, ours, "bellman", m -> { }));
         snarkjs("zkey", "import", "bellman", s(k1), s(p4), s(theirs), "--name=bellman");
         assertEquals(-1L, Files.mismatch(ours, theirs), "first differing byte");
-        String listed = HexFormatting.hashBlock("contribution #3 bellman:", hash);
-        CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(ours));
+        bothVerifyListing(curve, fx, ours, HexFormatting.hashBlock("contribution #3 bellman:", hash));
+    }
+
+    /** snarkjs's zkey verify and ours accept {@code key} of the fixture's circuit, and list {@code listed}. */
+    private static void bothVerifyListing(String curve, Fixture fx, Path key, String listed) throws IOException {
+        CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(key));
         assertTrue(verified.output().contains("ZKey Ok!") && verified.output().contains(listed), verified.output());
-        List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), ours, m -> { });
+        List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), key, m -> { });
         assertEquals("ZKey Ok!", report.getLast());
         assertTrue(String.join("\n", report).contains(listed), String.join("\n", report));
     }
