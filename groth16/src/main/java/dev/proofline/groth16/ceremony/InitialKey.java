@@ -118,36 +118,29 @@ public final class InitialKey {
             coefficients(w, cs, curve.fr());
             log.accept("coefficients written: " + (cs.a().terms() + cs.b().terms() + nPublic + 1));
 
+            // Each section's terms are gathered just before it is computed and dropped after it, and each
+            // Lagrange basis is decoded only while a section needs it: IC and C sum over tau, alpha tau and
+            // beta tau in G1, A and B1 over tau in G1, B2 over tau in G2. At 2^24 that holds about half the
+            // memory of all terms and all four bases at once (docs/setup.md, "Memory each step needs").
             long[][] bases = new long[4][];
-            int[] lagrange = {PtauFile.LAGRANGE_TAU_G1, PtauFile.LAGRANGE_TAU_G2, PtauFile.LAGRANGE_ALPHA_TAU_G1,
-                PtauFile.LAGRANGE_BETA_TAU_G1};
-            for (int k = 0; k < 4; k++) {
-                CurveGroup group = k == TAU_G2 ? curve.g2Group() : curve.g1Group();
-                bases[k] = decode(ptau, lagrange[k], group, n - 1L, n);
-                work.add((long) n * Work.weight(k == TAU_G2));
-            }
-            PointSums[] sums = sums(cs, nPublic);
-            java.math.BigInteger r = curve.fr().modulus();
-
-            writeSums(w, 3, hash, g1, sums[0].evaluate(curve.g1(), () -> curve.multiplier(false), bases, r,
-                    work::add), sums[0].outputs());
+            decodeBases(ptau, curve, bases, n, work, TAU_G1, ALPHA_TAU_G1, BETA_TAU_G1);
+            PointSums[] icAndC = sums(cs, nPublic, IC, C);
+            writeSums(w, 3, hash, g1, icAndC[IC].evaluate(curve.g1(), () -> curve.multiplier(false), bases,
+                    curve.fr().modulus(), work::add), icAndC[IC].outputs());
             log.accept("IC computed");
             writeH(w, ptau, g1, n);
             hashH(hash, ptau, g1, n);
             work.add(n);
             log.accept("H written");
-            int[] order = {8, 5, 6, 7};
-            int[] which = {1, 2, 3, 4};
-            String[] names = {"C", "A", "B1", "B2"};
-            for (int s = 0; s < 4; s++) {
-                PointSums p = sums[which[s]];
-                WeierstrassCurve c = order[s] == 7 ? curve.g2() : curve.g1();
-                boolean g2s = order[s] == 7;
-                int weight = Work.weight(g2s);
-                writeSums(w, order[s], hash, g2s ? g2 : g1, p.evaluate(c, () -> curve.multiplier(g2s), bases, r,
-                        terms -> work.add(terms * weight)), p.outputs());
-                log.accept(names[s] + " computed: " + p.outputs() + " points");
-            }
+            section(w, hash, g1, curve, bases, icAndC[C], 8, false, work, log, "C");
+            icAndC = null;
+            bases[ALPHA_TAU_G1] = null;
+            bases[BETA_TAU_G1] = null;
+            section(w, hash, g1, curve, bases, sums(cs, nPublic, A)[A], 5, false, work, log, "A");
+            section(w, hash, g1, curve, bases, sums(cs, nPublic, B1)[B1], 6, false, work, log, "B1");
+            bases[TAU_G1] = null;
+            decodeBases(ptau, curve, bases, n, work, TAU_G2);
+            section(w, hash, g2, curve, bases, sums(cs, nPublic, B2)[B2], 7, true, work, log, "B2");
             byte[] circuitHash = hash.digest();
             w.begin(10);
             w.write(circuitHash);
@@ -222,17 +215,48 @@ public final class InitialKey {
         }
     }
 
-    /** The terms of IC, C, A, B1, B2 (in that order). */
-    private static PointSums[] sums(R1cs cs, int nPublic) {
+    /** The sums of a key's point sections, by index into what {@link #sums} returns. */
+    private static final int IC = 0;
+    private static final int C = 1;
+    private static final int A = 2;
+    private static final int B1 = 3;
+    private static final int B2 = 4;
+
+    /** The terms of the sums named (IC, C, A, B1, B2), at their index; the others null. */
+    private static PointSums[] sums(R1cs cs, int nPublic, int... wanted) {
         int nVars = cs.wireCount();
-        PointSums[] s = {new PointSums(nPublic + 1), new PointSums(nVars - nPublic - 1), new PointSums(nVars),
-            new PointSums(nVars), new PointSums(nVars)};
+        int[] outputs = {nPublic + 1, nVars - nPublic - 1, nVars, nVars, nVars};
+        PointSums[] s = new PointSums[5];
+        for (int k : wanted) {
+            s[k] = new PointSums(outputs[k]);
+        }
         visit(cs, nPublic, s, true);
-        for (PointSums p : s) {
-            p.seal();
+        for (int k : wanted) {
+            s[k].seal();
         }
         visit(cs, nPublic, s, false);
         return s;
+    }
+
+    /** Decodes the Lagrange bases named (of the domain n) into {@code bases}, counting their points in {@code work}. */
+    private static void decodeBases(PtauFile ptau, PairingCurve curve, long[][] bases, int n, Work work,
+            int... kinds) {
+        int[] lagrange = {PtauFile.LAGRANGE_TAU_G1, PtauFile.LAGRANGE_TAU_G2, PtauFile.LAGRANGE_ALPHA_TAU_G1,
+            PtauFile.LAGRANGE_BETA_TAU_G1};
+        for (int k : kinds) {
+            CurveGroup group = k == TAU_G2 ? curve.g2Group() : curve.g1Group();
+            bases[k] = decode(ptau, lagrange[k], group, n - 1L, n);
+            work.add((long) n * Work.weight(k == TAU_G2));
+        }
+    }
+
+    /** Computes one point section of the key from its sums over {@code bases}, writes and hashes it. */
+    private static void section(PtauWriter w, Blake2b hash, PointBytes g, PairingCurve curve, long[][] bases,
+            PointSums sums, int type, boolean g2, Work work, Consumer<String> log, String name) throws IOException {
+        int weight = Work.weight(g2);
+        writeSums(w, type, hash, g, sums.evaluate(g2 ? curve.g2() : curve.g1(), () -> curve.multiplier(g2), bases,
+                curve.fr().modulus(), terms -> work.add(terms * weight)), sums.outputs());
+        log.accept(name + " computed: " + sums.outputs() + " points");
     }
 
     private static void visit(R1cs cs, int nPublic, PointSums[] s, boolean counting) {
@@ -240,36 +264,45 @@ public final class InitialKey {
         R1cs.Matrix[] m = {cs.a(), cs.b(), cs.c()};
         // the basis an A, B, C term brings to IC or C: beta tau, alpha tau, tau
         int[] mixed = {BETA_TAU_G1, ALPHA_TAU_G1, TAU_G1};
+        boolean mixedWanted = s[IC] != null || s[C] != null;
+        // the matrices whose terms a wanted sum takes: A's, B's, C's
+        boolean[] read = {mixedWanted || s[A] != null, mixedWanted || s[B1] != null || s[B2] != null, mixedWanted};
         long[] k = new long[4];
         for (int row = 0; row < cs.constraintCount(); row++) {
             for (int which = 0; which < 3; which++) {
+                if (!read[which]) {
+                    continue;
+                }
                 for (int e = m[which].rowStart()[row]; e < m[which].rowStart()[row + 1]; e++) {
                     int j = m[which].columns()[e];
                     if (!counting) {
                         fr.fromMontgomery(m[which].coefficients(), e * 4, k, 0);
                     }
                     if (which == 0) {
-                        term(s[2], j, TAU_G1, row, k, counting);
+                        term(s[A], j, TAU_G1, row, k, counting);
                     } else if (which == 1) {
-                        term(s[3], j, TAU_G1, row, k, counting);
-                        term(s[4], j, TAU_G2, row, k, counting);
+                        term(s[B1], j, TAU_G1, row, k, counting);
+                        term(s[B2], j, TAU_G2, row, k, counting);
                     }
                     if (j <= nPublic) {
-                        term(s[0], j, mixed[which], row, k, counting);
+                        term(s[IC], j, mixed[which], row, k, counting);
                     } else {
-                        term(s[1], j - nPublic - 1, mixed[which], row, k, counting);
+                        term(s[C], j - nPublic - 1, mixed[which], row, k, counting);
                     }
                 }
             }
         }
         long[] one = {1, 0, 0, 0};
         for (int j = 0; j <= nPublic; j++) {
-            term(s[2], j, TAU_G1, cs.constraintCount() + j, one, counting);
-            term(s[0], j, BETA_TAU_G1, cs.constraintCount() + j, one, counting);
+            term(s[A], j, TAU_G1, cs.constraintCount() + j, one, counting);
+            term(s[IC], j, BETA_TAU_G1, cs.constraintCount() + j, one, counting);
         }
     }
 
     private static void term(PointSums s, int output, int basis, int row, long[] k, boolean counting) {
+        if (s == null) {
+            return;   // a section not gathered in this pass
+        }
         if (counting) {
             s.count(output);
         } else {

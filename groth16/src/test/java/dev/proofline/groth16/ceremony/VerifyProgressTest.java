@@ -94,7 +94,9 @@ class VerifyProgressTest {
         long bases = (3 + G2) * n;
         long newTotal = bases + (a + b + c + rows) + n + (a + rows) + b + G2 * b;
         check(f, newTotal, 4 + 6);
-        assertTrue(f.contains((double) bases / newTotal), f::toString);
+        // tau, alpha tau and beta tau in G1 first, for IC and C; tau in G2 only for B2, last
+        assertTrue(f.contains((double) 3 * n / newTotal), f::toString);
+        assertEquals((double) (newTotal - (G2 * n + G2 * b)) / newTotal, f.get(f.size() - 3), 1e-12, f::toString);
 
         Path k1 = dir.resolve("k1.zkey");
         PhaseTwo.contribute(k0, k1, "mine", "entropy", m -> { });
