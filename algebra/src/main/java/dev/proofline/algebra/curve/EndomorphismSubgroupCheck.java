@@ -22,6 +22,8 @@ public final class EndomorphismSubgroupCheck extends SubgroupCheck {
     private final long[] cx;
     private final long[] cy;
     private final BigInteger lambda;
+    private final RecodedScalar recoded;
+    private final long[] jp;
     private final long[] phiP;
     private final long[] lambdaP;
 
@@ -42,6 +44,8 @@ public final class EndomorphismSubgroupCheck extends SubgroupCheck {
         this.cx = cx.clone();
         this.cy = cy.clone();
         this.lambda = lambda;
+        this.recoded = RecodedScalar.of(lambda);
+        this.jp = new long[curve.jacobianWidth()];
         this.phiP = new long[curve.jacobianWidth()];
         this.lambdaP = new long[curve.jacobianWidth()];
     }
@@ -71,7 +75,19 @@ public final class EndomorphismSubgroupCheck extends SubgroupCheck {
             return true;
         }
         endomorphism(p, pi, phiP, 0);
-        sm.mul(p, pi, lambda, lambdaP, 0);
+        sm.mul(p, pi, recoded, lambdaP, 0);
+        return pa.equal(phiP, 0, lambdaP, 0);
+    }
+
+    /** As {@link #isInSubgroup}, [lambda] P from the affine point (mixed additions where the recoding allows). */
+    @Override
+    public boolean isInSubgroupAffine(long[] p, int pi) {
+        if (pa.isInfinityAffine(p, pi)) {
+            return true;
+        }
+        pa.fromAffine(p, pi, jp, 0);
+        endomorphism(jp, 0, phiP, 0);
+        sm.mulAffine(p, pi, recoded, lambdaP, 0);
         return pa.equal(phiP, 0, lambdaP, 0);
     }
 }

@@ -17,6 +17,8 @@ public final class ScalarMultiplier {
     private final long[] table;   // odd multiples P, 3P, ..., (2^(w-1) - 1)P, Jacobian
     private final long[] acc;
     private final long[] tmp;
+    private final long[] jp;     // an affine input, Jacobian
+    private final long[] negP;   // -p of an affine input
 
     public ScalarMultiplier(PointArithmetic pa) {
         this.pa = pa;
@@ -24,6 +26,8 @@ public final class ScalarMultiplier {
         this.table = new long[(1 << (MAX_WINDOW - 2)) * jw];
         this.acc = new long[jw];
         this.tmp = new long[jw];
+        this.jp = new long[jw];
+        this.negP = new long[pa.curve().affineWidth()];
     }
 
     public PointArithmetic arithmetic() {
@@ -74,14 +78,66 @@ public final class ScalarMultiplier {
 
     /** r = k * p, p and r Jacobian; any integer k (a negative one multiplies -p). r may be p. */
     public void mul(long[] p, int pi, BigInteger k, long[] r, int ri) {
-        boolean negative = k.signum() < 0;
         BigInteger e = k.abs();
         if (e.signum() == 0 || pa.isInfinity(p, pi)) {
             pa.setInfinity(r, ri);
             return;
         }
         int w = windowFor(e.bitLength());
-        int[] naf = wnaf(e, w);
+        ladder(p, pi, wnaf(e, w), w, k.signum() < 0, r, ri);
+    }
+
+    /** r = k * p for a scalar recoded once, p and r Jacobian. r may be p. */
+    public void mul(long[] p, int pi, RecodedScalar k, long[] r, int ri) {
+        if (k.isZero() || pa.isInfinity(p, pi)) {
+            pa.setInfinity(r, ri);
+            return;
+        }
+        ladder(p, pi, k.digits(), k.window(), k.isNegative(), r, ri);
+    }
+
+    /**
+     * r = k * p for a scalar recoded once, p affine, r Jacobian. With a plain NAF (w = 2) every addition
+     * is a mixed one of p or -p, and there is no table to build.
+     */
+    public void mulAffine(long[] p, int pi, RecodedScalar k, long[] r, int ri) {
+        if (k.isZero() || pa.isInfinityAffine(p, pi)) {
+            pa.setInfinity(r, ri);
+            return;
+        }
+        if (k.window() > 2) {
+            pa.fromAffine(p, pi, jp, 0);
+            ladder(jp, 0, k.digits(), k.window(), k.isNegative(), r, ri);
+            return;
+        }
+        int[] naf = k.digits();
+        pa.negAffine(p, pi, negP, 0);
+        int top = naf.length - 1;
+        while (naf[top] == 0) {
+            top--;
+        }
+        if (naf[top] > 0) {
+            pa.fromAffine(p, pi, acc, 0);
+        } else {
+            pa.fromAffine(negP, 0, acc, 0);
+        }
+        for (int i = top - 1; i >= 0; i--) {
+            pa.dbl(acc, 0, acc, 0);
+            if (naf[i] > 0) {
+                pa.addMixed(acc, 0, p, pi, acc, 0);
+            } else if (naf[i] < 0) {
+                pa.addMixed(acc, 0, negP, 0, acc, 0);
+            }
+        }
+        if (k.isNegative()) {
+            pa.neg(acc, 0, r, ri);
+        } else {
+            pa.copy(acc, 0, r, ri);
+        }
+    }
+
+    /** r = (+-) sum naf_i 2^i p from the top digit down, with the table of odd multiples of width w. */
+    private void ladder(long[] p, int pi, int[] naf, int w, boolean negative, long[] r, int ri) {
         int entries = 1 << (w - 2);
         // table[j] = (2j + 1) p
         pa.copy(p, pi, table, 0);
@@ -111,8 +167,7 @@ public final class ScalarMultiplier {
 
     /** r = k * p with p affine, r Jacobian. */
     public void mulAffine(long[] p, int pi, BigInteger k, long[] r, int ri) {
-        long[] j = new long[jw];
-        pa.fromAffine(p, pi, j, 0);
-        mul(j, 0, k, r, ri);
+        pa.fromAffine(p, pi, jp, 0);
+        mul(jp, 0, k, r, ri);
     }
 }

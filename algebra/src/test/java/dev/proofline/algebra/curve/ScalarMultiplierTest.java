@@ -16,6 +16,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.BigRange;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -73,6 +74,46 @@ class ScalarMultiplierTest {
                 assertTrue(pa.equal(got, 0, want, 0), g + " k=-" + k);
             }
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(CurveGroup.class)
+    void recodedScalarsAgreeWithDoubleAndAddFromAffineAndJacobianPoints(CurveGroup g) {
+        WeierstrassCurve c = g.curve();
+        PointArithmetic pa = c.arithmetic();
+        ScalarMultiplier sm = new ScalarMultiplier(pa);
+        // sparse (BLS12-381's x, w = 2 with mixed additions), dense (wider windows) and small scalars
+        List<BigInteger> ks = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.TWO,
+                BigInteger.valueOf(3), BigInteger.valueOf(-5), new BigInteger("-d201000000010000", 16),
+                new BigInteger("4965661367192848881"), c.order().subtract(BigInteger.ONE), c.cofactor()));
+        Random rnd = new Random(12);
+        for (int i = 0; i < 4; i++) {
+            ks.add(new BigInteger(64 + 64 * i, rnd));
+        }
+        long[] q = TestPoints.hashToCurvePoint(c, "recoded-" + g);
+        for (long[] base : List.of(c.generator(), q, new long[c.affineWidth()])) {
+            long[] jac = new long[c.jacobianWidth()];
+            pa.fromAffine(base, 0, jac, 0);
+            for (BigInteger k : ks) {
+                RecodedScalar rk = RecodedScalar.of(k);
+                long[] want = new long[c.jacobianWidth()];
+                pa.mulAffine(base, 0, k.abs(), want, 0);
+                if (k.signum() < 0) {
+                    pa.neg(want, 0, want, 0);
+                }
+                long[] got = new long[c.jacobianWidth()];
+                sm.mulAffine(base, 0, rk, got, 0);
+                assertTrue(pa.equal(got, 0, want, 0), g + " affine, w=" + rk.window() + ", k=" + k);
+                sm.mul(jac, 0, rk, got, 0);
+                assertTrue(pa.equal(got, 0, want, 0), g + " Jacobian, w=" + rk.window() + ", k=" + k);
+            }
+        }
+    }
+
+    @Test
+    void sparseScalarsTakeThePlainNafAndDenseOnesAWindow() {
+        assertEquals(2, RecodedScalar.of(new BigInteger("-d201000000010000", 16)).window());
+        assertTrue(RecodedScalar.of(new BigInteger(254, new Random(3))).window() > 2);
     }
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.algebra.bls12381.Bls12381;
 import dev.proofline.algebra.bls12381.Bls12381Subgroups;
 import dev.proofline.algebra.bn254.Bn254;
+import dev.proofline.algebra.bn254.Bn254G2SubgroupCheck;
 import dev.proofline.algebra.bn254.Bn254Subgroups;
 import dev.proofline.algebra.encoding.CurveGroup;
 import dev.proofline.algebra.testing.TestPoints;
@@ -32,6 +33,10 @@ class SubgroupCheckTest {
         // BN254: p - r = 6u^2, so psi (which acts as [p] on G2) acts as [6u^2]
         BigInteger p = Bn254.FP.modulus(), r = Bn254.FR.modulus();
         assertEquals(p.subtract(r), Bn254Subgroups.PSI_EIGENVALUE);
+        // ... and the G2 check's relation [u + 1] + l [u] + l^2 [u] - l^3 [2u] vanishes for l = 6u^2
+        BigInteger u = Bn254.U, l6 = Bn254Subgroups.PSI_EIGENVALUE;
+        assertEquals(BigInteger.ZERO, u.add(BigInteger.ONE).add(l6.multiply(u)).add(l6.pow(2).multiply(u))
+                .subtract(l6.pow(3).multiply(u).shiftLeft(1)).mod(r));
         // BLS12-381: p = x mod r; -x^2 is a root of l^2 + l + 1 mod r (a non-trivial cube root of 1)
         BigInteger bp = Bls12381.FP.modulus(), br = Bls12381.FR.modulus();
         assertEquals(bp.mod(br), Bls12381Subgroups.PSI_EIGENVALUE.mod(br));
@@ -45,7 +50,7 @@ class SubgroupCheckTest {
     @ParameterizedTest
     @EnumSource(CurveGroup.class)
     void endomorphismActsOnTheGeneratorAsItsEigenvalue(CurveGroup g) {
-        SubgroupCheck check = g.subgroupCheck();
+        SubgroupCheck check = g == CurveGroup.BN254_G2 ? Bn254Subgroups.psi() : g.subgroupCheck();
         if (!(check instanceof EndomorphismSubgroupCheck e)) {
             assertEquals(BigInteger.ONE, g.curve().cofactor());
             return;
@@ -122,8 +127,33 @@ class SubgroupCheckTest {
         for (long[] p : cases) {
             boolean want = pa.isInfinity(mulRef(pa, toAff(pa, p), c.order()), 0);
             assertEquals(want, check.isInSubgroup(p, 0), g + ": fast check == (r P == O)");
+            assertEquals(want, check.isInSubgroupAffine(toAff(pa, p), 0), g + ": from affine == (r P == O)");
             assertEquals(want, check.hasOrderDividingR(p, 0), g + ": wNAF r P agrees with double-and-add");
         }
+    }
+
+    @Test
+    void bn254G2RelationAgreesWithPsiAndWithROnPointsInAndOutOfG2() {
+        WeierstrassCurve c = Bn254.G2;
+        PointArithmetic pa = c.arithmetic();
+        SubgroupCheck relation = CurveGroup.BN254_G2.subgroupCheck();
+        SubgroupCheck psi = Bn254Subgroups.psi();
+        assertTrue(relation instanceof Bn254G2SubgroupCheck);
+        int in = 0;
+        for (int i = 0; i < 12; i++) {
+            long[] q = TestPoints.hashToCurvePoint(c, "relation-" + i);   // before cofactor clearing
+            long[] hq = new long[c.jacobianWidth()];
+            relation.clearCofactorAffine(q, 0, hq, 0);
+            for (long[] p : List.of(q, toAff(pa, hq))) {
+                boolean want = pa.isInfinity(mulRef(pa, p, c.order()), 0);
+                in += want ? 1 : 0;
+                assertEquals(want, relation.isInSubgroupAffine(p, 0), "relation, affine");
+                assertEquals(want, relation.isInSubgroup(jac(pa, p), 0), "relation, Jacobian");
+                assertEquals(want, psi.isInSubgroupAffine(p, 0), "psi, affine");
+                assertEquals(want, psi.isInSubgroup(jac(pa, p), 0), "psi, Jacobian");
+            }
+        }
+        assertEquals(12, in, "the cleared points are in G2, the hashed ones are not");
     }
 
     @ParameterizedTest
