@@ -56,13 +56,7 @@ class EngineVerifyKeysTest {
     /** A prepared ptau of 2^4, and for each circuit its r1cs, a key with one contribution and a witness. */
     @BeforeAll
     static void ceremony() throws IOException {
-        ptau = fixtures.resolve("final.ptau");
-        TinyCeremony.preparedPtau(fixtures, ptau);
-        for (var c : Map.of("cube", TinyCeremony.CUBE, "square", TinyCeremony.SQUARE).entrySet()) {
-            TinyCeremony.key(c.getValue(), ptau, fixtures.resolve(c.getKey() + ".r1cs"),
-                    fixtures.resolve(c.getKey() + ".zkey"), fixtures);
-            TinyCeremony.witness(c.getValue(), fixtures.resolve(c.getKey() + ".wtns"));
-        }
+        ptau = TinyCeremony.cubeAndSquare(fixtures, true);
     }
 
     @AfterEach

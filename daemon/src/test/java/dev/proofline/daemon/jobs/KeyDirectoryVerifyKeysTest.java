@@ -68,11 +68,7 @@ class KeyDirectoryVerifyKeysTest {
     @Test
     void aRestartWithUnchangedFilesFindsTheKeysVerifiedOrRefusedAndAChangedOneIsCheckedAgain() throws Exception {
         Path fixtures = Files.createDirectories(dir.resolve("fixtures"));
-        Path ptau = fixtures.resolve("final.ptau");
-        TinyCeremony.preparedPtau(fixtures, ptau);
-        TinyCeremony.key(TinyCeremony.CUBE, ptau, fixtures.resolve("cube.r1cs"), fixtures.resolve("cube.zkey"), fixtures);
-        TinyCeremony.key(TinyCeremony.SQUARE, ptau, fixtures.resolve("square.r1cs"), fixtures.resolve("square.zkey"),
-                fixtures);
+        Path ptau = TinyCeremony.cubeAndSquare(fixtures, false);
         Path keys = Files.createDirectories(dir.resolve("keys"));
         Path state = dir.resolve("state");
         for (String id : List.of("good", "swapped")) {

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -43,12 +42,7 @@ class CheckedKeysTest {
     /** A prepared ptau of 2^4, and for each circuit its r1cs and a key with one contribution. */
     @BeforeAll
     static void ceremony() throws IOException {
-        ptau = fixtures.resolve("final.ptau");
-        TinyCeremony.preparedPtau(fixtures, ptau);
-        for (var c : Map.of("cube", TinyCeremony.CUBE, "square", TinyCeremony.SQUARE).entrySet()) {
-            TinyCeremony.key(c.getValue(), ptau, fixtures.resolve(c.getKey() + ".r1cs"),
-                    fixtures.resolve(c.getKey() + ".zkey"), fixtures);
-        }
+        ptau = TinyCeremony.cubeAndSquare(fixtures, false);
     }
 
     @Test

@@ -66,6 +66,23 @@ public final class TinyCeremony {
         PhaseTwo.contribute(initial, zkey, "mine", "entropy", m -> { });
     }
 
+    /**
+     * In {@code dir}: a prepared {@code final.ptau} (returned), and for the circuits cube and square their
+     * r1cs and a key with one contribution ({@code cube.r1cs}, {@code cube.zkey}, ...), with their
+     * witnesses ({@code cube.wtns}, ...) where {@code witnesses}.
+     */
+    public static Path cubeAndSquare(Path dir, boolean witnesses) throws IOException {
+        Path ptau = dir.resolve("final.ptau");
+        preparedPtau(dir, ptau);
+        for (var c : java.util.Map.of("cube", CUBE, "square", SQUARE).entrySet()) {
+            key(c.getValue(), ptau, dir.resolve(c.getKey() + ".r1cs"), dir.resolve(c.getKey() + ".zkey"), dir);
+            if (witnesses) {
+                witness(c.getValue(), dir.resolve(c.getKey() + ".wtns"));
+            }
+        }
+        return ptau;
+    }
+
     /** Writes {@code circuit}'s witness to {@code wtns}. */
     public static void witness(Circuit circuit, Path wtns) throws IOException {
         Files.write(wtns, WtnsFile.write(WitnessSystem.witness(PairingCurve.BN254, circuit)));
