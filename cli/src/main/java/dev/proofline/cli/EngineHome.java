@@ -149,22 +149,7 @@ record EngineHome(Path dir) {
 
     /** {@code cache/<name>}, made owner-only (0700); empty where it cannot be, or is not this user's alone. */
     private Optional<Path> ownerOnlyCacheDir(String name) {
-        Path cache = dir.resolve("cache").resolve(name);
-        try {
-            Files.createDirectories(cache.getParent());
-            if (!Files.isDirectory(cache)) {
-                try {
-                    Files.createDirectory(cache, PosixFilePermissions.asFileAttribute(OWNER_DIR));
-                } catch (java.nio.file.FileAlreadyExistsException e) {
-                    // made at the same moment by another process: checked below
-                }
-            }
-            var attrs = Files.readAttributes(cache, java.nio.file.attribute.PosixFileAttributes.class);
-            boolean ours = attrs.owner().getName().equals(System.getProperty("user.name"));
-            return ours && attrs.permissions().equals(OWNER_DIR) ? Optional.of(cache) : Optional.empty();
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return Optional.empty();
-        }
+        return OwnerOnlyFiles.directory(dir.resolve("cache").resolve(name));
     }
 
     /** Creates {@code engine/} (and the state directory) if absent, and makes it owner-only. */

@@ -145,8 +145,7 @@ final class VerifiedKeys {
             }
             case CheckedKeys.Refused r -> {
                 (r.source().found() ? foundRefused : refused).incrementAndGet();
-                throw refusal(zkey, r1cs.get(), r.why()
-                        + (r.source().found() ? " (found refused earlier; the files have not changed since)" : ""));
+                throw refusal(zkey, r1cs.get(), r.why() + r.foundNote());
             }
         }
     }

@@ -29,6 +29,7 @@ import dev.proofline.engine.groth16.BackendProviders;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ceremony.CheckedKeys;
+import dev.proofline.groth16.io.OwnerOnlyFiles;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -107,7 +108,7 @@ public final class Daemon implements AutoCloseable {
             this.jvmMetrics = jvmStarted;
             this.circuits = KeyDirectory.register(Circuits.of(engine), Path.of(config.keys().directory()),
                     config.keys().verifyWith().isEmpty() ? null : new CheckedKeys(Path.of(config.keys().verifyWith()),
-                            CheckedKeys.rememberIn(DaemonConfig.checkedKeysDirectory(System.getenv()))),
+                            OwnerOnlyFiles.directory(DaemonConfig.checkedKeysDirectory(System.getenv()))),
                     w -> log.accept("warning: " + w), log);
             java.util.Set<dev.proofline.algebra.PairingCurve> curves = java.util.EnumSet.noneOf(
                     dev.proofline.algebra.PairingCurve.class);

@@ -91,18 +91,17 @@ public final class KeyDirectory {
             return false;
         }
         long t0 = System.nanoTime();
-        String earlier = " (found %s earlier; the files have not changed since)";
         switch (keys.check(zkey, r1cs)) {
             case CheckedKeys.Verified v -> {
                 info.accept(v.source().found()
-                        ? folder + ": key verified against its r1cs and " + ptau + String.format(earlier, "verified")
+                        ? folder + ": key verified against its r1cs and " + ptau + v.foundNote()
                         : String.format(java.util.Locale.ROOT, "%s: key verified against its r1cs and %s in %.1f s",
                                 folder, ptau, (System.nanoTime() - t0) / 1e9));
                 return true;
             }
             case CheckedKeys.Refused r -> {
                 warn.accept(folder + ": skipped: its key does not verify against its r1cs and " + ptau + ": " + r.why()
-                        + (r.source().found() ? String.format(earlier, "refused") : ""));
+                        + r.foundNote());
                 return false;
             }
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.groth16.Circuits;
 import dev.proofline.groth16.ceremony.CheckedKeys;
+import dev.proofline.groth16.io.OwnerOnlyFiles;
 import dev.proofline.groth16.testing.CircomFixtures;
 import dev.proofline.groth16.testing.CircomFixtures.Fixture;
 import dev.proofline.groth16.testing.TinyCeremony;
@@ -113,7 +114,7 @@ class KeyDirectoryVerifyKeysTest {
         List<String> warnings = new ArrayList<>();
         List<String> infos = new ArrayList<>();
         List<String> ids = KeyDirectory.register(new Circuits(new MemoryBudget(1L << 30), Duration.ofMinutes(1)), keys,
-                new CheckedKeys(ptau, CheckedKeys.rememberIn(state.resolve("verified-keys"))), warnings::add, infos::add);
+                new CheckedKeys(ptau, OwnerOnlyFiles.directory(state.resolve("verified-keys"))), warnings::add, infos::add);
         return new Started(ids, warnings, infos);
     }
 }

@@ -4,18 +4,13 @@ import dev.proofline.groth16.io.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,7 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CheckedKeys {
 
-    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
     /** What follows a refused triple's stamps in its file, before the reason. */
     private static final String REFUSED = "refused\t";
     /** A file's stamp where it cannot be read, after its path. */
@@ -79,6 +73,15 @@ public final class CheckedKeys {
         Triple triple();
 
         Source source();
+
+        /**
+         * What a message about the outcome adds where it was found rather than checked now: nothing, or
+         * {@code " (found verified earlier; the files have not changed since)"} (or refused).
+         */
+        default String foundNote() {
+            return !source().found() ? "" : " (found " + (this instanceof Verified ? "verified" : "refused")
+                    + " earlier; the files have not changed since)";
+        }
     }
 
     /** The key verified. */
@@ -244,29 +247,6 @@ public final class CheckedKeys {
             OwnerOnlyFiles.write(remembered.get().resolve(name), text);
         } catch (IOException e) {
             // checked again by the next process
-        }
-    }
-
-    /**
-     * {@code dir}, made owner-only (0700) where it is absent, as a folder to remember outcomes in; empty
-     * where it cannot be made, or is not this user's alone (what it holds lets a key be used without its
-     * check).
-     */
-    public static Optional<Path> rememberIn(Path dir) {
-        try {
-            Files.createDirectories(dir.toAbsolutePath().getParent());
-            if (!Files.isDirectory(dir)) {
-                try {
-                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIR));
-                } catch (FileAlreadyExistsException e) {
-                    // made at the same moment by another process: checked below
-                }
-            }
-            PosixFileAttributes attrs = Files.readAttributes(dir, PosixFileAttributes.class);
-            boolean ours = attrs.owner().getName().equals(System.getProperty("user.name"));
-            return ours && attrs.permissions().equals(OWNER_DIR) ? Optional.of(dir) : Optional.empty();
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return Optional.empty();
         }
     }
 }

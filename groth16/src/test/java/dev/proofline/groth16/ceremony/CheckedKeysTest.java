@@ -8,6 +8,7 @@ import dev.proofline.groth16.ceremony.CheckedKeys.Outcome;
 import dev.proofline.groth16.ceremony.CheckedKeys.Refused;
 import dev.proofline.groth16.ceremony.CheckedKeys.Source;
 import dev.proofline.groth16.ceremony.CheckedKeys.Verified;
+import dev.proofline.groth16.io.OwnerOnlyFiles;
 import dev.proofline.groth16.testing.TinyCeremony;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class CheckedKeysTest {
     void aRefusalIsFoundWithItsReasonUntilAFileChangesThenTheKeyIsCheckedAgain() throws IOException {
         Path zkey = Files.copy(fixtures.resolve("square.zkey"), tmp.resolve("k.zkey"));   // another circuit's key
         Path r1cs = Files.copy(fixtures.resolve("cube.r1cs"), tmp.resolve("k.r1cs"));
-        Optional<Path> remembered = CheckedKeys.rememberIn(tmp.resolve("cache/verified-keys"));
+        Optional<Path> remembered = OwnerOnlyFiles.directory(tmp.resolve("cache/verified-keys"));
         assertTrue(remembered.isPresent());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(remembered.get())));
         CheckedKeys keys = new CheckedKeys(ptau, remembered);
