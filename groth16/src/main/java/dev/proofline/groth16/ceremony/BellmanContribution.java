@@ -4,16 +4,13 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.r1cs.io.FormatException;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,16 +45,7 @@ public final class BellmanContribution {
         try (Arena arena = Arena.ofShared(); FileChannel ch = FileChannel.open(challenge, StandardOpenOption.READ)) {
             MemorySegment m = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
             Layout at = Layout.read(curve, new MpcParamsReader(challenge, m));
-            Path tmp = response.resolveSibling(response.getFileName() + ".partial");
-            byte[] hash;
-            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
-                hash = write(curve, m, at, ContributionKey.randomStream(entropy), o, log);
-            } catch (IOException | RuntimeException e) {
-                Files.deleteIfExists(tmp);
-                throw e;
-            }
-            Files.move(tmp, response, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return hash;
+            return WholeFile.write(response, o -> write(curve, m, at, ContributionKey.randomStream(entropy), o, log));
         }
     }
 

@@ -3,16 +3,13 @@ package dev.proofline.groth16.ceremony;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.ntt.RootsOfUnity;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.math.BigInteger;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,8 +51,7 @@ public final class BellmanParams {
             PairingCurve curve = key.curve;
             PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
             PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
-            Path tmp = out.resolveSibling(out.getFileName() + ".partial");
-            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
+            WholeFile.write(out, o -> {
                 PointBytes[] headerGroups = {g1, g1, g2, g2, g1, g2};
                 for (int i = 0; i < 6; i++) {
                     o.write(headerGroups[i].uncompressed(key.header[i], 0));
@@ -87,11 +83,8 @@ public final class BellmanParams {
                 section(key, PhaseTwoKeyFile.B1, g1, o, log);
                 section(key, PhaseTwoKeyFile.B2, g2, o, log);
                 contributions(o, curve, key.circuitHash, key.contributions);
-            } catch (IOException | RuntimeException e) {
-                Files.deleteIfExists(tmp);
-                throw e;
-            }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return null;
+            });
         }
     }
 

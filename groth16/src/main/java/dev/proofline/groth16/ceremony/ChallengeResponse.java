@@ -5,10 +5,8 @@ import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.Field;
 import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +49,7 @@ public final class ChallengeResponse {
             List<Contribution> cs = ptau.contributions();
             byte[] lastResponse = cs.isEmpty() ? new Blake2b().digest() : responseHash(ptau.curve(), cs.getLast());
             Blake2b hash = new Blake2b().update(lastResponse);
-            Path tmp = challenge.resolveSibling(challenge.getFileName() + ".partial");
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
+            return WholeFile.write(challenge, out -> {
                 out.write(lastResponse);
                 long[] counts = PowersOfTau.counts(ptau.power());
                 for (int s = 0; s < SECTIONS.length; s++) {
@@ -60,19 +57,13 @@ public final class ChallengeResponse {
                     PowersOfTau.hashUncompressed(ptau.section(SECTIONS[s]), g, counts[s], hash, out);
                     log.accept("exported " + PtauFile.NAMES.get(SECTIONS[s]) + ": " + counts[s] + " points");
                 }
-            } catch (IOException | RuntimeException e) {
-                Files.deleteIfExists(tmp);
-                throw e;
-            }
-            byte[] digest = hash.digest();
-            if (!Arrays.equals(digest, current)) {
-                Files.deleteIfExists(tmp);
-                throw ptau.error(PtauFile.CONTRIBUTIONS, "its points do not hash to its last contribution's next"
-                        + " challenge: the file was changed after it was written");
-            }
-            Files.move(tmp, challenge, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            return digest;
+                byte[] digest = hash.digest();
+                if (!Arrays.equals(digest, current)) {
+                    throw ptau.error(PtauFile.CONTRIBUTIONS, "its points do not hash to its last contribution's next"
+                            + " challenge: the file was changed after it was written");
+                }
+                return digest;
+            });
         }
     }
 
