@@ -48,19 +48,19 @@ public final class InitialKey {
     private InitialKey() {
     }
 
-    /** Writes the key for {@code r1cs} from {@code ptau} (prepared) to {@code out}; returns the circuit hash. */
+    /**
+     * Writes the key for {@code r1cs} from {@code ptau} (prepared) to {@code out}; returns the circuit hash.
+     * Resumable: a run that stops before it is done (a crash, an error) leaves the sections it finished in
+     * {@code <out>.partial}, and the next run on the same inputs keeps them.
+     */
     public static byte[] create(Path r1csPath, Path ptauPath, Path out, Consumer<String> log) throws IOException {
         R1cs cs = R1csFile.read(r1csPath);
         try (PtauFile ptau = PtauFile.open(ptauPath)) {
-            return create(cs, r1csPath, ptau, out, log);
+            Work work = new Work(log, work(cs));
+            byte[] hash = create(cs, r1csPath, ptau, out, log, work, PtauWriter.identity("zkey new", r1csPath, ptau.path()));
+            work.finish();
+            return hash;
         }
-    }
-
-    static byte[] create(R1cs cs, Path r1csPath, PtauFile ptau, Path out, Consumer<String> log) throws IOException {
-        Work work = new Work(log, work(cs));
-        byte[] hash = create(cs, r1csPath, ptau, out, log, work);
-        work.finish();
-        return hash;
     }
 
     /** The power of the circuit's domain: the smallest power of two above nConstraints + nPublic. */
@@ -76,16 +76,31 @@ public final class InitialKey {
      */
     static double work(R1cs cs) {
         double n = Math.pow(2, domainPower(cs));
+        return (3 + Work.G2) * n + sectionWork(cs, A) + sectionWork(cs, B1) + sectionWork(cs, B2)
+                + sectionWork(cs, C) + n;
+    }
+
+    /** A point section's share of {@link #work}: its terms (IC's counted with C's, which sums over the same). */
+    private static double sectionWork(R1cs cs, int section) {
         double a = cs.a().terms();
         double b = cs.b().terms();
         double c = cs.c().terms();
         int rows = cs.publicCount() + 1;
-        return (3 + Work.G2) * n + (a + rows) + (1 + Work.G2) * b + (a + b + c + rows) + n;
+        return switch (section) {
+            case A -> a + rows;
+            case B1 -> b;
+            case B2 -> Work.G2 * b;
+            case C -> a + b + c + rows;
+            default -> 0;
+        };
     }
 
-    /** Writes the key, counting its work in {@code work} (which it does not finish). */
-    static byte[] create(R1cs cs, Path r1csPath, PtauFile ptau, Path out, Consumer<String> log, Work work)
-            throws IOException {
+    /**
+     * Writes the key, counting its work in {@code work} (which it does not finish); {@code identity}: the
+     * run is resumable and was started for that ({@link PtauWriter#resumable}), null: it is not.
+     */
+    static byte[] create(R1cs cs, Path r1csPath, PtauFile ptau, Path out, Consumer<String> log, Work work,
+            String identity) throws IOException {
         PairingCurve curve = ptau.curve();
         if (cs.curve() != curve) {
             throw new IllegalArgumentException(r1csPath + ": the circuit is on " + cs.curve().snarkjsName()
@@ -109,38 +124,64 @@ public final class InitialKey {
         Blake2b hash = new Blake2b();
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
         PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
-        try (PtauWriter w = new PtauWriter(out, "zkey", 10)) {
-            w.begin(1);
-            w.u32(1);   // Groth16
-            w.end();
+        try (PtauWriter w = identity == null ? new PtauWriter(out, "zkey", 10)
+                : PtauWriter.resumable(out, "zkey", 10, identity)) {
+            Sections s = new Sections(w, hash, cs, work, log);
+            if (w.finished(1)) {
+                log.accept("resuming the earlier run's " + out.getFileName() + ".partial");
+            } else {
+                w.begin(1);
+                w.u32(1);   // Groth16
+                w.end();
+            }
             header(w, hash, curve, ptau, cs, n, g1, g2);
             log.accept("header written");
-            coefficients(w, cs, curve.fr());
-            log.accept("coefficients written: " + (cs.a().terms() + cs.b().terms() + nPublic + 1));
+            if (!w.finished(4)) {
+                coefficients(w, cs, curve.fr());
+                log.accept("coefficients written: " + (cs.a().terms() + cs.b().terms() + nPublic + 1));
+            }
 
             // Each section's terms are gathered just before it is computed and dropped after it, and each
             // Lagrange basis is decoded only while a section needs it: IC and C sum over tau, alpha tau and
             // beta tau in G1, A and B1 over tau in G1, B2 over tau in G2. At 2^24 that holds about half the
             // memory of all terms and all four bases at once (docs/setup.md, "Memory each step needs").
             long[][] bases = new long[4][];
-            decodeBases(ptau, curve, bases, n, work, TAU_G1, ALPHA_TAU_G1, BETA_TAU_G1);
-            PointSums[] icAndC = sums(cs, nPublic, IC, C);
-            writeSums(w, 3, hash, g1, icAndC[IC].evaluate(curve.g1(), () -> curve.multiplier(false), bases,
-                    curve.fr().modulus(), work::add), icAndC[IC].outputs());
-            log.accept("IC computed");
-            writeH(w, ptau, g1, n);
+            boolean icAndCLeft = !w.finished(3) || !w.finished(8);
+            if (icAndCLeft || !w.finished(5) || !w.finished(6)) {
+                decodeBases(ptau, curve, bases, n, work, TAU_G1);
+            }
+            if (icAndCLeft) {
+                decodeBases(ptau, curve, bases, n, work, ALPHA_TAU_G1, BETA_TAU_G1);
+            }
+            PointSums[] icAndC = icAndCLeft ? sums(cs, nPublic, IC, C) : null;
+            if (s.kept(3, g1, -1)) {
+                writeSums(w, 3, hash, g1, icAndC[IC].evaluate(curve.g1(), () -> curve.multiplier(false), bases,
+                        curve.fr().modulus(), work::add), icAndC[IC].outputs());
+                log.accept("IC computed");
+            }
+            if (!w.finished(9)) {
+                writeH(w, ptau, g1, n);
+            }
             hashH(hash, ptau, g1, n);
             work.add(n);
-            log.accept("H written");
-            section(w, hash, g1, curve, bases, icAndC[C], 8, false, work, log, "C");
+            log.accept(w.finished(9) ? "H: kept from the earlier run" : "H written");
+            if (s.kept(8, g1, C)) {
+                section(w, hash, g1, curve, bases, icAndC[C], 8, false, work, log, "C");
+            }
             icAndC = null;
             bases[ALPHA_TAU_G1] = null;
             bases[BETA_TAU_G1] = null;
-            section(w, hash, g1, curve, bases, sums(cs, nPublic, A)[A], 5, false, work, log, "A");
-            section(w, hash, g1, curve, bases, sums(cs, nPublic, B1)[B1], 6, false, work, log, "B1");
+            if (s.kept(5, g1, A)) {
+                section(w, hash, g1, curve, bases, sums(cs, nPublic, A)[A], 5, false, work, log, "A");
+            }
+            if (s.kept(6, g1, B1)) {
+                section(w, hash, g1, curve, bases, sums(cs, nPublic, B1)[B1], 6, false, work, log, "B1");
+            }
             bases[TAU_G1] = null;
-            decodeBases(ptau, curve, bases, n, work, TAU_G2);
-            section(w, hash, g2, curve, bases, sums(cs, nPublic, B2)[B2], 7, true, work, log, "B2");
+            if (s.kept(7, g2, B2)) {
+                decodeBases(ptau, curve, bases, n, work, TAU_G2);
+                section(w, hash, g2, curve, bases, sums(cs, nPublic, B2)[B2], 7, true, work, log, "B2");
+            }
             byte[] circuitHash = hash.digest();
             w.begin(10);
             w.write(circuitHash);
@@ -151,20 +192,59 @@ public final class InitialKey {
         }
     }
 
+    /** The point sections of a resumed run: a finished one is hashed again from the file, not computed. */
+    private record Sections(PtauWriter w, Blake2b hash, R1cs cs, Work work, Consumer<String> log) {
+
+        /**
+         * False where section {@code type} was finished by an earlier run: then its count and points are
+         * hashed again from what that run wrote, and its work ({@code section}, -1: none) counted as done.
+         * True where it is still to be computed.
+         */
+        boolean kept(int type, PointBytes g, int section) throws IOException {
+            if (!w.finished(type)) {
+                return true;
+            }
+            MemorySegment bytes = w.finishedSection(type);
+            int count = Math.toIntExact(bytes.byteSize() / g.size());
+            hash.update(ByteBuffer.allocate(4).order(ByteOrder.BIG_ENDIAN).putInt(count).array());
+            int aw = g.curve().affineWidth();
+            long[] affine = new long[aw];
+            byte[] plain = new byte[g.size()];
+            for (long i = 0; i < count; i++) {
+                g.fromStored(bytes, i * g.size(), affine, 0);
+                g.uncompressed(affine, 0, plain, 0);
+                hash.update(plain);
+            }
+            if (section >= 0) {
+                work.add((long) sectionWork(cs, section));
+            }
+            log.accept(NAMES.get(type) + ": kept from the earlier run");
+            return false;
+        }
+    }
+
+    /** The point sections' names, by section type, as the log names them. */
+    private static final java.util.Map<Integer, String> NAMES = java.util.Map.of(3, "IC", 5, "A", 6, "B1", 7, "B2",
+            8, "C");
+
+    /** Section 2, and its points hashed; where an earlier run finished it, hashed only. */
     private static void header(PtauWriter w, Blake2b hash, PairingCurve curve, PtauFile ptau, R1cs cs, int n,
             PointBytes g1, PointBytes g2) throws IOException {
-        w.begin(2);
-        w.u32(curve.fp().byteLength());
-        for (long x : curve.fp().modulusWords()) {
-            w.u64(x);
+        boolean write = !w.finished(2);
+        if (write) {
+            w.begin(2);
+            w.u32(curve.fp().byteLength());
+            for (long x : curve.fp().modulusWords()) {
+                w.u64(x);
+            }
+            w.u32(32);
+            for (long x : curve.fr().modulusWords()) {
+                w.u64(x);
+            }
+            w.u32(cs.wireCount());
+            w.u32(cs.publicCount());
+            w.u32(n);
         }
-        w.u32(32);
-        for (long x : curve.fr().modulusWords()) {
-            w.u64(x);
-        }
-        w.u32(cs.wireCount());
-        w.u32(cs.publicCount());
-        w.u32(n);
         long[] alpha = decode(ptau, PtauFile.ALPHA_TAU_G1, curve.g1Group(), 0, 1);
         long[] beta1 = decode(ptau, PtauFile.BETA_TAU_G1, curve.g1Group(), 0, 1);
         long[] beta2 = decode(ptau, PtauFile.BETA_G2, curve.g2Group(), 0, 1);
@@ -175,12 +255,16 @@ public final class InitialKey {
         boolean[] isG2 = {false, false, true, true, false, true};
         for (int i = 0; i < points.length; i++) {
             PointBytes g = isG2[i] ? g2 : g1;
-            byte[] b = new byte[g.size()];
-            g.stored(points[i], 0, b, 0);
-            w.write(b);
+            if (write) {
+                byte[] b = new byte[g.size()];
+                g.stored(points[i], 0, b, 0);
+                w.write(b);
+            }
             hash.update(g.uncompressed(points[i], 0));
         }
-        w.end();
+        if (write) {
+            w.end();
+        }
     }
 
     /** Section 4: A's and B's terms, constraint by constraint, then w_i in A for the public rows; values coef R^2. */

@@ -3,7 +3,6 @@ package dev.proofline.groth16.ceremony;
 import dev.proofline.algebra.PairingCurve;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -28,9 +27,7 @@ public final class PhaseTwoPreparation {
     }
 
     public static void prepare(Path in, Path out, Consumer<String> log) throws IOException {
-        Path source = in.toRealPath();
-        String identity = "prepare phase2 of " + source + ", " + Files.size(source) + " bytes, changed "
-                + Files.getLastModifiedTime(source).toMillis();
+        String identity = PtauWriter.identity("prepare phase2", in);
         try (PtauFile ptau = PtauFile.open(in); PtauWriter w = PtauWriter.resumable(out, "ptau", 11, identity)) {
             PairingCurve curve = ptau.curve();
             if (w.finished(PtauFile.HEADER)) {

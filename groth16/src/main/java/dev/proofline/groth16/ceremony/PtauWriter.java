@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,6 +38,8 @@ final class PtauWriter implements AutoCloseable {
     private final ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     private final Arena arena = Arena.ofShared();
     private final Set<Integer> finished = new LinkedHashSet<>();
+    /** Where each finished section's bytes are in the temporary file: offset and length. */
+    private final Map<Integer, long[]> finishedAt = new HashMap<>();
     private long sectionStart = -1;
     private boolean committed;
 
@@ -63,6 +67,7 @@ final class PtauWriter implements AutoCloseable {
         long keep = resume ? finishedSections(head) : 0;
         if (keep == 0) {
             finished.clear();
+            finishedAt.clear();
             ch.truncate(0);
             buf.put(head);
         } else {
@@ -82,9 +87,32 @@ final class PtauWriter implements AutoCloseable {
         return new PtauWriter(target, magic, sections, identity);
     }
 
+    /**
+     * What a {@linkplain #resumable resumable} run is for: the step and each input's real path, size and
+     * time of change, so that a changed input is never resumed from.
+     */
+    static String identity(String step, Path... inputs) throws IOException {
+        StringBuilder b = new StringBuilder(step);
+        for (Path p : inputs) {
+            Path real = p.toRealPath();
+            b.append(" of ").append(real).append(", ").append(Files.size(real)).append(" bytes, changed ")
+                    .append(Files.getLastModifiedTime(real).toMillis());
+        }
+        return b.toString();
+    }
+
     /** Whether the section of this type was finished by an earlier run and is kept (the caller skips it). */
     boolean finished(int type) {
         return finished.contains(type);
+    }
+
+    /** The bytes of a section an earlier run finished ({@link #finished}), mapped for reading. */
+    MemorySegment finishedSection(int type) throws IOException {
+        long[] at = finishedAt.get(type);
+        if (at == null) {
+            throw new IllegalStateException("section " + type + " was not finished by an earlier run");
+        }
+        return mapWritten(at[0], at[1]);
     }
 
     /**
@@ -108,6 +136,7 @@ final class PtauWriter implements AutoCloseable {
                 break;
             }
             finished.add(type);
+            finishedAt.put(type, new long[] {pos + 12, length});
             pos += 12 + length;
         }
         return pos;

@@ -62,7 +62,7 @@ public final class ZkeyVerifier {
             Path fresh = Files.createTempFile(zkey.toAbsolutePath().getParent(), ".zkey-verify-", ".zkey");
             try {
                 try (PtauFile powers = PtauFile.open(ptau)) {
-                    InitialKey.create(cs, r1cs, powers, fresh, log, work);
+                    InitialKey.create(cs, r1cs, powers, fresh, log, work, null);
                 }
                 try (PhaseTwoKeyFile init = PhaseTwoKeyFile.open(fresh)) {
                     v.against(init, delta, work);

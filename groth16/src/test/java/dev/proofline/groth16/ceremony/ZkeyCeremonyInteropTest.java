@@ -65,6 +65,62 @@ class ZkeyCeremonyInteropTest {
         assertTrue(proofVerifiesWithSnarkjs(fx, ours));
     }
 
+    private static final class Stop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("curves")
+    void aZkeyNewStoppedMidwayResumesKeepingTheFinishedSectionsAndIsByteIdenticalToSnarkjs(String curve)
+            throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "poseidon");
+        Path ptau = ptau(curve, 10);
+        Path theirs = dir.resolve("theirs.zkey");
+        snarkjs("zkey", "new", s(fx.r1cs()), s(ptau), s(theirs));
+
+        // stopped once A is computed: IC, H, C and A are whole in the partial file, B1 and B2 are not
+        Path out = dir.resolve("out.zkey");
+        assertThrows(Stop.class, () -> InitialKey.create(fx.r1cs(), ptau, out, m -> {
+            if (m.startsWith("A computed")) {
+                throw new Stop();
+            }
+        }));
+        assertFalse(Files.exists(out));
+        assertTrue(Files.exists(dir.resolve("out.zkey.partial")));
+
+        List<String> log = new ArrayList<>();
+        byte[] hash = InitialKey.create(fx.r1cs(), ptau, out, log::add);
+        assertTrue(log.getFirst().startsWith("resuming"), log::toString);
+        for (String kept : List.of("IC", "H", "C", "A")) {
+            assertTrue(log.contains(kept + ": kept from the earlier run"), log::toString);
+            assertTrue(log.stream().noneMatch(l -> l.startsWith(kept + " computed") || l.equals(kept + " written")),
+                    log::toString);
+        }
+        assertTrue(log.stream().anyMatch(l -> l.startsWith("B1 computed")), log::toString);
+        assertTrue(log.stream().anyMatch(l -> l.startsWith("B2 computed")), log::toString);
+        assertEquals(-1L, Files.mismatch(out, theirs), "first differing byte");
+        // the circuit hash covers the kept sections, read back: snarkjs prints the same
+        assertTrue(snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau), s(out)).output().contains("ZKey Ok!"));
+        assertEquals(64, hash.length);
+        assertFalse(Files.exists(dir.resolve("out.zkey.partial")) || Files.exists(dir.resolve("out.zkey.partial.for")));
+
+        // what a run on another input left is not used
+        Path copy = dir.resolve("copy.r1cs");
+        Files.copy(fx.r1cs(), copy);
+        Path out2 = dir.resolve("out2.zkey");
+        assertThrows(Stop.class, () -> InitialKey.create(copy, ptau, out2, m -> {
+            if (m.startsWith("IC computed")) {
+                throw new Stop();
+            }
+        }));
+        Files.setLastModifiedTime(copy, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(copy).toMillis() - 60_000));
+        log.clear();
+        InitialKey.create(copy, ptau, out2, log::add);
+        assertTrue(log.stream().noneMatch(l -> l.startsWith("resuming") || l.contains("kept")), log::toString);
+        assertEquals(-1L, Files.mismatch(out2, theirs), "first differing byte");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("curves")
     void aMixedChainVerifiesBothWaysAndProves(String curve) throws IOException {
