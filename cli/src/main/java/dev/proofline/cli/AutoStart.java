@@ -123,7 +123,8 @@ final class AutoStart {
      * process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
      * JVM's command line. {@code noWarmUp}: without the warm-up, whatever the settings say. {@code keyDomain}:
-     * the domain size (log) of the key the command proved with, 0 for none.
+     * the domain size (log) of the key the command proved with, 0 for none; below
+     * 2^{@link EngineWarmUp#kernelsFromLog} the engine runs without the 8-lane kernels ({@code --no-kernels}).
      */
     static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp, int keyDomain)
             throws IOException {
@@ -149,6 +150,10 @@ final class AutoStart {
         if (keyDomain > 0) {
             cmd.addAll(List.of("--key-domain", Integer.toString(keyDomain)));
         }
+        if (keyDomain > 0 && keyDomain < EngineWarmUp.kernelsFromLog()) {
+            // its first requests sooner, from the one-off commands' start-up cache, where the kernels would not pay
+            cmd.add("--no-kernels");
+        }
         cmd.add("--auto");
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -161,14 +166,16 @@ final class AutoStart {
     }
 
     /**
-     * {@code nice -n 10}, where there is one: an engine nobody asked for yields the cores to the programs
-     * beside it (its JVM's start, its compilers and collector included). Its requests lose nothing by it
-     * while the client that sent one waits for the answer.
+     * {@code nice}, where there is one, to nice 10: an engine nobody asked for yields the cores to the
+     * programs beside it (its JVM's start, its compilers and collector included). Its requests lose nothing
+     * by it while the client that sent one waits for the answer. From a thread at nice 10 already (an
+     * engine that starts the one replacing it), no more.
      */
     static List<String> nice() {
+        int by = Math.max(0, 10 - Housekeeping.niceOfThisThread().orElse(0));
         for (String nice : List.of("/usr/bin/nice", "/bin/nice")) {
-            if (Files.isExecutable(Path.of(nice))) {
-                return List.of(nice, "-n", "10");
+            if (by > 0 && Files.isExecutable(Path.of(nice))) {
+                return List.of(nice, "-n", Integer.toString(by));
             }
         }
         return List.of();

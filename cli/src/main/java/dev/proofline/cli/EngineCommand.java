@@ -238,6 +238,11 @@ final class EngineCommand extends ParentCommand {
                 + " one-off command that started it proved with (its warm-up compiles what that size needs first)")
         int keyDomain;
 
+        @Option(names = "--no-kernels", description = "without the 8-lane kernels (the launcher starts this JVM from"
+                + " the one-off commands' start-up cache); the first key of 2^14 or more stops it once served, and an"
+                + " engine with them is started in its place")
+        boolean noKernels;
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             EngineHome home = EngineHome.fromEnvironment();
@@ -252,10 +257,18 @@ final class EngineCommand extends ParentCommand {
                 return auto ? 0 : Main.EXIT_INPUT;
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
+            if (noKernels) {
+                server.withoutKernels();
+            }
             server.reopenKeys();
-            server.startWarmUp(EngineWarmUp.curves(warmUp), true);
+            server.startWarmUp(EngineWarmUp.curves(warmUp), !noKernels);
             server.keyUsed(keyDomain);
             server.awaitStopped();
+            if (server.replacedFor() > 0) {
+                // its lock is free now: the engine with the kernels takes it (or one a command started first)
+                AutoStart.spawn(home, System.getenv(), spec.root().commandLine().getParseResult().originalArgs(),
+                        warmUp.equals(List.of("none")), server.replacedFor());
+            }
             return 0;
         }
     }

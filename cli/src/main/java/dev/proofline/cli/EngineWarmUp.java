@@ -84,6 +84,19 @@ final class EngineWarmUp {
      */
     static final int KERNELS_FROM_LOG = 14;
 
+    /**
+     * {@link #KERNELS_FROM_LOG}, or {@code -Dproofline.engine.kernelsFromLog} (for tests, which prove
+     * with small keys only).
+     */
+    static int kernelsFromLog() {
+        return Integer.getInteger("proofline.engine.kernelsFromLog", KERNELS_FROM_LOG);
+    }
+
+    /** Whether this JVM has the 8-lane kernels' module (the launcher adds it to long-running commands). */
+    static boolean kernelsPresent() {
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
     private final AtomicBoolean kernelsWanted = new AtomicBoolean();
 
     /**
@@ -91,7 +104,7 @@ final class EngineWarmUp {
      * the kernels' warm-up no longer waits for other programs.
      */
     void keyUsed(int logDomainSize) {
-        if (logDomainSize >= KERNELS_FROM_LOG) {
+        if (logDomainSize >= kernelsFromLog()) {
             kernelsWanted.set(true);
         }
     }

@@ -93,6 +93,9 @@ final class LocalEngine {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String stopReason = "";
+    /** Started without the 8-lane kernels, to be replaced by an engine with them for a larger key ({@link #withoutKernels}). */
+    private volatile boolean withoutKernels;
+    private final AtomicInteger replacedFor = new AtomicInteger();
     /** The background warm-up, once started ({@link #startWarmUp}). */
     private volatile EngineWarmUp warmUp;
     /** The engine's own background work, which waits while requests run. */
@@ -228,6 +231,26 @@ final class LocalEngine {
         if (w != null) {
             w.keyUsed(logDomainSize);
         }
+        if (withoutKernels && logDomainSize >= EngineWarmUp.kernelsFromLog() && replacedFor.compareAndSet(0, logDomainSize)) {
+            // after this request: the endpoint goes at once, so the next command is not served by this engine
+            Thread.ofVirtual().name("engine-replaced").start(() -> stop("a key of 2^" + logDomainSize
+                    + " wants the 8-lane kernels: an engine with them replaces this one"));
+        }
+    }
+
+    /**
+     * This engine runs without the 8-lane kernels, from the start-up cache of one-off commands (started for
+     * a key below 2^{@link EngineWarmUp#kernelsFromLog}, whose first requests it serves sooner so): the first
+     * request with a larger key is served, then the engine stops, and {@link #replacedFor} tells the caller
+     * to start an engine with the kernels (docs/decisions/0024-engine-without-kernels-for-small-keys.md).
+     */
+    void withoutKernels() {
+        withoutKernels = true;
+    }
+
+    /** The domain size (log) of the key that stopped this engine for one with the 8-lane kernels; 0: none did. */
+    int replacedFor() {
+        return replacedFor.get();
     }
 
     /**
@@ -350,6 +373,11 @@ final class LocalEngine {
         lines.add("requests   " + served.get() + " served");
         EngineWarmUp w = warmUp;
         lines.add("warm-up    " + (w == null ? "none" : w.state()));
+        lines.add("kernels    " + (withoutKernels ? "scalar only: started for a key below 2^" + EngineWarmUp.kernelsFromLog()
+                + ", from the one-off commands' start-up cache; a larger key makes an engine with the 8-lane kernels"
+                + " replace it" : EngineWarmUp.kernelsPresent() ? "8-lane where they pay (keys of 2^"
+                        + EngineWarmUp.kernelsFromLog() + " or more)" : "scalar only (this Java runtime has no"
+                        + " jdk.incubator.vector)"));
         VerifiedKeys v = verifiedKeys;
         lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"
                 : String.format(Locale.ROOT, "checked against %s and the r1cs beside each key: %d verified, %d"

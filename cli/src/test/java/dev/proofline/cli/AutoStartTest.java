@@ -40,6 +40,8 @@ class AutoStartTest {
     private Fixture fx;
     /** The idle timeout of this test's engines: it is on their command line. */
     private String marker;
+    /** JVM options of the commands a test runs (and so of the engines they start). */
+    private List<String> jvmOptions = List.of();
 
     private record Run(int code, String out, String err) {
     }
@@ -138,6 +140,42 @@ class AutoStartTest {
     }
 
     @Test
+    void anEngineStartedForASmallKeyRunsWithoutKernelsAndALargerKeyMakesOneWithThemReplaceIt() throws Exception {
+        Fixture large = CircomFixtures.build("bn128", "poseidon");
+        assertTrue(large.power() > fx.power(), large.power() + " against " + fx.power());
+        // the domain from which the kernels pay, lowered to the larger key's for the test
+        jvmOptions = List.of("-Dproofline.engine.kernelsFromLog=" + large.power());
+
+        Run first = prove(fx);
+        assertEquals(0, first.code(), first.err());
+        EngineHome.Endpoint small = awaitEngine();
+        List<String> smallCommand = commandLine(ProcessHandle.of(small.pid()).orElseThrow());
+        assertTrue(smallCommand.contains("--no-kernels"), smallCommand.toString());
+        assertTrue(status().stream().anyMatch(l -> l.startsWith("kernels    scalar only: started for a key below 2^"
+                + large.power())), status()::toString);
+
+        Run big = prove(large);   // served by that engine, which then gives way
+        assertEquals(0, big.code(), big.err());
+        await(() -> ProcessHandle.of(small.pid()).isEmpty(), "the engine without kernels stopped");
+        assertTrue(Files.readString(home.logFile()).contains("engine stopped: a key of 2^" + large.power()
+                + " wants the 8-lane kernels"), Files.readString(home.logFile()));
+        EngineHome.Endpoint next = awaitEngine();
+        assertNotEquals(small.pid(), next.pid());
+        List<String> nextCommand = commandLine(ProcessHandle.of(next.pid()).orElseThrow());
+        assertFalse(nextCommand.contains("--no-kernels"), nextCommand.toString());
+        assertEquals(Integer.toString(large.power()), nextCommand.get(nextCommand.indexOf("--key-domain") + 1));
+
+        // which serves both keys from then on
+        for (Fixture f : List.of(fx, large)) {
+            Run r = prove(f);
+            assertEquals(0, r.code(), r.err());
+        }
+        assertTrue(status().contains("requests   2 served"), status()::toString);
+        assertEquals(next.pid(), awaitEngine().pid());
+        await(() -> engines().size() == 1, "one engine process: " + engines());
+    }
+
+    @Test
     void theIdleTimeoutEndsAnEngineStartedByACommand() throws Exception {
         settings("idle-timeout = 2s\nwarm-up = none\n");
         marker = "2s";
@@ -182,6 +220,12 @@ class AutoStartTest {
         assertTrue(engines().isEmpty(), "no engine process with " + env);
     }
 
+    /** {@code prove} with the fixture's key and witness, to files of the test's own. */
+    private Run prove(Fixture f) throws Exception {
+        return main(Map.of(), "prove", f.zkey().toString(), f.wtns().toString(),
+                Files.createTempFile(tmp, "proof", ".json").toString(), Files.createTempFile(tmp, "public", ".json").toString());
+    }
+
     private Run verify(Map<String, String> env) throws Exception {
         return main(env, "verify", fx.vk().toString(), fx.publicJson().toString(), fx.proof().toString());
     }
@@ -189,8 +233,9 @@ class AutoStartTest {
     /** {@code proofline args} in a JVM of its own, as the launcher would start it, with {@code env} added. */
     private Run main(Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
+                "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(tmp, "out", ".txt");
         Path err = Files.createTempFile(tmp, "err", ".txt");

@@ -8,6 +8,7 @@ import dev.proofline.algebra.testing.Node;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +67,22 @@ class LauncherScriptTest {
             List<String> args = run(launcher, proving.toArray(String[]::new));
             assertTrue(args.contains("jdk.incubator.vector"), () -> proving + " lost the 8-lane kernels: " + args);
         }
+    }
+
+    @Test
+    void anEngineStartedWithoutKernelsRunsFromTheOneOffCommandsStartUpCacheWithoutTheIncubatingModule()
+            throws Exception {
+        Path cache = release.resolve("app/proofline.aot");
+        Files.writeString(cache, "");
+        Files.setLastModifiedTime(release.resolve("app/proofline-cli.jar"), FileTime.fromMillis(
+                Files.getLastModifiedTime(cache).toMillis() - 60_000));
+        Path launcher = release.resolve("proofline");
+        List<String> small = run(launcher, "engine", "run", "--key-domain", "12", "--no-kernels", "--auto");
+        assertFalse(small.contains("jdk.incubator.vector"), () -> "loads the incubating module: " + small);
+        assertTrue(small.contains("-XX:AOTCache=" + cache.toRealPath()), () -> "without the start-up cache: " + small);
+        List<String> large = run(launcher, "engine", "run", "--key-domain", "16", "--auto");
+        assertTrue(large.contains("jdk.incubator.vector"), () -> "lost the 8-lane kernels: " + large);
+        assertTrue(large.stream().noneMatch(a -> a.startsWith("-XX:AOTCache")), () -> "a cache it cannot use: " + large);
     }
 
     @Test
