@@ -27,6 +27,7 @@ import dev.proofline.engine.Engine;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.engine.groth16.BackendProviders;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ceremony.CheckedKeys;
 import dev.proofline.groth16.io.OwnerOnlyFiles;
@@ -72,7 +73,8 @@ public final class Daemon implements AutoCloseable {
     }
 
     private final DaemonConfig config;
-    private final Engine<?> engine;
+    /** Proves with a Groth16 backend: each partition's result is a {@link ProofResult}. */
+    private final Engine<ProofResult> engine;
     private final PrometheusMeterRegistry registry;
     private final DaemonMetrics jvmMetrics;
     private final ProvingService service;
@@ -90,7 +92,7 @@ public final class Daemon implements AutoCloseable {
     private ClusterNode cluster;
     private volatile boolean closed;
 
-    private Daemon(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
+    private Daemon(DaemonConfig config, ProverBackend<?, ?, ProofResult> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         this.config = config;
         this.log = log;
@@ -246,7 +248,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon on the given backend (tests). */
-    public static Daemon start(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
+    public static Daemon start(DaemonConfig config, ProverBackend<?, ?, ProofResult> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         return new Daemon(config, backend, log);
     }
@@ -255,7 +257,7 @@ public final class Daemon implements AutoCloseable {
      * The backend {@code name} names, found through {@link BackendProviders} ({@code auto}: the first
      * accelerator that opens, else the CPU, logging why), opened with {@code settings}.
      */
-    static ProverBackend<?, ?, ?> backend(String name, BackendSettings settings, Consumer<String> log) {
+    static ProverBackend<?, ?, ProofResult> backend(String name, BackendSettings settings, Consumer<String> log) {
         try {
             return BackendProviders.installed().open(name, settings, Prover.create(), log);
         } catch (BackendUnavailableException e) {
@@ -263,7 +265,7 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    public Engine<?> engine() {
+    public Engine<ProofResult> engine() {
         return engine;
     }
 

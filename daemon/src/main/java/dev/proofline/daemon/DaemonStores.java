@@ -7,6 +7,7 @@ import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.postgres.PostgresStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.ProofResult;
 import java.util.function.Consumer;
 
 /**
@@ -20,12 +21,12 @@ final class DaemonStores {
     }
 
     /** The durable queue the configuration names, as this daemon's node of it; null: jobs kept in memory. */
-    static ClusterNode open(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    static ClusterNode open(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         return config.cluster().enabled() ? joinCluster(config, engine, log)
                 : config.store().durable() ? openStore(config, engine, log) : null;
     }
 
-    private static ClusterNode joinCluster(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    private static ClusterNode joinCluster(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         DaemonConfig.Cluster c = config.cluster();
         ClusterStore store = PostgresStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
         log.accept("cluster mode: database " + DatabaseUrl.redacted(c.database()));
@@ -40,7 +41,7 @@ final class DaemonStores {
      * {@link ClusterNode.Settings#single} (its fixed id: after a crash the next start takes back the
      * partitions its previous life held).
      */
-    private static ClusterNode openStore(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    private static ClusterNode openStore(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
         ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {

@@ -20,8 +20,8 @@ import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -268,7 +268,7 @@ class DurableDaemonTest {
         Path store = tmp.resolve("graceful");
         DaemonConfig cfg = DaemonConfig.read(config(store));
         // a prover that holds each partition for an hour: the job is being proved when the daemon stops
-        Daemon slow = Daemon.start(cfg, new SimBackend(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
+        Daemon slow = Daemon.start(cfg, new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
         String id;
         try {
             id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)

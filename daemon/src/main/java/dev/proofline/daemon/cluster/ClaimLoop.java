@@ -8,6 +8,7 @@ import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ClaimLoop {
 
     private final ClusterStore store;
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
     private final ClusterNode.Settings settings;
     private final String nodeId;
     private final KeyDigests keys;
@@ -44,7 +45,7 @@ final class ClaimLoop {
     private volatile boolean claiming = true;
     private Thread thread;
 
-    ClaimLoop(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
+    ClaimLoop(ClusterStore store, Engine<ProofResult> engine, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
             HeldClaims claims, ResultWriter writer, StoreOutage outage, ClaimSignal signal) {
         this.store = store;
         this.engine = engine;
@@ -137,7 +138,7 @@ final class ClaimLoop {
                 return;
             }
             // named after the cluster's job and partition (and the claim, when it is not the first)
-            Engine.Job<?> job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
+            Engine.Job<ProofResult> job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
                     + c.partition() + (c.claims() > 1 ? "#" + c.claims() : ""));
             l.job = job;
             if (l.lost) {

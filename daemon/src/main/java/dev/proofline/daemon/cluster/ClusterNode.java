@@ -4,6 +4,7 @@ import dev.proofline.daemon.jobs.JobFailure;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -77,7 +78,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private final ClusterStore store;
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
     private final Settings settings;
     private final Consumer<String> log;
     private final Instant startedAt = Instant.now();
@@ -95,7 +96,7 @@ public final class ClusterNode implements AutoCloseable {
     private volatile boolean closed;
 
     /** A node of the engine's circuits (their keys' digests are taken now); it works from {@link #start}. */
-    public ClusterNode(ClusterStore store, Engine<?> engine, Settings settings, Consumer<String> log) {
+    public ClusterNode(ClusterStore store, Engine<ProofResult> engine, Settings settings, Consumer<String> log) {
         this.store = store;
         this.engine = engine;
         this.settings = settings;

@@ -2,6 +2,7 @@ package dev.proofline.daemon.cluster;
 
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.ProofResult;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -18,7 +19,7 @@ import java.util.function.LongSupplier;
 final class Heartbeat {
 
     private final ClusterStore store;
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
     private final ClusterNode.Settings settings;
     private final String nodeId;
     private final String grpcAddress;
@@ -33,7 +34,7 @@ final class Heartbeat {
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
             ClusterNode.threads("cluster-heartbeat"));
 
-    Heartbeat(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
+    Heartbeat(ClusterStore store, Engine<ProofResult> engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
             String httpAddress, Instant startedAt, KeyDigests keys, HeldClaims claims, LongSupplier proofs,
             StoreOutage outage, ClaimSignal signal, Consumer<String> log) {
         this.store = store;

@@ -23,6 +23,7 @@ import dev.proofline.daemon.config.DatabaseUrl;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.postgres.LocalPostgres;
 import dev.proofline.daemon.store.postgres.PostgresStore;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -384,7 +385,7 @@ class ClusterTest {
     private Daemon simNode(String database, String id, String lease) throws Exception {
         // a prover that holds each partition for an hour
         Daemon d = Daemon.start(DaemonConfig.parse(config(database, id, keys, 2, lease), id + ".toml"),
-                new dev.proofline.engine.SimBackend(3_600_000, 0, p -> false), line -> log.add(id + ": " + line));
+                new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add(id + ": " + line));
         daemons.add(d);
         return d;
     }
