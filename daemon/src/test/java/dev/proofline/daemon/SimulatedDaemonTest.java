@@ -48,7 +48,7 @@ class SimulatedDaemonTest {
         }
         DaemonConfig cfg = toml.parse(where + ".toml");
         try (Daemon d = Daemon.start(cfg, new SimulatedProofs(0, 0), l -> { })) {
-            assertEquals(where.equals("store"), d.cluster() != null, "jobs kept in " + where);
+            assertEquals(where.equals("store"), d.storeNode() != null, "jobs kept in " + where);
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
             try {
                 var stub = ProvingEngineGrpc.newBlockingStub(ch).withDeadlineAfter(60, TimeUnit.SECONDS);

@@ -31,7 +31,7 @@ final class ResultWriter {
     private final int maxAttempts;
     private final StoreOutage outage;
     private final Consumer<String> log;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(ClusterNode.threads("cluster-results"));
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(StoreNode.threads("cluster-results"));
     private final AtomicLong proofs = new AtomicLong();
     private final AtomicLong discarded = new AtomicLong();
     /** Set when the node stops: what is not proved goes back to the queue for other nodes. */

@@ -108,8 +108,8 @@ class ClusterTest {
             d.shutdown(java.time.Duration.ofSeconds(5));
         }
         for (Daemon d : daemons) {
-            if (d.cluster() != null) {
-                assertEquals(0, d.cluster().doubleReleases(), "claims ended twice on a node");
+            if (d.storeNode() != null) {
+                assertEquals(0, d.storeNode().doubleReleases(), "claims ended twice on a node");
             }
         }
         daemons.clear();
@@ -479,7 +479,7 @@ class ClusterTest {
         assertEquals(0, count(db, "SELECT count(*) FROM partitions WHERE job_id = '" + held
                 + "' AND state NOT IN ('CANCELLED', 'DONE')"));
         waitFor("the nodes let go of the cancelled job's partition: " + log,
-                () -> slow.cluster().holding() + otherNode.cluster().holding() == 0);
+                () -> slow.storeNode().holding() + otherNode.storeNode().holding() == 0);
         // a deadline that passes while the slow node holds the partitions
         SubmitProofRequest late = job(4).toBuilder().setDeadlineMs(1000).build();
         String lateId = viaSlow.submitProof(late).getJobId();
