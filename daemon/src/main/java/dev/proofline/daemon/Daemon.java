@@ -5,7 +5,7 @@ import static dev.proofline.daemon.Listeners.bound;
 import static dev.proofline.daemon.Listeners.checkExposure;
 import static dev.proofline.daemon.Listeners.warnOfRequestsThatCannotFit;
 
-import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.cluster.StoreNode;
 import dev.proofline.daemon.cluster.StoredJobs;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.jobs.KeyDirectory;
@@ -27,6 +27,7 @@ import dev.proofline.engine.Engine;
 import dev.proofline.engine.ProverBackend;
 import dev.proofline.engine.groth16.BackendProviders;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ceremony.CheckedKeys;
 import dev.proofline.groth16.io.OwnerOnlyFiles;
@@ -72,7 +73,8 @@ public final class Daemon implements AutoCloseable {
     }
 
     private final DaemonConfig config;
-    private final Engine<?> engine;
+    /** Proves with a Groth16 backend: each partition's result is a {@link ProofResult}. */
+    private final Engine<ProofResult> engine;
     private final PrometheusMeterRegistry registry;
     private final DaemonMetrics jvmMetrics;
     private final ProvingService service;
@@ -86,11 +88,11 @@ public final class Daemon implements AutoCloseable {
     private final RequestBudget requestBytes;
     private final Consumer<String> log;
     private final List<String> circuits;
-    /** Cluster mode only: this daemon's part in the cluster. */
-    private ClusterNode cluster;
+    /** This daemon's node of a durable queue (a cluster's, or a single daemon's store), or null (jobs in memory). */
+    private StoreNode node;
     private volatile boolean closed;
 
-    private Daemon(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
+    private Daemon(DaemonConfig config, ProverBackend<?, ?, ProofResult> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         this.config = config;
         this.log = log;
@@ -128,12 +130,12 @@ public final class Daemon implements AutoCloseable {
                     dev.proofline.algebra.msm.Msm.warmUp(c.g1());
                 }));
             }
-            this.cluster = DaemonStores.open(config, engine, log);
-            if (cluster != null) {
-                DaemonMetrics.bindCluster(cluster, registry);
+            this.node = DaemonStores.open(config, engine, log);
+            if (node != null) {
+                DaemonMetrics.bindCluster(node, registry);
             }
             this.service = new ProvingService(engine, config, registry::scrape,
-                    cluster == null ? new MemoryJobs(engine) : new StoredJobs(cluster));
+                    node == null ? new MemoryJobs(engine) : new StoredJobs(node));
             String token = config.server().authToken();
             ConnectionCaps caps = ConnectionCaps.fit(ConnectionCaps.processLimit(), config.limits().maxConnections(),
                     config.limits().reservedConnections(), config.http().maxConnections(),
@@ -177,15 +179,15 @@ public final class Daemon implements AutoCloseable {
 
                         @Override
                         public String notAccepting() {
-                            return cluster == null ? null : cluster.store().database().problem();
+                            return node == null ? null : node.store().database().problem();
                         }
                     }, new JsonApi(service)), requestBytes));
             this.rapidsnark = config.server().servesRapidsnark() ? bound("rapidsnark_listen",
                     config.server().rapidsnarkListen(), () -> StatusHttpServer.start(
                             address(config.server().rapidsnarkListen()), httpLimits,
                             new RapidsnarkRoutes(token, service), requestBytes)) : null;
-            if (cluster != null) {
-                cluster.start(grpcAddress(), httpAddress());
+            if (node != null) {
+                node.start(grpcAddress(), httpAddress());
             }
             started = true;
         } finally {
@@ -197,8 +199,8 @@ public final class Daemon implements AutoCloseable {
                 if (grpcStarted != null) {
                     grpcStarted.shutdownNow();
                 }
-                if (cluster != null) {
-                    cluster.close();
+                if (node != null) {
+                    node.close();
                 }
                 engine.close();
                 if (jvmStarted != null) {
@@ -227,17 +229,17 @@ public final class Daemon implements AutoCloseable {
 
     /** The job store's statements so far (0 on a daemon that keeps its jobs in memory). */
     public long clusterRoundTrips() {
-        return cluster == null ? 0 : cluster.store().database().roundTrips();
+        return node == null ? 0 : node.store().database().roundTrips();
     }
 
-    /** This daemon's node of a durable queue (cluster mode, or a single daemon's store), or null. */
-    public ClusterNode cluster() {
-        return cluster;
+    /** This daemon's node of a durable queue (a {@code ClusterNode} or a {@code SingleNode}), or null (jobs in memory). */
+    public StoreNode storeNode() {
+        return node;
     }
 
-    /** Cluster mode: this daemon's node; empty on a single daemon. */
+    /** The id of this daemon's node of a durable queue; empty when its jobs are kept in memory. */
     public java.util.Optional<String> nodeId() {
-        return cluster == null ? java.util.Optional.empty() : java.util.Optional.of(cluster.nodeId());
+        return node == null ? java.util.Optional.empty() : java.util.Optional.of(node.nodeId());
     }
 
     /** Starts a daemon on the backend its configuration names ({@code auto}: a GPU if one is usable, else the CPU). */
@@ -246,7 +248,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon on the given backend (tests). */
-    public static Daemon start(DaemonConfig config, ProverBackend<?, ?, ?> backend, Consumer<String> log) throws IOException,
+    public static Daemon start(DaemonConfig config, ProverBackend<?, ?, ProofResult> backend, Consumer<String> log) throws IOException,
             InterruptedException {
         return new Daemon(config, backend, log);
     }
@@ -255,7 +257,7 @@ public final class Daemon implements AutoCloseable {
      * The backend {@code name} names, found through {@link BackendProviders} ({@code auto}: the first
      * accelerator that opens, else the CPU, logging why), opened with {@code settings}.
      */
-    static ProverBackend<?, ?, ?> backend(String name, BackendSettings settings, Consumer<String> log) {
+    static ProverBackend<?, ?, ProofResult> backend(String name, BackendSettings settings, Consumer<String> log) {
         try {
             return BackendProviders.installed().open(name, settings, Prover.create(), log);
         } catch (BackendUnavailableException e) {
@@ -263,7 +265,7 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    public Engine<?> engine() {
+    public Engine<ProofResult> engine() {
         return engine;
     }
 
@@ -298,9 +300,9 @@ public final class Daemon implements AutoCloseable {
         closed = true;
         service.stopAccepting();
         long deadline = System.nanoTime() + grace.toNanos();
-        if (cluster != null) {
-            // claims in flight finish within the grace period; the rest go back to the queue for other nodes
-            cluster.shutdown(grace);
+        if (node != null) {
+            // claims in flight finish within the grace period; the rest go back to the queue (other nodes, or the next start)
+            node.shutdown(grace);
         }
         while (unfinished(engine) > 0 && System.nanoTime() < deadline) {
             Thread.sleep(50);

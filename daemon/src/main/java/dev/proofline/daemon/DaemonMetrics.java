@@ -1,6 +1,6 @@
 package dev.proofline.daemon;
 
-import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.cluster.StoreNode;
 import dev.proofline.daemon.store.ClusterStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -33,19 +33,19 @@ final class DaemonMetrics implements AutoCloseable {
     }
 
     /** The job store's meters of this daemon's node. */
-    static void bindCluster(ClusterNode c, MeterRegistry r) {
-        Gauge.builder("proofline.cluster.holding", c, ClusterNode::holding)
+    static void bindCluster(StoreNode c, MeterRegistry r) {
+        Gauge.builder("proofline.cluster.holding", c, StoreNode::holding)
                 .description("partitions this node has claimed and not yet written back (partitions)").register(r);
         Gauge.builder("proofline.cluster.database.up", c, n -> n.databaseDown() == null ? 1 : 0)
                 .description("1 while the job store's database answers, 0 while it does not").register(r);
         FunctionCounter.builder("proofline.cluster.round.trips", c.store().database(), ClusterStore.Database::roundTrips)
                 .description("statements sent to the job store's database (statements)").register(r);
-        FunctionCounter.builder("proofline.cluster.results.stored", c, ClusterNode::proofs)
+        FunctionCounter.builder("proofline.cluster.results.stored", c, StoreNode::proofs)
                 .description("partition results this node stored (partitions)").register(r);
-        FunctionCounter.builder("proofline.cluster.results.discarded", c, ClusterNode::discarded)
+        FunctionCounter.builder("proofline.cluster.results.discarded", c, StoreNode::discarded)
                 .description("partition results made after their claim was lost, and discarded (partitions)")
                 .register(r);
-        FunctionCounter.builder("proofline.cluster.double.releases", c, ClusterNode::doubleReleases)
+        FunctionCounter.builder("proofline.cluster.double.releases", c, StoreNode::doubleReleases)
                 .description("claims ended twice (a bug when above 0) (claims)").register(r);
     }
 

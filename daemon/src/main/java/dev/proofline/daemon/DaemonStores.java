@@ -1,12 +1,15 @@
 package dev.proofline.daemon;
 
 import dev.proofline.daemon.cluster.ClusterNode;
+import dev.proofline.daemon.cluster.SingleNode;
+import dev.proofline.daemon.cluster.StoreNode;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.config.DatabaseUrl;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.postgres.PostgresStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.ProofResult;
 import java.util.function.Consumer;
 
 /**
@@ -20,12 +23,12 @@ final class DaemonStores {
     }
 
     /** The durable queue the configuration names, as this daemon's node of it; null: jobs kept in memory. */
-    static ClusterNode open(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    static StoreNode open(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         return config.cluster().enabled() ? joinCluster(config, engine, log)
                 : config.store().durable() ? openStore(config, engine, log) : null;
     }
 
-    private static ClusterNode joinCluster(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    private static ClusterNode joinCluster(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         DaemonConfig.Cluster c = config.cluster();
         ClusterStore store = PostgresStore.open(c.database(), c.poolSize(), DaemonConfig.parseDuration(c.connectTimeout()));
         log.accept("cluster mode: database " + DatabaseUrl.redacted(c.database()));
@@ -36,17 +39,15 @@ final class DaemonStores {
     }
 
     /**
-     * A single daemon's durable queue: a cluster of one node on an embedded file, with the settings of
-     * {@link ClusterNode.Settings#single} (its fixed id: after a crash the next start takes back the
-     * partitions its previous life held).
+     * A single daemon's durable queue: its {@link SingleNode} on an embedded file (after a crash the next
+     * start takes back the partitions its previous life held).
      */
-    private static ClusterNode openStore(DaemonConfig config, Engine<?> engine, Consumer<String> log) {
+    private static SingleNode openStore(DaemonConfig config, Engine<ProofResult> engine, Consumer<String> log) {
         DaemonConfig.Store s = config.store();
         ClusterStore store = SqliteStore.open(s.path(System.getenv()), s.setAsideDamaged(), log);
         try {
-            return new ClusterNode(store, engine, ClusterNode.Settings.single(
-                    DaemonConfig.parseDuration(s.resultRetention()), DaemonConfig.parseDuration(s.fetchedRetention())),
-                    log);
+            return new SingleNode(store, engine, DaemonConfig.parseDuration(s.resultRetention()),
+                    DaemonConfig.parseDuration(s.fetchedRetention()), log);
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -1,27 +1,31 @@
 package dev.proofline.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.api.v1.AwaitProofRequest;
 import dev.proofline.api.v1.AwaitProofResponse;
+import dev.proofline.api.v1.GetStatusRequest;
 import dev.proofline.api.v1.JobState;
 import dev.proofline.api.v1.Partition;
 import dev.proofline.api.v1.PartitionResult;
 import dev.proofline.api.v1.ProvingEngineGrpc;
 import dev.proofline.api.v1.SubmitProofRequest;
 import dev.proofline.api.v1.SubmitProofResponse;
-import dev.proofline.daemon.cluster.ClusterNode;
 import dev.proofline.daemon.cluster.ClusterNodeProcess;
+import dev.proofline.daemon.cluster.SingleNode;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.sqlite.SqliteStore;
 import dev.proofline.engine.Priority;
-import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -198,7 +202,7 @@ class DurableDaemonTest {
         Partition witness = Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))).build();
         String id = null;
         // a claim that ended with its daemon is not an attempt: more kills than attempts fail nothing
-        int lives = ClusterNode.Settings.SINGLE_MAX_ATTEMPTS + 2;
+        int lives = SingleNode.MAX_ATTEMPTS + 2;
         for (int life = 1; life <= lives; life++) {
             // a prover that holds each partition for an hour: every life dies proving the job
             var daemon = client(start(config, "life " + life, "sim"));
@@ -240,27 +244,29 @@ class DurableDaemonTest {
     }
 
     @Test
-    void aClaimLeftByADeadDaemonIsProvedAtTheNextStartWithoutWaitingForItsLease() throws Exception {
+    void aClaimLeftByADeadDaemonIsProvedAtTheNextStart() throws Exception {
         Path store = tmp.resolve("left");
         DaemonConfig cfg = DaemonConfig.read(config(store));
-        ClusterNode.Settings single = ClusterNode.Settings.single(Duration.ofHours(1), Duration.ofMinutes(1));
         String id;
-        // the store as a daemon killed while proving leaves it: the job's partition claimed, under a lease that
-        // outlasts this test
+        // the store as a daemon killed while proving leaves it: the job's partition claimed without a lease, as
+        // a single daemon claims, and another claimed under a lease that outlasts this test, as a daemon of an
+        // earlier version claimed
         try (ClusterStore s = SqliteStore.open(store)) {
             String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
                     Files.readAllBytes(fixture.zkey())));
-            id = s.queue().submit(null, CIRCUIT, digest, ClusterStore.rank(Priority.NORMAL), null, single.nodeId(),
-                    List.of(new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS,
-                            Files.readAllBytes(fixture.wtns())))).jobId();
-            assertEquals(1, s.queue().claim(single.nodeId(), 1, Duration.ofHours(1), List.of(CIRCUIT),
+            ClusterStore.NewPartition witness = new ClusterStore.NewPartition(ClusterStore.PartitionKind.WTNS,
+                    Files.readAllBytes(fixture.wtns()));
+            id = s.queue().submit(null, CIRCUIT, digest, ClusterStore.rank(Priority.NORMAL), null, SingleNode.NODE_ID,
+                    List.of(witness, witness)).jobId();
+            assertEquals(1, s.queue().claim(SingleNode.NODE_ID, 1, null, List.of(CIRCUIT), List.of(digest)).size());
+            assertEquals(1, s.queue().claim(SingleNode.NODE_ID, 1, Duration.ofHours(1), List.of(CIRCUIT),
                     List.of(digest)).size());
         }
         try (Daemon d = Daemon.start(cfg, new CpuBackend(), line -> log.add("next: " + line))) {
             assertVerifies(client(d.grpcAddress()).withDeadlineAfter(3, TimeUnit.MINUTES).awaitProof(
                     AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(120_000).build()));
         }
-        assertTrue(log.stream().anyMatch(l -> l.contains("requeued 1 partition(s)")), "given back at the start: " + log);
+        assertTrue(log.stream().anyMatch(l -> l.contains("requeued 2 partition(s)")), "given back at the start: " + log);
     }
 
     @Test
@@ -268,23 +274,88 @@ class DurableDaemonTest {
         Path store = tmp.resolve("graceful");
         DaemonConfig cfg = DaemonConfig.read(config(store));
         // a prover that holds each partition for an hour: the job is being proved when the daemon stops
-        Daemon slow = Daemon.start(cfg, new SimBackend(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
+        Daemon slow = Daemon.start(cfg, new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
         String id;
         try {
             id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
                     .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
                     .build()).getJobId();
             long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (slow.cluster().holding() == 0 && System.nanoTime() < giveUp) {
+            while (slow.storeNode().holding() == 0 && System.nanoTime() < giveUp) {
                 Thread.sleep(10);
             }
-            assertEquals(1, slow.cluster().holding(), "the partition is being proved: " + log);
+            assertEquals(1, slow.storeNode().holding(), "the partition is being proved: " + log);
         } finally {
             slow.shutdown(java.time.Duration.ZERO);
         }
         try (Daemon d = Daemon.start(cfg, new CpuBackend(), line -> log.add("again: " + line))) {
             assertVerifies(client(d.grpcAddress()).withDeadlineAfter(2, TimeUnit.MINUTES).awaitProof(
                     AwaitProofRequest.newBuilder().setJobId(id).setTimeoutMs(60_000).build()));
+        }
+    }
+
+    @Test
+    void aSingleDaemonClaimsWithoutALeaseAndShowsItselfWithoutARowInItsStore() throws Exception {
+        Path store = tmp.resolve("single");
+        DaemonConfig cfg = DaemonConfig.read(config(store));
+        // a prover that holds each partition for an hour: the partition stays claimed while the test looks
+        Daemon d = Daemon.start(cfg, new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add("single: " + line));
+        String id;
+        try {
+            var stub = client(d.grpcAddress());
+            id = stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
+                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
+                    .build()).getJobId();
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (d.storeNode().holding() == 0 && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, d.storeNode().holding(), "the partition is being proved: " + log);
+            Thread.sleep(2 * SingleNode.UPKEEP_INTERVAL.toMillis()); // upkeep has run since the claim
+            assertEquals(List.of("CLAIMED local no expiry"), partitions(store, id),
+                    "claimed without a lease: nobody else can take it");
+            assertEquals(0, nodeRows(store), "no heartbeat row: the daemon is no cluster member");
+            // the status shows the daemon as its queue's one node, as it is now
+            JsonNode nodes = new ObjectMapper().readTree(stub.getStatus(GetStatusRequest.getDefaultInstance())
+                    .getClusterJson()).get("nodes");
+            assertEquals(1, nodes.size(), nodes.toString());
+            assertEquals(SingleNode.NODE_ID, nodes.get(0).get("id").asText());
+            assertEquals(d.grpcAddress(), nodes.get(0).get("grpc").asText());
+            assertEquals(1, nodes.get(0).get("holding").asInt(), nodes.toString());
+            assertFalse(nodes.get(0).get("stopped").asBoolean());
+        } finally {
+            d.shutdown(Duration.ZERO);
+        }
+        assertEquals(List.of("QUEUED null no expiry"), partitions(store, id), "given back for the next start");
+    }
+
+    /** Each partition of job {@code id} in the store's file: its state, owner and whether its claim can expire. */
+    private static List<String> partitions(Path store, String id) throws Exception {
+        org.sqlite.SQLiteConfig ro = new org.sqlite.SQLiteConfig();
+        ro.setReadOnly(true);
+        List<String> out = new ArrayList<>();
+        try (var c = ro.createConnection("jdbc:sqlite:" + store.resolve("queue.db"));
+                var s = c.prepareStatement("SELECT state, lease_owner, lease_expires FROM partitions WHERE job_id = ?"
+                        + " ORDER BY idx")) {
+            s.setString(1, id);
+            try (var r = s.executeQuery()) {
+                while (r.next()) {
+                    out.add(r.getString(1) + " " + r.getString(2) + " "
+                            + (r.getObject(3) == null ? "no expiry" : "expires"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The rows of the store's table of nodes. */
+    private static int nodeRows(Path store) throws Exception {
+        org.sqlite.SQLiteConfig ro = new org.sqlite.SQLiteConfig();
+        ro.setReadOnly(true);
+        try (var c = ro.createConnection("jdbc:sqlite:" + store.resolve("queue.db"));
+                var s = c.prepareStatement("SELECT count(*) FROM nodes"); var r = s.executeQuery()) {
+            r.next();
+            return r.getInt(1);
         }
     }
 }

@@ -10,8 +10,9 @@ import dev.proofline.daemon.Daemon;
 import dev.proofline.daemon.config.DaemonConfig;
 import dev.proofline.daemon.store.postgres.LocalPostgres;
 import dev.proofline.engine.ProverBackend;
-import dev.proofline.engine.SimBackend;
 import dev.proofline.engine.groth16.CpuBackend;
+import dev.proofline.engine.groth16.ProofResult;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.setup.DevSetup;
 import dev.proofline.r1cs.circuits.Builtins;
 import dev.proofline.r1cs.cs.RecordingSystem;
@@ -136,7 +137,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
                         database = "%s"
                         node_id = "node-%d"
                         """.formatted(keys.toString().replace("\\", "\\\\"), permits, db, i + 1), "bench");
-                ProverBackend<?, ?, ?> b = backend.equals("sim") ? new SimBackend(proverMs, finishMs)
+                ProverBackend<?, ?, ProofResult> b = backend.equals("sim") ? new SimulatedProofs(proverMs, finishMs)
                         : new CpuBackend();
                 ds.add(Daemon.start(cfg, b, line -> { }));
             }

@@ -8,6 +8,8 @@ import dev.proofline.engine.MemoryBudget;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,15 +30,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ClaimLoop {
 
     private final ClusterStore store;
-    private final Engine<?> engine;
-    private final ClusterNode.Settings settings;
+    private final Engine<ProofResult> engine;
     private final String nodeId;
+    /** How long a claim holds unless renewed; null: until it is given back. */
+    private final Duration lease;
+    private final Duration fallbackPoll;
+    private final int maxAttempts;
     private final KeyDigests keys;
     private final HeldClaims claims;
     private final ResultWriter writer;
     private final StoreOutage outage;
     private final ClaimSignal signal;
-    private final ExecutorService intakeThreads = Executors.newFixedThreadPool(2, ClusterNode.threads("cluster-intake"));
+    private final ExecutorService intakeThreads = Executors.newFixedThreadPool(2, StoreNode.threads("cluster-intake"));
     /** Claims taken and not yet submitted to the engine. */
     private final AtomicInteger intake = new AtomicInteger();
     /** Circuit id → the working set of one of its partitions, as last seen. */
@@ -44,12 +49,15 @@ final class ClaimLoop {
     private volatile boolean claiming = true;
     private Thread thread;
 
-    ClaimLoop(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
-            HeldClaims claims, ResultWriter writer, StoreOutage outage, ClaimSignal signal) {
+    ClaimLoop(ClusterStore store, Engine<ProofResult> engine, String nodeId, Duration lease,
+            Duration fallbackPoll, int maxAttempts, KeyDigests keys, HeldClaims claims, ResultWriter writer,
+            StoreOutage outage, ClaimSignal signal) {
         this.store = store;
         this.engine = engine;
-        this.settings = settings;
         this.nodeId = nodeId;
+        this.lease = lease;
+        this.fallbackPoll = fallbackPoll;
+        this.maxAttempts = maxAttempts;
         this.keys = keys;
         this.claims = claims;
         this.writer = writer;
@@ -91,7 +99,7 @@ final class ClaimLoop {
             int free = freeSlots();
             if (free > 0 && !keys.circuits().isEmpty()) {
                 try {
-                    List<ClusterStore.Claim> got = store.queue().claim(nodeId, free, settings.leaseTimeout(),
+                    List<ClusterStore.Claim> got = store.queue().claim(nodeId, free, lease,
                             keys.circuits(), keys.digests());
                     for (ClusterStore.Claim c : got) {
                         HeldClaim l = claims.hold(c);
@@ -106,7 +114,7 @@ final class ClaimLoop {
             }
             if (!more) {
                 try {
-                    signal.await(outage.reason() != null ? 1000 : settings.fallbackPoll().toMillis());
+                    signal.await(outage.reason() != null ? 1000 : fallbackPoll.toMillis());
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -120,9 +128,9 @@ final class ClaimLoop {
         try {
             // claims that ended because their node died or stopped (c.interrupted()) are not counted: a
             // daemon killed again and again must not fail the valid jobs it was proving
-            if (c.attempts() > settings.maxAttempts()) {
+            if (c.attempts() > maxAttempts) {
                 writer.fail(l, "given back " + (c.attempts() - 1) + " times without a result (cluster.max_attempts = "
-                        + settings.maxAttempts() + ")");
+                        + maxAttempts + ")");
                 return;
             }
             Circuits.Registered circuit = Circuits.of(engine).get(c.circuit());
@@ -137,7 +145,7 @@ final class ClaimLoop {
                 return;
             }
             // named after the cluster's job and partition (and the claim, when it is not the first)
-            Engine.Job<?> job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
+            Engine.Job<ProofResult> job = engine.submitNamed(spec, ClusterStore.priority(c.priority()), c.jobId() + "/"
                     + c.partition() + (c.claims() > 1 ? "#" + c.claims() : ""));
             l.job = job;
             if (l.lost) {

@@ -2,6 +2,7 @@ package dev.proofline.daemon.cluster;
 
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.ProofResult;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -11,14 +12,15 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * A node's presence in the job store, on its thread {@code cluster-heartbeat}: it rejoins (giving back
- * the claims of a previous life), beats every {@code heartbeat_interval} (its load, its leases extended,
- * the claims whose lease it lost stopped here, the store's upkeep), and leaves when the node stops.
+ * A cluster member's presence in the job store ({@link ClusterNode}), on its thread
+ * {@code cluster-heartbeat}: it rejoins (giving back the claims of a previous life), beats every
+ * {@code heartbeat_interval} (its load, its leases extended, the claims whose lease it lost stopped here,
+ * the store's upkeep), and leaves when the node stops.
  */
-final class Heartbeat {
+final class Heartbeat implements Presence {
 
     private final ClusterStore store;
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
     private final ClusterNode.Settings settings;
     private final String nodeId;
     private final String grpcAddress;
@@ -31,9 +33,9 @@ final class Heartbeat {
     private final ClaimSignal signal;
     private final Consumer<String> log;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
-            ClusterNode.threads("cluster-heartbeat"));
+            StoreNode.threads("cluster-heartbeat"));
 
-    Heartbeat(ClusterStore store, Engine<?> engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
+    Heartbeat(ClusterStore store, Engine<ProofResult> engine, ClusterNode.Settings settings, String nodeId, String grpcAddress,
             String httpAddress, Instant startedAt, KeyDigests keys, HeldClaims claims, LongSupplier proofs,
             StoreOutage outage, ClaimSignal signal, Consumer<String> log) {
         this.store = store;
@@ -55,7 +57,8 @@ final class Heartbeat {
      * A node that died (a crash, SIGKILL) and starts again under the same id left claims behind that its
      * heartbeats would otherwise keep alive: they go back to the queue first.
      */
-    void rejoin() {
+    @Override
+    public void rejoin() {
         try {
             int requeued = store.membership().leave(nodeId);
             if (requeued > 0) {
@@ -67,13 +70,15 @@ final class Heartbeat {
     }
 
     /** Beats every {@code heartbeat_interval} from now on. */
-    void start() {
+    @Override
+    public void start() {
         thread.scheduleWithFixedDelay(this::beat, settings.heartbeatInterval().toMillis(),
                 settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Tells the store the node's load, extends its leases, stops the claims whose lease it lost, does upkeep. */
-    void beat() {
+    @Override
+    public void beat() {
         try {
             Set<Long> before = claims.tokens();
             Set<Long> held = store.membership().heartbeat(new ClusterStore.NodeInfo(nodeId, grpcAddress, httpAddress,
@@ -98,12 +103,14 @@ final class Heartbeat {
     }
 
     /** Beats no more. */
-    void stop() {
+    @Override
+    public void stop() {
         thread.shutdownNow();
     }
 
     /** Leaves the store: the claims still held go back to the queue, and the node shows as stopped. */
-    void leave() {
+    @Override
+    public void leave() {
         try {
             store.membership().leave(nodeId);
         } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.proofline.daemon.cluster;
 
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.engine.Engine;
+import dev.proofline.engine.groth16.ProofResult;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -15,7 +16,7 @@ final class HeldClaim implements AutoCloseable {
 
     final ClusterStore.Claim claim;
     /** The engine job proving it, once submitted. */
-    volatile Engine.Job<?> job;
+    volatile Engine.Job<ProofResult> job;
     /** Set when the lease was lost or the job ended: nothing is written for it. */
     volatile boolean lost;
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -29,7 +30,7 @@ final class HeldClaim implements AutoCloseable {
     /** Stops proving it: its lease was lost or its job ended. */
     void abandon() {
         lost = true;
-        Engine.Job<?> j = job;
+        Engine.Job<ProofResult> j = job;
         if (j != null) {
             j.cancel();
         }

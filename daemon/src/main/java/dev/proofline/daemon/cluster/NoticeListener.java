@@ -2,6 +2,7 @@ package dev.proofline.daemon.cluster;
 
 import dev.proofline.daemon.jobs.JobState;
 import dev.proofline.daemon.store.ClusterStore;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -15,7 +16,7 @@ import java.util.function.Consumer;
 final class NoticeListener {
 
     private final ClusterStore store;
-    private final ClusterNode.Settings settings;
+    private final Duration fallbackPoll;
     private final String nodeId;
     private final KeyDigests keys;
     private final HeldClaims claims;
@@ -27,10 +28,10 @@ final class NoticeListener {
     private volatile ClusterStore.Notices notices;
     private Thread thread;
 
-    NoticeListener(ClusterStore store, ClusterNode.Settings settings, String nodeId, KeyDigests keys,
+    NoticeListener(ClusterStore store, Duration fallbackPoll, String nodeId, KeyDigests keys,
             HeldClaims claims, JobWaiters waiters, StoreOutage outage, ClaimSignal signal, Consumer<String> log) {
         this.store = store;
-        this.settings = settings;
+        this.fallbackPoll = fallbackPoll;
         this.nodeId = nodeId;
         this.keys = keys;
         this.claims = claims;
@@ -64,7 +65,7 @@ final class NoticeListener {
                 signal.wake();
                 recheckWaiters();
                 while (!stopping) {
-                    List<ClusterStore.Notice> got = ns.poll(settings.fallbackPoll());
+                    List<ClusterStore.Notice> got = ns.poll(fallbackPoll);
                     if (got.isEmpty()) {
                         // quiet for a while: the slow fallback for lost notifications
                         signal.wake();

@@ -31,7 +31,7 @@ final class ResultWriter {
     private final int maxAttempts;
     private final StoreOutage outage;
     private final Consumer<String> log;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(ClusterNode.threads("cluster-results"));
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(StoreNode.threads("cluster-results"));
     private final AtomicLong proofs = new AtomicLong();
     private final AtomicLong discarded = new AtomicLong();
     /** Set when the node stops: what is not proved goes back to the queue for other nodes. */
@@ -58,11 +58,11 @@ final class ResultWriter {
     }
 
     /** Writes the engine's outcome of a claim, on the writer's thread. */
-    void write(HeldClaim l, List<?> results, Throwable failure) {
+    void write(HeldClaim l, List<ProofResult> results, Throwable failure) {
         thread.execute(() -> outcome(l, results, failure));
     }
 
-    private void outcome(HeldClaim l, List<?> results, Throwable failure) {
+    private void outcome(HeldClaim l, List<ProofResult> results, Throwable failure) {
         ClusterStore.Claim c = l.claim;
         if (failure instanceof CancellationException || l.lost) {
             l.close();
@@ -87,20 +87,13 @@ final class ResultWriter {
             }
             return;
         }
-        Object r = results.get(0);
+        ProofResult pr = results.get(0);
         Engine.Timings t = l.job.timings(0);
         double[] timings = t == null ? new double[6] : new double[] {c.waitedMs() + t.queueWaitMs(), t.synthesisMs(),
             t.proverWaitMs(), t.proverMs(), t.finalizeMs(), c.waitedMs() + t.totalMs()};
-        boolean stored;
-        if (r instanceof ProofResult pr) {
-            stored = retrying("storing the proof of " + c.jobId() + "/" + c.partition(), () -> store.queue().complete(c,
-                    nodeId, SnarkjsJson.proofJson(pr.proof()), ProofBinary.encode(pr.proof()),
-                    pr.publicSignals(), timings));
-        } else {
-            // the simulated prover's result: a string
-            stored = retrying("storing the result of " + c.jobId() + "/" + c.partition(), () -> store.queue().complete(c,
-                    nodeId, String.valueOf(r), null, null, timings));
-        }
+        boolean stored = retrying("storing the proof of " + c.jobId() + "/" + c.partition(), () -> store.queue().complete(
+                c, nodeId, SnarkjsJson.proofJson(pr.proof()), ProofBinary.encode(pr.proof()), pr.publicSignals(),
+                timings));
         l.close();
         if (stored) {
             proofs.incrementAndGet();

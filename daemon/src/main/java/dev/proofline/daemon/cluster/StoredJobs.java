@@ -21,16 +21,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * A daemon's jobs in a durable queue ({@link ClusterStore}) that its {@link ClusterNode} proves from:
+ * A daemon's jobs in a durable queue ({@link ClusterStore}) that its {@link StoreNode} proves from:
  * the database a cluster shares, or a single daemon's own file. A job is durable once submitted; its
  * answers are read from its rows, and a wait ends with the store's announcement that the job ended.
  * While the store is unreachable, each call fails with the jobs' {@link JobsUnavailableException}.
  */
 public final class StoredJobs implements ProofJobs {
 
-    private final ClusterNode node;
+    private final StoreNode node;
 
-    public StoredJobs(ClusterNode node) {
+    public StoredJobs(StoreNode node) {
         this.node = node;
     }
 
@@ -117,7 +117,7 @@ public final class StoredJobs implements ProofJobs {
     /** The cluster's JSON, or {"error": ...} while the database is unreachable. */
     private String clusterJson() {
         try {
-            return StatusJson.cluster(node.store().views().status(30));
+            return StatusJson.cluster(node.status(30));
         } catch (ClusterStore.UnavailableException e) {
             return StatusJson.error(e.getMessage());
         }

@@ -19,24 +19,24 @@ import java.util.concurrent.TimeoutException;
 /** A daemon's jobs in its engine's memory (no job store): the engine's job registry, by id and idempotency key. */
 public final class MemoryJobs implements ProofJobs {
 
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
 
-    public MemoryJobs(Engine<?> engine) {
+    public MemoryJobs(Engine<ProofResult> engine) {
         this.engine = engine;
     }
 
     @Override
     public JobReceipt submit(JobRequest req) throws InterruptedException {
         CircuitJob spec = new CircuitJob(Circuits.of(engine), req.circuit(), req.checked());
-        Engine.Job<?> job = engine.submit(spec, req.priority(), req.idempotencyKey(), req.deadline());
+        Engine.Job<ProofResult> job = engine.submit(spec, req.priority(), req.idempotencyKey(), req.deadline());
         return new JobReceipt(job.id(), engine.queuePosition(job), job.spec() != spec);
     }
 
     @Override
     public CompletableFuture<JobResult> await(String jobId, Duration timeout) {
-        Engine.Job<?> job = job(jobId);
+        Engine.Job<ProofResult> job = job(jobId);
         CompletableFuture<JobResult> out = new CompletableFuture<>();
-        CompletableFuture<? extends List<?>> f = job.result();
+        CompletableFuture<List<ProofResult>> f = job.result();
         CompletableFuture<Object> any = f.isDone() || timeout.isZero()
                 ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.anyOf(f, ProofJobs.after(timeout));
@@ -65,7 +65,7 @@ public final class MemoryJobs implements ProofJobs {
 
     @Override
     public JobState cancel(String jobId) {
-        Engine.Job<?> job = job(jobId);
+        Engine.Job<ProofResult> job = job(jobId);
         job.cancel();
         return state(job);
     }
@@ -80,7 +80,7 @@ public final class MemoryJobs implements ProofJobs {
         return new JobsStatus(StatusJson.write(s), null, null);
     }
 
-    private Engine.Job<?> job(String id) {
+    private Engine.Job<ProofResult> job(String id) {
         return engine.job(id).orElseThrow(() -> new JobFailure(JobFailure.Code.NOT_FOUND, "no job '" + id
                 + "' (unknown, or ended longer ago than engine.result_retention)"));
     }
@@ -99,17 +99,16 @@ public final class MemoryJobs implements ProofJobs {
         }
     }
 
-    static JobResult result(Engine.Job<?> job) {
+    static JobResult result(Engine.Job<ProofResult> job) {
         JobState state = state(job);
-        // the engine runs whichever backend the daemon was given: a Groth16 backend's results are
-        // ProofResults, a simulated backend's (tests, the lab) are not proofs and are not answered
-        List<?> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
+        List<ProofResult> proofs = job.result().isDone() && !job.result().isCompletedExceptionally()
                 ? job.result().join() : null;
         List<JobResult.Part> parts = new ArrayList<>(job.partitions());
         for (int p = 0; p < job.partitions(); p++) {
             Engine.Timings timings = job.timings(p);
             PartitionState partState = PartitionState.of(job.state(p));
-            if (proofs != null && proofs.get(p) instanceof ProofResult pr) {
+            if (proofs != null) {
+                ProofResult pr = proofs.get(p);
                 parts.add(new JobResult.Part(p, partState, null, timings, SnarkjsJson.proofJson(pr.proof()),
                         ProofBinary.encode(pr.proof()), pr.publicSignals()));
             } else {

@@ -8,21 +8,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The durable job queue that {@code ClusterNode}s work from: jobs, their partitions (the witnesses or
- * inputs to prove), claims under leases, results, idempotency keys. Two kinds: {@code PostgresStore},
- * shared by the daemons of a cluster, and {@code SqliteStore}, a single daemon's embedded file (a
- * cluster of one). Both keep one model, one set of states and one contract, in parts: the
+ * The durable job queue that a daemon's node ({@code StoreNode}) works from: jobs, their partitions (the
+ * witnesses or inputs to prove), claims, results, idempotency keys. Two kinds: {@code PostgresStore},
+ * shared by the daemons of a cluster ({@code ClusterNode}s), and {@code SqliteStore}, a single daemon's
+ * embedded file ({@code SingleNode}). Both keep one model, one set of states and one contract, in parts: the
  * {@link Database} (what it is, its announcements), the {@link Queue} (submit, claim, complete, fail,
  * release, cancel), {@link Membership} (heartbeats, leaving, refusals), {@link Upkeep} and the
  * {@link Views} the clients and the status read; each kind implements every part once, no part forwards.
  *
  * <p>A job is {@code RUNNING} until it is {@code DONE}, {@code FAILED}, {@code CANCELLED} or
  * {@code DEADLINE_EXCEEDED}; a partition is {@code QUEUED}, {@code CLAIMED} by one node under a lease
- * (owner, token, expiry), then {@code DONE}, {@code FAILED} or {@code CANCELLED}. A job is durable
- * once {@link Queue#submit} returns. A result is accepted only from the holder of the partition's current
- * lease token, so a late result from a node whose lease expired is discarded and a partition is never
- * proved into the job twice. A node that starts again under its id first {@linkplain Membership#leave gives back}
- * the claims its previous life held.
+ * (owner, token, and an expiry unless the node claimed it without one), then {@code DONE}, {@code FAILED}
+ * or {@code CANCELLED}. A job is durable once {@link Queue#submit} returns. A result is accepted only
+ * from the holder of the partition's current lease token, so a late result from a node whose lease
+ * expired is discarded and a partition is never proved into the job twice. A node that starts again
+ * under its id first {@linkplain Membership#leave gives back} the claims its previous life held.
  */
 public record ClusterStore(Database database, Queue queue, Membership membership, Upkeep upkeep, Views views)
         implements AutoCloseable {
@@ -235,7 +235,10 @@ public record ClusterStore(Database database, Queue queue, Membership membership
 
         /**
          * Claims at most {@code limit} queued partitions of the given circuits (each with the key digest
-         * this node has), highest priority first, then oldest.
+         * this node has), highest priority first, then oldest, each for {@code lease} unless the node's
+         * heartbeat extends it. A null {@code lease}: claims that never expire, held until the node
+         * completes, fails or releases them, or {@linkplain Membership#leave leaves} (a single daemon's,
+         * whose claims no other node can take).
          */
         List<Claim> claim(String node, int limit, Duration lease, List<String> circuits, List<String> digests);
 
@@ -263,7 +266,10 @@ public record ClusterStore(Database database, Queue queue, Membership membership
         JobState cancel(String id);
     }
 
-    /** The nodes that work from the store: heartbeats and leases, leaving, refusals. */
+    /**
+     * The nodes that work from the store: heartbeats and leases (a cluster's members), leaving (every
+     * node), refusals.
+     */
     public interface Membership {
 
         /**
@@ -273,9 +279,9 @@ public record ClusterStore(Database database, Queue queue, Membership membership
         Set<Long> heartbeat(NodeInfo n, Duration lease);
 
         /**
-         * A node that stops, or that starts again under its id after it died: its claims go back to the
-         * queue at once (announced), each counted as interrupted, and it shows as stopped. Returns the
-         * partitions given back.
+         * A node that stops, or that starts again under its id after it died: its claims, with or without
+         * a lease, go back to the queue at once (announced), each counted as interrupted, and it shows as
+         * stopped. Returns the partitions given back.
          */
         int leave(String node);
 
@@ -292,7 +298,8 @@ public record ClusterStore(Database database, Queue queue, Membership membership
     public interface Upkeep {
 
         /**
-         * Upkeep: partitions whose lease expired go back to the queue, announced, counted as interrupted; jobs past their deadline
+         * Upkeep: partitions whose lease expired go back to the queue, announced, counted as interrupted
+         * (a claim without a lease never expires); jobs past their deadline
          * end; ended jobs are deleted after {@code retention}, fetched ones after {@code fetchedRetention}.
          * Returns the partitions requeued.
          */

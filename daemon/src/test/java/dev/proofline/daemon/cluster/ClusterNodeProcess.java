@@ -2,7 +2,7 @@ package dev.proofline.daemon.cluster;
 
 import dev.proofline.daemon.Daemon;
 import dev.proofline.daemon.config.DaemonConfig;
-import dev.proofline.engine.SimBackend;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import java.nio.file.Path;
 
 /**
@@ -18,7 +18,7 @@ public final class ClusterNodeProcess {
     public static void main(String[] args) throws Exception {
         DaemonConfig config = DaemonConfig.read(Path.of(args[0]));
         Daemon d = args[1].equals("sim")
-                ? Daemon.start(config, new SimBackend(3_600_000, 0, p -> false), System.err::println)
+                ? Daemon.start(config, new SimulatedProofs(3_600_000, 0, p -> false), System.err::println)
                 : Daemon.start(config, System.err::println);
         System.out.println("http " + d.httpAddress());
         System.out.println("ready " + d.grpcAddress());

@@ -23,6 +23,7 @@ import dev.proofline.daemon.config.DatabaseUrl;
 import dev.proofline.daemon.store.ClusterStore;
 import dev.proofline.daemon.store.postgres.LocalPostgres;
 import dev.proofline.daemon.store.postgres.PostgresStore;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.VerificationKey;
 import dev.proofline.groth16.Verifier;
 import dev.proofline.groth16.io.ProofBinary;
@@ -107,8 +108,8 @@ class ClusterTest {
             d.shutdown(java.time.Duration.ofSeconds(5));
         }
         for (Daemon d : daemons) {
-            if (d.cluster() != null) {
-                assertEquals(0, d.cluster().doubleReleases(), "claims ended twice on a node");
+            if (d.storeNode() != null) {
+                assertEquals(0, d.storeNode().doubleReleases(), "claims ended twice on a node");
             }
         }
         daemons.clear();
@@ -384,7 +385,7 @@ class ClusterTest {
     private Daemon simNode(String database, String id, String lease) throws Exception {
         // a prover that holds each partition for an hour
         Daemon d = Daemon.start(DaemonConfig.parse(config(database, id, keys, 2, lease), id + ".toml"),
-                new dev.proofline.engine.SimBackend(3_600_000, 0, p -> false), line -> log.add(id + ": " + line));
+                new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add(id + ": " + line));
         daemons.add(d);
         return d;
     }
@@ -478,7 +479,7 @@ class ClusterTest {
         assertEquals(0, count(db, "SELECT count(*) FROM partitions WHERE job_id = '" + held
                 + "' AND state NOT IN ('CANCELLED', 'DONE')"));
         waitFor("the nodes let go of the cancelled job's partition: " + log,
-                () -> slow.cluster().holding() + otherNode.cluster().holding() == 0);
+                () -> slow.storeNode().holding() + otherNode.storeNode().holding() == 0);
         // a deadline that passes while the slow node holds the partitions
         SubmitProofRequest late = job(4).toBuilder().setDeadlineMs(1000).build();
         String lateId = viaSlow.submitProof(late).getJobId();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.daemon.cluster.SingleNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,13 +130,10 @@ class DaemonConfigTest {
     @Test
     void aSingleDaemonsNodeWaitsAndRetriesAsTheClusterDefaultsDo() {
         DaemonConfig.Cluster defaults = DaemonConfig.defaults().cluster();
-        dev.proofline.daemon.cluster.ClusterNode.Settings single = dev.proofline.daemon.cluster.ClusterNode.Settings.single(
-                Duration.ofHours(1), Duration.ofMinutes(1));
-        assertEquals(DaemonConfig.parseDuration(defaults.fallbackPoll()), single.fallbackPoll());
-        assertEquals(defaults.maxAttempts(), single.maxAttempts());
-        assertEquals(DaemonConfig.parseDuration(defaults.heartbeatInterval()), single.heartbeatInterval());
-        assertTrue(single.heartbeatInterval().multipliedBy(2).compareTo(single.leaseTimeout()) <= 0,
-                "a live single daemon keeps its leases, as cluster.heartbeat_interval's check asks");
+        assertEquals(DaemonConfig.parseDuration(defaults.fallbackPoll()), SingleNode.FALLBACK_POLL);
+        assertEquals(defaults.maxAttempts(), SingleNode.MAX_ATTEMPTS);
+        assertEquals(DaemonConfig.parseDuration(defaults.heartbeatInterval()), SingleNode.UPKEEP_INTERVAL,
+                "a job past its deadline ends as soon on a single daemon as in a cluster");
     }
 
     @Test

@@ -38,6 +38,11 @@ public abstract class StoreContract {
     /** Opens the store under test: the same one again after a close, as a restarted process finds it. */
     protected abstract ClusterStore openStore();
 
+    /** Lets {@code d} pass on the store's clock: the server's by waiting, or a clock of the test's own moved. */
+    protected void elapse(Duration d) throws InterruptedException {
+        Thread.sleep(d.toMillis());
+    }
+
     protected ClusterStore open() {
         store = openStore();
         return store;
@@ -211,6 +216,28 @@ public abstract class StoreContract {
         ClusterStore.Claim stopped = claim(1).getFirst();
         assertEquals(11, stopped.interrupted(), "a give-back by a stopping node is an interruption");
         assertEquals(JobState.RUNNING, store.views().job(id, false).state());
+    }
+
+    @Test
+    void aClaimWithoutALeaseNeverExpiresAndGoesBackWhenItsNodeStartsAgain() throws Exception {
+        open();
+        String id = submit(null, 2).jobId();
+        ClusterStore.Claim held = store.queue().claim("local", 1, null, CIRCUITS, DIGESTS).getFirst();
+        ClusterStore.Claim leased = store.queue().claim("local", 1, Duration.ofMillis(1), CIRCUITS, DIGESTS).getFirst();
+        assertEquals(List.of(0, 1), List.of(held.partition(), leased.partition()));
+        elapse(Duration.ofMillis(50));
+        assertEquals(1, store.upkeep().run(Duration.ofHours(1), Duration.ofHours(1)),
+                "the upkeep requeues the claim whose lease ran out, not the one without a lease");
+        assertEquals(List.of(PartitionState.CLAIMED, PartitionState.QUEUED), store.views().job(id, false).parts().stream()
+                .map(ClusterStore.PartitionView::state).toList());
+        store.close(); // the process dies holding it
+        open();
+        assertEquals(1, store.membership().leave("local"), "its next life gives it back");
+        assertFalse(complete(held), "the previous life's claim is void");
+        List<ClusterStore.Claim> again = claim(10);
+        assertEquals(List.of(0, 1), again.stream().map(ClusterStore.Claim::partition).toList());
+        again.forEach(this::complete);
+        assertEquals(JobState.DONE, store.views().job(id, false).state());
     }
 
     @Test

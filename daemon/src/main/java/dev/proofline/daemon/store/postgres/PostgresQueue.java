@@ -117,7 +117,11 @@ final class PostgresQueue implements ClusterStore.Queue {
                               extract(epoch FROM now() - p.submitted_at) * 1000, p.claims, p.interrupted""";
             try (PreparedStatement s = db.prepare(c, sql)) {
                 s.setString(1, node);
-                s.setLong(2, lease.toMillis());
+                if (lease == null) {
+                    s.setNull(2, java.sql.Types.BIGINT); // no expiry: held until given back
+                } else {
+                    s.setLong(2, lease.toMillis());
+                }
                 s.setArray(3, c.createArrayOf("text", circuits.toArray()));
                 s.setArray(4, c.createArrayOf("text", digests.toArray()));
                 s.setInt(5, limit);

@@ -16,8 +16,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The node of the {@link SqliteStore} (a cluster of one): its heartbeat (its load, its leases
- * extended), its leaving (its claims back in the queue) and its answer to jobs of keys it no longer has.
+ * The node of the {@link SqliteStore}, a single daemon ({@code SingleNode}): its leaving (its claims
+ * back in the queue, at start and at stop) and its answer to jobs of keys it no longer has; and the
+ * contract's heartbeat (a row of load, leases extended), which a single daemon does not use: its
+ * claims have no lease, and the status reads it from the process.
  */
 final class SqliteMembership implements ClusterStore.Membership {
 

@@ -125,7 +125,7 @@ final class SqliteQueue implements ClusterStore.Queue {
                 t.update("""
                         UPDATE partitions SET state = 'CLAIMED', lease_owner = ?, lease_token = ?, lease_expires = ?,
                                claims = claims + 1, claimed_at = ?
-                        WHERE job_id = ? AND idx = ?""", node, token, t.now + lease.toMillis(), t.now, c.jobId(),
+                        WHERE job_id = ? AND idx = ?""", node, token, lease == null ? null : t.now + lease.toMillis(), t.now, c.jobId(),
                         c.partition());
                 claimed.add(new Claim(c.jobId(), c.partition(), token, c.circuit(), c.kind(), c.payload(), c.priority(),
                         c.waitedMs(), c.claims(), c.interrupted()));

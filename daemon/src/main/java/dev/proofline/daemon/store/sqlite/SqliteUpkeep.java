@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The upkeep of the {@link SqliteStore}, which its node does with its heartbeats. */
+/** The upkeep of the {@link SqliteStore}, which its node runs every few seconds. */
 final class SqliteUpkeep implements ClusterStore.Upkeep {
 
     private final SqliteFile file;

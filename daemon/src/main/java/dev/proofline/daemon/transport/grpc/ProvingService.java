@@ -32,6 +32,7 @@ import dev.proofline.engine.Priority;
 import dev.proofline.engine.ResidentCache;
 import dev.proofline.engine.groth16.CircuitJob;
 import dev.proofline.engine.groth16.Circuits;
+import dev.proofline.engine.groth16.ProofResult;
 import dev.proofline.groth16.Prover;
 import dev.proofline.groth16.ProvingKey;
 import dev.proofline.r1cs.io.WtnsFile;
@@ -59,7 +60,7 @@ import java.util.function.Supplier;
  */
 public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBase {
 
-    private final Engine<?> engine;
+    private final Engine<ProofResult> engine;
     private final DaemonConfig config;
     private final Supplier<String> metrics;
     private final long maxRequestBytes;
@@ -68,7 +69,7 @@ public final class ProvingService extends ProvingEngineGrpc.ProvingEngineImplBas
     /** Where the jobs live: the engine's memory, or a durable queue. */
     private final ProofJobs jobs;
 
-    public ProvingService(Engine<?> engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
+    public ProvingService(Engine<ProofResult> engine, DaemonConfig config, Supplier<String> metrics, ProofJobs jobs) {
         this.jobs = jobs;
         this.engine = engine;
         this.config = config;

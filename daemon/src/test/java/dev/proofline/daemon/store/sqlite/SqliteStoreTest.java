@@ -39,6 +39,11 @@ class SqliteStoreTest extends StoreContract {
         return SqliteStore.open(dir, now::get);
     }
 
+    @Override
+    protected void elapse(Duration d) {
+        now.addAndGet(d.toMillis());
+    }
+
     @Test
     void jobNumbersCountTheFilesJobsInOrderAcrossReopening() {
         open();

@@ -87,7 +87,7 @@ class StoreTroubleTest {
                 """.formatted(tmp.resolve("keys"), tmp.resolve("store")), "t.toml"), log::add);
         channel = NettyChannelBuilder.forTarget(daemon.grpcAddress()).usePlaintext().build();
         stub = ProvingEngineGrpc.newBlockingStub(channel);
-        file = SqliteStore.file(daemon.cluster().store());
+        file = SqliteStore.file(daemon.storeNode().store());
     }
 
     @AfterEach

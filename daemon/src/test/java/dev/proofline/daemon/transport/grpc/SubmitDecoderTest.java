@@ -14,7 +14,7 @@ import dev.proofline.api.v1.SubmitProofResponse;
 import dev.proofline.daemon.Daemon;
 import dev.proofline.daemon.DaemonToml;
 import dev.proofline.daemon.config.DaemonConfig;
-import dev.proofline.engine.SimBackend;
+import dev.proofline.engine.groth16.SimulatedProofs;
 import dev.proofline.groth16.testing.CircomFixtures;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -65,7 +65,7 @@ class SubmitDecoderTest {
                         .addPartitions(Partition.newBuilder().setInputJson(Files.readString(pos.input())))
                         .build().toByteArray());
         // a prover that answers at once: the run is about decoding and checking, not proving
-        try (Daemon d = Daemon.start(cfg, new SimBackend(0, 0, p -> false), l -> { })) {
+        try (Daemon d = Daemon.start(cfg, new SimulatedProofs(0, 0, p -> false), l -> { })) {
             ManagedChannel ch = NettyChannelBuilder.forTarget(d.grpcAddress()).usePlaintext().build();
             try {
                 var stub = ProvingEngineGrpc.newBlockingStub(ch);

@@ -33,7 +33,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard's page in states that live load rarely shows, in headless Chromium (skipped without it,
  * as {@link DashboardBrowserTest}): an engine that has proved nothing yet, a job with a failed
- * partition, and a durable store's cluster of one ({@code local}). The page is served as the daemon
+ * partition, and a durable store's single node ({@code local}). The page is served as the daemon
  * serves it, with {@code /status} and {@code /timeline} from a real engine (the simulated backend) as
  * the daemon writes them, and the cluster part as the job store's views write it.
  */
@@ -154,7 +154,7 @@ class DashboardStatesTest {
             WebDriverWait wait = open();
             wait.until(d -> d.findElements(By.cssSelector("#cluster-jobs .cell")).size() == 2);
             for (var node : browser.findElements(By.cssSelector("#cluster-jobs .cell .node"))) {
-                assertEquals("", node.getText(), "a cluster of one: no node label to tell apart, none cut short");
+                assertEquals("", node.getText(), "one node: no node label to tell apart, none cut short");
             }
             assertEquals("job-1-ab/1: failed on node local: the witness does not satisfy the circuit",
                     browser.findElement(By.cssSelector("#cluster-jobs .cell[data-state=FAILED]")).getDomAttribute("title"));
