@@ -261,7 +261,7 @@ final class EngineCommand extends ParentCommand {
                 server.withoutKernels();
             }
             server.reopenKeys();
-            server.startWarmUp(EngineWarmUp.curves(warmUp), !noKernels);
+            server.startWarmUp(EngineWarmUp.curves(warmUp), !noKernels, EngineWarmUp.PROOFS);
             server.keyUsed(keyDomain);
             server.awaitStopped();
             if (server.replacedFor() > 0) {

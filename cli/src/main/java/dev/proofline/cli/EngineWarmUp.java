@@ -92,9 +92,15 @@ final class EngineWarmUp {
         return Integer.getInteger("proofline.engine.kernelsFromLog", KERNELS_FROM_LOG);
     }
 
-    /** Whether this JVM has the 8-lane kernels' module (the launcher adds it to long-running commands). */
-    static boolean kernelsPresent() {
-        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    /** Which kernels an engine runs, for its status; {@code withoutKernels}: started so ({@code --no-kernels}). */
+    static String kernels(boolean withoutKernels) {
+        if (withoutKernels) {
+            return "scalar only: started for a key below 2^" + kernelsFromLog() + ", from the one-off commands'"
+                    + " start-up cache; a larger key makes an engine with the 8-lane kernels replace it";
+        }
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                ? "8-lane where they pay (keys of 2^" + kernelsFromLog() + " or more)"
+                : "scalar only (this Java runtime has no jdk.incubator.vector)";
     }
 
     private final AtomicBoolean kernelsWanted = new AtomicBoolean();

@@ -151,27 +151,13 @@ final class LocalEngine {
      * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
      */
     static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
-        return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey());
-    }
-
-    /** As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none). */
-    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes)
-            throws IOException {
-        return start(home, idleTimeout, log, keyTableBytes, false);
+        return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey(), false, null);
     }
 
     /**
-     * As {@link #start(EngineHome, Duration, PrintStream, long)}; {@code auto}: started by a one-off
-     * command ({@link AutoStart}), as the status says.
-     */
-    static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
-            boolean auto) throws IOException {
-        return start(home, idleTimeout, log, keyTableBytes, auto, null);
-    }
-
-    /**
-     * As {@link #start(EngineHome, Duration, PrintStream, long, boolean)}; {@code verifyKeys}: a prepared
-     * ptau that every key must verify against, with its r1cs, before it is proved with
+     * As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none);
+     * {@code auto}: started by a one-off command ({@link AutoStart}), as the status says; {@code verifyKeys}:
+     * a prepared ptau that every key must verify against, with its r1cs, before it is proved with
      * ({@link VerifiedKeys}; null: keys are not checked).
      */
     static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
@@ -212,13 +198,9 @@ final class LocalEngine {
 
     /**
      * Starts compiling the code of a proof on those curves in the background ({@link EngineWarmUp}),
-     * with the 8-lane kernels or not; its state is in the status.
+     * with the 8-lane kernels or not, with that many proofs on each ({@link EngineWarmUp#PROOFS}); its
+     * state is in the status.
      */
-    void startWarmUp(List<PairingCurve> curves, boolean kernels) {
-        startWarmUp(curves, kernels, EngineWarmUp.PROOFS);
-    }
-
-    /** As {@link #startWarmUp(List, boolean)}, with that many proofs on each curve. */
     void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
         EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs);
         warmUp = w;
@@ -231,18 +213,16 @@ final class LocalEngine {
         if (w != null) {
             w.keyUsed(logDomainSize);
         }
-        if (withoutKernels && logDomainSize >= EngineWarmUp.kernelsFromLog() && replacedFor.compareAndSet(0, logDomainSize)) {
-            // after this request: the endpoint goes at once, so the next command is not served by this engine
+        if (withoutKernels && logDomainSize >= EngineWarmUp.kernelsFromLog()
+                && replacedFor.compareAndSet(0, logDomainSize)) {   // the endpoint goes now, the engine after this request
             Thread.ofVirtual().name("engine-replaced").start(() -> stop("a key of 2^" + logDomainSize
                     + " wants the 8-lane kernels: an engine with them replaces this one"));
         }
     }
 
     /**
-     * This engine runs without the 8-lane kernels, from the start-up cache of one-off commands (started for
-     * a key below 2^{@link EngineWarmUp#kernelsFromLog}, whose first requests it serves sooner so): the first
-     * request with a larger key is served, then the engine stops, and {@link #replacedFor} tells the caller
-     * to start an engine with the kernels (docs/decisions/0024-engine-without-kernels-for-small-keys.md).
+     * Runs without the 8-lane kernels ({@code engine run --no-kernels}): the first request with a key of
+     * 2^{@link EngineWarmUp#kernelsFromLog} or more is served, then the engine stops ({@link #replacedFor}).
      */
     void withoutKernels() {
         withoutKernels = true;
@@ -373,11 +353,7 @@ final class LocalEngine {
         lines.add("requests   " + served.get() + " served");
         EngineWarmUp w = warmUp;
         lines.add("warm-up    " + (w == null ? "none" : w.state()));
-        lines.add("kernels    " + (withoutKernels ? "scalar only: started for a key below 2^" + EngineWarmUp.kernelsFromLog()
-                + ", from the one-off commands' start-up cache; a larger key makes an engine with the 8-lane kernels"
-                + " replace it" : EngineWarmUp.kernelsPresent() ? "8-lane where they pay (keys of 2^"
-                        + EngineWarmUp.kernelsFromLog() + " or more)" : "scalar only (this Java runtime has no"
-                        + " jdk.incubator.vector)"));
+        lines.add("kernels    " + EngineWarmUp.kernels(withoutKernels));
         VerifiedKeys v = verifiedKeys;
         lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"
                 : String.format(Locale.ROOT, "checked against %s and the r1cs beside each key: %d verified, %d"
