@@ -30,8 +30,9 @@ final class Heartbeat implements Presence {
     private final HeldClaims claims;
     private final LongSupplier proofs;
     private final StoreOutage outage;
-    private final ClaimSignal signal;
     private final Consumer<String> log;
+    /** The claims of a previous life taken back, and the store's upkeep after each beat. */
+    private final StoreUpkeep upkeep;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
             StoreNode.threads("cluster-heartbeat"));
 
@@ -49,8 +50,9 @@ final class Heartbeat implements Presence {
         this.claims = claims;
         this.proofs = proofs;
         this.outage = outage;
-        this.signal = signal;
         this.log = log;
+        this.upkeep = new StoreUpkeep(store, nodeId, settings.heartbeatInterval(), settings.resultRetention(),
+                settings.fetchedRetention(), outage, signal, log);
     }
 
     /**
@@ -59,14 +61,7 @@ final class Heartbeat implements Presence {
      */
     @Override
     public void rejoin() {
-        try {
-            int requeued = store.membership().leave(nodeId);
-            if (requeued > 0) {
-                log.accept("requeued " + requeued + " partition(s) this node was proving when it stopped");
-            }
-        } catch (RuntimeException e) {
-            outage.noteDown(e);
-        }
+        upkeep.rejoin();
     }
 
     /** Beats every {@code heartbeat_interval} from now on. */
@@ -93,13 +88,11 @@ final class Heartbeat implements Presence {
                     l.abandon();
                 }
             }
-            if (store.upkeep().run(settings.resultRetention(), settings.fetchedRetention()) > 0) {
-                signal.wake();
-            }
-            outage.noteUp();
         } catch (RuntimeException e) {
             outage.noteDown(e);
+            return;
         }
+        upkeep.beat();
     }
 
     /** Beats no more. */

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * it takes back the claims of a previous life at start, runs the store's upkeep every
  * {@code interval} (a job past its deadline ends and its waiters are answered; ended jobs are deleted
  * after their retention) and gives back what it still holds when it stops. It tells the store nothing
- * of itself: no other node reads it, and its claims have no lease to extend.
+ * of itself: no other node reads it, and its claims have no lease to extend. A cluster member's
+ * {@link Heartbeat} takes back claims and runs the upkeep through one of these too.
  */
 final class StoreUpkeep implements Presence {
 
@@ -24,8 +25,7 @@ final class StoreUpkeep implements Presence {
     private final StoreOutage outage;
     private final ClaimSignal signal;
     private final Consumer<String> log;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
-            StoreNode.threads("store-upkeep"));
+    private ScheduledExecutorService thread;
 
     StoreUpkeep(ClusterStore store, String nodeId, Duration interval, Duration resultRetention,
             Duration fetchedRetention, StoreOutage outage, ClaimSignal signal, Consumer<String> log) {
@@ -66,13 +66,16 @@ final class StoreUpkeep implements Presence {
     }
 
     @Override
-    public void start() {
+    public synchronized void start() {
+        thread = Executors.newSingleThreadScheduledExecutor(StoreNode.threads("store-upkeep"));
         thread.scheduleWithFixedDelay(this::beat, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public void stop() {
-        thread.shutdownNow();
+    public synchronized void stop() {
+        if (thread != null) {
+            thread.shutdownNow();
+        }
     }
 
     /** The claims still held go back to the queue for the next start. */
