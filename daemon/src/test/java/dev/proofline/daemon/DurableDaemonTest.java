@@ -277,14 +277,7 @@ class DurableDaemonTest {
         Daemon slow = Daemon.start(cfg, new SimulatedProofs(3_600_000, 0, p -> false), line -> log.add("slow: " + line));
         String id;
         try {
-            id = client(slow.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
-                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
-                    .build()).getJobId();
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (slow.storeNode().holding() == 0 && System.nanoTime() < giveUp) {
-                Thread.sleep(10);
-            }
-            assertEquals(1, slow.storeNode().holding(), "the partition is being proved: " + log);
+            id = submitAndAwaitHeld(slow);
         } finally {
             slow.shutdown(java.time.Duration.ZERO);
         }
@@ -303,14 +296,7 @@ class DurableDaemonTest {
         String id;
         try {
             var stub = client(d.grpcAddress());
-            id = stub.submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
-                    .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
-                    .build()).getJobId();
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (d.storeNode().holding() == 0 && System.nanoTime() < giveUp) {
-                Thread.sleep(10);
-            }
-            assertEquals(1, d.storeNode().holding(), "the partition is being proved: " + log);
+            id = submitAndAwaitHeld(d);
             Thread.sleep(2 * SingleNode.UPKEEP_INTERVAL.toMillis()); // upkeep has run since the claim
             assertEquals(List.of("CLAIMED local no expiry"), partitions(store, id),
                     "claimed without a lease: nobody else can take it");
@@ -327,6 +313,19 @@ class DurableDaemonTest {
             d.shutdown(Duration.ZERO);
         }
         assertEquals(List.of("QUEUED null no expiry"), partitions(store, id), "given back for the next start");
+    }
+
+    /** Submits a job of the fixture's one partition to {@code d}; returns its id once the daemon holds the partition. */
+    private String submitAndAwaitHeld(Daemon d) throws Exception {
+        String id = client(d.grpcAddress()).submitProof(SubmitProofRequest.newBuilder().setCircuitId(CIRCUIT)
+                .addPartitions(Partition.newBuilder().setWtns(ByteString.copyFrom(Files.readAllBytes(fixture.wtns()))))
+                .build()).getJobId();
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (d.storeNode().holding() == 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, d.storeNode().holding(), "the partition is being proved: " + log);
+        return id;
     }
 
     /** Each partition of job {@code id} in the store's file: its state, owner and whether its claim can expire. */
