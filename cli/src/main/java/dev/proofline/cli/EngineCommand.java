@@ -238,9 +238,9 @@ final class EngineCommand extends ParentCommand {
                 + " one-off command that started it proved with (its warm-up compiles what that size needs first)")
         int keyDomain;
 
-        @Option(names = "--no-kernels", description = "without the 8-lane kernels (the launcher starts this JVM from"
-                + " the one-off commands' start-up cache); the first key of 2^14 or more stops it once served, and an"
-                + " engine with them is started in its place")
+        @Option(names = "--no-kernels", description = "without the 8-lane kernels and without the warm-up (the launcher"
+                + " starts this JVM as a one-off command's, from the start-up cache); the first key of 2^14 or more stops"
+                + " it once served, and an engine with them is started in its place")
         boolean noKernels;
 
         @Override
@@ -261,7 +261,11 @@ final class EngineCommand extends ParentCommand {
                 server.withoutKernels();
             }
             server.reopenKeys();
-            server.startWarmUp(EngineWarmUp.curves(warmUp), !noKernels, EngineWarmUp.PROOFS);
+            if (!noKernels) {
+                // an engine started for a small key is warmed by its requests: the built-in circuit's key
+                // set-up and synthesis took the compilers from them (docs/decisions/0025-small-key-engine-warmed-by-its-requests.md)
+                server.startWarmUp(EngineWarmUp.curves(warmUp), true, EngineWarmUp.PROOFS);
+            }
             server.keyUsed(keyDomain);
             server.awaitStopped();
             if (server.replacedFor() > 0) {

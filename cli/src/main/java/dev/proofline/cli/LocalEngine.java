@@ -352,7 +352,8 @@ final class LocalEngine {
                 + "; timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
         lines.add("requests   " + served.get() + " served");
         EngineWarmUp w = warmUp;
-        lines.add("warm-up    " + (w == null ? "none" : w.state()));
+        lines.add("warm-up    " + (w != null ? w.state() : withoutKernels ? "none: started for a small key, its requests warm it"
+                : "none"));
         lines.add("kernels    " + EngineWarmUp.kernels(withoutKernels));
         VerifiedKeys v = verifiedKeys;
         lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"

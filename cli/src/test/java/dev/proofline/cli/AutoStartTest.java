@@ -153,6 +153,7 @@ class AutoStartTest {
         assertTrue(smallCommand.contains("--no-kernels"), smallCommand.toString());
         assertTrue(status().stream().anyMatch(l -> l.startsWith("kernels    scalar only: started for a key below 2^"
                 + large.power())), status()::toString);
+        assertTrue(status().contains("warm-up    none: started for a small key, its requests warm it"), status()::toString);
 
         Run big = prove(large);   // served by that engine, which then gives way
         assertEquals(0, big.code(), big.err());

@@ -70,7 +70,7 @@ class LauncherScriptTest {
     }
 
     @Test
-    void anEngineStartedWithoutKernelsRunsFromTheOneOffCommandsStartUpCacheWithoutTheIncubatingModule()
+    void anEngineStartedWithoutKernelsRunsAsAOneOffCommandsJvmFromItsStartUpCacheWithoutTheIncubatingModule()
             throws Exception {
         Path cache = release.resolve("app/proofline.aot");
         Files.writeString(cache, "");
@@ -80,9 +80,15 @@ class LauncherScriptTest {
         List<String> small = run(launcher, "engine", "run", "--key-domain", "12", "--no-kernels", "--auto");
         assertFalse(small.contains("jdk.incubator.vector"), () -> "loads the incubating module: " + small);
         assertTrue(small.contains("-XX:AOTCache=" + cache.toRealPath()), () -> "without the start-up cache: " + small);
+        List<String> oneOff = run(launcher, "prove", "c.zkey", "c.wtns", "p.json", "public.json");
+        List<String> compiler = oneOff.stream().filter(a -> a.startsWith("-XX:FreqInlineSize")
+                || a.startsWith("-XX:CompileThresholdScaling") || a.startsWith("-XX:CICompilerCount")).toList();
+        assertFalse(compiler.isEmpty(), () -> "a one-off command without its compiler options: " + oneOff);
+        assertTrue(small.containsAll(compiler), () -> "not the one-off commands' compiler options " + compiler + ": " + small);
         List<String> large = run(launcher, "engine", "run", "--key-domain", "16", "--auto");
         assertTrue(large.contains("jdk.incubator.vector"), () -> "lost the 8-lane kernels: " + large);
         assertTrue(large.stream().noneMatch(a -> a.startsWith("-XX:AOTCache")), () -> "a cache it cannot use: " + large);
+        assertTrue(large.stream().noneMatch(compiler::contains), () -> "the one-off commands' compiler options: " + large);
     }
 
     @Test
