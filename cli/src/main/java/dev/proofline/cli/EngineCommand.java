@@ -260,7 +260,7 @@ final class EngineCommand extends ParentCommand {
             if (noKernels) {
                 server.withoutKernels();
             }
-            server.reopenKeys();
+            server.reopenKeys(!noKernels);
             if (!noKernels) {
                 // an engine started for a small key is warmed by its requests: the built-in circuit's key
                 // set-up and synthesis took the compilers from them (docs/decisions/0025-small-key-engine-warmed-by-its-requests.md)

@@ -50,19 +50,23 @@ final class EngineWarmUp {
     private final List<PairingCurve> curves;
     private final boolean kernels;
     private final int proofs;
+    private final Runnable last;
     private volatile String state = "not started";
 
     /**
      * A warm-up of {@code proofs} proofs on each of those curves ({@link #PROOFS} in the engine), run as
-     * {@code housekeeping}; with {@code kernels}, of the 8-lane kernels too.
+     * {@code housekeeping}; with {@code kernels}, of the 8-lane kernels too; {@code last} its last step
+     * (the engine's reopened keys proved once: {@link KeysAcrossRestarts#proveHeld}), run even where the
+     * rest failed.
      */
     EngineWarmUp(Housekeeping housekeeping, Consumer<String> log, List<PairingCurve> curves, boolean kernels,
-            int proofs) {
+            int proofs, Runnable last) {
         this.housekeeping = housekeeping;
         this.log = log;
         this.curves = List.copyOf(curves);
         this.kernels = kernels;
         this.proofs = proofs;
+        this.last = last;
     }
 
     /** The curves named (snarkjs's names, or "none"). */
@@ -171,11 +175,20 @@ final class EngineWarmUp {
                 state = "running: proofs on " + curve.snarkjsName();
                 prove(curve, dir.resolve(curve.snarkjsName()), files);
             }
+            state = "running: a proof of each reopened key";
+            last.run();
             state = String.format(Locale.ROOT, "done in %.1f s", (System.nanoTime() - t0) / 1e9);
         } catch (Exception e) {
             state = "failed: " + e;
         } finally {
             delete(dir);
+        }
+        if (state.startsWith("failed")) {
+            try {
+                last.run();   // the keys held for it let go
+            } catch (RuntimeException e) {
+                // its own failure is only the JIT's loss
+            }
         }
         log.accept("warm-up " + state);
     }

@@ -3,6 +3,7 @@ package dev.proofline.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -34,8 +35,12 @@ final class KeysAcrossRestarts {
      * directory held ({@link EngineHome#residentKeysFile}) that still exist, with their tables (mapped
      * from the cache where it has them): a restarted engine then proves a known key at full speed from
      * its first request. A key that cannot be opened, or is refused by the keys' check, is left out.
+     * Each is then proved once with a made-up witness ({@link #throwawayProof}): at once, or, where
+     * {@code warmUpFollows}, when the warm-up calls {@link #proveHeld} (its kernels compiled: a proof
+     * before them compiled the scalar code, and the first request then ran the 8-lane transforms cold),
+     * the key held open until then.
      */
-    void reopen() {
+    void reopen(boolean warmUpFollows) {
         List<String> paths;
         try {
             paths = java.nio.file.Files.readAllLines(home.residentKeysFile(), StandardCharsets.UTF_8);
@@ -49,15 +54,54 @@ final class KeysAcrossRestarts {
                     continue;
                 }
                 housekeeping.awaitTurn();
-                try (Loader.KeyLease lease = loader.provingKey(zkey)) {
-                    log.accept("reopened " + p);
-                    housekeeping.awaitTurn();
-                    throwawayProof(lease.key());
+                Loader.KeyLease lease;
+                try {
+                    lease = loader.provingKey(zkey);
                 } catch (RuntimeException e) {
                     log.accept("not reopened " + p + ": " + e.getMessage());
+                    continue;
+                }
+                log.accept("reopened " + p);
+                Held key = new Held(p, lease);
+                if (!warmUpFollows || !holdUnlessWarm(key)) {
+                    prove(key);
                 }
             }
         });
+    }
+
+    /** A key reopened, by its path as remembered. */
+    private record Held(String path, Loader.KeyLease lease) {
+    }
+
+    /** The keys reopened and held for the warm-up's end ({@link #proveHeld}); {@code warm}: it has come. */
+    private final List<Held> held = new ArrayList<>();
+    private boolean warm;
+
+    private synchronized boolean holdUnlessWarm(Held key) {
+        if (!warm) {
+            held.add(key);
+        }
+        return !warm;
+    }
+
+    /** The warm-up's last step: proves each key reopened so far once, and lets it go; later ones are proved at once. */
+    void proveHeld() {
+        List<Held> keys;
+        synchronized (this) {
+            warm = true;
+            keys = List.copyOf(held);
+            held.clear();
+        }
+        keys.forEach(this::prove);
+    }
+
+    private void prove(Held key) {
+        try (Loader.KeyLease lease = key.lease()) {
+            housekeeping.awaitTurn();
+            throwawayProof(lease.key());
+        }
+        log.accept("warmed " + key.path() + " (a proof with a made-up witness)");
     }
 
     /**
@@ -67,16 +111,23 @@ final class KeysAcrossRestarts {
      */
     static void throwawayProof(dev.proofline.groth16.ProvingKey key) {
         int n = key.variableCount();
-        long[] w = new long[n * dev.proofline.r1cs.Witness.WORDS];
+        int words = dev.proofline.r1cs.Witness.WORDS;
+        long[] w = new long[n * words];
         java.util.SplittableRandom random = new java.util.SplittableRandom(n);
-        for (int i = 0; i < w.length; i++) {
-            // every value below 2^253, below the scalar field's modulus on both curves
-            w[i] = i % 4 == 3 ? random.nextLong() >>> 11 : random.nextLong();
+        for (int i = 1; i < n; i++) {
+            // as a circom witness is made: mostly bits (the MSMs' terms of 0 and 1 take paths of their own,
+            // which a witness of full elements only left to the first request), the rest full elements
+            int kind = random.nextInt(10);
+            if (kind >= 4 && kind < 7) {
+                w[i * words] = 1;
+            } else if (kind >= 7) {
+                for (int j = 0; j < words; j++) {
+                    // below 2^253, below the scalar field's modulus on both curves
+                    w[i * words + j] = j == words - 1 ? random.nextLong() >>> 11 : random.nextLong();
+                }
+            }
         }
         w[0] = 1;   // the constant wire
-        w[1] = 0;
-        w[2] = 0;
-        w[3] = 0;
         try {
             dev.proofline.groth16.Prover.create().prove(key, new dev.proofline.r1cs.Witness(key.curve(), w));
         } catch (RuntimeException e) {

@@ -202,7 +202,7 @@ final class LocalEngine {
      * state is in the status.
      */
     void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
-        EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs);
+        EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs, keysAcrossRestarts::proveHeld);
         warmUp = w;
         w.start();
     }
@@ -235,10 +235,11 @@ final class LocalEngine {
 
     /**
      * Opens again, in the background as the engine's own work, the keys the last engine of this state
-     * directory held ({@link KeysAcrossRestarts#reopen}).
+     * directory held ({@link KeysAcrossRestarts#reopen}); {@code warmUpFollows}: {@link #startWarmUp} is
+     * called next, and proves them at its end.
      */
-    void reopenKeys() {
-        keysAcrossRestarts.reopen();
+    void reopenKeys(boolean warmUpFollows) {
+        keysAcrossRestarts.reopen(warmUpFollows);
     }
 
     EngineHome.Endpoint endpoint() {

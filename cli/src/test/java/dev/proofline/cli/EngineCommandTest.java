@@ -179,7 +179,7 @@ class EngineCommandTest {
         // the key before any request, its tables mapped from the cache
         server.stop("restarted");
         server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
-        server.reopenKeys();
+        server.reopenKeys(true);   // proved once by the warm-up's last step
         String keyLine = "(?s).*key        " + java.util.regex.Pattern.quote(fx.zkey().toString())
                 + " \\(bn128, 2\\^\\d+, [0-9.]+ KiB, tables [0-9.]+ [KM]iB, mapped from the cache in [0-9.]+ s, used %s.*";
         CliRun restarted = client(tmp, "engine", "status");
@@ -189,9 +189,30 @@ class EngineCommandTest {
         }
         assertTrue(restarted.out().matches(keyLine.formatted("1 time")), restarted.out());
         assertEquals(0, server.served(), "reopened before any request");
+        String warmed = "warmed " + fx.zkey().toAbsolutePath();
+        assertFalse(log.toString(StandardCharsets.UTF_8).contains(warmed), "proved before the warm-up: " + log);
+        server.startWarmUp(java.util.List.of(), false, 0);
+        awaitLog("warm-up done in ", deadline + 60_000_000_000L);
+        String lines = log.toString(StandardCharsets.UTF_8);
+        assertTrue(lines.indexOf(warmed) >= 0 && lines.indexOf(warmed) < lines.lastIndexOf("warm-up done in "), lines);
+        assertTrue(client(tmp, "engine", "status").out().matches(keyLine.formatted("1 time")), "let go by the warm-up");
         CliRun again = client(tmp, "prove", fx.zkey().toString(), fx.wtns().toString(), "proof.json", "public.json");
         assertEquals(0, again.code(), again.err());
         assertTrue(client(tmp, "engine", "status").out().matches(keyLine.formatted("2 times")));
+
+        // an engine without a warm-up (started for a small key) proves it once at once
+        server.stop("restarted");
+        log.reset();
+        server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+        server.reopenKeys(false);
+        awaitLog(warmed, deadline + 120_000_000_000L);
+    }
+
+    private void awaitLog(String line, long deadlineNanos) throws InterruptedException {
+        while (!log.toString(StandardCharsets.UTF_8).contains(line) && System.nanoTime() < deadlineNanos) {
+            Thread.sleep(50);
+        }
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains(line), () -> "no '" + line + "' in " + log);
     }
 
     /**
