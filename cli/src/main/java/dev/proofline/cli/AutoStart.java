@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A one-off command that found no engine starts one in the background, once it has done its own work
@@ -82,8 +83,9 @@ final class AutoStart {
      * the largest key the command proved with (0: none), which the engine's warm-up is told first.
      */
     static void afterOneOff(String[] args, Map<String, String> env, PrintStream err, int keyDomain) {
-        if (args.length == 0 || !(LocalEngine.SERVED.contains(args[0]) || LocalEngine.CLIENT.contains(args[0]))) {
-            return;
+        if (args.length == 0 || !(LocalEngine.SERVED.contains(args[0]) || LocalEngine.CLIENT.contains(args[0]))
+                || List.of(args).stream().anyMatch(HELP::contains)) {
+            return;   // nothing to serve, or a command's help or version only
         }
         EngineHome home = EngineHome.fromEnvironment(env);
         if (declined(env, home).isPresent()) {
@@ -111,6 +113,9 @@ final class AutoStart {
             // no engine this time: the next command tries again
         }
     }
+
+    /** The options that print a command's help or the version instead of running it. */
+    private static final Set<String> HELP = Set.of("-h", "--help", "-V", "--version");
 
     /** Whether an engine holds (or is taking) the state directory's lock; where that cannot be told, yes. */
     static boolean lockHeld(EngineHome home) {

@@ -188,6 +188,14 @@ class AutoStartTest {
 
     @Test
     void noEngineStartsWhereItWouldSurprise() throws Exception {
+        for (String option : List.of("--help", "-V")) {   // a command's help or the version: nothing to serve
+            Run help = main(Map.of(), "prove", option);
+            assertEquals(0, help.code(), help.err());
+            assertFalse(help.out().isEmpty());
+            Thread.sleep(300);
+            assertFalse(Files.exists(home.endpointFile()), "an engine after prove " + option);
+            assertTrue(engines().isEmpty(), "an engine process after prove " + option);
+        }
         assertNoEngineAfter(Map.of("CI", "true"));
         assertNoEngineAfter(Map.of("PROOFLINE_ENGINE", "off"));
         assertNoEngineAfter(Map.of("PROOFLINE_ENGINE", "manual"));
