@@ -224,20 +224,20 @@ if [ "${LOOP:-1}" = 1 ]; then
     echo "== $id: a shell loop from a clean state" >&2
     # the reference alone first (no engine of ours runs yet): beside an engine it can run slower, which
     # flatters the ratio in the loop
-    for i in $(seq 3); do
+    # one timed proof of the reference tool: reference <proof.json> <public.json>
+    reference() {
       if [ -n "$rapidsnark" ]; then
-        timed "$rapidsnark" "$zkey" "$wtns" "$out/la.json" "$out/lapub.json" >> "$out/loopalone"
+        timed "$rapidsnark" "$zkey" "$wtns" "$1" "$2"
       else
-        timed $snarkjs groth16 prove "$zkey" "$wtns" "$out/la.json" "$out/lapub.json" >> "$out/loopalone"
+        timed $snarkjs groth16 prove "$zkey" "$wtns" "$1" "$2"
       fi
+    }
+    for i in $(seq 3); do
+      reference "$out/la.json" "$out/lapub.json" >> "$out/loopalone"
     done
     for i in $(seq 7); do
       timed ./proofline prove "$zkey" "$wtns" "$out/l$i.json" "$out/lpub$i.json" >> "$out/loop"
-      if [ -n "$rapidsnark" ]; then
-        timed "$rapidsnark" "$zkey" "$wtns" "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
-      else
-        timed $snarkjs groth16 prove "$zkey" "$wtns" "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
-      fi
+      reference "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
     done
     engine_started=1
     for i in $(seq 7); do

@@ -149,6 +149,7 @@ final class EngineWarmUp {
 
     private void run() {
         long t0 = System.nanoTime();
+        Exception failure = null;
         Path dir = null;
         // the warm-up key's tables are built before its first proof (its key is new at each start: not cached)
         ResidentFiles.TableBuilding tables = new ResidentFiles.TableBuilding(EngineMemory.tableBytesPerKey(), null,
@@ -175,21 +176,19 @@ final class EngineWarmUp {
                 state = "running: proofs on " + curve.snarkjsName();
                 prove(curve, dir.resolve(curve.snarkjsName()), files);
             }
-            state = "running: a proof of each reopened key";
-            last.run();
-            state = String.format(Locale.ROOT, "done in %.1f s", (System.nanoTime() - t0) / 1e9);
         } catch (Exception e) {
-            state = "failed: " + e;
+            failure = e;
         } finally {
             delete(dir);
         }
-        if (state.startsWith("failed")) {
-            try {
-                last.run();   // the keys held for it let go
-            } catch (RuntimeException e) {
-                // its own failure is only the JIT's loss
-            }
+        try {
+            state = "running: a proof of each reopened key";
+            last.run();   // after a failure too: the keys held for it let go
+        } catch (RuntimeException e) {
+            failure = failure == null ? e : failure;
         }
+        state = failure == null ? String.format(Locale.ROOT, "done in %.1f s", (System.nanoTime() - t0) / 1e9)
+                : "failed: " + failure;
         log.accept("warm-up " + state);
     }
 
