@@ -54,7 +54,7 @@ final class AotTrainingCommand implements Callable<Integer> {
     /** The requests of {@link #call} sent to an engine started in this process on {@code home}, then stopped. */
     private void throughAnEngine(Path dir, EngineHome home) throws Exception {
         LocalEngine engine = LocalEngine.start(home, Duration.ZERO, new PrintStream(OutputStream.nullOutputStream()), 0, false,
-                null);
+                null, 0);
         try {
             for (int i = 0; i < rounds; i++) {
                 for (List<String> args : List.of(List.of("prove", "c.zkey", "c.wtns", "proof.json", "public.json"),

@@ -101,7 +101,7 @@ final class AutoStart {
             } else if (lockHeld(home)) {
                 return;   // one is starting
             }
-            Process engine = spawn(home, env, List.of(args), LocalEngine.CLIENT.contains(args[0]), keyDomain);
+            Process engine = spawn(home, env, List.of(args), LocalEngine.CLIENT.contains(args[0]), keyDomain, 0);
             if (!Files.exists(home.noticeFile())) {
                 Files.writeString(home.noticeFile(), "");
                 err.println("proofline: started a local engine in the background (pid " + engine.pid()
@@ -128,11 +128,13 @@ final class AutoStart {
      * process was started by it
      * ({@code PROOFLINE_LAUNCHER}, so that the engine has the launcher's JVM options), else with this
      * JVM's command line. {@code noWarmUp}: without the warm-up, whatever the settings say. {@code keyDomain}:
-     * the domain size (log) of the key the command proved with, 0 for none; below
-     * 2^{@link EngineWarmUp#kernelsFromLog} the engine runs without the 8-lane kernels ({@code --no-kernels}).
+     * the domain size (log) of the key the command proved with, 0 for none; where there is one, the engine
+     * runs without the 8-lane kernels ({@code --no-kernels}), and a key of 2^{@link EngineWarmUp#kernelsFromLog}
+     * or more makes it start one with them beside it ({@link Succession}). {@code predecessor}: the pid of the
+     * engine that starts this one as its successor ({@code --succeed}), 0 for none.
      */
-    static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp, int keyDomain)
-            throws IOException {
+    static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp, int keyDomain,
+            long predecessor) throws IOException {
         EngineSettings settings = EngineSettings.of(home);
         String warmUp = noWarmUp ? "none" : settings.warmUp();
         List<String> cmd = new ArrayList<>();
@@ -155,8 +157,11 @@ final class AutoStart {
         if (keyDomain > 0) {
             cmd.addAll(List.of("--key-domain", Integer.toString(keyDomain)));
         }
-        if (keyDomain > 0 && keyDomain < EngineWarmUp.kernelsFromLog()) {
-            // its first requests sooner, from the one-off commands' start-up cache, where the kernels would not pay
+        if (predecessor != 0) {
+            cmd.addAll(List.of("--succeed", Long.toString(predecessor)));
+        } else if (keyDomain > 0) {
+            // its first requests sooner, from the one-off commands' start-up cache, without the kernels' compilation
+            // beside them (docs/decisions/0026-kernels-engine-takes-over-once-warm.md)
             cmd.add("--no-kernels");
         }
         cmd.add("--auto");

@@ -230,18 +230,44 @@ final class EngineClient {
      * started once it has.
      */
     static void retire(EngineHome home) {
-        Optional<Connection> c = connect(home);
-        if (c.isEmpty()) {
-            return;
-        }
-        try (Socket socket = c.get().socket()) {
-            socket.setSoTimeout(RETIRE_TIMEOUT_MS);
-            Writer w = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
-            w.write(EngineRequest.HELLO + "\n" + c.get().endpoint().token() + "\n/\n2\nengine\nstop\n");
-            w.flush();
-            socket.getInputStream().readAllBytes();
+        connect(home).ifPresent(c -> control(c, RETIRE_TIMEOUT_MS, "engine", "stop"));
+    }
+
+    /** How long {@link #handOver} waits for the engine to finish the commands it has taken. */
+    private static final int HAND_OVER_TIMEOUT_MS = 600_000;
+
+    /**
+     * Asks the engine of {@code predecessor} to hand over to the engine that calls this, its successor
+     * ({@link Succession}): it stops after the commands it has taken, leaving the successor running.
+     * Returns once it has stopped (at most {@link #HAND_OVER_TIMEOUT_MS}); whether it said it did.
+     */
+    static boolean handOver(EngineHome.Endpoint predecessor) {
+        Socket s = new Socket();
+        try {
+            s.connect(new InetSocketAddress(LocalEngine.LOOPBACK, predecessor.port()), CONNECT_TIMEOUT_MS);
         } catch (IOException e) {
-            // still stopping: the next command finds it gone
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // not connected
+            }
+            return false;
+        }
+        return control(new Connection(s, predecessor), HAND_OVER_TIMEOUT_MS, "engine", Succession.HAND_OVER);
+    }
+
+    /** Sends a control request ({@code engine ...}) and reads the answer to its end; whether it exited 0. */
+    private static boolean control(Connection c, int timeoutMs, String... args) {
+        try (Socket socket = c.socket()) {
+            socket.setSoTimeout(timeoutMs);
+            Writer w = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
+            w.write(EngineRequest.HELLO + "\n" + c.endpoint().token() + "\n/\n" + args.length + "\n"
+                    + String.join("\n", args) + "\n");
+            w.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return answer.endsWith("x 0\n");
+        } catch (IOException e) {
+            return false;   // still stopping: the next command finds it gone
         }
     }
 

@@ -239,9 +239,13 @@ final class EngineCommand extends ParentCommand {
         int keyDomain;
 
         @Option(names = "--no-kernels", description = "without the 8-lane kernels and without the warm-up (the launcher"
-                + " starts this JVM as a one-off command's, from the start-up cache); the first key of 2^14 or more stops"
-                + " it once served, and an engine with them is started in its place")
+                + " starts this JVM as a one-off command's, from the start-up cache); the first key of 2^14 or more starts"
+                + " an engine with them beside it (--succeed), which takes over once warm")
         boolean noKernels;
+
+        @Option(names = "--succeed", paramLabel = "<pid>", description = "warm up beside the engine of that pid (one"
+                + " without the 8-lane kernels), then take over from it; stop if it ends first")
+        long predecessor;
 
         @Override
         public Integer call() throws IOException, InterruptedException {
@@ -250,7 +254,8 @@ final class EngineCommand extends ParentCommand {
             Path ptau = verifyKeys != null ? ptau(spec, verifyKeys) : EngineSettings.of(home).verifyKeys();
             LocalEngine server;
             try {
-                server = LocalEngine.start(home, idleTimeout, System.out, tableBytes(spec, keyTables), auto, ptau);
+                server = LocalEngine.start(home, idleTimeout, System.out, tableBytes(spec, keyTables), auto, ptau,
+                        predecessor);
             } catch (LocalEngine.AlreadyRunningException e) {
                 spec.commandLine().getErr().println("proofline engine: " + e.getMessage()
                         + (auto ? "; this one is not needed" : ""));
@@ -258,21 +263,22 @@ final class EngineCommand extends ParentCommand {
             }
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("engine-shutdown").unstarted(server::abandon));
             if (noKernels) {
-                server.withoutKernels();
+                server.withoutKernels(spec.root().commandLine().getParseResult().originalArgs());
             }
-            server.reopenKeys(!noKernels);
-            if (!noKernels) {
-                // an engine started for a small key is warmed by its requests: the built-in circuit's key
-                // set-up and synthesis took the compilers from them (docs/decisions/0025-small-key-engine-warmed-by-its-requests.md)
-                server.startWarmUp(EngineWarmUp.curves(warmUp), true, EngineWarmUp.PROOFS);
+            if (predecessor != 0) {
+                // the kernels, then the keys its predecessor holds, proved a few times; then it takes over.
+                // Its kernels wait for the engine's turns like the rest: the predecessor's requests come first
+                server.startWarmUp(EngineWarmUp.curves(warmUp), true, 0);
+            } else {
+                server.reopenKeys(!noKernels);
+                if (!noKernels) {
+                    // an engine started for a small key is warmed by its requests: the built-in circuit's key
+                    // set-up and synthesis took the compilers from them (docs/decisions/0025-small-key-engine-warmed-by-its-requests.md)
+                    server.startWarmUp(EngineWarmUp.curves(warmUp), true, EngineWarmUp.PROOFS);
+                }
+                server.keyUsed(keyDomain);
             }
-            server.keyUsed(keyDomain);
             server.awaitStopped();
-            if (server.replacedFor() > 0) {
-                // its lock is free now: the engine with the kernels takes it (or one a command started first)
-                AutoStart.spawn(home, System.getenv(), spec.root().commandLine().getParseResult().originalArgs(),
-                        warmUp.equals(List.of("none")), server.replacedFor());
-            }
             return 0;
         }
     }

@@ -172,7 +172,7 @@ final class EngineWarmUp {
                 }
                 ZkeyProver.warmUp(curve);
             }
-            for (PairingCurve curve : curves) {
+            for (PairingCurve curve : proofs > 0 ? curves : List.<PairingCurve>of()) {
                 state = "running: proofs on " + curve.snarkjsName();
                 prove(curve, dir.resolve(curve.snarkjsName()), files);
             }
@@ -182,7 +182,7 @@ final class EngineWarmUp {
             delete(dir);
         }
         try {
-            state = "running: a proof of each reopened key";
+            state = "running: proofs of the keys";
             last.run();   // after a failure too: the keys held for it let go
         } catch (RuntimeException e) {
             failure = failure == null ? e : failure;

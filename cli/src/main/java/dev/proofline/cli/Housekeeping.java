@@ -10,6 +10,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -108,16 +109,41 @@ final class Housekeeping implements AutoCloseable {
         await(() -> forOthers);
     }
 
-    private void await(BooleanSupplier forOthers) {
+    /**
+     * As {@link #awaitTurn}, and then until it has been the engine's turn for {@code quiet} without a
+     * break: for a step that takes the cores for a while at once (a JVM's start), which a program run in
+     * a loop beside the engine's requests would otherwise meet in one of its short gaps.
+     */
+    void awaitQuiet(Duration quiet) {
+        long since = System.nanoTime();
+        while (!Thread.currentThread().isInterrupted()) {
+            if (await(() -> true)) {
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since >= quiet.toNanos()) {
+                return;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Waits for the turn; whether it had to. */
+    private boolean await(BooleanSupplier forOthers) {
         lowerPriority();
+        boolean waited = false;
         try {
             while (requests.get() > 0 || oneOffRunning()
                     || (forOthers.getAsBoolean() && yieldToOthers && stillYielding() && othersBusy())) {
+                waited = true;
                 Thread.sleep(POLL_MS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return waited;
     }
 
     /**

@@ -41,33 +41,55 @@ final class KeysAcrossRestarts {
      * the key held open until then.
      */
     void reopen(boolean warmUpFollows) {
-        List<String> paths;
-        try {
-            paths = java.nio.file.Files.readAllLines(home.residentKeysFile(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return;
-        }
+        List<String> paths = remembered();
         housekeeping.submit(() -> {
-            for (String p : paths.reversed()) {   // the most recently used opened last: evicted last
-                Path zkey = Path.of(p);
-                if (p.isBlank() || !zkey.isAbsolute() || !java.nio.file.Files.isRegularFile(zkey)) {
-                    continue;
-                }
-                housekeeping.awaitTurn();
-                Loader.KeyLease lease;
-                try {
-                    lease = loader.provingKey(zkey);
-                } catch (RuntimeException e) {
-                    log.accept("not reopened " + p + ": " + e.getMessage());
-                    continue;
-                }
-                log.accept("reopened " + p);
-                Held key = new Held(p, lease);
-                if (!warmUpFollows || !holdUnlessWarm(key)) {
-                    prove(key);
+            for (String p : paths) {
+                Held key = open(p);
+                if (key != null && (!warmUpFollows || !holdUnlessWarm(key))) {
+                    prove(key, 1);
                 }
             }
         });
+    }
+
+    /**
+     * For an engine that takes over from another ({@link Succession}): opens the keys the other one wrote
+     * down, in this thread (the warm-up's), and proves each {@code proofs} times with a made-up witness,
+     * at the engine's turns, so that it serves them at its full speed from its first request.
+     */
+    void reopenAndProve(int proofs) {
+        for (String p : remembered()) {
+            Held key = open(p);
+            if (key != null) {
+                prove(key, proofs);
+            }
+        }
+    }
+
+    /** The keys written down by the last engine of the state directory, the most recently used last (evicted last). */
+    private List<String> remembered() {
+        try {
+            return java.nio.file.Files.readAllLines(home.residentKeysFile(), StandardCharsets.UTF_8).reversed();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** Opens the key at {@code p} at the engine's turn; null where it is gone, cannot be opened or is refused. */
+    private Held open(String p) {
+        Path zkey = Path.of(p);
+        if (p.isBlank() || !zkey.isAbsolute() || !java.nio.file.Files.isRegularFile(zkey)) {
+            return null;
+        }
+        housekeeping.awaitTurn();
+        try {
+            Loader.KeyLease lease = loader.provingKey(zkey);
+            log.accept("reopened " + p);
+            return new Held(p, lease);
+        } catch (RuntimeException e) {
+            log.accept("not reopened " + p + ": " + e.getMessage());
+            return null;
+        }
     }
 
     /** A key reopened, by its path as remembered. */
@@ -93,15 +115,18 @@ final class KeysAcrossRestarts {
             keys = List.copyOf(held);
             held.clear();
         }
-        keys.forEach(this::prove);
+        keys.forEach(key -> prove(key, 1));
     }
 
-    private void prove(Held key) {
+    private void prove(Held key, int proofs) {
         try (Loader.KeyLease lease = key.lease()) {
-            housekeeping.awaitTurn();
-            throwawayProof(lease.key());
+            for (int i = 0; i < proofs; i++) {
+                housekeeping.awaitTurn();
+                throwawayProof(lease.key());
+            }
         }
-        log.accept("warmed " + key.path() + " (a proof with a made-up witness)");
+        log.accept("warmed " + key.path() + (proofs == 1 ? " (a proof" : " (" + proofs + " proofs")
+                + " with a made-up witness)");
     }
 
     /**

@@ -7,13 +7,8 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.UnknownHostException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -26,6 +21,7 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.KeyTableCache;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -66,7 +62,7 @@ final class LocalEngine {
     static final Set<String> CLIENT = Set.of("submit", "await", "status", "cancel");
 
     /** The address the engine listens on: 127.0.0.1, which the bash launcher names (never ::1). */
-    static final InetAddress LOOPBACK = ipv4Loopback();
+    static final InetAddress LOOPBACK = InetAddress.ofLiteral("127.0.0.1");
 
     /** Witness generators kept open (keys: as many as {@link EngineMemory#keyBudgetBytes} holds). */
     static final int RESIDENT_WASMS = 4;
@@ -77,8 +73,8 @@ final class LocalEngine {
     private final EngineHome home;
     private final Duration idleTimeout;
     private final PrintStream log;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    /** The state directory's lock; null until a successor takes over ({@link #takeOver}). */
+    private volatile EngineLock lock;
     private final ServerSocket listener;
     private final EngineHome.Endpoint endpoint;
     private final ResidentFiles resident;
@@ -93,9 +89,11 @@ final class LocalEngine {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String stopReason = "";
-    /** Started without the 8-lane kernels, to be replaced by an engine with them for a larger key ({@link #withoutKernels}). */
+    /** Started without the 8-lane kernels, to make way for an engine with them for a larger key ({@link #withoutKernels}). */
     private volatile boolean withoutKernels;
-    private final AtomicInteger replacedFor = new AtomicInteger();
+    private final Succession succession;
+    /** Where this engine succeeds another: how it takes over; else null. */
+    private final Succession.Successor successor;
     /** The background warm-up, once started ({@link #startWarmUp}). */
     private volatile EngineWarmUp warmUp;
     /** The engine's own background work, which waits while requests run. */
@@ -112,8 +110,8 @@ final class LocalEngine {
     /** How the commands open keys: the resident files, each key checked first where keys are checked. */
     private final Loader loader;
 
-    private LocalEngine(EngineHome home, Duration idleTimeout, PrintStream log, FileChannel lockChannel, FileLock lock,
-            long keyTableBytes, boolean auto, Path verifyKeys) throws IOException {
+    private LocalEngine(EngineHome home, Duration idleTimeout, PrintStream log, EngineLock lock, long keyTableBytes,
+            boolean auto, Path verifyKeys, long predecessor) throws IOException {
         this.housekeeping = new Housekeeping(home);
         this.tableCache = new KeyTableCache(home.keyTableCacheDir());
         this.resident = new ResidentFiles(EngineMemory.keyBudgetBytes(), RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
@@ -126,13 +124,15 @@ final class LocalEngine {
         this.home = home;
         this.idleTimeout = idleTimeout;
         this.log = log;
-        this.lockChannel = lockChannel;
         this.lock = lock;
+        this.succession = new Succession(home, this::log);
         this.listener = new ServerSocket(0, 50, LOOPBACK);
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         this.endpoint = new EngineHome.Endpoint(listener.getLocalPort(), HexFormat.of().formatHex(secret),
                 ProcessHandle.current().pid(), EngineClient.ownJar());
+        this.successor = predecessor == 0 ? null : new Succession.Successor(home, predecessor, endpoint, this::serveFromNow,
+                l -> this.lock = l, this::stop, this::log);
         this.keysAcrossRestarts = new KeysAcrossRestarts(home, resident, loader, housekeeping, this::log);
     }
 
@@ -151,49 +151,55 @@ final class LocalEngine {
      * @throws AlreadyRunningException if another engine (in this process or another) holds {@code home}
      */
     static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log) throws IOException {
-        return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey(), false, null);
+        return start(home, idleTimeout, log, EngineMemory.tableBytesPerKey(), false, null, 0);
     }
 
     /**
      * As {@link #start(EngineHome, Duration, PrintStream)}, with that much for each key's tables (0: none);
      * {@code auto}: started by a one-off command ({@link AutoStart}), as the status says; {@code verifyKeys}:
      * a prepared ptau that every key must verify against, with its r1cs, before it is proved with
-     * ({@link VerifiedKeys}; null: keys are not checked).
+     * ({@link VerifiedKeys}; null: keys are not checked); {@code predecessor}: the pid of the engine this one
+     * succeeds ({@link Succession}), 0 for none: such an engine takes neither the lock nor requests until its
+     * warm-up has ended ({@link #startWarmUp}) and it takes over, and stops if its predecessor ends first.
      */
     static LocalEngine start(EngineHome home, Duration idleTimeout, PrintStream log, long keyTableBytes,
-            boolean auto, Path verifyKeys) throws IOException {
-        home.createEngineDir();
-        FileChannel ch = FileChannel.open(home.lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) {
-            ch.close();
-            throw new AlreadyRunningException(home);
-        }
+            boolean auto, Path verifyKeys, long predecessor) throws IOException {
+        EngineLock lock = predecessor != 0 ? null : EngineLock.take(home).orElseThrow(() -> new AlreadyRunningException(home));
         LocalEngine server = null;
         try {
-            server = new LocalEngine(home, idleTimeout, log, ch, lock, keyTableBytes, auto, verifyKeys);
-            home.writeEndpoint(server.endpoint);
+            server = new LocalEngine(home, idleTimeout, log, lock, keyTableBytes, auto, verifyKeys, predecessor);
+            if (predecessor == 0) {
+                home.writeEndpoint(server.endpoint);
+            }
         } catch (IOException | RuntimeException e) {
             if (server != null) {
                 closeQuietly(server.listener);
             }
-            ch.close();
+            if (lock != null) {
+                lock.close();
+            }
             throw e;
         }
         server.log("engine started" + (auto ? " by a command" : "") + ": pid " + server.endpoint.pid() + ", 127.0.0.1:"
                 + server.endpoint.port()
                 + ", idle timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout))
-                + (verifyKeys == null ? "" : ", keys verified against " + server.verifiedKeys.ptau()));
-        Thread.ofVirtual().name("engine-accept").start(server::accept);
-        if (!idleTimeout.isZero()) {
-            Thread.ofVirtual().name("engine-idle").start(server::watchIdle);
+                + (verifyKeys == null ? "" : ", keys verified against " + server.verifiedKeys.ptau())
+                + (predecessor == 0 ? "" : "; warms up beside pid " + predecessor + " and takes over once warm"));
+        if (server.successor == null) {
+            server.serveFromNow();
+        } else {
+            server.successor.watch();
         }
         return server;
+    }
+
+    /** Takes requests from now on (and stops when idle for the timeout). */
+    private void serveFromNow() {
+        lastActivity.set(System.nanoTime());
+        Thread.ofVirtual().name("engine-accept").start(this::accept);
+        if (!idleTimeout.isZero()) {
+            Thread.ofVirtual().name("engine-idle").start(this::watchIdle);
+        }
     }
 
     /**
@@ -202,7 +208,11 @@ final class LocalEngine {
      * state is in the status.
      */
     void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
-        EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs, keysAcrossRestarts::proveHeld);
+        Runnable last = successor == null ? keysAcrossRestarts::proveHeld : () -> {
+            keysAcrossRestarts.reopenAndProve(Succession.PROOFS_PER_KEY);
+            successor.takeOver();
+        };
+        EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs, last);
         warmUp = w;
         w.start();
     }
@@ -213,24 +223,19 @@ final class LocalEngine {
         if (w != null) {
             w.keyUsed(logDomainSize);
         }
-        if (withoutKernels && logDomainSize >= EngineWarmUp.kernelsFromLog()
-                && replacedFor.compareAndSet(0, logDomainSize)) {   // the endpoint goes now, the engine after this request
-            Thread.ofVirtual().name("engine-replaced").start(() -> stop("a key of 2^" + logDomainSize
-                    + " wants the 8-lane kernels: an engine with them replaces this one"));
+        if (withoutKernels && logDomainSize >= EngineWarmUp.kernelsFromLog()) {
+            succession.start(logDomainSize, housekeeping);
         }
     }
 
     /**
-     * Runs without the 8-lane kernels ({@code engine run --no-kernels}): the first request with a key of
-     * 2^{@link EngineWarmUp#kernelsFromLog} or more is served, then the engine stops ({@link #replacedFor}).
+     * Runs without the 8-lane kernels ({@code engine run --no-kernels}): the first key of
+     * 2^{@link EngineWarmUp#kernelsFromLog} or more starts its successor ({@link Succession}) with the JVM of
+     * {@code args}, this engine's arguments, where it was not started through the launcher.
      */
-    void withoutKernels() {
+    void withoutKernels(List<String> args) {
         withoutKernels = true;
-    }
-
-    /** The domain size (log) of the key that stopped this engine for one with the 8-lane kernels; 0: none did. */
-    int replacedFor() {
-        return replacedFor.get();
+        succession.startedWith(args);
     }
 
     /**
@@ -299,6 +304,7 @@ final class LocalEngine {
     void stop(String reason) {
         if (stopping.compareAndSet(false, true)) {
             stopReason = reason;
+            succession.stopping();
             home.removeEndpoint(endpoint);
             closeQuietly(listener);
             try {
@@ -318,11 +324,9 @@ final class LocalEngine {
     private void release() {
         housekeeping.close();
         resident.close();
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            // the process is ending, or the test that started this engine: the OS releases it
+        EngineLock l = lock;
+        if (l != null) {
+            l.close();
         }
         log("engine stopped: " + stopReason + "; " + served.get() + " requests served");
         stopped.countDown();
@@ -335,6 +339,7 @@ final class LocalEngine {
     void abandon() {
         if (stopping.compareAndSet(false, true)) {
             stopReason = "terminated";
+            succession.stopping();
             home.removeEndpoint(endpoint);
             closeQuietly(listener);
             log("engine terminated; " + served.get() + " requests served");
@@ -356,6 +361,7 @@ final class LocalEngine {
         lines.add("warm-up    " + (w != null ? w.state() : withoutKernels ? "none: started for a small key, its requests warm it"
                 : "none"));
         lines.add("kernels    " + EngineWarmUp.kernels(withoutKernels));
+        succession.statusLine().ifPresent(lines::add);
         VerifiedKeys v = verifiedKeys;
         lines.add("keys       " + (v == null ? "not checked (engine start --verify-keys <prepared.ptau>)"
                 : String.format(Locale.ROOT, "checked against %s and the r1cs beside each key: %d verified, %d"
@@ -395,8 +401,8 @@ final class LocalEngine {
             if (args.equals(List.of("engine", "status"))) {
                 status().forEach(line -> response.line('o', line));
                 response.exit(0);
-            } else if (args.equals(List.of("engine", "stop"))) {
-                stop("stopped by request");
+            } else if (args.equals(List.of("engine", "stop")) || succession.handOver(args)) {
+                stop(args.getLast().equals("stop") ? "stopped by request" : "handed over to its successor, with the 8-lane kernels");
                 response.line('o', "engine stopped (pid " + endpoint.pid() + ")");
                 response.exit(0);
             } else if (!args.isEmpty() && CLIENT.contains(args.getFirst())) {
@@ -479,14 +485,6 @@ final class LocalEngine {
     private void log(String line) {
         log.println(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + " " + line);
         log.flush();
-    }
-
-    private static InetAddress ipv4Loopback() {
-        try {
-            return InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
-        } catch (UnknownHostException e) {
-            throw new AssertionError("four bytes are an IPv4 address", e);
-        }
     }
 
     private static void closeQuietly(ServerSocket s) {

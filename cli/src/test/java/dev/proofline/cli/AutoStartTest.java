@@ -140,7 +140,7 @@ class AutoStartTest {
     }
 
     @Test
-    void anEngineStartedForASmallKeyRunsWithoutKernelsAndALargerKeyMakesOneWithThemReplaceIt() throws Exception {
+    void anEngineStartedByACommandRunsWithoutKernelsAndALargerKeyMakesOneWithThemTakeOverOnceWarm() throws Exception {
         Fixture large = CircomFixtures.build("bn128", "poseidon");
         assertTrue(large.power() > fx.power(), large.power() + " against " + fx.power());
         // the domain from which the kernels pay, lowered to the larger key's for the test
@@ -155,15 +155,24 @@ class AutoStartTest {
                 + large.power())), status()::toString);
         assertTrue(status().contains("warm-up    none: started for a small key, its requests warm it"), status()::toString);
 
-        Run big = prove(large);   // served by that engine, which then gives way
+        Run big = prove(large);   // served by that engine, which starts its successor beside it
         assertEquals(0, big.code(), big.err());
+        await(() -> log().contains("a key of 2^" + large.power() + " wants the 8-lane kernels: an engine with them"),
+                "the successor started");
+        // the successor, warm, takes over: the endpoint names it, the engine without kernels has stopped
+        await(() -> log().contains("took over from pid " + small.pid()), "the successor took over: " + log());
         await(() -> ProcessHandle.of(small.pid()).isEmpty(), "the engine without kernels stopped");
-        assertTrue(Files.readString(home.logFile()).contains("engine stopped: a key of 2^" + large.power()
-                + " wants the 8-lane kernels"), Files.readString(home.logFile()));
+        String log = log();
+        assertTrue(log.contains("engine stopped: handed over to its successor, with the 8-lane kernels; 1 requests served"),
+                log);
+        assertTrue(log.contains("warmed " + large.zkey().toAbsolutePath() + " (" + Succession.PROOFS_PER_KEY
+                + " proofs with a made-up witness)"), log);
+        assertTrue(log.indexOf("warmed " + large.zkey().toAbsolutePath()) < log.indexOf("took over from pid"), log);
         EngineHome.Endpoint next = awaitEngine();
         assertNotEquals(small.pid(), next.pid());
         List<String> nextCommand = commandLine(ProcessHandle.of(next.pid()).orElseThrow());
         assertFalse(nextCommand.contains("--no-kernels"), nextCommand.toString());
+        assertEquals(Long.toString(small.pid()), nextCommand.get(nextCommand.indexOf("--succeed") + 1));
         assertEquals(Integer.toString(large.power()), nextCommand.get(nextCommand.indexOf("--key-domain") + 1));
 
         // which serves both keys from then on
@@ -174,6 +183,34 @@ class AutoStartTest {
         assertTrue(status().contains("requests   2 served"), status()::toString);
         assertEquals(next.pid(), awaitEngine().pid());
         await(() -> engines().size() == 1, "one engine process: " + engines());
+    }
+
+    @Test
+    void stoppingAnEngineEndsTheSuccessorWarmingUpBesideIt() throws Exception {
+        Fixture large = CircomFixtures.build("bn128", "poseidon");
+        jvmOptions = List.of("-Dproofline.engine.kernelsFromLog=" + large.power());
+        settings("idle-timeout = " + marker + "\nwarm-up = bn128\n");   // a successor that compiles the kernels
+        assertEquals(0, prove(fx).code());
+        EngineHome.Endpoint small = awaitEngine();
+        assertEquals(0, prove(large).code());
+        await(() -> engines().size() == 2, "the successor started: " + engines());
+        // its warm-up then waits while a one-off command of the state directory runs, which this lock stands for
+        try (var held = Housekeeping.holdClientLock(home).orElseThrow()) {
+            assertTrue(status().stream().anyMatch(l -> l.startsWith("successor  pid ")), status()::toString);
+            assertEquals(small.pid(), awaitEngine().pid());
+            Run stop = main(Map.of(), "engine", "stop");
+            assertEquals(0, stop.code(), stop.err());
+            await(() -> engines().isEmpty(), "no engine process left: " + engines());
+            assertFalse(log().contains("took over"), log());
+        }
+    }
+
+    private String log() {
+        try {
+            return Files.readString(home.logFile());
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     @Test

@@ -69,7 +69,7 @@ class EngineVerifyKeysTest {
     private void startEngine(Path verifyKeys) throws IOException {
         home = new EngineHome(tmp.resolve("home"));
         server = LocalEngine.start(home, Duration.ofMinutes(10),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 0, false, verifyKeys);
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 0, false, verifyKeys, 0);
     }
 
     /** {@code name} in this test's folder: a copy of the fixture {@code from}. */
