@@ -46,7 +46,7 @@ final class KeysAcrossRestarts {
             for (String p : paths) {
                 Held key = open(p);
                 if (key != null && (!warmUpFollows || !holdUnlessWarm(key))) {
-                    prove(key, 1);
+                    prove(key, PROOFS);
                 }
             }
         });
@@ -54,17 +54,20 @@ final class KeysAcrossRestarts {
 
     /**
      * For an engine that takes over from another ({@link Succession}): opens the keys the other one wrote
-     * down, in this thread (the warm-up's), and proves each {@code proofs} times with a made-up witness,
+     * down, in this thread (the warm-up's), and proves each {@link #PROOFS} times with a made-up witness,
      * at the engine's turns, so that it serves them at its full speed from its first request.
      */
-    void reopenAndProve(int proofs) {
+    void reopenAndProve() {
         for (String p : remembered()) {
             Held key = open(p);
             if (key != null) {
-                prove(key, proofs);
+                prove(key, PROOFS);
             }
         }
     }
+
+    /** How long {@link #reopenAndProve} waits for a key's tables to be built (at the engine's turns). */
+    private static final java.time.Duration TABLES_WAIT = java.time.Duration.ofMinutes(5);
 
     /** The keys written down by the last engine of the state directory, the most recently used last (evicted last). */
     private List<String> remembered() {
@@ -92,6 +95,12 @@ final class KeysAcrossRestarts {
         }
     }
 
+    /**
+     * Made-up proofs of each key reopened: one left the next requests slower than the later ones (a
+     * restarted engine's first request 1.26–1.38 times the next at 2^12–2^14, BENCHMARKS.md run H).
+     */
+    static final int PROOFS = 3;
+
     /** A key reopened, by its path as remembered. */
     private record Held(String path, Loader.KeyLease lease) {
     }
@@ -115,14 +124,24 @@ final class KeysAcrossRestarts {
             keys = List.copyOf(held);
             held.clear();
         }
-        keys.forEach(key -> prove(key, 1));
+        keys.forEach(key -> prove(key, PROOFS));
     }
 
+    /**
+     * Proves {@code key} {@code proofs} times with made-up witnesses, with its tables where they are coming
+     * (the MSMs through them are code of their own, which its requests run), and lets it go.
+     */
     private void prove(Held key, int proofs) {
         try (Loader.KeyLease lease = key.lease()) {
+            try {
+                lease.awaitTables(TABLES_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
             for (int i = 0; i < proofs; i++) {
                 housekeeping.awaitTurn();
-                throwawayProof(lease.key());
+                throwawayProof(lease.key(), key.path());
             }
         }
         log.accept("warmed " + key.path() + (proofs == 1 ? " (a proof" : " (" + proofs + " proofs")
@@ -130,22 +149,63 @@ final class KeysAcrossRestarts {
     }
 
     /**
-     * A proof of {@code key} with a made-up witness, dropped: it runs the code the key's first request
-     * will run at its size (the warm-up's circuit is smaller), so that the JIT has compiled it by then.
-     * Its own verification rejects it (the witness satisfies nothing), which is expected.
+     * A proof of {@code key} (the file {@code path}) with a made-up witness, run through the prove command
+     * as a request runs it (its command line read, the witness read from a file, the key leased from the
+     * engine's files) and dropped: so that the JIT has compiled what the key's first request runs, at its
+     * size (the warm-up's circuit is smaller), the command's own code included (an engine that had run no
+     * command took 0.26–0.29 s for its first request, 0.12–0.17 for the next). Its own verification rejects
+     * it (the witness satisfies nothing), which is expected.
      */
-    static void throwawayProof(dev.proofline.groth16.ProvingKey key) {
+    private void throwawayProof(dev.proofline.groth16.ProvingKey key, String path) {
+        Path dir = null;
+        try {
+            dir = java.nio.file.Files.createTempDirectory("proofline-warm-key");
+            java.nio.file.Files.write(dir.resolve("w.wtns"), dev.proofline.r1cs.io.WtnsFile.write(
+                    new dev.proofline.r1cs.Witness(key.curve(), madeUpWitness(key))));
+            java.io.PrintWriter none = new java.io.PrintWriter(java.io.OutputStream.nullOutputStream());
+            // the key held, handed to the command as it is (not counted as a use in the status)
+            Loader held = new Loader() {
+                @Override
+                public KeyLease provingKey(Path zkey) {
+                    return new KeyLease(key, () -> { });
+                }
+
+                @Override
+                public dev.proofline.r1cs.wasm.CircomWasm witnessGenerator(Path wasm, Path cacheDir) {
+                    return loader.witnessGenerator(wasm, cacheDir);
+                }
+            };
+            Main.run(new Invocation(false, held, new ClientPaths(dir)), none, none, "prove", path, "w.wtns",
+                    "proof.json", "public.json");
+        } catch (IOException | RuntimeException e) {
+            // only the JIT loses
+        } finally {
+            try {
+                if (dir != null) {
+                    Dirs.deleteTree(dir);
+                }
+            } catch (IOException e) {
+                // a temporary directory left behind
+            }
+        }
+        key.verificationKey().prepare();   // not at the second request's check
+    }
+
+    /** A witness for {@code key} made up as a circom witness is made: mostly bits, some narrow values, some full. */
+    private static long[] madeUpWitness(dev.proofline.groth16.ProvingKey key) {
         int n = key.variableCount();
         int words = dev.proofline.r1cs.Witness.WORDS;
         long[] w = new long[n * words];
         java.util.SplittableRandom random = new java.util.SplittableRandom(n);
         for (int i = 1; i < n; i++) {
-            // as a circom witness is made: mostly bits (the MSMs' terms of 0 and 1 take paths of their own,
-            // which a witness of full elements only left to the first request), the rest full elements
-            int kind = random.nextInt(10);
-            if (kind >= 4 && kind < 7) {
+            // the MSMs' terms of 0 and 1 take paths of their own, which a witness of full elements only left
+            // to the first request; they group the other terms by width, each group with windows of its own
+            int kind = random.nextInt(20);
+            if (kind >= 8 && kind < 13) {
                 w[i * words] = 1;
-            } else if (kind >= 7) {
+            } else if (kind >= 13 && kind < 16) {
+                w[i * words] = random.nextLong() >>> random.nextInt(1, 63);
+            } else if (kind >= 16) {
                 for (int j = 0; j < words; j++) {
                     // below 2^253, below the scalar field's modulus on both curves
                     w[i * words + j] = j == words - 1 ? random.nextLong() >>> 11 : random.nextLong();
@@ -153,12 +213,7 @@ final class KeysAcrossRestarts {
             }
         }
         w[0] = 1;   // the constant wire
-        try {
-            dev.proofline.groth16.Prover.create().prove(key, new dev.proofline.r1cs.Witness(key.curve(), w));
-        } catch (RuntimeException e) {
-            // rejected by its own verification, as expected (or failed otherwise: only the JIT loses)
-        }
-        key.verificationKey().prepare();   // not at the second request's check
+        return w;
     }
 
     /** Writes the resident keys' paths for the next engine, when they changed. */

@@ -63,14 +63,29 @@ interface Loader {
 
         private final ProvingKey key;
         private Runnable release;
+        /** Released once the key's tables are attached or known not to come; null: none are coming. */
+        private final java.util.concurrent.CountDownLatch tables;
 
         KeyLease(ProvingKey key, Runnable release) {
+            this(key, release, null);
+        }
+
+        KeyLease(ProvingKey key, Runnable release, java.util.concurrent.CountDownLatch tables) {
             this.key = key;
             this.release = release;
+            this.tables = tables;
         }
 
         ProvingKey key() {
             return key;
+        }
+
+        /**
+         * Waits at most {@code timeout} for the key's precomputed tables, where a resident key's are being
+         * built; whether they are settled (attached, or known not to come).
+         */
+        boolean awaitTables(java.time.Duration timeout) throws InterruptedException {
+            return tables == null || tables.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         }
 
         /** Releases the key; later calls do nothing. */

@@ -209,7 +209,7 @@ final class LocalEngine {
      */
     void startWarmUp(List<PairingCurve> curves, boolean kernels, int proofs) {
         Runnable last = successor == null ? keysAcrossRestarts::proveHeld : () -> {
-            keysAcrossRestarts.reopenAndProve(Succession.PROOFS_PER_KEY);
+            keysAcrossRestarts.reopenAndProve();
             successor.takeOver();
         };
         EngineWarmUp w = new EngineWarmUp(housekeeping, this::log, curves, kernels, proofs, last);

@@ -64,6 +64,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
         volatile String tables = "no tables";
         /** Whether its points were checked yet, for the status ({@link #checkPoints}). */
         volatile String points = "points not checked yet";
+        /** Released once its tables are attached, or known not to come ({@link #attachTables}). */
+        final java.util.concurrent.CountDownLatch tablesSettled = new java.util.concurrent.CountDownLatch(1);
 
         KeyEntry(Stamp stamp, ProvingKey key) {
             this.stamp = stamp;
@@ -126,6 +128,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
     private void attachTables(KeyEntry e) {
         TableBuilding tb = tableBuilding;
         if (tb.bytes() <= 0) {
+            e.tablesSettled.countDown();
             return;
         }
         if (tb.cache() != null) {
@@ -133,14 +136,19 @@ final class ResidentFiles implements Loader, AutoCloseable {
             Optional<String> cached = KeyTables.attachCached(e.key, tb.bytes(), tb.cache());
             if (cached.isPresent()) {
                 e.tables = describe(e.key, cached.get(), "mapped from the cache", t0);
+                e.tablesSettled.countDown();
                 return;
             }
         }
         e.tables = "tables being built";
         tb.builder().execute(() -> {
             long t0 = System.nanoTime();
-            String outcome = KeyTables.attachBuilt(e.key, tb.bytes(), tb.cache(), tb.beforeChunk());
-            e.tables = describe(e.key, outcome, "built", t0);
+            try {
+                String outcome = KeyTables.attachBuilt(e.key, tb.bytes(), tb.cache(), tb.beforeChunk());
+                e.tables = describe(e.key, outcome, "built", t0);
+            } finally {
+                e.tablesSettled.countDown();
+            }
         });
     }
 
@@ -215,7 +223,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
             KeyEntry e = lease.value();
             if (e.stamp.equals(stamp) || attempt > 0) {
                 e.uses.incrementAndGet();
-                return new KeyLease(e.key, lease::close);
+                return new KeyLease(e.key, lease::close, e.tablesSettled);
             }
             lease.close();   // loaded before the file changed, by another request: once more
         }

@@ -27,9 +27,6 @@ final class Succession {
     /** The control request of a successor to its predecessor: {@code engine hand-over}. */
     static final String HAND_OVER = "hand-over";
 
-    /** Made-up proofs of each key a successor proves before it takes over. */
-    static final int PROOFS_PER_KEY = 3;
-
     /** How long the machine is left to the engine's own work before a successor starts. */
     static final Duration QUIET = Duration.ofSeconds(1);
 

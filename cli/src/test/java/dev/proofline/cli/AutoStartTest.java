@@ -165,7 +165,7 @@ class AutoStartTest {
         String log = log();
         assertTrue(log.contains("engine stopped: handed over to its successor, with the 8-lane kernels; 1 requests served"),
                 log);
-        assertTrue(log.contains("warmed " + large.zkey().toAbsolutePath() + " (" + Succession.PROOFS_PER_KEY
+        assertTrue(log.contains("warmed " + large.zkey().toAbsolutePath() + " (" + KeysAcrossRestarts.PROOFS
                 + " proofs with a made-up witness)"), log);
         assertTrue(log.indexOf("warmed " + large.zkey().toAbsolutePath()) < log.indexOf("took over from pid"), log);
         EngineHome.Endpoint next = awaitEngine();
