@@ -21,7 +21,6 @@ import dev.proofline.algebra.PairingCurve;
 import dev.proofline.groth16.KeyTableCache;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -73,7 +72,7 @@ final class LocalEngine {
     private final EngineHome home;
     private final Duration idleTimeout;
     private final PrintStream log;
-    /** The state directory's lock; null until a successor takes over ({@link #takeOver}). */
+    /** The state directory's lock; null until a successor takes over ({@link Succession.Successor#takeOver}). */
     private volatile EngineLock lock;
     private final ServerSocket listener;
     private final EngineHome.Endpoint endpoint;
