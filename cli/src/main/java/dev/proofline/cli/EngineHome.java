@@ -111,6 +111,14 @@ record EngineHome(Path dir) {
         return engineDir().resolve("resident-keys");
     }
 
+    /**
+     * For each key of {@link #residentKeysFile} that has one, the witness file of the last proof that verified
+     * with it: two lines a key, its path then the witness's ({@link KeysAcrossRestarts}).
+     */
+    Path residentWitnessesFile() {
+        return engineDir().resolve("resident-witnesses");
+    }
+
     /** Where the first auto-started engine's notice was shown: it is shown once. */
     Path noticeFile() {
         return engineDir().resolve("auto-start-noticed");

@@ -88,7 +88,7 @@ final class KeysAcrossRestarts {
         try {
             Loader.KeyLease lease = loader.provingKey(zkey);
             log.accept("reopened " + p);
-            return new Held(p, lease);
+            return new Held(p, lease, witnesses().get(p));
         } catch (RuntimeException e) {
             log.accept("not reopened " + p + ": " + e.getMessage());
             return null;
@@ -101,8 +101,22 @@ final class KeysAcrossRestarts {
      */
     static final int PROOFS = 3;
 
-    /** A key reopened, by its path as remembered. */
-    private record Held(String path, Loader.KeyLease lease) {
+    /** A key reopened, by its path as remembered, with the witness of its last proof where one is remembered (else null). */
+    private record Held(String path, Loader.KeyLease lease, String witness) {
+    }
+
+    /** The witnesses of the keys' last proofs, as the last engine wrote them down, by the keys' paths. */
+    private java.util.Map<String, String> witnesses() {
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(home.residentWitnessesFile(), StandardCharsets.UTF_8);
+            for (int i = 0; i + 1 < lines.size(); i += 2) {
+                out.put(lines.get(i), lines.get(i + 1));
+            }
+        } catch (IOException e) {
+            // none written down
+        }
+        return out;
     }
 
     /** The keys reopened and held for the warm-up's end ({@link #proveHeld}); {@code warm}: it has come. */
@@ -139,30 +153,31 @@ final class KeysAcrossRestarts {
                 Thread.currentThread().interrupt();
                 return;
             }
+            boolean itsOwn = true;
             for (int i = 0; i < proofs; i++) {
                 housekeeping.awaitTurn();
-                throwawayProof(lease.key(), key.path());
+                itsOwn &= throwawayProof(lease.key(), key.path(), key.witness());
             }
+            log.accept("warmed " + key.path() + (proofs == 1 ? " (a proof" : " (" + proofs + " proofs")
+                    + (itsOwn ? " with the witness of its last proof)" : " with a made-up witness)"));
         }
-        log.accept("warmed " + key.path() + (proofs == 1 ? " (a proof" : " (" + proofs + " proofs")
-                + " with a made-up witness)");
     }
 
     /**
-     * A proof of {@code key} (the file {@code path}) with a made-up witness, run through the prove command
-     * as a request runs it (its command line read, the witness read from a file, the key leased from the
-     * engine's files) and dropped: so that the JIT has compiled what the key's first request runs, at its
-     * size (the warm-up's circuit is smaller), the command's own code included (an engine that had run no
-     * command took 0.26–0.29 s for its first request, 0.12–0.17 for the next). Its own verification rejects
-     * it (the witness satisfies nothing), which is expected.
+     * A proof of {@code key} (the file {@code path}), run through the prove command as a request runs it (its
+     * command line read, the witness read from a file, the key leased from the engine's files) and dropped
+     * (written to a temporary directory), so that the JIT has compiled what the key's next request runs, at
+     * its size (the warm-up's circuit is smaller), the command's own code included: an engine that had run
+     * no command took 0.26–0.29 s for its first request, 0.12–0.17 for the next
+     * (docs/decisions/0026-kernels-engine-takes-over-once-warm.md). The witness is that of the key's last
+     * proof, {@code witness}, where there is one and it still proves (a proof that verifies, its files
+     * written: what a request runs); else made up, and the proof's own verification rejects it. Whether
+     * the witness was the last proof's.
      */
-    private void throwawayProof(dev.proofline.groth16.ProvingKey key, String path) {
+    private boolean throwawayProof(dev.proofline.groth16.ProvingKey key, String path, String witness) {
         Path dir = null;
         try {
             dir = java.nio.file.Files.createTempDirectory("proofline-warm-key");
-            java.nio.file.Files.write(dir.resolve("w.wtns"), dev.proofline.r1cs.io.WtnsFile.write(
-                    new dev.proofline.r1cs.Witness(key.curve(), madeUpWitness(key))));
-            java.io.PrintWriter none = new java.io.PrintWriter(java.io.OutputStream.nullOutputStream());
             // the key held, handed to the command as it is (not counted as a use in the status)
             Loader held = new Loader() {
                 @Override
@@ -175,8 +190,15 @@ final class KeysAcrossRestarts {
                     return loader.witnessGenerator(wasm, cacheDir);
                 }
             };
-            Main.run(new Invocation(false, held, new ClientPaths(dir)), none, none, "prove", path, "w.wtns",
-                    "proof.json", "public.json");
+            Invocation invocation = new Invocation(false, held, new ClientPaths(dir));
+            java.io.PrintWriter none = new java.io.PrintWriter(java.io.OutputStream.nullOutputStream());
+            if (witness != null && java.nio.file.Files.isRegularFile(Path.of(witness))
+                    && Main.run(invocation, none, none, "prove", path, witness, "proof.json", "public.json") == 0) {
+                return true;
+            }
+            java.nio.file.Files.write(dir.resolve("w.wtns"), dev.proofline.r1cs.io.WtnsFile.write(
+                    new dev.proofline.r1cs.Witness(key.curve(), madeUpWitness(key))));
+            Main.run(invocation, none, none, "prove", path, "w.wtns", "proof.json", "public.json");
         } catch (IOException | RuntimeException e) {
             // only the JIT loses
         } finally {
@@ -187,8 +209,9 @@ final class KeysAcrossRestarts {
             } catch (IOException e) {
                 // a temporary directory left behind
             }
+            key.verificationKey().prepare();   // not at the second request's check
         }
-        key.verificationKey().prepare();   // not at the second request's check
+        return false;
     }
 
     /** A witness for {@code key} made up as a circom witness is made: mostly bits, some narrow values, some full. */
@@ -216,19 +239,26 @@ final class KeysAcrossRestarts {
         return w;
     }
 
-    /** Writes the resident keys' paths for the next engine, when they changed. */
+    /** Writes the resident keys' paths, and the witnesses of their last proofs, for the next engine, when they changed. */
     void remember() {
         List<String> paths = resident.keyPaths();
-        if (paths.equals(remembered)) {
-            return;
-        }
-        remembered = paths;
+        java.util.Map<String, String> witnesses = resident.witnessPaths();
         try {
-            home.writeResidentKeys(paths);
+            if (!paths.equals(remembered)) {
+                remembered = paths;
+                home.writeResidentKeys(paths);
+            }
+            if (!witnesses.equals(rememberedWitnesses)) {
+                rememberedWitnesses = witnesses;
+                EngineHome.writeOwnerOnly(home.residentWitnessesFile(), witnesses.entrySet().stream()
+                        .map(e -> e.getKey() + "\n" + e.getValue() + "\n").collect(java.util.stream.Collectors.joining()));
+            }
         } catch (IOException e) {
             // the next engine starts without them
         }
     }
+
+    private volatile java.util.Map<String, String> rememberedWitnesses = java.util.Map.of();
 
     private volatile List<String> remembered = List.of();
 }

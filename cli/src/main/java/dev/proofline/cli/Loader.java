@@ -65,15 +65,29 @@ interface Loader {
         private Runnable release;
         /** Released once the key's tables are attached or known not to come; null: none are coming. */
         private final java.util.concurrent.CountDownLatch tables;
+        /** Told the witness file of a proof that verified with the key; null: nobody listens. */
+        private final java.util.function.Consumer<Path> witnessUsed;
 
         KeyLease(ProvingKey key, Runnable release) {
-            this(key, release, null);
+            this(key, release, null, null);
         }
 
-        KeyLease(ProvingKey key, Runnable release, java.util.concurrent.CountDownLatch tables) {
+        KeyLease(ProvingKey key, Runnable release, java.util.concurrent.CountDownLatch tables,
+                java.util.function.Consumer<Path> witnessUsed) {
             this.key = key;
             this.release = release;
             this.tables = tables;
+            this.witnessUsed = witnessUsed;
+        }
+
+        /**
+         * A proof with the key and the witness file {@code wtns} verified: the local engine remembers it,
+         * to prove with it again when it warms up for the key (KeysAcrossRestarts).
+         */
+        void provedWith(Path wtns) {
+            if (witnessUsed != null) {
+                witnessUsed.accept(wtns.toAbsolutePath());
+            }
         }
 
         ProvingKey key() {

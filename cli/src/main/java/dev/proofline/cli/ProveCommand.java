@@ -96,6 +96,7 @@ final class ProveCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 throw Loader.explain(zkey, e);
             }
+            lease.provedWith(wtns);
         }
         long t2 = System.nanoTime();
         if (run == repeat) {

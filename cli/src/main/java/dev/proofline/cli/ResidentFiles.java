@@ -64,6 +64,8 @@ final class ResidentFiles implements Loader, AutoCloseable {
         volatile String tables = "no tables";
         /** Whether its points were checked yet, for the status ({@link #checkPoints}). */
         volatile String points = "points not checked yet";
+        /** The witness file of its last proof that verified, absolute; null: none yet. */
+        volatile Path witness;
         /** Released once its tables are attached, or known not to come ({@link #attachTables}). */
         final java.util.concurrent.CountDownLatch tablesSettled = new java.util.concurrent.CountDownLatch(1);
 
@@ -223,7 +225,7 @@ final class ResidentFiles implements Loader, AutoCloseable {
             KeyEntry e = lease.value();
             if (e.stamp.equals(stamp) || attempt > 0) {
                 e.uses.incrementAndGet();
-                return new KeyLease(e.key, lease::close, e.tablesSettled);
+                return new KeyLease(e.key, lease::close, e.tablesSettled, w -> e.witness = w);
             }
             lease.close();   // loaded before the file changed, by another request: once more
         }
@@ -339,6 +341,18 @@ final class ResidentFiles implements Loader, AutoCloseable {
     /** The resident keys' paths (as opened, absolute), most recently used first. */
     List<String> keyPaths() {
         return residentKeys().stream().map(Map.Entry::getKey).toList();
+    }
+
+    /** The witness file of the last proof that verified with each resident key that has one, by the key's path. */
+    Map<String, String> witnessPaths() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, KeyEntry> e : residentKeys()) {
+            Path w = e.getValue().witness;
+            if (w != null) {
+                out.put(e.getKey(), w.toString());
+            }
+        }
+        return out;
     }
 
     /** Number of resident keys. */

@@ -165,8 +165,9 @@ class AutoStartTest {
         String log = log();
         assertTrue(log.contains("engine stopped: handed over to its successor, with the 8-lane kernels; 1 requests served"),
                 log);
+        // with the witness of the request that proved with it, which the first engine wrote down
         assertTrue(log.contains("warmed " + large.zkey().toAbsolutePath() + " (" + KeysAcrossRestarts.PROOFS
-                + " proofs with a made-up witness)"), log);
+                + " proofs with the witness of its last proof)"), log);
         assertTrue(log.indexOf("warmed " + large.zkey().toAbsolutePath()) < log.indexOf("took over from pid"), log);
         EngineHome.Endpoint next = awaitEngine();
         assertNotEquals(small.pid(), next.pid());

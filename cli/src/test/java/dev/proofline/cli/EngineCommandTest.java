@@ -195,17 +195,29 @@ class EngineCommandTest {
         awaitLog("warm-up done in ", deadline + 60_000_000_000L);
         String lines = log.toString(StandardCharsets.UTF_8);
         assertTrue(lines.indexOf(warmed) >= 0 && lines.indexOf(warmed) < lines.lastIndexOf("warm-up done in "), lines);
+        // its requests were fullprove, with no witness file: proved with a made-up witness
+        assertTrue(lines.contains(warmed + " (" + KeysAcrossRestarts.PROOFS + " proofs with a made-up witness)"), lines);
         assertTrue(client(tmp, "engine", "status").out().matches(keyLine.formatted("1 time")), "let go by the warm-up");
         CliRun again = client(tmp, "prove", fx.zkey().toString(), fx.wtns().toString(), "proof.json", "public.json");
         assertEquals(0, again.code(), again.err());
         assertTrue(client(tmp, "engine", "status").out().matches(keyLine.formatted("2 times")));
 
-        // an engine without a warm-up (started for a small key) proves it once at once
+        // an engine without a warm-up (started for a small key) proves it at once, with the witness of its
+        // last request (a prove), which the engine before it wrote down
         server.stop("restarted");
         log.reset();
         server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
         server.reopenKeys(false);
-        awaitLog(warmed, deadline + 120_000_000_000L);
+        awaitLog(warmed + " (" + KeysAcrossRestarts.PROOFS + " proofs with the witness of its last proof)",
+                deadline + 120_000_000_000L);
+
+        // a witness written down that is gone: a made-up one
+        server.stop("restarted");
+        Files.writeString(home.residentWitnessesFile(), fx.zkey().toAbsolutePath() + "\n" + tmp.resolve("gone.wtns") + "\n");
+        log.reset();
+        server = LocalEngine.start(home, Duration.ofMinutes(10), new PrintStream(log, true, StandardCharsets.UTF_8));
+        server.reopenKeys(false);
+        awaitLog(warmed + " (" + KeysAcrossRestarts.PROOFS + " proofs with a made-up witness)", deadline + 120_000_000_000L);
     }
 
     private void awaitLog(String line, long deadlineNanos) throws InterruptedException {
