@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The keys a local engine holds, written down for the next engine of the state directory and opened
- * again by it, each followed by a throwaway proof, so that an engine restarted (by hand, after its idle
- * timeout, or by a newer build) serves a known key at once.
+ * The keys a local engine holds, written down for the next engine of the state directory (with the
+ * witness of each one's last proof) and opened again by it, each followed by throwaway proofs, so that an
+ * engine restarted (by hand, after its idle timeout, or by a newer build) or taking over from another
+ * ({@link Succession}) serves a known key at once.
  */
 final class KeysAcrossRestarts {
 
@@ -35,7 +36,7 @@ final class KeysAcrossRestarts {
      * directory held ({@link EngineHome#residentKeysFile}) that still exist, with their tables (mapped
      * from the cache where it has them): a restarted engine then proves a known key at full speed from
      * its first request. A key that cannot be opened, or is refused by the keys' check, is left out.
-     * Each is then proved once with a made-up witness ({@link #throwawayProof}): at once, or, where
+     * Each is then proved {@link #PROOFS} times ({@link #throwawayProof}): at once, or, where
      * {@code warmUpFollows}, when the warm-up calls {@link #proveHeld} (its kernels compiled: a proof
      * before them compiled the scalar code, and the first request then ran the 8-lane transforms cold),
      * the key held open until then.
@@ -54,7 +55,7 @@ final class KeysAcrossRestarts {
 
     /**
      * For an engine that takes over from another ({@link Succession}): opens the keys the other one wrote
-     * down, in this thread (the warm-up's), and proves each {@link #PROOFS} times with a made-up witness,
+     * down, in this thread (the warm-up's), and proves each {@link #PROOFS} times ({@link #throwawayProof}),
      * at the engine's turns, so that it serves them at its full speed from its first request.
      */
     void reopenAndProve() {
@@ -96,8 +97,8 @@ final class KeysAcrossRestarts {
     }
 
     /**
-     * Made-up proofs of each key reopened: one left the next requests slower than the later ones (a
-     * restarted engine's first request 1.26–1.38 times the next at 2^12–2^14, BENCHMARKS.md run H).
+     * Throwaway proofs of each key reopened: after one, the next requests were still slower than the later
+     * ones (docs/decisions/0026-kernels-engine-takes-over-once-warm.md).
      */
     static final int PROOFS = 3;
 
@@ -142,8 +143,8 @@ final class KeysAcrossRestarts {
     }
 
     /**
-     * Proves {@code key} {@code proofs} times with made-up witnesses, with its tables where they are coming
-     * (the MSMs through them are code of their own, which its requests run), and lets it go.
+     * Proves {@code key} {@code proofs} times ({@link #throwawayProof}), with its tables where they are
+     * coming (the MSMs through them are code of their own, which its requests run), and lets it go.
      */
     private void prove(Held key, int proofs) {
         try (Loader.KeyLease lease = key.lease()) {
@@ -167,9 +168,9 @@ final class KeysAcrossRestarts {
      * A proof of {@code key} (the file {@code path}), run through the prove command as a request runs it (its
      * command line read, the witness read from a file, the key leased from the engine's files) and dropped
      * (written to a temporary directory), so that the JIT has compiled what the key's next request runs, at
-     * its size (the warm-up's circuit is smaller), the command's own code included: an engine that had run
-     * no command took 0.26–0.29 s for its first request, 0.12–0.17 for the next
-     * (docs/decisions/0026-kernels-engine-takes-over-once-warm.md). The witness is that of the key's last
+     * its size (the warm-up's circuit is smaller), the command's own code included (an engine that had run
+     * no command served its first request slower: docs/decisions/0026-kernels-engine-takes-over-once-warm.md).
+     * The witness is that of the key's last
      * proof, {@code witness}, where there is one and it still proves (a proof that verifies, its files
      * written: what a request runs); else made up, and the proof's own verification rejects it. Whether
      * the witness was the last proof's.
