@@ -231,6 +231,9 @@ class ProverBatchesTest {
             assertEquals("the device failed a batch of 4", x.getCause().getMessage());
             assertNothingLeft(e, spec);
             assertEquals(List.of(1, 4), device.sizes());
+            // the job fails with its first failed partition; the others' failures are recorded as they come
+            await(() -> (int) e.timeline().ofJob(job.id()).stream().filter(ev -> ev.kind() == Timeline.Kind.FAILED)
+                    .count(), 4, "each partition of the batch failed");
             List<Integer> failed = new ArrayList<>();
             for (Timeline.Event ev : e.timeline().ofJob(job.id())) {
                 if (ev.kind() == Timeline.Kind.FAILED) {
