@@ -162,20 +162,29 @@ final class EngineClient {
         if (endpoint.isEmpty()) {
             return Optional.empty();
         }
+        try {
+            return Optional.of(connect(endpoint.get()));
+        } catch (IOException e) {
+            if (e instanceof ConnectException && !alive(endpoint.get().pid())) {
+                home.removeEndpoint(endpoint.get());
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** A connection to the engine of {@code endpoint}. */
+    private static Connection connect(EngineHome.Endpoint endpoint) throws IOException {
         Socket s = new Socket();
         try {
-            s.connect(new InetSocketAddress(LocalEngine.LOOPBACK, endpoint.get().port()), CONNECT_TIMEOUT_MS);
-            return Optional.of(new Connection(s, endpoint.get()));
+            s.connect(new InetSocketAddress(LocalEngine.LOOPBACK, endpoint.port()), CONNECT_TIMEOUT_MS);
+            return new Connection(s, endpoint);
         } catch (IOException e) {
             try {
                 s.close();
             } catch (IOException ignored) {
                 // not connected
             }
-            if (e instanceof ConnectException && !alive(endpoint.get().pid())) {
-                home.removeEndpoint(endpoint.get());
-            }
-            return Optional.empty();
+            throw e;
         }
     }
 
@@ -239,35 +248,27 @@ final class EngineClient {
     /**
      * Asks the engine of {@code predecessor} to hand over to the engine that calls this, its successor
      * ({@link Succession}): it stops after the commands it has taken, leaving the successor running.
-     * Returns once it has stopped (at most {@link #HAND_OVER_TIMEOUT_MS}); whether it said it did.
+     * Returns once it has stopped (at most {@link #HAND_OVER_TIMEOUT_MS}), or at once where it cannot be reached.
      */
-    static boolean handOver(EngineHome.Endpoint predecessor) {
-        Socket s = new Socket();
+    static void handOver(EngineHome.Endpoint predecessor) {
         try {
-            s.connect(new InetSocketAddress(LocalEngine.LOOPBACK, predecessor.port()), CONNECT_TIMEOUT_MS);
+            control(connect(predecessor), HAND_OVER_TIMEOUT_MS, "engine", Succession.HAND_OVER);
         } catch (IOException e) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // not connected
-            }
-            return false;
+            // not reachable: the successor waits for its lock all the same
         }
-        return control(new Connection(s, predecessor), HAND_OVER_TIMEOUT_MS, "engine", Succession.HAND_OVER);
     }
 
-    /** Sends a control request ({@code engine ...}) and reads the answer to its end; whether it exited 0. */
-    private static boolean control(Connection c, int timeoutMs, String... args) {
+    /** Sends a control request ({@code engine ...}) and reads the answer to its end. */
+    private static void control(Connection c, int timeoutMs, String... args) {
         try (Socket socket = c.socket()) {
             socket.setSoTimeout(timeoutMs);
             Writer w = new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8);
             w.write(EngineRequest.HELLO + "\n" + c.endpoint().token() + "\n/\n" + args.length + "\n"
                     + String.join("\n", args) + "\n");
             w.flush();
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            return answer.endsWith("x 0\n");
+            socket.getInputStream().readAllBytes();
         } catch (IOException e) {
-            return false;   // still stopping: the next command finds it gone
+            // still stopping: the next command finds it gone
         }
     }
 

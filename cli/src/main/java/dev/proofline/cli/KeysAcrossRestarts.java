@@ -43,14 +43,7 @@ final class KeysAcrossRestarts {
      */
     void reopen(boolean warmUpFollows) {
         List<String> paths = remembered();
-        housekeeping.submit(() -> {
-            for (String p : paths) {
-                Held key = open(p);
-                if (key != null && (!warmUpFollows || !holdUnlessWarm(key))) {
-                    prove(key, PROOFS);
-                }
-            }
-        });
+        housekeeping.submit(() -> reopen(paths, warmUpFollows));
     }
 
     /**
@@ -59,15 +52,21 @@ final class KeysAcrossRestarts {
      * at the engine's turns, so that it serves them at its full speed from its first request.
      */
     void reopenAndProve() {
-        for (String p : remembered()) {
-            Held key = open(p);
-            if (key != null) {
-                prove(key, PROOFS);
+        reopen(remembered(), false);
+    }
+
+    /** Opens the keys at {@code paths} and proves each, or holds it for {@link #proveHeld} where {@code warmUpFollows}. */
+    private void reopen(List<String> paths, boolean warmUpFollows) {
+        java.util.Map<String, String> witnesses = witnesses();
+        for (String p : paths) {
+            Held key = open(p, witnesses.get(p));
+            if (key != null && (!warmUpFollows || !holdUnlessWarm(key))) {
+                prove(key);
             }
         }
     }
 
-    /** How long {@link #reopenAndProve} waits for a key's tables to be built (at the engine's turns). */
+    /** How long {@link #prove} waits for a key's tables to be built (at the engine's turns). */
     private static final java.time.Duration TABLES_WAIT = java.time.Duration.ofMinutes(5);
 
     /** The keys written down by the last engine of the state directory, the most recently used last (evicted last). */
@@ -79,8 +78,11 @@ final class KeysAcrossRestarts {
         }
     }
 
-    /** Opens the key at {@code p} at the engine's turn; null where it is gone, cannot be opened or is refused. */
-    private Held open(String p) {
+    /**
+     * Opens the key at {@code p} at the engine's turn, with the witness of its last proof ({@code witness},
+     * null for none); null where it is gone, cannot be opened or is refused.
+     */
+    private Held open(String p, String witness) {
         Path zkey = Path.of(p);
         if (p.isBlank() || !zkey.isAbsolute() || !java.nio.file.Files.isRegularFile(zkey)) {
             return null;
@@ -89,7 +91,7 @@ final class KeysAcrossRestarts {
         try {
             Loader.KeyLease lease = loader.provingKey(zkey);
             log.accept("reopened " + p);
-            return new Held(p, lease, witnesses().get(p));
+            return new Held(p, lease, witness);
         } catch (RuntimeException e) {
             log.accept("not reopened " + p + ": " + e.getMessage());
             return null;
@@ -139,14 +141,14 @@ final class KeysAcrossRestarts {
             keys = List.copyOf(held);
             held.clear();
         }
-        keys.forEach(key -> prove(key, PROOFS));
+        keys.forEach(this::prove);
     }
 
     /**
-     * Proves {@code key} {@code proofs} times ({@link #throwawayProof}), with its tables where they are
+     * Proves {@code key} {@link #PROOFS} times ({@link #throwawayProof}), with its tables where they are
      * coming (the MSMs through them are code of their own, which its requests run), and lets it go.
      */
-    private void prove(Held key, int proofs) {
+    private void prove(Held key) {
         try (Loader.KeyLease lease = key.lease()) {
             try {
                 lease.awaitTables(TABLES_WAIT);
@@ -155,11 +157,11 @@ final class KeysAcrossRestarts {
                 return;
             }
             boolean itsOwn = true;
-            for (int i = 0; i < proofs; i++) {
+            for (int i = 0; i < PROOFS; i++) {
                 housekeeping.awaitTurn();
                 itsOwn &= throwawayProof(lease.key(), key.path(), key.witness());
             }
-            log.accept("warmed " + key.path() + (proofs == 1 ? " (a proof" : " (" + proofs + " proofs")
+            log.accept("warmed " + key.path() + " (" + PROOFS + " proofs"
                     + (itsOwn ? " with the witness of its last proof)" : " with a made-up witness)"));
         }
     }

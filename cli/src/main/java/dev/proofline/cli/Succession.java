@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * them once a key of 2^{@link EngineWarmUp#kernelsFromLog} or more is proved with: it goes on serving,
  * and starts beside it its successor ({@code engine run --succeed <its pid>}), which, at the engine's
  * own turns ({@link Housekeeping}: while no request runs and the processors are not busy), compiles
- * the kernels and proves the keys this one wrote down a few times with made-up witnesses; then takes
+ * the kernels and proves the keys this one wrote down a few times (KeysAcrossRestarts); then takes
  * over: it writes its endpoint (the next requests go to it), asks this one to hand over (it stops after
  * the commands it has taken, and leaves the successor running), and takes the state directory's lock
  * once this one has let it go. Until then every request is served by the engine without the kernels,
