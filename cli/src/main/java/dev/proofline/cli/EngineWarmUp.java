@@ -99,8 +99,8 @@ final class EngineWarmUp {
     /** Which kernels an engine runs, for its status; {@code withoutKernels}: started so ({@code --no-kernels}). */
     static String kernels(boolean withoutKernels) {
         if (withoutKernels) {
-            return "scalar only: started for a key below 2^" + kernelsFromLog() + ", from the one-off commands'"
-                    + " start-up cache; a larger key makes an engine with the 8-lane kernels replace it";
+            return "scalar only: started by a command, from the one-off commands' start-up cache; a key of 2^"
+                    + kernelsFromLog() + " or more starts an engine with the 8-lane kernels beside it, which takes over once warm";
         }
         return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
                 ? "8-lane where they pay (keys of 2^" + kernelsFromLog() + " or more)"

@@ -36,19 +36,33 @@ final class Housekeeping implements AutoCloseable {
     private static final long POLL_MS = 20;
 
     private final AtomicInteger requests = new AtomicInteger();
+    /** Requests started in the engine since it started. */
+    private final AtomicLong started = new AtomicLong();
     private final Path clientsLock;
     private final ForkJoinPool pool;
 
     /** Whether steps wait while other programs keep the processors busy ({@link #othersBusy}). */
     private final boolean yieldToOthers;
+    /** A process whose processor time counts as this one's, not as other programs' (0: none). */
+    private final long alsoOwn;
 
     Housekeeping(EngineHome home) {
-        this(home, true);
+        this(home, true, 0);
     }
 
     /** As {@link #Housekeeping(EngineHome)}; without {@code yieldToOthers}, steps wait for requests and one-off commands only. */
     Housekeeping(EngineHome home, boolean yieldToOthers) {
+        this(home, yieldToOthers, 0);
+    }
+
+    /**
+     * As {@link #Housekeeping(EngineHome, boolean)}, with the processor time of the process {@code alsoOwn}
+     * (0: none) counted as the engine's own: an engine's successor ({@link Succession}) does not wait for the
+     * engine whose requests it is warming up to take.
+     */
+    Housekeeping(EngineHome home, boolean yieldToOthers, long alsoOwn) {
         this.yieldToOthers = yieldToOthers;
+        this.alsoOwn = alsoOwn;
         this.clientsLock = home.clientsLockFile();
         this.pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
@@ -69,6 +83,7 @@ final class Housekeeping implements AutoCloseable {
     /** A request starts in the engine: housekeeping waits until it ends ({@link #requestEnded}). */
     void requestStarted() {
         requests.incrementAndGet();
+        started.incrementAndGet();
     }
 
     void requestEnded() {
@@ -112,22 +127,34 @@ final class Housekeeping implements AutoCloseable {
     /**
      * As {@link #awaitTurn}, and then until it has been the engine's turn for {@code quiet} without a
      * break: for a step that takes the cores for a while at once (a JVM's start), which a program run in
-     * a loop beside the engine's requests would otherwise meet in one of its short gaps.
+     * a loop beside the engine's requests would otherwise meet in one of its short gaps. On a machine that
+     * never falls quiet so long, it goes on once {@code busy} has passed and at least {@code requests}
+     * requests have started in the engine meanwhile (the step is then worth its cost to them), at the
+     * end of a request. Whether the machine fell quiet (false: it went on for being busy, or was interrupted).
      */
-    void awaitQuiet(Duration quiet) {
-        long since = System.nanoTime();
-        while (!Thread.currentThread().isInterrupted()) {
-            if (await(() -> true)) {
-                since = System.nanoTime();
-            } else if (System.nanoTime() - since >= quiet.toNanos()) {
-                return;
-            }
-            try {
+    boolean awaitQuiet(Duration quiet, Duration busy, int requests) {
+        lowerPriority();
+        long start = System.nanoTime();
+        long startedBefore = started.get();
+        long since = start;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                long now = System.nanoTime();
+                if (!turn(() -> true)) {
+                    since = now;
+                } else if (now - since >= quiet.toNanos()) {
+                    return true;
+                }
+                if (now - start >= busy.toNanos() && started.get() - startedBefore >= requests) {
+                    awaitOwnTurn();
+                    return false;
+                }
                 Thread.sleep(POLL_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     /** Waits for the turn; whether it had to. */
@@ -135,8 +162,7 @@ final class Housekeeping implements AutoCloseable {
         lowerPriority();
         boolean waited = false;
         try {
-            while (requests.get() > 0 || oneOffRunning()
-                    || (forOthers.getAsBoolean() && yieldToOthers && stillYielding() && othersBusy())) {
+            while (!turn(forOthers)) {
                 waited = true;
                 Thread.sleep(POLL_MS);
             }
@@ -144,6 +170,12 @@ final class Housekeeping implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return waited;
+    }
+
+    /** Whether it is housekeeping's turn now: no request, no one-off command, and (if asked) others not busy. */
+    private boolean turn(BooleanSupplier forOthers) throws InterruptedException {
+        return requests.get() == 0 && !oneOffRunning()
+                && !(forOthers.getAsBoolean() && yieldToOthers && stillYielding() && othersBusy());
     }
 
     /**
@@ -208,8 +240,21 @@ final class Housekeeping implements AutoCloseable {
     /** The kernel's clock ticks a second (USER_HZ: 100 on Linux's common builds). */
     private static final double TICKS_PER_SECOND = 100;
 
-    /** The machine's busy ticks (all CPUs) and this process's, or null where /proc cannot be read. */
-    private static long[] cpuTicks() {
+    /** A process's processor ticks (0 where it has ended). */
+    private static long processTicks(String pid) throws IOException {
+        Path stat = Path.of("/proc", pid, "stat");
+        if (!pid.equals("self") && !java.nio.file.Files.exists(stat)) {
+            return 0;
+        }
+        String[] g = statFields(stat);
+        return Long.parseLong(g[11]) + Long.parseLong(g[12]);   // fields 14 and 15: utime, stime
+    }
+
+    /**
+     * The machine's busy ticks (all CPUs) and this process's with {@link #alsoOwn}'s, or null where /proc
+     * cannot be read.
+     */
+    private long[] cpuTicks() {
         try {
             String cpu = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).getFirst();
             String[] f = cpu.trim().split("\\s+");   // cpu user nice system idle iowait irq softirq steal ...
@@ -219,9 +264,7 @@ final class Housekeeping implements AutoCloseable {
                     busy += Long.parseLong(f[i]);
                 }
             }
-            String[] g = statFields(Path.of("/proc/self/stat"));
-            long ours = Long.parseLong(g[11]) + Long.parseLong(g[12]);   // fields 14 and 15: utime, stime
-            return new long[] {busy, ours};
+            return new long[] {busy, processTicks("self") + (alsoOwn == 0 ? 0 : processTicks(Long.toString(alsoOwn)))};
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -111,7 +111,7 @@ final class LocalEngine {
 
     private LocalEngine(EngineHome home, Duration idleTimeout, PrintStream log, EngineLock lock, long keyTableBytes,
             boolean auto, Path verifyKeys, long predecessor) throws IOException {
-        this.housekeeping = new Housekeeping(home);
+        this.housekeeping = new Housekeeping(home, true, predecessor);
         this.tableCache = new KeyTableCache(home.keyTableCacheDir());
         this.resident = new ResidentFiles(EngineMemory.keyBudgetBytes(), RESIDENT_WASMS, new ResidentFiles.TableBuilding(keyTableBytes,
                 tableCache, housekeeping::submit, housekeeping::awaitTurn));
@@ -357,7 +357,7 @@ final class LocalEngine {
                 + "; timeout " + (idleTimeout.isZero() ? "none" : EngineCommand.format(idleTimeout)));
         lines.add("requests   " + served.get() + " served");
         EngineWarmUp w = warmUp;
-        lines.add("warm-up    " + (w != null ? w.state() : withoutKernels ? "none: started for a small key, its requests warm it"
+        lines.add("warm-up    " + (w != null ? w.state() : withoutKernels ? "none: started by a command, its requests warm it"
                 : "none"));
         lines.add("kernels    " + EngineWarmUp.kernels(withoutKernels));
         succession.statusLine().ifPresent(lines::add);

@@ -30,6 +30,14 @@ final class Succession {
     /** How long the machine is left to the engine's own work before a successor starts. */
     static final Duration QUIET = Duration.ofSeconds(1);
 
+    /**
+     * On a machine that never falls quiet for {@link #QUIET} (a loop of commands, a busy service), the
+     * successor starts anyway once this long has passed with at least {@link #BUSY_REQUESTS} requests: the
+     * requests it slows while it warms up are fewer than those it then serves faster.
+     */
+    static final Duration BUSY = Duration.ofMinutes(1);
+    static final int BUSY_REQUESTS = 20;
+
     /** How long a successor waits for its predecessor, stopping after its commands, to let the lock go. */
     private static final Duration LOCK_WAIT = Duration.ofMinutes(10);
 
@@ -55,14 +63,15 @@ final class Succession {
 
     /**
      * A key of 2^{@code logDomainSize} was proved with: starts the successor, once, when the engine's
-     * {@code housekeeping} has had its turn for {@link #QUIET} (its JVM's start takes the cores for a while).
+     * {@code housekeeping} has had its turn for {@link #QUIET} (its JVM's start takes the cores for a while),
+     * or on a busy machine after {@link #BUSY}.
      */
     void start(int logDomainSize, Housekeeping housekeeping) {
         if (!started.compareAndSet(false, true)) {
             return;
         }
         housekeeping.submit(() -> {
-            housekeeping.awaitQuiet(QUIET);
+            boolean busy = !housekeeping.awaitQuiet(QUIET, BUSY, BUSY_REQUESTS);
             synchronized (this) {
                 if (stopped || Thread.currentThread().isInterrupted()) {
                     return;
@@ -71,7 +80,8 @@ final class Succession {
                     successor = AutoStart.spawn(home, System.getenv(), ownArgs, false, logDomainSize,
                             ProcessHandle.current().pid());
                     log.accept("a key of 2^" + logDomainSize + " wants the 8-lane kernels: an engine with them (pid "
-                            + successor.pid() + ") warms up beside this one and takes over once warm");
+                            + successor.pid() + ") warms up beside this one and takes over once warm"
+                            + (busy ? " (started after " + EngineCommand.format(BUSY) + " without a quiet moment)" : ""));
                 } catch (IOException | RuntimeException e) {
                     log.accept("no engine with the 8-lane kernels started: " + e.getMessage());
                 }

@@ -151,9 +151,9 @@ class AutoStartTest {
         EngineHome.Endpoint small = awaitEngine();
         List<String> smallCommand = commandLine(ProcessHandle.of(small.pid()).orElseThrow());
         assertTrue(smallCommand.contains("--no-kernels"), smallCommand.toString());
-        assertTrue(status().stream().anyMatch(l -> l.startsWith("kernels    scalar only: started for a key below 2^"
-                + large.power())), status()::toString);
-        assertTrue(status().contains("warm-up    none: started for a small key, its requests warm it"), status()::toString);
+        assertTrue(status().stream().anyMatch(l -> l.startsWith("kernels    scalar only: started by a command")
+                && l.contains("a key of 2^" + large.power() + " or more starts an engine with the 8-lane kernels")), status()::toString);
+        assertTrue(status().contains("warm-up    none: started by a command, its requests warm it"), status()::toString);
 
         Run big = prove(large);   // served by that engine, which starts its successor beside it
         assertEquals(0, big.code(), big.err());

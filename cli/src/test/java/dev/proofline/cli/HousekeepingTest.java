@@ -119,6 +119,68 @@ class HousekeepingTest {
         }
     }
 
+    @Test
+    void aStepWaitingForAQuietMomentGoesOnWhenRequestsKeepTheEngineBusyLongEnough() throws Exception {
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        try (Housekeeping h = new Housekeeping(home, false)) {
+            CompletableFuture<Boolean> quiet = new CompletableFuture<>();
+            h.submit(() -> quiet.complete(h.awaitQuiet(java.time.Duration.ofMillis(300), java.time.Duration.ofHours(1), 1)));
+            assertTrue(quiet.get(30, TimeUnit.SECONDS), "a quiet moment");
+
+            // requests one after the other with short gaps: never quiet for a second
+            AtomicBoolean serving = new AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicInteger served = new java.util.concurrent.atomic.AtomicInteger();
+            Thread loop = Thread.ofPlatform().start(() -> {
+                while (serving.get()) {
+                    h.requestStarted();
+                    served.incrementAndGet();
+                    sleep(100);
+                    h.requestEnded();
+                    sleep(10);
+                }
+            });
+            CompletableFuture<Integer> busy = new CompletableFuture<>();
+            h.submit(() -> {
+                boolean fellQuiet = h.awaitQuiet(java.time.Duration.ofSeconds(1), java.time.Duration.ofMillis(500), 8);
+                busy.complete(fellQuiet ? -1 : served.get());
+            });
+            int servedBy = busy.get(30, TimeUnit.SECONDS);
+            serving.set(false);
+            loop.join();
+            assertTrue(servedBy >= 8, "went on after the requests it asks for, not for a quiet moment: " + servedBy);
+        }
+    }
+
+    @Test
+    void aSuccessorsStepDoesNotWaitForTheEngineItSucceeds() throws Exception {
+        if (!Files.isReadable(Path.of("/proc/stat"))) {
+            return;   // nothing to watch the machine with: steps do not wait for others there
+        }
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        Process predecessor = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        try (Housekeeping h = new Housekeeping(home, true, predecessor.pid())) {
+            CompletableFuture<Void> step = new CompletableFuture<>();
+            h.submit(() -> {
+                h.awaitTurn();
+                step.complete(null);
+            });
+            // well before it would go on for having waited for other programs as long as it ever does
+            step.get(60, TimeUnit.SECONDS);
+        } finally {
+            predecessor.destroyForcibly();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** A process that holds the clients' lock of the state directory in its argument until its input closes. */
     public static final class HoldClientLock {
         public static void main(String[] args) throws IOException {
