@@ -45,44 +45,60 @@ public final class BellmanParams {
     private BellmanParams() {
     }
 
-    /** Writes the MPC parameters of {@code zkey} to {@code out}. */
+    /**
+     * Writes the MPC parameters of {@code zkey} to {@code out}. Resumable: a run that stops leaves the parts
+     * it finished (the six header points, IC, H, L, A, B1, B2, the contributions) in {@code <out>.partial},
+     * and the next run on the same key keeps them.
+     */
     public static void export(Path zkey, Path out, Consumer<String> log) throws IOException {
+        String identity = Leftovers.identity("zkey export bellman", zkey);
         try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(zkey)) {
             PairingCurve curve = key.curve;
             PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
             PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
-            WholeFile.write(out, o -> {
-                PointBytes[] headerGroups = {g1, g1, g2, g2, g1, g2};
-                for (int i = 0; i < 6; i++) {
-                    o.write(headerGroups[i].uncompressed(key.header[i], 0));
-                }
-                section(key, PhaseTwoKeyFile.IC, g1, o, log);
+            WholeFile.resumable(out, identity, log, file -> {
+                file.part("alpha1, beta1, beta2, gamma2, delta1, delta2", o -> {
+                    PointBytes[] headerGroups = {g1, g1, g2, g2, g1, g2};
+                    for (int i = 0; i < 6; i++) {
+                        o.write(headerGroups[i].uncompressed(key.header[i], 0));
+                    }
+                    return null;
+                });
+                section(key, PhaseTwoKeyFile.IC, g1, file, log);
                 int n = key.domainSize;
                 int log2 = Integer.numberOfTrailingZeros(n);
-                MemorySegment h = key.section(PhaseTwoKeyFile.H);
-                u32(o, n - 1);
-                byte[] bytes = new byte[GroupFft.OUT_CHUNK * g1.size()];
-                int aw = curve.g1().affineWidth();
-                int[] written = {0};
                 Work work = new Work(log, Work.transform(log2, true));
-                GroupFft.transform(curve, false, log2, false, null, new GroupFft.Geometric(
-                        curve.fr().modulus().subtract(BigInteger.TWO), root(curve, log2 + 1)),
-                        (j, dst, off) -> g1.fromStored(h, (long) j * g1.size(), dst, off),
-                        (affine, count) -> {
-                            int keep = Math.min(count, n - 1 - written[0]);   // not the last: zero degree n-1
-                            for (int i = 0; i < keep; i++) {
-                                g1.uncompressed(affine, i * aw, bytes, i * g1.size());
-                            }
-                            o.write(bytes, 0, keep * g1.size());
-                            written[0] += count;
-                        }, work::add);
+                MemorySegment keptH = file.part("H", o -> {
+                    MemorySegment h = key.section(PhaseTwoKeyFile.H);
+                    u32(o, n - 1);
+                    byte[] bytes = new byte[GroupFft.OUT_CHUNK * g1.size()];
+                    int aw = curve.g1().affineWidth();
+                    int[] written = {0};
+                    GroupFft.transform(curve, false, log2, false, null, new GroupFft.Geometric(
+                            curve.fr().modulus().subtract(BigInteger.TWO), root(curve, log2 + 1)),
+                            (j, dst, off) -> g1.fromStored(h, (long) j * g1.size(), dst, off),
+                            (affine, count) -> {
+                                int keep = Math.min(count, n - 1 - written[0]);   // not the last: zero degree n-1
+                                for (int i = 0; i < keep; i++) {
+                                    g1.uncompressed(affine, i * aw, bytes, i * g1.size());
+                                }
+                                o.write(bytes, 0, keep * g1.size());
+                                written[0] += count;
+                            }, work::add);
+                    return null;
+                });
+                if (keptH == null) {
+                    log.accept("exported H: " + (n - 1) + " points");
+                }
                 work.finish();
-                log.accept("exported H: " + (n - 1) + " points");
-                section(key, PhaseTwoKeyFile.C, g1, o, log);
-                section(key, PhaseTwoKeyFile.A, g1, o, log);
-                section(key, PhaseTwoKeyFile.B1, g1, o, log);
-                section(key, PhaseTwoKeyFile.B2, g2, o, log);
-                contributions(o, curve, key.circuitHash, key.contributions);
+                section(key, PhaseTwoKeyFile.C, g1, file, log);
+                section(key, PhaseTwoKeyFile.A, g1, file, log);
+                section(key, PhaseTwoKeyFile.B1, g1, file, log);
+                section(key, PhaseTwoKeyFile.B2, g2, file, log);
+                file.part("contributions", o -> {
+                    contributions(o, curve, key.circuitHash, key.contributions);
+                    return null;
+                });
                 return null;
             });
         }
@@ -94,23 +110,28 @@ public final class BellmanParams {
         return fr.toBigInteger(RootsOfUnity.primitive(fr, log), 0);
     }
 
-    /** A key section's points, count first, uncompressed. */
-    private static void section(PhaseTwoKeyFile key, int type, PointBytes g, OutputStream o, Consumer<String> log)
+    /** A key section's points, count first, uncompressed: a part of the file, kept where an earlier run wrote it. */
+    private static void section(PhaseTwoKeyFile key, int type, PointBytes g, WholeFile.Out file, Consumer<String> log)
             throws IOException {
         MemorySegment seg = key.section(type);
         long count = seg.byteSize() / g.size();
-        u32(o, (int) count);
-        long[] p = new long[g.curve().affineWidth()];
-        byte[] bytes = new byte[CHUNK * g.size()];
-        for (long base = 0; base < count; base += CHUNK) {
-            int m = (int) Math.min(CHUNK, count - base);
-            for (int i = 0; i < m; i++) {
-                g.fromStored(seg, (base + i) * g.size(), p, 0);
-                g.uncompressed(p, 0, bytes, i * g.size());
+        MemorySegment kept = file.part(NAMES.get(type), o -> {
+            u32(o, (int) count);
+            long[] p = new long[g.curve().affineWidth()];
+            byte[] bytes = new byte[CHUNK * g.size()];
+            for (long base = 0; base < count; base += CHUNK) {
+                int m = (int) Math.min(CHUNK, count - base);
+                for (int i = 0; i < m; i++) {
+                    g.fromStored(seg, (base + i) * g.size(), p, 0);
+                    g.uncompressed(p, 0, bytes, i * g.size());
+                }
+                o.write(bytes, 0, m * g.size());
             }
-            o.write(bytes, 0, m * g.size());
+            return null;
+        });
+        if (kept == null) {
+            log.accept("exported " + NAMES.get(type) + ": " + count + " points");
         }
-        log.accept("exported " + NAMES.get(type) + ": " + count + " points");
     }
 
     private static final Map<Integer, String> NAMES = Map.of(PhaseTwoKeyFile.IC, "IC",
@@ -140,10 +161,14 @@ public final class BellmanParams {
      * Writes {@code newZkey}: {@code oldZkey} with delta, H and L from {@code mpcParams}, MPC parameters
      * that continue its chain of contributions (the same circuit hash, its contributions first, unchanged),
      * the new contributions named {@code name} (may be null). Like snarkjs, this does not check the new
-     * contributions: {@code zkey verify} does. Returns the number of contributions added.
+     * contributions: {@code zkey verify} does. Returns the number of contributions added. Resumable: a run
+     * that stops leaves the sections it finished in {@code <newZkey>.partial}, and the next run on the same
+     * files with the same name keeps them.
      */
     public static int importParams(Path oldZkey, Path mpcParams, Path newZkey, String name, Consumer<String> log)
             throws IOException {
+        String identity = Leftovers.identity(Leftovers.parameters("zkey import bellman", name, null, 0), oldZkey,
+                mpcParams);
         try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(oldZkey); Arena arena = Arena.ofShared();
                 FileChannel ch = FileChannel.open(mpcParams, StandardOpenOption.READ)) {
             PairingCurve curve = key.curve;
@@ -183,32 +208,42 @@ public final class BellmanParams {
                     throw r.error("contribution #" + (i + 1), "is not the one " + oldZkey + " has");
                 }
             }
-            try (PtauWriter w = new PtauWriter(newZkey, "zkey", 10)) {
+            try (PtauWriter w = PtauWriter.resumable(newZkey, "zkey", 10, identity)) {
+                w.resuming(log);
                 PhaseTwo.headers(w, key, delta1, delta2);
-                for (int type : new int[] {PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS}) {
-                    w.begin(type);
-                    w.copy(key.section(type));
-                    w.end();
-                }
-                w.begin(PhaseTwoKeyFile.H);
+                copySections(w, key, PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS);
                 Work work = new Work(log, Work.transform(Integer.numberOfTrailingZeros(n), true) + n);
-                importH(curve, g1, r, hAt, n, w, work);
-                work.finish();
-                w.end();
-                log.accept("imported H: " + (n - 1) + " points");
-                w.begin(PhaseTwoKeyFile.C);
-                copyPoints(g1, r, lAt, nL, "L", w);
-                w.end();
-                log.accept("imported L: " + nL + " points");
-                for (int type : new int[] {PhaseTwoKeyFile.A, PhaseTwoKeyFile.B1, PhaseTwoKeyFile.B2}) {
-                    w.begin(type);
-                    w.copy(key.section(type));
+                if (!w.kept(PhaseTwoKeyFile.H, "H", log)) {
+                    w.begin(PhaseTwoKeyFile.H);
+                    importH(curve, g1, r, hAt, n, w, work);
                     w.end();
+                    log.accept("imported H: " + (n - 1) + " points");
                 }
-                PhaseTwo.writeContributions(w, curve, key.circuitHash, cs);
+                work.finish();
+                if (!w.kept(PhaseTwoKeyFile.C, "L", log)) {
+                    w.begin(PhaseTwoKeyFile.C);
+                    copyPoints(g1, r, lAt, nL, "L", w);
+                    w.end();
+                    log.accept("imported L: " + nL + " points");
+                }
+                copySections(w, key, PhaseTwoKeyFile.A, PhaseTwoKeyFile.B1, PhaseTwoKeyFile.B2);
+                if (!w.finished(PhaseTwoKeyFile.CONTRIBUTIONS)) {
+                    PhaseTwo.writeContributions(w, curve, key.circuitHash, cs);
+                }
                 w.commit();
             }
             return cs.size() - key.contributions.size();
+        }
+    }
+
+    /** Copies the old key's sections of these types, but those an earlier run finished. */
+    private static void copySections(PtauWriter w, PhaseTwoKeyFile key, int... types) throws IOException {
+        for (int type : types) {
+            if (!w.finished(type)) {
+                w.begin(type);
+                w.copy(key.section(type));
+                w.end();
+            }
         }
     }
 

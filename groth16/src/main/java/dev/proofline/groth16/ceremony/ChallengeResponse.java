@@ -7,6 +7,7 @@ import dev.proofline.algebra.field.Fp2;
 import dev.proofline.algebra.field.PrimeField;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,20 +43,39 @@ public final class ChallengeResponse {
     private ChallengeResponse() {
     }
 
-    /** Writes the challenge of the ptau's last contribution to {@code challenge}; returns its hash. */
+    /**
+     * Writes the challenge of the ptau's last contribution to {@code challenge}; returns its hash.
+     * Resumable: a run that stops leaves the parts it finished (the last response hash, then each
+     * section's points) in {@code <challenge>.partial}, and the next run on the same ptau keeps them,
+     * hashing them again from that file.
+     */
     public static byte[] exportChallenge(Path ptauPath, Path challenge, Consumer<String> log) throws IOException {
+        String identity = Leftovers.identity("powersoftau export challenge", ptauPath);
         try (PtauFile ptau = PtauFile.open(ptauPath)) {
             byte[] current = PowersOfTau.lastChallenge(ptau);
             List<Contribution> cs = ptau.contributions();
             byte[] lastResponse = cs.isEmpty() ? new Blake2b().digest() : responseHash(ptau.curve(), cs.getLast());
             Blake2b hash = new Blake2b().update(lastResponse);
-            return WholeFile.write(challenge, out -> {
-                out.write(lastResponse);
+            return WholeFile.resumable(challenge, identity, log, out -> {
+                out.part("last response hash", o -> {
+                    o.write(lastResponse);
+                    return null;
+                });
                 long[] counts = PowersOfTau.counts(ptau.power());
                 for (int s = 0; s < SECTIONS.length; s++) {
                     PointBytes g = PowersOfTau.group(ptau.curve(), SECTIONS[s]);
-                    PowersOfTau.hashUncompressed(ptau.section(SECTIONS[s]), g, counts[s], hash, out);
-                    log.accept("exported " + PtauFile.NAMES.get(SECTIONS[s]) + ": " + counts[s] + " points");
+                    String name = PtauFile.NAMES.get(SECTIONS[s]);
+                    long count = counts[s];
+                    MemorySegment section = ptau.section(SECTIONS[s]);
+                    MemorySegment kept = out.part(name, o -> {
+                        PowersOfTau.hashUncompressed(section, g, count, hash, o);
+                        return null;
+                    });
+                    if (kept != null) {
+                        hash(kept, hash);
+                    } else {
+                        log.accept("exported " + name + ": " + count + " points");
+                    }
                 }
                 byte[] digest = hash.digest();
                 if (!Arrays.equals(digest, current)) {
@@ -67,6 +87,16 @@ public final class ChallengeResponse {
         }
     }
 
+    /** Feeds {@code bytes} to {@code hash}, a block at a time. */
+    static void hash(MemorySegment bytes, Blake2b hash) {
+        byte[] block = new byte[1 << 16];
+        for (long at = 0; at < bytes.byteSize(); at += block.length) {
+            int n = (int) Math.min(block.length, bytes.byteSize() - at);
+            MemorySegment.copy(bytes, java.lang.foreign.ValueLayout.JAVA_BYTE, at, block, 0, n);
+            hash.update(block, 0, n);
+        }
+    }
+
     /** A contribution's response hash: its recorded state, continued with its public key uncompressed. */
     static byte[] responseHash(PairingCurve curve, Contribution c) {
         return Blake2b.fromState(c.partialHash()).update(PtauWriter.publicKey(curve, c.key(), true)).digest();
@@ -74,10 +104,14 @@ public final class ChallengeResponse {
 
     /**
      * Imports {@code response}, an answer to the challenge of {@code oldPtau}'s last contribution, as a
-     * new contribution named {@code name} (may be null) in {@code newPtau}.
+     * new contribution named {@code name} (may be null) in {@code newPtau}. Resumable: a run that stops
+     * leaves the sections it finished in {@code <newPtau>.partial}, and the next run on the same files with
+     * the same name keeps them (their compressed points are hashed again from the response, not decompressed).
      */
     public static PowersOfTau.Result importResponse(Path oldPtau, Path response, Path newPtau, String name,
             Consumer<String> log) throws IOException {
+        String identity = Leftovers.identity(Leftovers.parameters("powersoftau import response", name, null, 0),
+                oldPtau, response);
         try (PtauFile ptau = PtauFile.open(oldPtau)) {
             PairingCurve curve = ptau.curve();
             byte[] challenge = PowersOfTau.lastChallenge(ptau);
@@ -103,18 +137,29 @@ public final class ChallengeResponse {
                 }
                 Blake2b responseHash = new Blake2b().update(answered);
                 long[][] kept = new long[SECTIONS.length][];
-                long[] sectionAt = new long[SECTIONS.length];
-                try (PtauWriter w = new PtauWriter(newPtau, 7)) {
-                    w.header(curve, ptau.power());
+                MemorySegment[] written = new MemorySegment[SECTIONS.length];
+                try (PtauWriter w = PtauWriter.resumable(newPtau, "ptau", 7, identity)) {
+                    if (!w.resuming(log)) {
+                        w.header(curve, ptau.power());
+                    }
                     long at = Blake2b.DIGEST_BYTES;
                     for (int s = 0; s < SECTIONS.length; s++) {
                         PointBytes g = PowersOfTau.group(curve, SECTIONS[s]);
-                        w.begin(SECTIONS[s]);
-                        sectionAt[s] = w.sectionStart();
-                        kept[s] = importSection(in, response, at, g, counts[s], KEPT[s], w, responseHash);
+                        String sectionName = PtauFile.NAMES.get(SECTIONS[s]);
+                        if (w.kept(SECTIONS[s], sectionName, log)) {
+                            written[s] = w.finishedSection(SECTIONS[s]);
+                            kept[s] = new long[g.curve().affineWidth()];
+                            g.fromStored(written[s], (long) KEPT[s] * g.size(), kept[s], 0);
+                            hashBytes(in, counts[s] * g.compressedSize(), responseHash);
+                        } else {
+                            w.begin(SECTIONS[s]);
+                            long start = w.sectionStart();
+                            kept[s] = importSection(in, response, at, g, counts[s], KEPT[s], w, responseHash);
+                            w.end();
+                            written[s] = w.mapWritten(start, counts[s] * g.size());
+                            log.accept("imported " + sectionName + ": " + counts[s] + " points");
+                        }
                         at += counts[s] * g.compressedSize();
-                        w.end();
-                        log.accept("imported " + PtauFile.NAMES.get(SECTIONS[s]) + ": " + counts[s] + " points");
                     }
                     byte[] partial = responseHash.state();
                     byte[] key = in.readNBytes((int) keyBytes);
@@ -124,17 +169,32 @@ public final class ChallengeResponse {
                     Blake2b next = new Blake2b().update(hash);
                     for (int s = 0; s < SECTIONS.length; s++) {
                         PointBytes g = PowersOfTau.group(curve, SECTIONS[s]);
-                        PowersOfTau.hashUncompressed(w.mapWritten(sectionAt[s], counts[s] * g.size()), g, counts[s], next);
+                        PowersOfTau.hashUncompressed(written[s], g, counts[s], next);
                     }
                     byte[] nextChallenge = next.digest();
-                    List<Contribution> cs = new ArrayList<>(ptau.contributions());
-                    cs.add(new Contribution(kept[0], kept[1], kept[2], kept[3], kept[4], publicKey, partial,
-                            nextChallenge, Contribution.CONTRIBUTION, name, 0, null));
-                    w.contributions(curve, cs);
+                    if (!w.finished(PtauFile.CONTRIBUTIONS)) {
+                        List<Contribution> cs = new ArrayList<>(ptau.contributions());
+                        cs.add(new Contribution(kept[0], kept[1], kept[2], kept[3], kept[4], publicKey, partial,
+                                nextChallenge, Contribution.CONTRIBUTION, name, 0, null));
+                        w.contributions(curve, cs);
+                    }
                     w.commit();
                     return new PowersOfTau.Result(hash, nextChallenge);
                 }
             }
+        }
+    }
+
+    /** Feeds the next {@code length} bytes of {@code in} to {@code hash}. */
+    private static void hashBytes(InputStream in, long length, Blake2b hash) throws IOException {
+        byte[] block = new byte[1 << 16];
+        for (long left = length; left > 0; ) {
+            int n = in.readNBytes(block, 0, (int) Math.min(block.length, left));
+            if (n == 0) {
+                throw new java.io.EOFException("the response ended early");
+            }
+            hash.update(block, 0, n);
+            left -= n;
         }
     }
 

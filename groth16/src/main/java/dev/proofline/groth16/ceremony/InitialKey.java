@@ -57,7 +57,7 @@ public final class InitialKey {
         R1cs cs = R1csFile.read(r1csPath);
         try (PtauFile ptau = PtauFile.open(ptauPath)) {
             Work work = new Work(log, work(cs));
-            byte[] hash = create(cs, r1csPath, ptau, out, log, work, PtauWriter.identity("zkey new", r1csPath, ptau.path()));
+            byte[] hash = create(cs, r1csPath, ptau, out, log, work, Leftovers.identity("zkey new", r1csPath, ptau.path()));
             work.finish();
             return hash;
         }
@@ -124,12 +124,9 @@ public final class InitialKey {
         Blake2b hash = new Blake2b();
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
         PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
-        try (PtauWriter w = identity == null ? new PtauWriter(out, "zkey", 10)
-                : PtauWriter.resumable(out, "zkey", 10, identity)) {
+        try (PtauWriter w = PtauWriter.resumable(out, "zkey", 10, identity)) {
             Sections s = new Sections(w, hash, cs, work, log);
-            if (w.finished(1)) {
-                log.accept("resuming the earlier run's " + out.getFileName() + ".partial");
-            } else {
+            if (!w.resuming(log)) {
                 w.begin(1);
                 w.u32(1);   // Groth16
                 w.end();
@@ -201,7 +198,7 @@ public final class InitialKey {
          * True where it is still to be computed.
          */
         boolean kept(int type, PointBytes g, int section) throws IOException {
-            if (!w.finished(type)) {
+            if (!w.kept(type, NAMES.get(type), log)) {
                 return true;
             }
             MemorySegment bytes = w.finishedSection(type);
@@ -218,7 +215,6 @@ public final class InitialKey {
             if (section >= 0) {
                 work.add((long) sectionWork(cs, section));
             }
-            log.accept(NAMES.get(type) + ": kept from the earlier run");
             return false;
         }
     }

@@ -47,20 +47,25 @@ public final class PhaseTwo {
             throws IOException {
         try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(in)) {
             return apply(key, out, ContributionKey.randomStream(entropy), KeyContribution.CONTRIBUTION, name, 0,
-                    null, log);
+                    null, null, log);
         }
     }
 
-    /** A contribution from a public beacon: SHA-256 iterated 2^iterationsExp times over the hash seeds it. */
+    /**
+     * A contribution from a public beacon: SHA-256 iterated 2^iterationsExp times over the hash seeds it.
+     * Resumable, as its secret is public: a run that stops leaves the sections it finished in
+     * {@code <out>.partial}, and the next run on the same input with the same beacon and name keeps them.
+     */
     public static Result beacon(Path in, Path out, String name, String beaconHashHex, int iterationsExp,
             Consumer<String> log) throws IOException {
         byte[] beacon = PowersOfTau.beaconHash(beaconHashHex);
         if (iterationsExp < 10 || iterationsExp > 63) {
             throw new IllegalArgumentException("the iteration exponent must be in 10..63, not " + iterationsExp);
         }
+        String identity = Leftovers.identity(Leftovers.parameters("zkey beacon", name, beacon, iterationsExp), in);
         try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(in)) {
             return apply(key, out, ContributionKey.beaconStream(beacon, iterationsExp), KeyContribution.BEACON,
-                    name, iterationsExp, beacon, log);
+                    name, iterationsExp, beacon, identity, log);
         }
     }
 
@@ -73,8 +78,13 @@ public final class PhaseTwo {
         return h;
     }
 
+    /**
+     * Writes the contribution of the secret drawn from {@code rng} to {@code out}; {@code identity}: the
+     * run is resumable and for that ({@link PtauWriter#resumable}), null: it is not (a contribution of a
+     * secret, which no file may keep).
+     */
     private static Result apply(PhaseTwoKeyFile key, Path out, ChaChaStream rng, int type, String name, int exp,
-            byte[] beacon, Consumer<String> log) throws IOException {
+            byte[] beacon, String identity, Consumer<String> log) throws IOException {
         PairingCurve curve = key.curve;
         PrimeField fr = curve.fr();
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
@@ -89,16 +99,23 @@ public final class PhaseTwo {
             List<KeyContribution> all = new ArrayList<>(key.contributions);
             all.add(mine);
             fr.inv(d, 0, dInv, 0);
-            try (PtauWriter w = new PtauWriter(out, "zkey", 10)) {
+            try (PtauWriter w = PtauWriter.resumable(out, "zkey", 10, identity)) {
+                w.resuming(log);
                 headers(w, key, delta1, delta2);
                 for (int type0 = PhaseTwoKeyFile.IC; type0 <= PhaseTwoKeyFile.B2; type0++) {
-                    w.begin(type0);
-                    w.copy(key.section(type0));
-                    w.end();
+                    if (!w.finished(type0)) {
+                        w.begin(type0);
+                        w.copy(key.section(type0));
+                        w.end();
+                    }
                 }
                 Work work = new Work(log, (double) (key.section(PhaseTwoKeyFile.C).byteSize()
                         + key.section(PhaseTwoKeyFile.H).byteSize()) / g1.size());
                 for (int type0 : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
+                    if (w.kept(type0, PhaseTwoKeyFile.NAMES.get(type0), log)) {
+                        work.add(key.section(type0).byteSize() / g1.size());
+                        continue;
+                    }
                     w.begin(type0);
                     GlvMultiplier.Recoded k = curve.multiplier(false).recode(fr.toBigInteger(dInv, 0));
                     try {
@@ -109,7 +126,9 @@ public final class PhaseTwo {
                     w.end();
                     log.accept("divided section " + type0 + " by the secret");
                 }
-                writeContributions(w, curve, key.circuitHash, all);
+                if (!w.finished(PhaseTwoKeyFile.CONTRIBUTIONS)) {
+                    writeContributions(w, curve, key.circuitHash, all);
+                }
                 w.commit();
                 work.finish();
             }
@@ -139,13 +158,21 @@ public final class PhaseTwo {
                 null);
     }
 
-    /** Sections 1 and 2 of a key with a new delta: the old key's header with delta1 and delta2 replaced. */
+    /**
+     * Sections 1 and 2 of a key with a new delta: the old key's header with delta1 and delta2 replaced;
+     * either one that an earlier run finished is kept.
+     */
     static void headers(PtauWriter w, PhaseTwoKeyFile key, long[] delta1, long[] delta2) throws IOException {
         PointBytes g1 = new PointBytes(key.curve.g1(), key.curve.fp());
         PointBytes g2 = new PointBytes(key.curve.g2(), key.curve.fp());
-        w.begin(1);
-        w.u32(1);
-        w.end();
+        if (!w.finished(1)) {
+            w.begin(1);
+            w.u32(1);
+            w.end();
+        }
+        if (w.finished(2)) {
+            return;
+        }
         w.begin(2);
         MemorySegment h = key.section(2);
         w.copy(h.asSlice(0, h.byteSize() - g1.size() - g2.size()));

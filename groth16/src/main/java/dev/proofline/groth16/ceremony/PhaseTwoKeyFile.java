@@ -38,7 +38,8 @@ final class PhaseTwoKeyFile implements AutoCloseable {
     static final int H = 9;
     static final int CONTRIBUTIONS = 10;
 
-    private static final Map<Integer, String> NAMES = Map.ofEntries(Map.entry(1, "header"),
+    /** The sections' names, by type, as errors and logs name them. */
+    static final Map<Integer, String> NAMES = Map.ofEntries(Map.entry(1, "header"),
             Map.entry(2, "Groth16 header"), Map.entry(IC, "IC"), Map.entry(COEFFICIENTS, "coefficients"),
             Map.entry(A, "A"), Map.entry(B1, "B1"), Map.entry(B2, "B2"), Map.entry(C, "C"), Map.entry(H, "H"),
             Map.entry(CONTRIBUTIONS, "contributions"));

@@ -27,12 +27,10 @@ public final class PhaseTwoPreparation {
     }
 
     public static void prepare(Path in, Path out, Consumer<String> log) throws IOException {
-        String identity = PtauWriter.identity("prepare phase2", in);
+        String identity = Leftovers.identity("prepare phase2", in);
         try (PtauFile ptau = PtauFile.open(in); PtauWriter w = PtauWriter.resumable(out, "ptau", 11, identity)) {
             PairingCurve curve = ptau.curve();
-            if (w.finished(PtauFile.HEADER)) {
-                log.accept("resuming the earlier run's " + out.getFileName() + ".partial");
-            } else {
+            if (!w.resuming(log)) {
                 w.header(curve, ptau.power());
             }
             for (int type = PtauFile.TAU_G1; type <= PtauFile.CONTRIBUTIONS; type++) {
@@ -55,8 +53,7 @@ public final class PhaseTwoPreparation {
             for (int[] pair : pairs) {
                 boolean g2 = pair[0] == PtauFile.TAU_G2;
                 int weight = Work.weight(g2);
-                if (w.finished(pair[1])) {
-                    log.accept(PtauFile.NAMES.get(pair[1]) + ": kept from the earlier run");
+                if (w.kept(pair[1], PtauFile.NAMES.get(pair[1]), log)) {
                     for (int p = 0; p <= (pair[0] == PtauFile.TAU_G1 ? ptau.power() + 1 : ptau.power()); p++) {
                         work.add((long) (weight * Work.transform(p, true)));
                     }

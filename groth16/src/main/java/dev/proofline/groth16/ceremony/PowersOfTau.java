@@ -107,7 +107,7 @@ public final class PowersOfTau {
             byte[] challenge = lastChallenge(ptau);
             try (ContributionKey key = ContributionKey.fromRng(ptau.curve(), challenge,
                     ContributionKey.randomStream(entropy))) {
-                return apply(ptau, out, key, challenge, name, Contribution.CONTRIBUTION, 0, null, log);
+                return apply(ptau, out, key, challenge, name, Contribution.CONTRIBUTION, 0, null, null, log);
             }
         }
     }
@@ -115,6 +115,8 @@ public final class PowersOfTau {
     /**
      * Applies a beacon: secrets from SHA-256 iterated 2^iterationsExp times over {@code beaconHashHex}
      * (hexadecimal, 1 to 255 bytes; the exponent 10 to 63), as snarkjs does, so anyone can recompute them.
+     * Resumable, as its secrets are public: a run that stops leaves the sections it finished in
+     * {@code <out>.partial}, and the next run on the same input with the same beacon and name keeps them.
      */
     public static Result beacon(Path in, Path out, String name, String beaconHashHex, int iterationsExp,
             Consumer<String> log) throws IOException {
@@ -122,11 +124,14 @@ public final class PowersOfTau {
         if (iterationsExp < 10 || iterationsExp > 63) {
             throw new IllegalArgumentException("the iteration exponent must be in 10..63, not " + iterationsExp);
         }
+        String identity = Leftovers.identity(Leftovers.parameters("powersoftau beacon", name, beacon, iterationsExp),
+                in);
         try (PtauFile ptau = PtauFile.open(in)) {
             byte[] challenge = lastChallenge(ptau);
             try (ContributionKey key = ContributionKey.fromRng(ptau.curve(), challenge,
                     ContributionKey.beaconStream(beacon, iterationsExp))) {
-                return apply(ptau, out, key, challenge, name, Contribution.BEACON, iterationsExp, beacon, log);
+                return apply(ptau, out, key, challenge, name, Contribution.BEACON, iterationsExp, beacon, identity,
+                        log);
             }
         }
     }
@@ -154,15 +159,22 @@ public final class PowersOfTau {
         return cs.isEmpty() ? firstChallenge(ptau.curve(), ptau.power()) : cs.getLast().nextChallenge();
     }
 
+    /**
+     * Writes the contribution of {@code key} to {@code out}; {@code identity}: the run is resumable and
+     * for that ({@link PtauWriter#resumable}), null: it is not (a contribution of secrets, which no file
+     * may keep). A section an earlier run finished is hashed again from the file, not computed.
+     */
     private static Result apply(PtauFile ptau, Path out, ContributionKey key, byte[] challenge, String name,
-            int type, int exp, byte[] beacon, Consumer<String> log) throws IOException {
+            int type, int exp, byte[] beacon, String identity, Consumer<String> log) throws IOException {
         PairingCurve curve = ptau.curve();
         PrimeField fr = curve.fr();
         Blake2b response = new Blake2b().update(challenge);
         long[][] first = new long[5][];
-        long[] sectionAt = new long[5];
-        try (PtauWriter w = new PtauWriter(out, 7)) {
-            w.header(curve, ptau.power());
+        MemorySegment[] written = new MemorySegment[5];
+        try (PtauWriter w = PtauWriter.resumable(out, "ptau", 7, identity)) {
+            if (!w.resuming(log)) {
+                w.header(curve, ptau.power());
+            }
             long[] counts = counts(ptau.power());
             long[] one = fr.one();
             long[][] factors = {one, one, key.alpha(), key.beta(), key.beta()};
@@ -174,12 +186,22 @@ public final class PowersOfTau {
             for (int s = 0; s < 5; s++) {
                 int type0 = SECTIONS[s];
                 PointBytes g = group(curve, type0);
-                w.begin(type0);
-                sectionAt[s] = w.sectionStart();
                 int weight = weight(type0);
+                int keep = type0 == PtauFile.TAU_G1 || type0 == PtauFile.TAU_G2 ? 1 : 0;
+                if (w.kept(type0, PtauFile.NAMES.get(type0), log)) {
+                    written[s] = w.finishedSection(type0);
+                    first[s] = new long[g.curve().affineWidth()];
+                    g.fromStored(written[s], (long) keep * g.size(), first[s], 0);
+                    hashPoints(written[s], g, counts[s], response, null, true);
+                    work.add(counts[s] * weight);
+                    continue;
+                }
+                w.begin(type0);
+                long at = w.sectionStart();
                 first[s] = multiply(curve, ptau.section(type0), g, counts[s], factors[s], key.tau(), fr, w, response,
-                        type0 == PtauFile.TAU_G1 || type0 == PtauFile.TAU_G2 ? 1 : 0, m -> work.add(weight * m));
+                        keep, m -> work.add(weight * m));
                 w.end();
+                written[s] = w.mapWritten(at, counts[s] * g.size());
                 log.accept("contributed to " + PtauFile.NAMES.get(type0) + ": " + counts[s] + " points");
             }
             byte[] partial = response.state();
@@ -187,14 +209,15 @@ public final class PowersOfTau {
             byte[] responseHash = response.digest();
             Blake2b next = new Blake2b().update(responseHash);
             for (int s = 0; s < 5; s++) {
-                PointBytes g = group(curve, SECTIONS[s]);
-                hashUncompressed(w.mapWritten(sectionAt[s], counts[s] * g.size()), g, counts[s], next);
+                hashUncompressed(written[s], group(curve, SECTIONS[s]), counts[s], next);
             }
             byte[] nextChallenge = next.digest();
-            List<Contribution> cs = new ArrayList<>(ptau.contributions());
-            cs.add(new Contribution(first[0], first[1], first[2], first[3], first[4], key.publicKey(), partial,
-                    nextChallenge, type, name, exp, beacon));
-            w.contributions(curve, cs);
+            if (!w.finished(PtauFile.CONTRIBUTIONS)) {
+                List<Contribution> cs = new ArrayList<>(ptau.contributions());
+                cs.add(new Contribution(first[0], first[1], first[2], first[3], first[4], key.publicKey(), partial,
+                        nextChallenge, type, name, exp, beacon));
+                w.contributions(curve, cs);
+            }
             w.commit();
             work.finish();
             return new Result(responseHash, nextChallenge);
@@ -275,20 +298,34 @@ public final class PowersOfTau {
     /** As {@link #hashUncompressed(MemorySegment, PointBytes, long, Blake2b)}, writing that form to {@code out} too (unless null). */
     static void hashUncompressed(MemorySegment seg, PointBytes g, long count, Blake2b hash, java.io.OutputStream out)
             throws IOException {
+        hashPoints(seg, g, count, hash, out, false);
+    }
+
+    /**
+     * Feeds {@code count} stored points to {@code hash} uncompressed, or {@code compressed} (as a response
+     * holds them), and writes that form to {@code out} too (unless null).
+     */
+    private static void hashPoints(MemorySegment seg, PointBytes g, long count, Blake2b hash, java.io.OutputStream out,
+            boolean compressed) throws IOException {
         int aw = g.curve().affineWidth();
+        int size = compressed ? g.compressedSize() : g.size();
         byte[] raw = new byte[g.size()];
         long[] p = new long[aw];
-        byte[] block = new byte[Math.min((int) count, CHUNK) * g.size()];
+        byte[] block = new byte[Math.min((int) count, CHUNK) * size];
         for (long base = 0; base < count; base += CHUNK) {
             int m = (int) Math.min(CHUNK, count - base);
             for (int i = 0; i < m; i++) {
                 MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, (base + i) * g.size(), raw, 0, raw.length);
                 g.fromStored(raw, 0, p, 0);
-                g.uncompressed(p, 0, block, i * g.size());
+                if (compressed) {
+                    g.compressed(p, 0, block, i * size);
+                } else {
+                    g.uncompressed(p, 0, block, i * size);
+                }
             }
-            hash.update(block, 0, m * g.size());
+            hash.update(block, 0, m * size);
             if (out != null) {
-                out.write(block, 0, m * g.size());
+                out.write(block, 0, m * size);
             }
         }
     }

@@ -8,15 +8,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Writes a .ptau (or, with its magic, a .zkey) file section by section into a temporary sibling,
@@ -32,8 +31,7 @@ import java.util.Set;
 final class PtauWriter implements AutoCloseable {
 
     private final Path target;
-    private final Path temp;
-    private final Path note;
+    private final Leftovers leftovers;
     private final FileChannel ch;
     private final ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     private final Arena arena = Arena.ofShared();
@@ -54,13 +52,11 @@ final class PtauWriter implements AutoCloseable {
 
     private PtauWriter(Path target, String magic, int sections, String identity) throws IOException {
         this.target = target.toAbsolutePath();
-        this.temp = this.target.resolveSibling(this.target.getFileName() + ".partial");
-        this.note = identity == null ? null : this.target.resolveSibling(this.target.getFileName() + ".partial.for");
-        boolean resume = identity != null && Files.isRegularFile(temp) && Files.isRegularFile(note)
-                && Files.readString(note, StandardCharsets.UTF_8).equals(identity);
+        this.leftovers = new Leftovers(this.target, identity);
+        boolean resume = leftovers.earlier() != null;
         this.ch = resume
-                ? FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)
-                : FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                ? FileChannel.open(leftovers.temp, StandardOpenOption.WRITE, StandardOpenOption.READ)
+                : FileChannel.open(leftovers.temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                         StandardOpenOption.WRITE, StandardOpenOption.READ);
         byte[] head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN)
                 .put(magic.getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(sections).array();
@@ -74,31 +70,41 @@ final class PtauWriter implements AutoCloseable {
             ch.truncate(keep);
             ch.position(keep);
         }
-        if (note != null && !resume) {
-            Files.writeString(note, identity, StandardCharsets.UTF_8);
+        if (leftovers.resumable() && !resume) {
+            leftovers.note(List.of());
         }
     }
 
     /**
      * A writer that resumes what an earlier, uncommitted writer for the same {@code identity} (the step
-     * and its input, e.g. the input's path, size and time of change) left in the temporary file.
+     * and its input, {@link Leftovers#identity}) left in the temporary file; null: an ordinary writer.
      */
     static PtauWriter resumable(Path target, String magic, int sections, String identity) throws IOException {
         return new PtauWriter(target, magic, sections, identity);
     }
 
     /**
-     * What a {@linkplain #resumable resumable} run is for: the step and each input's real path, size and
-     * time of change, so that a changed input is never resumed from.
+     * Whether the section of this type was finished by an earlier run and is kept (the caller skips it);
+     * if so, says so in {@code log}, as "{@code name}: kept from the earlier run".
      */
-    static String identity(String step, Path... inputs) throws IOException {
-        StringBuilder b = new StringBuilder(step);
-        for (Path p : inputs) {
-            Path real = p.toRealPath();
-            b.append(" of ").append(real).append(", ").append(Files.size(real)).append(" bytes, changed ")
-                    .append(Files.getLastModifiedTime(real).toMillis());
+    boolean kept(int type, String name, Consumer<String> log) {
+        boolean kept = finished(type);
+        if (kept) {
+            log.accept(name + ": kept from the earlier run");
         }
-        return b.toString();
+        return kept;
+    }
+
+    /**
+     * Whether the earlier run's header (section 1) is kept, which a resumed run's first line says; a
+     * resumed run keeps at least its header.
+     */
+    boolean resuming(Consumer<String> log) {
+        boolean resuming = finished(1);
+        if (resuming) {
+            log.accept("resuming the earlier run's " + target.getFileName() + ".partial");
+        }
+        return resuming;
     }
 
     /** Whether the section of this type was finished by an earlier run and is kept (the caller skips it). */
@@ -167,7 +173,7 @@ final class PtauWriter implements AutoCloseable {
 
     void end() throws IOException {
         flush();
-        if (note != null) {
+        if (leftovers.resumable()) {
             ch.force(false);   // the section's bytes on the disk before its size says it is whole
         }
         long end = ch.position();
@@ -317,24 +323,19 @@ final class PtauWriter implements AutoCloseable {
         ch.force(true);
         ch.close();
         arena.close();
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        if (note != null) {
-            Files.deleteIfExists(note);
-        }
+        leftovers.commit(target);
         committed = true;
     }
 
     @Override
     public void close() throws IOException {
         if (!committed) {
-            if (note != null) {
+            if (leftovers.resumable()) {
                 flush();
             }
             ch.close();
             arena.close();
-            if (note == null) {
-                Files.deleteIfExists(temp);
-            }
+            leftovers.abandon();
         }
     }
 }
