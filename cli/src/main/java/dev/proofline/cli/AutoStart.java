@@ -101,10 +101,10 @@ final class AutoStart {
             } else if (lockHeld(home)) {
                 return;   // one is starting
             }
-            Process engine = spawn(home, env, List.of(args), LocalEngine.CLIENT.contains(args[0]), keyDomain, 0);
+            long engine = spawnDetached(home, env, List.of(args), LocalEngine.CLIENT.contains(args[0]), keyDomain);
             if (!Files.exists(home.noticeFile())) {
                 Files.writeString(home.noticeFile(), "");
-                err.println("proofline: started a local engine in the background (pid " + engine.pid()
+                err.println("proofline: started a local engine in the background (pid " + engine
                         + ") so that the next commands run warm; `proofline engine stop` stops it,"
                         + " PROOFLINE_ENGINE=off or `proofline engine auto-start off` keeps it from starting"
                         + " (docs/engine-cli.md)");
@@ -135,6 +135,54 @@ final class AutoStart {
      */
     static Process spawn(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp, int keyDomain,
             long predecessor) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command(home, env, args, noWarmUp, keyDomain, predecessor))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
+                .redirectErrorStream(true);
+        pb.environment().put("PROOFLINE_HOME", home.dir().toString());
+        Process p = pb.start();
+        closeQuietly(p.getOutputStream());
+        return p;
+    }
+
+    /**
+     * As {@link #spawn} without a predecessor, for a process about to end: the engine is started by a shell
+     * that leaves it in the background and ends at once, and its pid is returned. A child of this process
+     * would keep a thread of its JVM waiting for it in native code, which the JVM's exit waits for, a while,
+     * before it gives up (BENCHMARKS.md, "the first call"). Where there is no {@code /bin/sh}, as {@link #spawn}.
+     */
+    static long spawnDetached(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp,
+            int keyDomain) throws IOException {
+        if (!Files.isExecutable(Path.of("/bin/sh"))) {
+            return spawn(home, env, args, noWarmUp, keyDomain, 0).pid();
+        }
+        List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c",
+                "log=$1; shift; \"$@\" </dev/null >>\"$log\" 2>&1 & echo $!", "sh", home.logFile().toString()));
+        cmd.addAll(command(home, env, args, noWarmUp, keyDomain, 0));
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectError(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()));
+        pb.environment().put("PROOFLINE_HOME", home.dir().toString());
+        Process sh = pb.start();
+        String pid = new String(sh.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+        try {
+            if (sh.waitFor() != 0) {
+                throw new IOException("the shell that starts the engine ended with " + sh.exitValue());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the engine started", e);
+        }
+        try {
+            return Long.parseLong(pid);
+        } catch (NumberFormatException e) {
+            throw new IOException("the shell that starts the engine printed no pid: " + pid, e);
+        }
+    }
+
+    /** The command line of {@link #spawn}. */
+    private static List<String> command(EngineHome home, Map<String, String> env, List<String> args, boolean noWarmUp,
+            int keyDomain, long predecessor) throws IOException {
         EngineSettings settings = EngineSettings.of(home);
         String warmUp = noWarmUp ? "none" : settings.warmUp();
         List<String> cmd = new ArrayList<>();
@@ -165,14 +213,7 @@ final class AutoStart {
             cmd.add("--no-kernels");
         }
         cmd.add("--auto");
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.logFile().toFile()))
-                .redirectErrorStream(true);
-        pb.environment().put("PROOFLINE_HOME", home.dir().toString());
-        Process p = pb.start();
-        closeQuietly(p.getOutputStream());
-        return p;
+        return cmd;
     }
 
     /**

@@ -71,6 +71,7 @@ class AutoStartTest {
         assertEquals("OK", first.out().strip());
         assertTrue(first.err().contains("started a local engine in the background"), first.err());
         EngineHome.Endpoint endpoint = awaitEngine();
+        assertTrue(first.err().contains("in the background (pid " + endpoint.pid() + ")"), first.err());
         assertTrue(home.logFile().toFile().exists());
 
         Run second = verify(Map.of());
@@ -84,6 +85,19 @@ class AutoStartTest {
         assertEquals(0, stop.code(), stop.err());
         await(() -> ProcessHandle.of(endpoint.pid()).isEmpty(), "the engine process ended");
         assertTrue(engines().isEmpty());
+    }
+
+    @Test
+    void theEngineAOneOffCommandStartsIsNoChildOfIt() throws Exception {
+        // a child would keep a thread of the command's JVM waiting for it, and the JVM's exit waits for that
+        home.createEngineDir();   // as the command's checks before it make it
+        long pid = AutoStart.spawnDetached(home, Map.of(), List.of("verify"), true, 0);
+        assertEquals(pid, awaitEngine().pid());
+        assertTrue(ProcessHandle.current().children().noneMatch(c -> c.isAlive()),
+                () -> "children: " + ProcessHandle.current().children().map(ProcessHandle::pid).toList());
+        Run stop = main(Map.of(), "engine", "stop");
+        assertEquals(0, stop.code(), stop.err());
+        await(() -> ProcessHandle.of(pid).isEmpty(), "the engine process ended");
     }
 
     @Test
