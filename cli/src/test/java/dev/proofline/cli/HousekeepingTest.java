@@ -26,8 +26,7 @@ class HousekeepingTest {
 
     @Test
     void aStepWaitsWhileARequestRunsAndRunsAtTheLowestPriority() throws Exception {
-        EngineHome home = new EngineHome(tmp.resolve("home"));
-        home.createEngineDir();
+        EngineHome home = home();
         try (Housekeeping h = new Housekeeping(home, false)) {
             h.requestStarted();
             CompletableFuture<Optional<Integer>> step = new CompletableFuture<>();
@@ -47,8 +46,7 @@ class HousekeepingTest {
 
     @Test
     void aStepWaitsWhileAOneOffCommandRunsBesideTheEngine() throws Exception {
-        EngineHome home = new EngineHome(tmp.resolve("home"));
-        home.createEngineDir();
+        EngineHome home = home();
         // another process, as a one-off command is: it holds the clients' lock until its input closes
         Process oneOff = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), HoldClientLock.class.getName(), home.dir().toString())
@@ -82,9 +80,8 @@ class HousekeepingTest {
         if (!Files.isReadable(Path.of("/proc/stat"))) {
             return;   // nothing to watch the machine with: steps do not wait for others there
         }
-        EngineHome home = new EngineHome(tmp.resolve("home"));
-        home.createEngineDir();
-        Process busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        EngineHome home = home();
+        Process busy = spin();
         try (Housekeeping h = new Housekeeping(home, true)) {
             CompletableFuture<Void> step = new CompletableFuture<>();
             h.submit(() -> {
@@ -121,8 +118,7 @@ class HousekeepingTest {
 
     @Test
     void aStepWaitingForAQuietMomentGoesOnWhenRequestsKeepTheEngineBusyLongEnough() throws Exception {
-        EngineHome home = new EngineHome(tmp.resolve("home"));
-        home.createEngineDir();
+        EngineHome home = home();
         try (Housekeeping h = new Housekeeping(home, false)) {
             CompletableFuture<Boolean> quiet = new CompletableFuture<>();
             h.submit(() -> quiet.complete(h.awaitQuiet(java.time.Duration.ofMillis(300), java.time.Duration.ofHours(1), 1)));
@@ -157,9 +153,8 @@ class HousekeepingTest {
         if (!Files.isReadable(Path.of("/proc/stat"))) {
             return;   // nothing to watch the machine with: steps do not wait for others there
         }
-        EngineHome home = new EngineHome(tmp.resolve("home"));
-        home.createEngineDir();
-        Process predecessor = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        EngineHome home = home();
+        Process predecessor = spin();
         try (Housekeeping h = new Housekeeping(home, true, predecessor.pid())) {
             CompletableFuture<Void> step = new CompletableFuture<>();
             h.submit(() -> {
@@ -171,6 +166,18 @@ class HousekeepingTest {
         } finally {
             predecessor.destroyForcibly();
         }
+    }
+
+    /** A state directory with its engine folder. */
+    private EngineHome home() throws IOException {
+        EngineHome home = new EngineHome(tmp.resolve("home"));
+        home.createEngineDir();
+        return home;
+    }
+
+    /** Another program that keeps a processor busy until destroyed. */
+    private static Process spin() throws IOException {
+        return new ProcessBuilder("sh", "-c", "while :; do :; done").start();
     }
 
     private static void sleep(long ms) {
