@@ -221,7 +221,8 @@ final class Housekeeping implements AutoCloseable {
         }
         long[] ticks = cpuTicks();
         long elapsedNanos = System.nanoTime() - sampledAt;
-        if (ticks == null || lastTicks == null) {
+        // unreadable, or a process counted as this one's ended (its ticks left the sum): no sample this time
+        if (ticks == null || lastTicks == null || ticks[1] < lastTicks[1]) {
             lastTicks = ticks;
             sampledAt = System.nanoTime();
             return othersBusy = false;
