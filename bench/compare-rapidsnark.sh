@@ -13,6 +13,8 @@
 #   COLD_CACHE=0 ...  # the cold column without the JVM's start-up cache (`proofline aot-training`)
 #   LOOP=0 ...        # without the shell loops from a clean state and the restarted engine (below)
 #   MATRIX=0 ...      # the shell loops only (no cold / engine / warm matrix)
+#   LOOP_CALLS=170 ... # longer shell loops (default 7 calls; "calls 3–7" is then the median from the
+#                     # third on, and every call's time is printed on stderr)
 #
 # rapidsnark is a measuring tool here, never a dependency: build it yourself, outside this repository,
 # and point RAPIDSNARK at its `prover` binary. It proves BN254 only.
@@ -213,6 +215,7 @@ done
 # Then the engine is stopped and started again with the key's tables in the cache, its warm-up waited
 # for: its first proof of the key against the next ones (the engine's own times).
 loop_rows=()
+loop_calls=${LOOP_CALLS:-7}
 wtns_rows=()
 if [ "${LOOP:-1}" = 1 ]; then
   if [ "$engine_started" = 1 ]; then ./proofline engine stop >/dev/null 2>&1 || true; engine_started=0; fi
@@ -235,20 +238,20 @@ if [ "${LOOP:-1}" = 1 ]; then
     for i in $(seq 3); do
       reference "$out/la.json" "$out/lapub.json" >> "$out/loopalone"
     done
-    for i in $(seq 7); do
+    for i in $(seq "$loop_calls"); do
       timed ./proofline prove "$zkey" "$wtns" "$out/l$i.json" "$out/lpub$i.json" >> "$out/loop"
       reference "$out/lr$i.json" "$out/lrpub$i.json" >> "$out/loopref"
     done
     engine_started=1
-    for i in $(seq 7); do
+    for i in $(seq "$loop_calls"); do
       verify "$vk" "$out/lpub$i.json" "$out/l$i.json" "proofline loop call $i"
       verify "$vk" "$out/lrpub$i.json" "$out/lr$i.json" "$([ -n "$rapidsnark" ] && echo rapidsnark || echo snarkjs) loop call $i"
     done
     first=$(sed -n 1p "$out/loop" | cut -d' ' -f1)
     second=$(sed -n 2p "$out/loop" | cut -d' ' -f1)
     # the slowest call after the first, against the first (the one-off path): above 1, a call was slower
-    slowest=$(sed -n '2,7p' "$out/loop" | cut -d' ' -f1 | sort -g | tail -n 1)
-    later=$(sed -n '3,7p' "$out/loop" | cut -d' ' -f1 | median)
+    slowest=$(sed -n "2,${loop_calls}p" "$out/loop" | cut -d' ' -f1 | sort -g | tail -n 1)
+    later=$(sed -n "3,${loop_calls}p" "$out/loop" | cut -d' ' -f1 | median)
     lref=$(s "$out/loopref"); lalone=$(s "$out/loopalone")
     # the key's tables, built in the background, written to the cache: then a new engine
     until ./proofline engine status 2>/dev/null | grep -F "$zkey" | grep -qv 'tables being built'; do sleep 0.5; done
@@ -303,10 +306,10 @@ fi
 
 ref=$([ -n "$rapidsnark" ] && echo rapidsnark || echo snarkjs)
 if [ "${#loop_rows[@]}" -gt 0 ]; then
-  echo "a shell loop from a clean state: 7 calls alternating with $ref (seconds; call 1, call 2, the slowest of calls 2-7"
-  echo "against call 1, the median of calls 3-7; $ref's median in the loop and alone, before it); an engine started"
+  echo "a shell loop from a clean state: $loop_calls calls alternating with $ref (seconds; call 1, call 2, the slowest of calls"
+  echo "2-$loop_calls against call 1, the median of calls 3-$loop_calls; $ref's median in the loop and alone, before it); an engine started"
   echo "again with the key's tables cached: its first proof and the median of the next four (its own times)"
-  echo "| circuit | constraints | call 1 | call 2 | slowest later / call 1 | calls 3-7 | $ref in loop | alone | call 1/in loop | calls 3-7/in loop | calls 3-7/alone | restarted: first | next | first/next |"
+  echo "| circuit | constraints | call 1 | call 2 | slowest later / call 1 | calls 3-$loop_calls | $ref in loop | alone | call 1/in loop | calls 3-$loop_calls/in loop | calls 3-$loop_calls/alone | restarted: first | next | first/next |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${loop_rows[@]}"
   echo
