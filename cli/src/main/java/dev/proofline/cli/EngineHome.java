@@ -193,6 +193,15 @@ record EngineHome(Path dir) {
         writeOwnerOnly(residentKeysFile(), paths.stream().map(p -> p + "\n").collect(java.util.stream.Collectors.joining()));
     }
 
+    /**
+     * Writes the {@linkplain #residentWitnessesFile witnesses of the resident keys' last proofs}, by the keys'
+     * paths, two lines each, atomically, owner-only.
+     */
+    void writeResidentWitnesses(java.util.Map<String, String> witnesses) throws IOException {
+        writeOwnerOnly(residentWitnessesFile(), witnesses.entrySet().stream()
+                .map(e -> e.getKey() + "\n" + e.getValue() + "\n").collect(java.util.stream.Collectors.joining()));
+    }
+
     /** Writes {@code file} atomically, owner-only ({@link OwnerOnlyFiles#write}). */
     static void writeOwnerOnly(Path file, String text) throws IOException {
         OwnerOnlyFiles.write(file, text);

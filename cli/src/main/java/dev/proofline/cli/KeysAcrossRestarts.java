@@ -156,11 +156,15 @@ final class KeysAcrossRestarts {
                 Thread.currentThread().interrupt();
                 return;
             }
-            boolean itsOwn = true;
+            // a witness that did not prove is not tried again: each proof would be done twice
+            String witness = key.witness();
             for (int i = 0; i < PROOFS; i++) {
                 housekeeping.awaitTurn();
-                itsOwn &= throwawayProof(lease.key(), key.path(), key.witness());
+                if (!throwawayProof(lease.key(), key.path(), witness)) {
+                    witness = null;
+                }
             }
+            boolean itsOwn = witness != null;
             log.accept("warmed " + key.path() + " (" + PROOFS + " proofs"
                     + (itsOwn ? " with the witness of its last proof)" : " with a made-up witness)"));
         }
@@ -253,8 +257,7 @@ final class KeysAcrossRestarts {
             }
             if (!witnesses.equals(rememberedWitnesses)) {
                 rememberedWitnesses = witnesses;
-                EngineHome.writeOwnerOnly(home.residentWitnessesFile(), witnesses.entrySet().stream()
-                        .map(e -> e.getKey() + "\n" + e.getValue() + "\n").collect(java.util.stream.Collectors.joining()));
+                home.writeResidentWitnesses(witnesses);
             }
         } catch (IOException e) {
             // the next engine starts without them
