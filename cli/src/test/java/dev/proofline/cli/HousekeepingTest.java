@@ -53,16 +53,8 @@ class HousekeepingTest {
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (Housekeeping h = new Housekeeping(home, false)) {
             assertEquals('L', oneOff.getInputStream().read(), "the lock is held");
-            CompletableFuture<Void> step = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitTurn();
-                step.complete(null);
-            });
-            CompletableFuture<Void> own = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitOwnTurn();
-                own.complete(null);
-            });
+            CompletableFuture<Void> step = step(h, h::awaitTurn);
+            CompletableFuture<Void> own = step(h, h::awaitOwnTurn);
             Thread.sleep(500);
             assertFalse(step.isDone(), "waits while the one-off command runs");
             assertFalse(own.isDone(), "a step that does not wait for other programs still waits for it");
@@ -83,23 +75,11 @@ class HousekeepingTest {
         EngineHome home = home();
         Process busy = spin();
         try (Housekeeping h = new Housekeeping(home, true)) {
-            CompletableFuture<Void> step = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitTurn();
-                step.complete(null);
-            });
-            CompletableFuture<Void> own = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitOwnTurn();
-                own.complete(null);
-            });
+            CompletableFuture<Void> step = step(h, h::awaitTurn);
+            CompletableFuture<Void> own = step(h, h::awaitOwnTurn);
             // a step that waits for others until its work is wanted (the kernels' warm-up, for a large key)
             AtomicBoolean wanted = new AtomicBoolean();
-            CompletableFuture<Void> unless = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitTurnUnless(wanted::get);
-                unless.complete(null);
-            });
+            CompletableFuture<Void> unless = step(h, () -> h.awaitTurnUnless(wanted::get));
             own.get(30, TimeUnit.SECONDS);   // a step that waits for requests and one-off commands only goes on
             Thread.sleep(1_000);
             assertFalse(step.isDone(), "waits while another program keeps a processor busy");
@@ -156,16 +136,22 @@ class HousekeepingTest {
         EngineHome home = home();
         Process predecessor = spin();
         try (Housekeeping h = new Housekeeping(home, true, predecessor.pid())) {
-            CompletableFuture<Void> step = new CompletableFuture<>();
-            h.submit(() -> {
-                h.awaitTurn();
-                step.complete(null);
-            });
+            CompletableFuture<Void> step = step(h, h::awaitTurn);
             // well before it would go on for having waited for other programs as long as it ever does
             step.get(60, TimeUnit.SECONDS);
         } finally {
             predecessor.destroyForcibly();
         }
+    }
+
+    /** A housekeeping step that waits with {@code await}; done once it goes on. */
+    private static CompletableFuture<Void> step(Housekeeping h, Runnable await) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        h.submit(() -> {
+            await.run();
+            done.complete(null);
+        });
+        return done;
     }
 
     /** A state directory with its engine folder. */
