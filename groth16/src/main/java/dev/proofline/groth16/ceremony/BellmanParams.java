@@ -211,7 +211,7 @@ public final class BellmanParams {
             try (PtauWriter w = PtauWriter.resumable(newZkey, "zkey", 10, identity)) {
                 w.resuming(log);
                 PhaseTwo.headers(w, key, delta1, delta2);
-                copySections(w, key, PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS);
+                PhaseTwo.copySections(w, key, PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS);
                 Work work = new Work(log, Work.transform(Integer.numberOfTrailingZeros(n), true) + n);
                 if (!w.kept(PhaseTwoKeyFile.H, "H", log)) {
                     w.begin(PhaseTwoKeyFile.H);
@@ -226,24 +226,13 @@ public final class BellmanParams {
                     w.end();
                     log.accept("imported L: " + nL + " points");
                 }
-                copySections(w, key, PhaseTwoKeyFile.A, PhaseTwoKeyFile.B1, PhaseTwoKeyFile.B2);
+                PhaseTwo.copySections(w, key, PhaseTwoKeyFile.A, PhaseTwoKeyFile.B1, PhaseTwoKeyFile.B2);
                 if (!w.finished(PhaseTwoKeyFile.CONTRIBUTIONS)) {
                     PhaseTwo.writeContributions(w, curve, key.circuitHash, cs);
                 }
                 w.commit();
             }
             return cs.size() - key.contributions.size();
-        }
-    }
-
-    /** Copies the old key's sections of these types, but those an earlier run finished. */
-    private static void copySections(PtauWriter w, PhaseTwoKeyFile key, int... types) throws IOException {
-        for (int type : types) {
-            if (!w.finished(type)) {
-                w.begin(type);
-                w.copy(key.section(type));
-                w.end();
-            }
         }
     }
 

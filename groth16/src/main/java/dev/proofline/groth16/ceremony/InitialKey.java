@@ -204,14 +204,7 @@ public final class InitialKey {
             MemorySegment bytes = w.finishedSection(type);
             int count = Math.toIntExact(bytes.byteSize() / g.size());
             hash.update(ByteBuffer.allocate(4).order(ByteOrder.BIG_ENDIAN).putInt(count).array());
-            int aw = g.curve().affineWidth();
-            long[] affine = new long[aw];
-            byte[] plain = new byte[g.size()];
-            for (long i = 0; i < count; i++) {
-                g.fromStored(bytes, i * g.size(), affine, 0);
-                g.uncompressed(affine, 0, plain, 0);
-                hash.update(plain);
-            }
+            PowersOfTau.hashUncompressed(bytes, g, count, hash);
             if (section >= 0) {
                 work.add((long) sectionWork(cs, section));
             }

@@ -31,6 +31,16 @@ final class Leftovers {
         this.identity = identity == null ? null : identity.replace("\\", "\\\\").replace("\n", "\\n");
     }
 
+    /** Says in {@code log} that this run goes on from the earlier run's output, as a resumed run's first line. */
+    void sayResuming(java.util.function.Consumer<String> log) {
+        log.accept("resuming the earlier run's " + temp.getFileName());
+    }
+
+    /** Says in {@code log} that the earlier run's {@code part} is kept (and not computed again). */
+    static void sayKept(java.util.function.Consumer<String> log, String part) {
+        log.accept(part + ": kept from the earlier run");
+    }
+
     /** Whether the writing is resumable: kept when it stops, and what was kept is used again. */
     boolean resumable() {
         return identity != null;

@@ -102,13 +102,8 @@ public final class PhaseTwo {
             try (PtauWriter w = PtauWriter.resumable(out, "zkey", 10, identity)) {
                 w.resuming(log);
                 headers(w, key, delta1, delta2);
-                for (int type0 = PhaseTwoKeyFile.IC; type0 <= PhaseTwoKeyFile.B2; type0++) {
-                    if (!w.finished(type0)) {
-                        w.begin(type0);
-                        w.copy(key.section(type0));
-                        w.end();
-                    }
-                }
+                copySections(w, key, PhaseTwoKeyFile.IC, PhaseTwoKeyFile.COEFFICIENTS, PhaseTwoKeyFile.A,
+                        PhaseTwoKeyFile.B1, PhaseTwoKeyFile.B2);
                 Work work = new Work(log, (double) (key.section(PhaseTwoKeyFile.C).byteSize()
                         + key.section(PhaseTwoKeyFile.H).byteSize()) / g1.size());
                 for (int type0 : new int[] {PhaseTwoKeyFile.C, PhaseTwoKeyFile.H}) {
@@ -156,6 +151,17 @@ public final class PhaseTwo {
         long[] deltaAfter = ContributionKey.times(curve.g1(), delta1, fr, d);
         return new KeyContribution(deltaAfter, g1s, g1sx, g2spx, transcript, KeyContribution.CONTRIBUTION, null, 0,
                 null);
+    }
+
+    /** Copies {@code key}'s sections of these types as they are, but those an earlier run finished. */
+    static void copySections(PtauWriter w, PhaseTwoKeyFile key, int... types) throws IOException {
+        for (int type : types) {
+            if (!w.finished(type)) {
+                w.begin(type);
+                w.copy(key.section(type));
+                w.end();
+            }
+        }
     }
 
     /**

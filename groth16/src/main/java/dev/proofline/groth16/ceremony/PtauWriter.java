@@ -90,7 +90,7 @@ final class PtauWriter implements AutoCloseable {
     boolean kept(int type, String name, Consumer<String> log) {
         boolean kept = finished(type);
         if (kept) {
-            log.accept(name + ": kept from the earlier run");
+            Leftovers.sayKept(log, name);
         }
         return kept;
     }
@@ -102,7 +102,7 @@ final class PtauWriter implements AutoCloseable {
     boolean resuming(Consumer<String> log) {
         boolean resuming = finished(1);
         if (resuming) {
-            log.accept("resuming the earlier run's " + target.getFileName() + ".partial");
+            leftovers.sayResuming(log);
         }
         return resuming;
     }

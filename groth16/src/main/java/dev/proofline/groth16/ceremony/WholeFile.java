@@ -113,7 +113,7 @@ final class WholeFile {
                 last = end;
             }
             if (!earlier.isEmpty()) {
-                log.accept("resuming the earlier run's " + leftovers.temp.getFileName());
+                leftovers.sayResuming(log);
             }
         }
 
@@ -130,7 +130,7 @@ final class WholeFile {
                 long from = position;
                 position = earlier.removeFirst();
                 ends.add(Long.toString(position));
-                log.accept(part + ": kept from the earlier run");
+                Leftovers.sayKept(log, part);
                 return ch.map(FileChannel.MapMode.READ_ONLY, from, position - from, arena);
             }
             if (ch.position() != position || ch.size() != position) {
