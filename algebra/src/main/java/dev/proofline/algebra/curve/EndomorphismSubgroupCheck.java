@@ -50,6 +50,21 @@ public final class EndomorphismSubgroupCheck extends SubgroupCheck {
         this.lambdaP = new long[curve.jacobianWidth()];
     }
 
+    /** The coefficient on x (Montgomery form). */
+    public long[] cx() {
+        return cx.clone();
+    }
+
+    /** The coefficient on y (Montgomery form). */
+    public long[] cy() {
+        return cy.clone();
+    }
+
+    /** Whether phi conjugates (Fp2) before scaling. */
+    public boolean conjugates() {
+        return fp2 != null;
+    }
+
     /** The eigenvalue tested against. */
     public BigInteger lambda() {
         return lambda;

@@ -27,6 +27,18 @@ public final class GlvMultiplier {
         }
     }
 
+    /** The window of {@link #recodeRegular}: digits odd, below 2^4 in absolute value, tables of 8 points. */
+    public static final int REGULAR_WINDOW = 4;
+
+    /**
+     * A scalar decomposed into two odd halves and recoded into a fixed number of windows, every digit
+     * odd (none zero), so that multiplications by different scalars run the same additions in the same
+     * order: what {@code LaneMultiplier} needs to run eight of them in lockstep. k1 = sum digits1[i]
+     * 2^(4i) (the top digit positive), negated when negative1; likewise k2; k = k1 + k2 lambda (mod r).
+     */
+    public record Regular(BigInteger k, byte[] digits1, byte[] digits2, boolean negative1, boolean negative2) {
+    }
+
     private final PointArithmetic pa;
     private final EndomorphismSubgroupCheck map;
     private final int applications;
@@ -38,6 +50,7 @@ public final class GlvMultiplier {
     private final BigInteger a2;
     private final BigInteger b2;
     private final BigInteger orientation;
+    private final int regularWindows;
     private final int jw;
     private final long[] t1;
     private final long[] t2;
@@ -64,6 +77,9 @@ public final class GlvMultiplier {
         this.a2 = basis[1][0];
         this.b2 = basis[1][1];
         this.orientation = BigInteger.valueOf(a1.multiply(b2).subtract(a2.multiply(b1)).signum());   // det = +-r
+        // |k1| <= (|a1| + |a2|) / 2 after Babai rounding, and one basis vector more after the parity fix
+        BigInteger bound = a1.abs().add(a2.abs()).max(b1.abs().add(b2.abs())).shiftLeft(1);
+        this.regularWindows = (bound.bitLength() + REGULAR_WINDOW) / REGULAR_WINDOW;
         this.jw = pa.curve().jacobianWidth();
         this.t1 = new long[ENTRIES * jw];
         this.t2 = new long[ENTRIES * jw];
@@ -73,6 +89,21 @@ public final class GlvMultiplier {
 
     public PointArithmetic arithmetic() {
         return pa;
+    }
+
+    /** phi, as this multiplier applies it. */
+    public EndomorphismSubgroupCheck map() {
+        return map;
+    }
+
+    /** How many times phi is applied for the second half. */
+    public int applications() {
+        return applications;
+    }
+
+    /** The windows of every {@link #recodeRegular} recoding of this multiplier. */
+    public int regularWindows() {
+        return regularWindows;
     }
 
     /**
@@ -128,6 +159,42 @@ public final class GlvMultiplier {
     public Recoded recode(BigInteger k) {
         BigInteger[] parts = decompose(k);
         return new Recoded(naf(parts[0].abs()), naf(parts[1].abs()), parts[0].signum() < 0, parts[1].signum() < 0);
+    }
+
+    /**
+     * The scalar decomposed, both halves made odd and recoded into {@link #regularWindows} odd digits each.
+     * A half is made odd by adding a short basis vector (a, b) to (k1, k2), which leaves k1 + k2 lambda
+     * unchanged since a + b lambda = 0 (mod r); the basis has odd determinant (+-r), so one of (a1, b1),
+     * (a2, b2) and their sum has each parity pattern, and some sum of them makes both halves odd.
+     */
+    public Regular recodeRegular(BigInteger k) {
+        BigInteger[] parts = decompose(k);
+        BigInteger k1 = parts[0];
+        BigInteger k2 = parts[1];
+        BigInteger[][] shifts = {{a1, b1}, {a2, b2}, {a1.add(a2), b1.add(b2)}};
+        for (int i = 0; i < shifts.length && !(k1.testBit(0) && k2.testBit(0)); i++) {
+            if (k1.add(shifts[i][0]).testBit(0) && k2.add(shifts[i][1]).testBit(0)) {
+                k1 = k1.add(shifts[i][0]);
+                k2 = k2.add(shifts[i][1]);
+            }
+        }
+        return new Regular(k, regular(k1.abs()), regular(k2.abs()), k1.signum() < 0, k2.signum() < 0);
+    }
+
+    /** Odd e as regularWindows odd digits d_i (|d_i| < 2^w), e = sum d_i 2^(w i), the top one positive. */
+    private byte[] regular(BigInteger e) {
+        int w = REGULAR_WINDOW;
+        byte[] d = new byte[regularWindows];
+        for (int i = 0; i < regularWindows - 1; i++) {
+            int low = e.intValue() & ((1 << (w + 1)) - 1);
+            d[i] = (byte) (low - (1 << w));                 // odd, since e is odd; e stays odd and positive
+            e = e.subtract(BigInteger.valueOf(d[i])).shiftRight(w);
+        }
+        if (e.signum() <= 0 || e.bitLength() > w || !e.testBit(0)) {
+            throw new IllegalStateException("half scalar longer than " + regularWindows + " windows");
+        }
+        d[regularWindows - 1] = e.byteValue();
+        return d;
     }
 
     private static byte[] naf(BigInteger k) {

@@ -1,0 +1,72 @@
+package dev.proofline.algebra.msm;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.GlvMultiplier;
+import dev.proofline.algebra.curve.PointArithmetic;
+import dev.proofline.algebra.curve.WeierstrassCurve;
+import java.math.BigInteger;
+import java.util.Random;
+
+/**
+ * Times scalar multiplications by random scalars (not a test): the scalar GLV multiplier against the
+ * lanes, 1024 points a round, best of 20 rounds, in microseconds per multiplication, one thread.
+ *
+ * <pre>
+ * java --add-modules jdk.incubator.vector -cp algebra/target/classes:algebra/target/test-classes \
+ *     dev.proofline.algebra.msm.LaneMultiplierTiming bn254 g1       # or bls12381, g2
+ * </pre>
+ */
+public final class LaneMultiplierTiming {
+
+    private LaneMultiplierTiming() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        PairingCurve curve = args.length > 0 && args[0].startsWith("bls") ? PairingCurve.BLS12_381 : PairingCurve.BN254;
+        boolean g2 = args.length > 1 && args[1].equals("g2");
+        WeierstrassCurve c = g2 ? curve.g2() : curve.g1();
+        GlvMultiplier glv = curve.multiplier(g2);
+        PointArithmetic pa = glv.arithmetic();
+        LaneMultiplier lanes = LaneMultiplier.of(glv, false);
+        System.out.println("kernels warm: " + lanes.warmUp(120_000));
+        final int m = 1024;
+        int jw = c.jacobianWidth();
+        Random rnd = new Random(1);
+        long[] points = new long[m * jw];
+        long[] out = new long[m * jw];
+        GlvMultiplier.Regular[] regular = new GlvMultiplier.Regular[m];
+        GlvMultiplier.Recoded[] naf = new GlvMultiplier.Recoded[m];
+        for (int i = 0; i < m; i++) {
+            pa.fromAffine(c.generator(), 0, points, i * jw);
+            glv.mul(points, i * jw, new BigInteger(64, rnd), points, i * jw);
+            BigInteger k = new BigInteger(c.order().bitLength(), rnd).mod(c.order());
+            regular[i] = glv.recodeRegular(k);
+            naf[i] = glv.recode(k);
+        }
+        double scalarBest = Double.MAX_VALUE;
+        double laneBest = Double.MAX_VALUE;
+        int[] po = new int[8];
+        int[] ro = new int[8];
+        GlvMultiplier.Regular[] k8 = new GlvMultiplier.Regular[8];
+        for (int round = 0; round < 20; round++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < m; i++) {
+                glv.mul(points, i * jw, naf[i], out, i * jw);
+            }
+            long t1 = System.nanoTime();
+            for (int i = 0; i < m; i += 8) {
+                for (int l = 0; l < 8; l++) {
+                    po[l] = (i + l) * jw;
+                    ro[l] = po[l];
+                    k8[l] = regular[i + l];
+                }
+                lanes.mul(points, po, k8, 8, out, ro);
+            }
+            long t2 = System.nanoTime();
+            scalarBest = Math.min(scalarBest, (t1 - t0) / 1e3 / m);
+            laneBest = Math.min(laneBest, (t2 - t1) / 1e3 / m);
+        }
+        System.out.printf("%s %s: scalar %.1f us, lanes %.1f us per multiplication (%.2fx)%n", curve,
+                g2 ? "G2" : "G1", scalarBest, laneBest, scalarBest / laneBest);
+    }
+}
