@@ -37,6 +37,12 @@ public final class GlvMultiplier {
      * 2^(4i) (the top digit positive), negated when negative1; likewise k2; k = k1 + k2 lambda (mod r).
      */
     public record Regular(BigInteger k, byte[] digits1, byte[] digits2, boolean negative1, boolean negative2) {
+
+        /** Overwrites the digits (for a secret scalar, once it is no longer needed). */
+        public void wipe() {
+            java.util.Arrays.fill(digits1, (byte) 0);
+            java.util.Arrays.fill(digits2, (byte) 0);
+        }
     }
 
     private final PointArithmetic pa;

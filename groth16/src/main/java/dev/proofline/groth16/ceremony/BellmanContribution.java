@@ -1,7 +1,6 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.r1cs.io.FormatException;
 import java.io.IOException;
@@ -56,12 +55,12 @@ public final class BellmanContribution {
         PointBytes g2 = new PointBytes(curve.g2(), curve.fp());
         long[] d = ChaChaSampler.element(fr, rng);
         long[] dInv = fr.newElement();
-        GlvMultiplier.Recoded k = null;
+        Multiplications.Scalar k = null;
         try {
             KeyContribution mine = PhaseTwo.contribution(curve, at.circuitHash, at.contributions, at.delta1, d, rng);
             long[] delta2 = ContributionKey.times(curve.g2(), at.delta2, fr, d);
             fr.inv(d, 0, dInv, 0);
-            k = curve.multiplier(false).recode(fr.toBigInteger(dInv, 0));
+            k = Multiplications.of(curve, false, 0).recodeBoth(fr.toBigInteger(dInv, 0));
 
             copy(m, 0, 2L * g1.size() + 2L * g2.size(), o);   // alpha1, beta1, beta2, gamma2
             o.write(g1.uncompressed(mine.deltaAfter(), 0));
@@ -89,7 +88,7 @@ public final class BellmanContribution {
 
     /** The count at {@code at} and its G1 points each times k (one over the secret), uncompressed. */
     private static void divide(PairingCurve curve, MpcParamsReader r, long at, long count, String what,
-            GlvMultiplier.Recoded k, OutputStream o, Work work) throws IOException {
+            Multiplications.Scalar k, OutputStream o, Work work) throws IOException {
         PointBytes g = new PointBytes(curve.g1(), curve.fp());
         int aw = curve.g1().affineWidth();
         BellmanParams.u32(o, (int) count);

@@ -1,7 +1,6 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
@@ -74,19 +73,22 @@ final class GroupFft {
         long[] a = new long[Math.multiplyExact(n, jw)];
         int threads = Runtime.getRuntime().availableProcessors();
         int convertTasks = Math.max(1, Math.min(n / 1024, threads * 4));
-        ThreadLocal<GlvMultiplier> glv = ThreadLocal.withInitial(() -> pairingCurve.multiplier(g2));
+        boolean scaled = inverse && log > 0 || after != null;
+        long total = (long) Work.transform(log, scaled) + (before != null ? n : 0);
+        Multiplications.prepare(pairingCurve, g2, total);
         IntStream.range(0, convertTasks).parallel().forEach(task -> {
-            GlvMultiplier m = glv.get();
-            PointArithmetic pa = m.arithmetic();
+            Multiplications m = Multiplications.of(pairingCurve, g2, total);
+            PointArithmetic pa = m.scalar().arithmetic();
             long[] p = new long[aw];
             for (int i = n * task / convertTasks; i < n * (task + 1) / convertTasks; i++) {
                 int from = log == 0 ? 0 : Integer.reverse(i) >>> (32 - log);   // bit-reversed order
                 in.read(from, p, 0);
                 pa.fromAffine(p, 0, a, i * jw);
                 if (before != null) {
-                    m.mul(a, i * jw, before.at(from, r), a, i * jw);
+                    m.mul(a, i * jw, before.at(from, r));
                 }
             }
+            m.flush();
             if (before != null) {
                 work.accept(n / convertTasks);
             }
@@ -107,43 +109,59 @@ final class GroupFft {
                 int len = 1 << stage;
                 int half = len / 2;
                 int step = n / len;
-                GlvMultiplier.Recoded[] recoded = half <= RECODED_TWIDDLES ? new GlvMultiplier.Recoded[half] : null;
+                Multiplications.Scalar[] recoded = half <= RECODED_TWIDDLES ? new Multiplications.Scalar[half] : null;
                 if (recoded != null) {
-                    IntStream.range(1, half).parallel().forEach(j -> recoded[j] = glv.get().recode(tw[j * step]));
+                    IntStream.range(1, half).parallel().forEach(j ->
+                            recoded[j] = Multiplications.of(pairingCurve, g2, total).recode(tw[j * step]));
                 }
                 int butterflies = n / 2;
                 int tasks = Math.min(butterflies, threads * 4);
                 IntStream.range(0, tasks).parallel().forEach(task -> {
-                    GlvMultiplier m = glv.get();
-                    PointArithmetic pa = m.arithmetic();
+                    Multiplications m = Multiplications.of(pairingCurve, g2, total);
+                    PointArithmetic pa = m.scalar().arithmetic();
                     long[] v = new long[jw];
+                    int[] pending = new int[8];
+                    int waiting = 0;
                     for (int b = butterflies * task / tasks; b < butterflies * (task + 1) / tasks; b++) {
                         int block = b / half;
                         int j = b % half;
                         int lo = (block * len + j) * jw;
-                        int hi = lo + half * jw;
                         if (j == 0) {
-                            pa.copy(a, hi, v, 0);
+                            butterfly(pa, a, lo, lo + half * jw, v);
+                        } else if (m.mul(a, lo + half * jw, recoded != null ? recoded[j] : m.recode(tw[j * step]))
+                                || !m.onLanes()) {
+                            pending[waiting++] = lo;
+                            for (int q = 0; q < waiting; q++) {
+                                butterfly(pa, a, pending[q], pending[q] + half * jw, v);
+                            }
+                            waiting = 0;
                         } else {
-                            m.mul(a, hi, recoded != null ? recoded[j] : m.recode(tw[j * step]), v, 0);
+                            pending[waiting++] = lo;
                         }
-                        pa.neg(v, 0, a, hi);
-                        pa.add(a, hi, a, lo, a, hi);       // u - w^j v
-                        pa.add(a, lo, v, 0, a, lo);        // u + w^j v
+                    }
+                    m.flush();
+                    for (int q = 0; q < waiting; q++) {
+                        butterfly(pa, a, pending[q], pending[q] + half * jw, v);
                     }
                     work.accept(butterflies / tasks);
                 });
             }
         }
         BigInteger nInv = inverse ? BigInteger.valueOf(n).modInverse(r) : BigInteger.ONE;
-        if (inverse && log > 0 || after != null) {
-            GlvMultiplier.Recoded same = after == null ? glv.get().recode(nInv) : null;
+        if (scaled) {
+            Multiplications.Scalar same = after == null
+                    ? Multiplications.of(pairingCurve, g2, total).recodeBoth(nInv) : null;
             int tasks = Math.min(n, threads * 4);
             IntStream.range(0, tasks).parallel().forEach(task -> {
-                GlvMultiplier m = glv.get();
+                Multiplications m = Multiplications.of(pairingCurve, g2, total);
                 for (int i = n * task / tasks; i < n * (task + 1) / tasks; i++) {
-                    m.mul(a, i * jw, same != null ? same : m.recode(after.at(i, r).multiply(nInv).mod(r)), a, i * jw);
+                    if (same != null) {
+                        m.mul(a, i * jw, same);
+                    } else {
+                        m.mul(a, i * jw, after.at(i, r).multiply(nInv).mod(r));
+                    }
                 }
+                m.flush();
                 work.accept(n / tasks);
             });
         }
@@ -159,5 +177,13 @@ final class GroupFft {
             });
             out.accept(affine, chunk);
         }
+    }
+
+    /** u, t at lo, hi (t already multiplied by its twiddle) become u + t, u - t; v is scratch. */
+    private static void butterfly(PointArithmetic pa, long[] a, int lo, int hi, long[] v) {
+        pa.copy(a, hi, v, 0);
+        pa.neg(v, 0, a, hi);
+        pa.add(a, hi, a, lo, a, hi);       // u - w^j v
+        pa.add(a, lo, v, 0, a, lo);        // u + w^j v
     }
 }

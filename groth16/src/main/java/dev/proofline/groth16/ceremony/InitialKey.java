@@ -152,7 +152,7 @@ public final class InitialKey {
             }
             PointSums[] icAndC = icAndCLeft ? sums(cs, nPublic, IC, C) : null;
             if (s.kept(3, g1, -1)) {
-                writeSums(w, 3, hash, g1, icAndC[IC].evaluate(curve.g1(), () -> curve.multiplier(false), bases,
+                writeSums(w, 3, hash, g1, icAndC[IC].evaluate(curve, false, bases,
                         curve.fr().modulus(), work::add), icAndC[IC].outputs());
                 log.accept("IC computed");
             }
@@ -327,7 +327,7 @@ public final class InitialKey {
     private static void section(PtauWriter w, Blake2b hash, PointBytes g, PairingCurve curve, long[][] bases,
             PointSums sums, int type, boolean g2, Work work, Consumer<String> log, String name) throws IOException {
         int weight = Work.weight(g2);
-        writeSums(w, type, hash, g, sums.evaluate(g2 ? curve.g2() : curve.g1(), () -> curve.multiplier(g2), bases,
+        writeSums(w, type, hash, g, sums.evaluate(curve, g2, bases,
                 curve.fr().modulus(), terms -> work.add(terms * weight)), sums.outputs());
         log.accept(name + " computed: " + sums.outputs() + " points");
     }

@@ -1,7 +1,6 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.encoding.PointEncodingException;
@@ -112,7 +111,7 @@ public final class PhaseTwo {
                         continue;
                     }
                     w.begin(type0);
-                    GlvMultiplier.Recoded k = curve.multiplier(false).recode(fr.toBigInteger(dInv, 0));
+                    Multiplications.Scalar k = Multiplications.of(curve, false, 0).recodeBoth(fr.toBigInteger(dInv, 0));
                     try {
                         multiply(key, type0, g1, k, w, work);
                     } finally {
@@ -197,7 +196,7 @@ public final class PhaseTwo {
      * Writes every point of a G1 section times k, checking each is on the curve (a point outside the
      * subgroup, which only a forged key holds, gives a point that {@code zkey verify} refuses).
      */
-    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, GlvMultiplier.Recoded k, PtauWriter w,
+    private static void multiply(PhaseTwoKeyFile key, int type, PointBytes g, Multiplications.Scalar k, PtauWriter w,
             Work work) throws IOException {
         SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(key.curve.g1Group()).withoutSubgroupCheck();
         MemorySegment seg = key.section(type);
@@ -225,22 +224,23 @@ public final class PhaseTwo {
      * The m affine G1 points of {@code in} each times k, affine: split across the common pool's threads,
      * each converting its share to affine with one batched inversion.
      */
-    static long[] timesEach(PairingCurve curve, long[] in, int m, GlvMultiplier.Recoded k) {
+    static long[] timesEach(PairingCurve curve, long[] in, int m, Multiplications.Scalar k) {
         WeierstrassCurve c = curve.g1();
         int aw = c.affineWidth();
         int jw = c.jacobianWidth();
         long[] outAffine = new long[m * aw];
         int tasks = Math.max(1, Math.min(m / 32, Runtime.getRuntime().availableProcessors() * 4));
         IntStream.range(0, tasks).parallel().forEach(t -> {
-            GlvMultiplier glv = curve.multiplier(false);
-            PointArithmetic pa = glv.arithmetic();
+            Multiplications mm = Multiplications.of(curve, false, m);
+            PointArithmetic pa = mm.scalar().arithmetic();
             int lo = m * t / tasks;
             int hi = m * (t + 1) / tasks;
             long[] jac = new long[(hi - lo) * jw];
             for (int i = lo; i < hi; i++) {
                 pa.fromAffine(in, i * aw, jac, (i - lo) * jw);
-                glv.mul(jac, (i - lo) * jw, k, jac, (i - lo) * jw);
+                mm.mul(jac, (i - lo) * jw, k);
             }
+            mm.flush();
             pa.batchToAffine(jac, 0, outAffine, lo * aw, hi - lo);
         });
         return outAffine;

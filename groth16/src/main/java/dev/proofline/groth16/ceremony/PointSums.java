@@ -1,6 +1,6 @@
 package dev.proofline.groth16.ceremony;
 
-import dev.proofline.algebra.curve.GlvMultiplier;
+import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.WeierstrassCurve;
@@ -8,7 +8,6 @@ import dev.proofline.algebra.msm.Msm;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -76,8 +75,8 @@ final class PointSums {
      * hears the terms summed as it goes (a few thousand at a time, from any of its threads), for a step's
      * progress.
      */
-    long[] evaluate(WeierstrassCurve curve, Supplier<GlvMultiplier> multipliers, long[][] bases, BigInteger r,
-            LongConsumer done) {
+    long[] evaluate(PairingCurve pairingCurve, boolean g2, long[][] bases, BigInteger r, LongConsumer done) {
+        WeierstrassCurve curve = g2 ? pairingCurve.g2() : pairingCurve.g1();
         int jw = curve.jacobianWidth();
         int aw = curve.affineWidth();
         long[] jac = new long[Math.multiplyExact(outputs, jw)];
@@ -94,10 +93,12 @@ final class PointSums {
         }
         bounds[tasks] = outputs;
         IntStream.range(0, tasks).parallel().forEach(task -> {
-            PointArithmetic pa = curve.arithmetic();
+            Multiplications mm = Multiplications.of(pairingCurve, g2, terms);
+            PointArithmetic pa = mm.scalar().arithmetic();
             ScalarMultiplier sm = new ScalarMultiplier(pa);
-            GlvMultiplier glv = multipliers.get();
-            long[] term = new long[jw];
+            long[] term = new long[8 * jw];      // on the lanes, eight terms wait for their multiplications
+            int[] target = new int[8];
+            int waiting = 0;
             long[] neg = new long[aw];
             long summed = 0;
             for (int j = bounds[task]; j < bounds[task + 1]; j++) {
@@ -119,17 +120,27 @@ final class PointSums {
                     } else if (k.equals(BigInteger.ONE.negate())) {
                         pa.negAffine(base, bi, neg, 0);
                         pa.addMixed(jac, j * jw, neg, 0, jac, j * jw);
-                    } else if (k.signum() != 0) {
-                        pa.fromAffine(base, bi, term, 0);
-                        if (k.bitLength() <= GLV_BITS) {
-                            sm.mul(term, 0, k, term, 0);
-                        } else {
-                            glv.mul(term, 0, k, term, 0);
+                    } else if (k.bitLength() <= GLV_BITS || !mm.onLanes()) {
+                        if (k.signum() != 0) {
+                            pa.fromAffine(base, bi, term, 0);
+                            if (k.bitLength() <= GLV_BITS) {
+                                sm.mul(term, 0, k, term, 0);
+                            } else {
+                                mm.mul(term, 0, k);
+                            }
+                            pa.add(jac, j * jw, term, 0, jac, j * jw);
                         }
-                        pa.add(jac, j * jw, term, 0, jac, j * jw);
+                    } else {
+                        pa.fromAffine(base, bi, term, waiting * jw);
+                        target[waiting++] = j;
+                        if (mm.mul(term, (waiting - 1) * jw, k)) {
+                            waiting = addTerms(pa, term, target, waiting, jac);
+                        }
                     }
                 }
             }
+            mm.flush();
+            addTerms(pa, term, target, waiting, jac);
             done.accept(summed);
         });
         for (int j = 0; j < outputs; j++) {
@@ -151,6 +162,15 @@ final class PointSums {
             curve.arithmetic().batchToAffine(jac, from * jw, out, from * aw, Math.min(chunk, outputs - from));
         });
         return out;
+    }
+
+    /** Adds the first {@code waiting} points of {@code term} to their outputs; returns 0. */
+    private static int addTerms(PointArithmetic pa, long[] term, int[] target, int waiting, long[] jac) {
+        int jw = pa.curve().jacobianWidth();
+        for (int q = 0; q < waiting; q++) {
+            pa.add(jac, target[q] * jw, term, q * jw, jac, target[q] * jw);
+        }
+        return 0;
     }
 
     /** Term t's scalar as the integer of least magnitude congruent to it (r - 1 is -1: a negation, not 254 doublings). */

@@ -1,7 +1,6 @@
 package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
-import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.curve.WeierstrassCurve;
 import dev.proofline.algebra.field.PrimeField;
@@ -252,8 +251,8 @@ public final class PowersOfTau {
             IntStream.range(0, tasks).parallel().forEach(k -> {
                 int lo = (int) ((long) m * k / tasks);
                 int hi = (int) ((long) m * (k + 1) / tasks);
-                GlvMultiplier glv = curve.multiplier(c == curve.g2());
-                PointArithmetic pa = glv.arithmetic();
+                Multiplications mm = Multiplications.of(curve, c == curve.g2(), count);
+                PointArithmetic pa = mm.scalar().arithmetic();
                 int jw = c.jacobianWidth();
                 byte[] raw = new byte[g.size()];
                 long[] p = new long[aw];
@@ -261,11 +260,10 @@ public final class PowersOfTau {
                 for (int i = lo; i < hi; i++) {
                     MemorySegment.copy(in, ValueLayout.JAVA_BYTE, (from + i) * g.size(), raw, 0, raw.length);
                     g.fromStored(raw, 0, p, 0);
-                    GlvMultiplier.Recoded k2 = glv.recode(fr.toBigInteger(scalars, i * 4));
                     pa.fromAffine(p, 0, jac, (i - lo) * jw);
-                    glv.mul(jac, (i - lo) * jw, k2, jac, (i - lo) * jw);
-                    k2.wipe();
+                    mm.mul(jac, (i - lo) * jw, fr.toBigInteger(scalars, i * 4));
                 }
+                mm.flush();
                 pa.batchToAffine(jac, 0, out, lo * aw, hi - lo);
             });
             java.util.Arrays.fill(scalars, 0L);

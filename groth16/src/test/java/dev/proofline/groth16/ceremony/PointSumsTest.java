@@ -39,7 +39,7 @@ class PointSumsTest {
             System.arraycopy(g, 0, bases[0], i * g.length, g.length);
         }
         List<Long> reports = new CopyOnWriteArrayList<>();
-        long[] out = sums.evaluate(curve.g1(), () -> curve.multiplier(false), bases, curve.fr().modulus(),
+        long[] out = sums.evaluate(curve, false, bases, curve.fr().modulus(),
                 reports::add);
 
         long total = (long) (outputs - 1) * termsEach + lastTerms;

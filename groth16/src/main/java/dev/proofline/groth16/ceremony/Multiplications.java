@@ -1,0 +1,168 @@
+package dev.proofline.groth16.ceremony;
+
+import dev.proofline.algebra.PairingCurve;
+import dev.proofline.algebra.curve.GlvMultiplier;
+import dev.proofline.algebra.msm.LaneMultiplier;
+import java.math.BigInteger;
+
+/**
+ * Scalar multiplications of points in place, for one thread: queued and done eight at a time by the
+ * {@link LaneMultiplier} when its kernels are compiled and the batch is large, one at a time by the
+ * scalar GLV code otherwise (small batches, before the kernels are warm, or where there are none).
+ * A queued point holds its old value until {@link #flush}.
+ */
+final class Multiplications {
+
+    /** Multiplications in a batch of work from which it pays to warm the kernels up and use them. */
+    static final long LANES_FROM = 1 << 12;
+
+    private static final ThreadLocal<Multiplications[]> CACHE = ThreadLocal.withInitial(() -> new Multiplications[8]);
+
+    /** For tests: every batch on the lanes, their kernels counted as ready whether compiled or not. */
+    static volatile boolean forceLanes;
+    /** Multiplications done on the lanes in this JVM (for tests). */
+    static final java.util.concurrent.atomic.AtomicLong ON_LANES = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A scalar recoded for both ways, for many points. */
+    record Scalar(BigInteger k, GlvMultiplier.Recoded naf, GlvMultiplier.Regular regular) {
+
+        /** Overwrites the recodings (for a secret scalar, once it is no longer needed). */
+        void wipe() {
+            if (naf != null) {
+                naf.wipe();
+            }
+            if (regular != null) {
+                regular.wipe();
+            }
+        }
+    }
+
+    private final GlvMultiplier glv;
+    private final LaneMultiplier lanes;
+    private boolean onLanes;
+    private long[] a;
+    private final int[] offsets = new int[8];
+    private final GlvMultiplier.Regular[] queued = new GlvMultiplier.Regular[8];
+    /** Whether a queued recoding is this queue's own (made for one point, wiped once used). */
+    private final boolean[] own = new boolean[8];
+    private int count;
+
+    private Multiplications(PairingCurve curve, boolean g2, boolean eager) {
+        this.glv = curve.multiplier(g2);
+        this.lanes = LaneMultiplier.of(glv, eager);
+    }
+
+    /**
+     * This thread's multiplications in G1 or G2 of the curve, for a batch of about {@code work}
+     * multiplications: on the lanes if they are warm and the batch is large enough, and a large batch
+     * starts their warm-up (in the background) when it has not started. What an earlier batch left
+     * queued (one that ended in an exception) is dropped.
+     */
+    static Multiplications of(PairingCurve curve, boolean g2, long work) {
+        boolean force = forceLanes;
+        Multiplications[] c = CACHE.get();
+        int i = curve.ordinal() * 4 + (g2 ? 2 : 0) + (force ? 1 : 0);
+        if (c[i] == null) {
+            c[i] = new Multiplications(curve, g2, force);
+        }
+        Multiplications m = c[i];
+        m.count = 0;
+        m.onLanes = m.lanes != null && (force || work >= LANES_FROM && m.lanesReady());
+        return m;
+    }
+
+    /** Starts the kernels' warm-up, without waiting, if the batch of work is large enough for them. */
+    static void prepare(PairingCurve curve, boolean g2, long work) {
+        if (work >= LANES_FROM) {
+            of(curve, g2, 0).lanesReady();
+        }
+    }
+
+    private boolean lanesReady() {
+        if (lanes == null) {
+            return false;
+        }
+        if (!lanes.ready()) {
+            try {
+                lanes.warmUp(0);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return lanes.ready();
+    }
+
+    GlvMultiplier scalar() {
+        return glv;
+    }
+
+    /** Whether queued multiplications wait for a {@link #flush} (on the lanes) rather than being done at once. */
+    boolean onLanes() {
+        return onLanes;
+    }
+
+    /** The scalar recoded for this multiplier's ways. */
+    Scalar recode(BigInteger k) {
+        return new Scalar(k, onLanes ? null : glv.recode(k), onLanes ? glv.recodeRegular(k) : null);
+    }
+
+    /** The scalar recoded for both ways (to share between threads that may differ). */
+    Scalar recodeBoth(BigInteger k) {
+        return new Scalar(k, glv.recode(k), lanes != null ? glv.recodeRegular(k) : null);
+    }
+
+    /**
+     * a at off = k (a at off), Jacobian; done at once or queued. Returns whether the queue was full and
+     * has been done. The recoding of k is wiped once used (k may be a secret).
+     */
+    boolean mul(long[] a, int off, BigInteger k) {
+        if (!onLanes) {
+            GlvMultiplier.Recoded once = glv.recode(k);
+            glv.mul(a, off, once, a, off);
+            once.wipe();
+            return false;
+        }
+        return queue(a, off, glv.recodeRegular(k), true);
+    }
+
+    /** As {@link #mul(long[], int, BigInteger)} for a recoded scalar. */
+    boolean mul(long[] a, int off, Scalar k) {
+        if (!onLanes) {
+            glv.mul(a, off, k.naf() != null ? k.naf() : glv.recode(k.k()), a, off);
+            return false;
+        }
+        return queue(a, off, k.regular() != null ? k.regular() : glv.recodeRegular(k.k()), k.regular() == null);
+    }
+
+    private boolean queue(long[] a, int off, GlvMultiplier.Regular k, boolean once) {
+        if (this.a != a && count > 0) {
+            flush();
+        }
+        this.a = a;
+        offsets[count] = off;
+        own[count] = once;
+        queued[count++] = k;
+        if (count == 8) {
+            flush();
+            return true;
+        }
+        return false;
+    }
+
+    /** Does the queued multiplications; returns how many there were. */
+    int flush() {
+        int n = count;
+        if (n > 0) {
+            lanes.mul(a, offsets, queued, n, a, offsets);
+            ON_LANES.addAndGet(n);
+            for (int i = 0; i < n; i++) {
+                if (own[i]) {
+                    queued[i].wipe();
+                }
+                queued[i] = null;
+            }
+            count = 0;
+        }
+        return n;
+    }
+}

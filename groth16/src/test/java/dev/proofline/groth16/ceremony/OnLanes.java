@@ -1,0 +1,30 @@
+package dev.proofline.groth16.ceremony;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+
+/**
+ * Runs a ceremony step with its multiplications forced onto the 8-lane kernels (which real steps take
+ * only when large and once the kernels are warm), and checks that the lanes did some of them.
+ */
+final class OnLanes {
+
+    private OnLanes() {
+    }
+
+    interface Step {
+        void run() throws IOException;
+    }
+
+    static void run(Step step) throws IOException {
+        long before = Multiplications.ON_LANES.get();
+        Multiplications.forceLanes = true;
+        try {
+            step.run();
+        } finally {
+            Multiplications.forceLanes = false;
+        }
+        assertTrue(Multiplications.ON_LANES.get() > before, "the lanes did the multiplications");
+    }
+}
