@@ -70,6 +70,23 @@ class LauncherScriptTest {
     }
 
     @Test
+    void theCeremonysStepsThatMultiplyPointsHaveTheKernelsWhileQuickKeyCommandsDoNot() throws Exception {
+        Path launcher = release.resolve("proofline");
+        for (List<String> step : List.of(List.of("powersoftau", "contribute", "a.ptau", "b.ptau"),
+                List.of("powersoftau", "prepare", "phase2", "a.ptau", "b.ptau"), List.of("powersoftau", "verify", "a.ptau"),
+                List.of("zkey", "new", "c.r1cs", "a.ptau", "c.zkey"), List.of("zkey", "contribute", "a.zkey", "b.zkey"),
+                List.of("zkey", "verify", "c.r1cs", "a.ptau", "c.zkey"), List.of("zkey", "export", "bellman", "a.zkey", "p"))) {
+            List<String> args = run(launcher, step.toArray(String[]::new));
+            assertTrue(args.contains("jdk.incubator.vector"), () -> step + " without the 8-lane kernels: " + args);
+        }
+        for (List<String> quick : List.of(List.of("powersoftau", "new", "bn128", "12", "a.ptau"),
+                List.of("zkey", "export", "verificationkey", "c.zkey", "vk.json"), List.of("prove", "c.zkey", "c.wtns"))) {
+            List<String> args = run(launcher, quick.toArray(String[]::new));
+            assertFalse(args.contains("jdk.incubator.vector"), () -> quick + " loads the incubating module: " + args);
+        }
+    }
+
+    @Test
     void anEngineStartedWithoutKernelsRunsAsAOneOffCommandsJvmFromItsStartUpCacheWithoutTheIncubatingModule()
             throws Exception {
         Path cache = release.resolve("app/proofline.aot");
