@@ -39,6 +39,11 @@ public final class Bn254G2SubgroupCheck extends SubgroupCheck {
         this.jp = new long[jw];
     }
 
+    /** psi, as the relation applies it. */
+    public EndomorphismSubgroupCheck psi() {
+        return psi;
+    }
+
     @Override
     public boolean isInSubgroup(long[] p, int pi) {
         if (pa.isInfinity(p, pi)) {

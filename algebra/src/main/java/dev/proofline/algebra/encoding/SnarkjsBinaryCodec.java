@@ -1,5 +1,6 @@
 package dev.proofline.algebra.encoding;
 
+import dev.proofline.algebra.msm.LaneSubgroupCheck;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -143,6 +144,7 @@ public final class SnarkjsBinaryCodec {
             throw new IllegalArgumentException("negative count " + n);
         }
         requireBytes(seg, off, n);
+        startLanes(n);
         int chunks = (n + DECODE_CHUNK - 1) / DECODE_CHUNK;
         PointEncodingException[] firstError = new PointEncodingException[chunks];
         IntStream.range(0, chunks).parallel().forEach(c -> {
@@ -173,6 +175,7 @@ public final class SnarkjsBinaryCodec {
             throw new PointEncodingException(group.displayName() + " points: need " + need + " bytes at offset "
                     + off + ", only " + Math.max(0, seg.byteSize() - off) + " available");
         }
+        startLanes(n);
         long chunks = (n + VALIDATE_CHUNK - 1) / VALIDATE_CHUNK;
         PointEncodingException[] first = new PointEncodingException[1];
         long[] firstChunk = {Long.MAX_VALUE};
@@ -204,17 +207,81 @@ public final class SnarkjsBinaryCodec {
      */
     private void decodeRange(MemorySegment seg, long off, long from, long to, long[] r, int ri) {
         Validator v = new Validator(group, checkSubgroup);
+        LaneSubgroupCheck lanes = !checkSubgroup ? null : forceLanes ? LaneSubgroupCheck.of(group.subgroupCheck(), true)
+                : lanes(group);
+        if (lanes != null && !lanes.ready()) {
+            lanes = null;
+        }
         long pb = pointBytes();
+        // with the lanes, subgroup checks wait in groups of eight (a point not kept waits in buf)
+        long[] buf = ri < 0 ? new long[8 * words] : r;
+        long[] index = new long[8];
+        int[] at = new int[8];
+        int waiting = 0;
         for (long k = from; k < to; k++) {
-            int dst = ri < 0 ? 0 : Math.toIntExact(ri + k * words);
-            read(seg, off + k * pb, r, dst);
-            for (int i = 0, c = 2 * group.degree(); i < c; i++) {
-                if (!v.fp.isCanonical(r, dst + i * v.fp.limbs())) {
-                    throw new PointEncodingException(group.displayName() + " point #" + k + ": coordinate "
-                            + group.componentName(i) + " is not below the field modulus");
+            int dst = ri < 0 ? (lanes != null ? waiting * words : 0) : Math.toIntExact(ri + k * words);
+            read(seg, off + k * pb, buf, dst);
+            try {
+                for (int i = 0, c = 2 * group.degree(); i < c; i++) {
+                    if (!v.fp.isCanonical(buf, dst + i * v.fp.limbs())) {
+                        throw new PointEncodingException(group.displayName() + " point #" + k + ": coordinate "
+                                + group.componentName(i) + " is not below the field modulus");
+                    }
+                }
+                v.requireOnCurve(buf, dst, k);
+            } catch (PointEncodingException e) {
+                for (int q = 0; q < waiting; q++) {     // an earlier point's failure comes first
+                    v.requireInSubgroup(buf, at[q], index[q]);
+                }
+                throw e;
+            }
+            if (lanes == null) {
+                v.requireInSubgroup(buf, dst, k);
+            } else if (!v.pa.isInfinityAffine(buf, dst)) {
+                index[waiting] = k;
+                at[waiting++] = dst;
+                if (waiting == 8) {
+                    settle(lanes, v, buf, at, index, waiting);
+                    waiting = 0;
                 }
             }
-            v.requireValid(r, dst, k);
+        }
+        if (waiting > 0) {
+            settle(lanes, v, buf, at, index, waiting);
+        }
+    }
+
+    /** The subgroup checks of the waiting points: in the lanes, and by the scalar check where they do not pass. */
+    private static void settle(LaneSubgroupCheck lanes, Validator v, long[] buf, int[] at, long[] index, int n) {
+        long pass = lanes.passing(buf, at, n);
+        for (int q = 0; q < n; q++) {
+            if ((pass >>> q & 1) == 0) {
+                v.requireInSubgroup(buf, at[q], index[q]);
+            }
+        }
+    }
+
+    private static final ThreadLocal<java.util.Map<CurveGroup, java.util.Optional<LaneSubgroupCheck>>> LANES =
+            ThreadLocal.withInitial(() -> new java.util.EnumMap<>(CurveGroup.class));
+
+    /** This thread's lane check for the group, or null where there is none. */
+    private static LaneSubgroupCheck lanes(CurveGroup group) {
+        return LANES.get().computeIfAbsent(group, g -> java.util.Optional.ofNullable(
+                LaneSubgroupCheck.of(g.subgroupCheck(), false))).orElse(null);
+    }
+
+    /** For tests: subgroup checks in the lanes from the first point, their kernels compiled or not. */
+    static volatile boolean forceLanes;
+
+    /** Points checked in one call from which the lanes' warm-up is worth starting. */
+    private static final long LANES_FROM = 1 << 12;
+
+    private void startLanes(long n) {
+        if (checkSubgroup && n >= LANES_FROM) {
+            LaneSubgroupCheck lanes = lanes(group);
+            if (lanes != null) {
+                lanes.warmUp();
+            }
         }
     }
 

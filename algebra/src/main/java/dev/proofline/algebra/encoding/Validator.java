@@ -56,14 +56,27 @@ final class Validator {
 
     /** As {@link #requireValid(long[], int)}; index >= 0 names the point's position in a vector. */
     void requireValid(long[] p, int pi, long index) {
-        String which = index < 0 ? "" : " #" + index;
+        requireOnCurve(p, pi, index);
+        requireInSubgroup(p, pi, index);
+    }
+
+    /** The first half of {@link #requireValid(long[], int, long)}. */
+    void requireOnCurve(long[] p, int pi, long index) {
         if (!pa.isOnCurveAffine(p, pi)) {
-            throw new PointEncodingException(group.displayName() + " point" + which + " is not on the curve");
+            throw new PointEncodingException(group.displayName() + " point" + which(index) + " is not on the curve");
         }
+    }
+
+    /** The second half of {@link #requireValid(long[], int, long)}, for a point on the curve. */
+    void requireInSubgroup(long[] p, int pi, long index) {
         if (check != null && !check.isInSubgroupAffine(p, pi)) {
-            throw new PointEncodingException(group.displayName() + " point" + which
+            throw new PointEncodingException(group.displayName() + " point" + which(index)
                     + " is not in the subgroup of order r");
         }
+    }
+
+    private static String which(long index) {
+        return index < 0 ? "" : " #" + index;
     }
 
     /** r = x^3 + b, in the coordinate field. */

@@ -32,10 +32,9 @@ public final class LaneMultiplier {
     private final int windows;
     private final int applications;
     private final boolean conjugates;
-    private final boolean cyIsOne;
 
+    private final LanePoints lp;
     private final long[] x;
-    /** Registers: a point is three (X, Y, Z). */
     private final int reg;
     private final int pt;
     private final int t1;
@@ -45,7 +44,6 @@ public final class LaneMultiplier {
     private final int two;
     private final int cx;
     private final int cy;
-    private final int tmp;
     private final long[] words;
     private final boolean[] neg = new boolean[8];
     private final int[] entry = new int[8];
@@ -63,26 +61,26 @@ public final class LaneMultiplier {
         this.applications = scalar.applications();
         EndomorphismSubgroupCheck map = scalar.map();
         this.conjugates = map.conjugates();
+        // points: the two tables, acc, the selected entry, 2P, and the map's coefficients
+        this.lp = new LanePoints(f, 2 * ENTRIES + 4);
+        this.x = lp.x;
         this.reg = f.register();
         this.pt = 3 * reg;
-        this.t1 = 0;
-        this.t2 = t1 + ENTRIES * pt;
-        this.acc = t2 + ENTRIES * pt;
-        this.sel = acc + pt;
-        this.two = sel + pt;
-        this.cx = two + pt;
-        this.cy = cx + reg;
-        this.tmp = cy + reg;
-        int scratch = tmp + 12 * reg;
-        this.x = new long[scratch + f.scratch()];
-        f.scratchAt(scratch);
+        this.t1 = lp.point(0);
+        this.t2 = lp.point(ENTRIES);
+        this.acc = lp.point(2 * ENTRIES);
+        this.sel = lp.point(2 * ENTRIES + 1);
+        this.two = lp.point(2 * ENTRIES + 2);
+        this.cx = lp.point(2 * ENTRIES + 3);
         this.words = new long[8 * cw];
         long[] one = new long[cw];
         pa.field().setOne(one, 0);
         long[] cyWords = map.cy();
-        this.cyIsOne = java.util.Arrays.equals(cyWords, one);
-        broadcast(map.cx(), cx);
-        broadcast(cyWords, cy);
+        this.cy = java.util.Arrays.equals(cyWords, one) ? -1 : cx + reg;
+        lp.broadcast(map.cx(), cx, words);
+        if (cy >= 0) {
+            lp.broadcast(cyWords, cy, words);
+        }
     }
 
     /**
@@ -140,40 +138,30 @@ public final class LaneMultiplier {
             f.load(words, 0, x, t1 + c * reg);
         }
         // the table: (2j + 1) P
-        dbl(t1, two);
+        lp.dbl(t1, two);
         for (int j = 1; j < ENTRIES; j++) {
-            bad |= add(t1 + (j - 1) * pt, two, t1 + j * pt);
+            bad |= lp.add(t1 + (j - 1) * pt, two, t1 + j * pt);
         }
         // and its image under phi (applied once or twice)
         for (int j = 0; j < ENTRIES; j++) {
-            int from = t1 + j * pt;
-            int to = t2 + j * pt;
-            System.arraycopy(x, from, x, to, pt);
-            for (int a = 0; a < applications; a++) {
-                if (conjugates) {
-                    f.conjugate(x, to);
-                    f.conjugate(x, to + reg);
-                    f.conjugate(x, to + 2 * reg);
-                }
-                f.mul(x, to, cx, to);
-                if (!cyIsOne) {
-                    f.mul(x, to + reg, cy, to + reg);
-                }
+            lp.endomorphism(t1 + j * pt, t2 + j * pt, cx, cy, conjugates);
+            if (applications == 2) {
+                lp.endomorphism(t2 + j * pt, t2 + j * pt, cx, cy, conjugates);
             }
         }
         int top = windows - 1;
         select(t1, k, src, top, true);
         System.arraycopy(x, sel, x, acc, pt);
         select(t2, k, src, top, false);
-        bad |= add(acc, sel, acc);
+        bad |= lp.add(acc, sel, acc);
         for (int i = top - 1; i >= 0; i--) {
             for (int d = 0; d < GlvMultiplier.REGULAR_WINDOW; d++) {
-                dbl(acc, acc);
+                lp.dbl(acc, acc);
             }
             select(t1, k, src, i, true);
-            bad |= add(acc, sel, acc);
+            bad |= lp.add(acc, sel, acc);
             select(t2, k, src, i, false);
-            bad |= add(acc, sel, acc);
+            bad |= lp.add(acc, sel, acc);
         }
         for (int c = 0; c < 3; c++) {
             f.store(x, acc + c * reg, words, 0);
@@ -191,14 +179,6 @@ public final class LaneMultiplier {
         }
     }
 
-    /** Loads the field element into all eight lanes of the register at o. */
-    private void broadcast(long[] element, int o) {
-        for (int l = 0; l < 8; l++) {
-            System.arraycopy(element, 0, words, l * cw, cw);
-        }
-        f.load(words, 0, x, o);
-    }
-
     /** Per lane, the table entry of digit i of the first or second half, negated as its sign says, to sel. */
     private void select(int table, GlvMultiplier.Regular[] k, int[] src, int i, boolean first) {
         for (int l = 0; l < 8; l++) {
@@ -213,77 +193,5 @@ public final class LaneMultiplier {
             }
         }
         f.negWhere(x, sel + reg, neg);
-    }
-
-    /** The point at r = 2 p (dbl-2009-l, a = 0); r may be p. */
-    private void dbl(int p, int r) {
-        final int a = tmp, b = tmp + reg, c = tmp + 2 * reg, d = tmp + 3 * reg, e = tmp + 4 * reg,
-                ff = tmp + 5 * reg;
-        final int px = p, py = p + reg, pz = p + 2 * reg, rx = r, ry = r + reg, rz = r + 2 * reg;
-        f.sqr(x, px, a);                 // A = X^2
-        f.sqr(x, py, b);                 // B = Y^2
-        f.sqr(x, b, c);                  // C = B^2
-        f.add(x, px, b, d);
-        f.sqr(x, d, d);
-        f.sub(x, d, a, d);
-        f.sub(x, d, c, d);
-        f.add(x, d, d, d);               // D = 2((X + B)^2 - A - C)
-        f.add(x, a, a, e);
-        f.add(x, e, a, e);               // E = 3A
-        f.sqr(x, e, ff);                 // F = E^2
-        f.mul(x, py, pz, rz);
-        f.add(x, rz, rz, rz);            // Z3 = 2 Y Z
-        f.sub(x, ff, d, rx);
-        f.sub(x, rx, d, rx);             // X3 = F - 2D
-        f.sub(x, d, rx, d);
-        f.mul(x, e, d, d);               // E (D - X3)
-        f.add(x, c, c, c);
-        f.add(x, c, c, c);
-        f.add(x, c, c, c);               // 8C
-        f.sub(x, d, c, ry);              // Y3 = E (D - X3) - 8C
-    }
-
-    /**
-     * The point at r = p + q (add-2007-bl) for distinct points not at infinity; r may be p. Returns the
-     * lanes where p and q have the same x (equal or opposite points), whose results are wrong.
-     */
-    private long add(int p, int q, int r) {
-        final int z1z1 = tmp, z2z2 = tmp + reg, u1 = tmp + 2 * reg, u2 = tmp + 3 * reg, s1 = tmp + 4 * reg,
-                s2 = tmp + 5 * reg, h = tmp + 6 * reg, i = tmp + 7 * reg, j = tmp + 8 * reg, rr = tmp + 9 * reg,
-                v = tmp + 10 * reg, z3 = tmp + 11 * reg;
-        final int px = p, py = p + reg, pz = p + 2 * reg, qx = q, qy = q + reg, qz = q + 2 * reg;
-        f.sqr(x, pz, z1z1);
-        f.sqr(x, qz, z2z2);
-        f.mul(x, px, z2z2, u1);
-        f.mul(x, qx, z1z1, u2);
-        f.mul(x, py, qz, s1);
-        f.mul(x, s1, z2z2, s1);          // S1 = Y1 Z2 Z2Z2
-        f.mul(x, qy, pz, s2);
-        f.mul(x, s2, z1z1, s2);          // S2 = Y2 Z1 Z1Z1
-        f.sub(x, u2, u1, h);             // H = U2 - U1
-        long same = f.zeroLanes(x, h);
-        f.sub(x, s2, s1, rr);
-        f.add(x, rr, rr, rr);            // r = 2 (S2 - S1)
-        f.add(x, h, h, i);
-        f.sqr(x, i, i);                  // I = (2H)^2
-        f.mul(x, h, i, j);               // J = H I
-        f.mul(x, u1, i, v);              // V = U1 I
-        f.add(x, pz, qz, z3);
-        f.sqr(x, z3, z3);
-        f.sub(x, z3, z1z1, z3);
-        f.sub(x, z3, z2z2, z3);
-        f.mul(x, z3, h, z3);             // Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H
-        final int rx = r, ry = r + reg, rz = r + 2 * reg;
-        f.sqr(x, rr, rx);
-        f.sub(x, rx, j, rx);
-        f.sub(x, rx, v, rx);
-        f.sub(x, rx, v, rx);             // X3 = r^2 - J - 2V
-        f.sub(x, v, rx, v);
-        f.mul(x, rr, v, v);
-        f.mul(x, s1, j, s1);
-        f.add(x, s1, s1, s1);
-        f.sub(x, v, s1, ry);             // Y3 = r (V - X3) - 2 S1 J
-        System.arraycopy(x, z3, x, rz, reg);
-        return same;
     }
 }

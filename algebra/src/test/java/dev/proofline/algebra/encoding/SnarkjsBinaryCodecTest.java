@@ -170,6 +170,50 @@ class SnarkjsBinaryCodecTest {
         assertMessage(g.displayName() + " point #300 is not on the curve", () -> codec.decodeAll(seg, 0, n));
     }
 
+    /**
+     * With the subgroup checks eight at a time in the lanes: the same points pass, and the same first
+     * bad point is named, whether it is outside the subgroup or off the curve and wherever it falls in
+     * a group of eight, for decodeAll and for validateAll (which keeps no points).
+     */
+    @ParameterizedTest
+    @EnumSource(CurveGroup.class)
+    void bulkChecksInTheLanesNameTheSameFirstBadPoint(CurveGroup g) {
+        SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(g);
+        int n = 45, aw = g.curve().affineWidth(), pb = codec.pointBytes();
+        long[] points = Samples.generatorMultiples(g.curve(), n);
+        System.arraycopy(new long[aw], 0, points, 6 * aw, aw);      // the point at infinity among them
+        MemorySegment seg = MemorySegment.ofArray(new byte[n * pb]);
+        codec.encodeAll(points, 0, n, seg, 0);
+        boolean outsideExists = !g.curve().cofactor().equals(BigInteger.ONE);
+        long[] outside = outsideExists ? TestPoints.hashToCurvePoint(g.curve(), "codec-lanes") : null;
+        assertEquals(outsideExists, dev.proofline.algebra.msm.LaneSubgroupCheck.of(g.subgroupCheck(), true) != null,
+                "lanes for the groups whose points need a subgroup check");
+        SnarkjsBinaryCodec.forceLanes = true;
+        try {
+            assertArrayEquals(points, codec.decodeAll(seg, 0, n));
+            codec.validateAll(seg, 0, n);
+            for (int bad : new int[] {0, 7, 13, 44}) {
+                MemorySegment copy = MemorySegment.ofArray(seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                if (outsideExists) {
+                    long[] one = Arrays.copyOf(outside, aw);
+                    codec.encodeAll(one, 0, 1, copy, (long) bad * pb);
+                    assertMessage(g.displayName() + " point #" + bad + " is not in the subgroup",
+                            () -> codec.decodeAll(copy, 0, n));
+                    assertMessage(g.displayName() + " point #" + bad + " is not in the subgroup",
+                            () -> codec.validateAll(copy, 0, n));
+                }
+                // a later point off the curve: the earlier failure is still the one named
+                long at = (long) Math.min(n - 1, bad + 3) * pb + pb - 20;
+                copy.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at,
+                        (byte) (copy.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) ^ 1));
+                int first = outsideExists ? bad : Math.min(n - 1, bad + 3);
+                assertMessage(g.displayName() + " point #" + first + " is not ", () -> codec.decodeAll(copy, 0, n));
+            }
+        } finally {
+            SnarkjsBinaryCodec.forceLanes = false;
+        }
+    }
+
     // ------------------------------------------------------------ files written by snarkjs itself
 
     /**
