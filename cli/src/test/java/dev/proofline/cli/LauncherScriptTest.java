@@ -70,17 +70,26 @@ class LauncherScriptTest {
     }
 
     @Test
-    void theCeremonysStepsThatMultiplyPointsHaveTheKernelsWhileQuickKeyCommandsDoNot() throws Exception {
+    void theCeremonysStepsHaveTheKernelsForPreparePhase2AndForLargeInputs() throws Exception {
         Path launcher = release.resolve("proofline");
-        for (List<String> step : List.of(List.of("powersoftau", "contribute", "a.ptau", "b.ptau"),
-                List.of("powersoftau", "prepare", "phase2", "a.ptau", "b.ptau"), List.of("powersoftau", "verify", "a.ptau"),
-                List.of("zkey", "new", "c.r1cs", "a.ptau", "c.zkey"), List.of("zkey", "contribute", "a.zkey", "b.zkey"),
-                List.of("zkey", "verify", "c.r1cs", "a.ptau", "c.zkey"), List.of("zkey", "export", "bellman", "a.zkey", "p"))) {
+        Path small = Files.writeString(tmp.resolve("small.ptau"), "ptau");
+        Path large = tmp.resolve("large.ptau");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(large.toFile(), "rw")) {
+            f.setLength(17L << 20);
+        }
+        String s = small.toString();
+        String l = large.toString();
+        for (List<String> step : List.of(List.of("powersoftau", "prepare", "phase2", s, "b.ptau"),
+                List.of("powersoftau", "contribute", l, "b.ptau", "--name=x"), List.of("powersoftau", "verify", l),
+                List.of("zkey", "new", l, s, "c.zkey"), List.of("zkey", "contribute", l, "b.zkey"),
+                List.of("zkey", "verify", l, s, "c.zkey"), List.of("zkey", "export", "bellman", l, "p"))) {
             List<String> args = run(launcher, step.toArray(String[]::new));
             assertTrue(args.contains("jdk.incubator.vector"), () -> step + " without the 8-lane kernels: " + args);
+            assertTrue(args.contains("-XX:MaxNewSize=32m"), () -> step + " without the small young generation: " + args);
         }
-        for (List<String> quick : List.of(List.of("powersoftau", "new", "bn128", "12", "a.ptau"),
-                List.of("zkey", "export", "verificationkey", "c.zkey", "vk.json"), List.of("prove", "c.zkey", "c.wtns"))) {
+        for (List<String> quick : List.of(List.of("powersoftau", "contribute", s, "b.ptau"),
+                List.of("zkey", "new", s, l, "c.zkey"), List.of("powersoftau", "new", "bn128", "12", "a.ptau"),
+                List.of("zkey", "export", "verificationkey", l, "vk.json"), List.of("prove", l, "c.wtns"))) {
             List<String> args = run(launcher, quick.toArray(String[]::new));
             assertFalse(args.contains("jdk.incubator.vector"), () -> quick + " loads the incubating module: " + args);
         }
