@@ -85,7 +85,8 @@ class LauncherScriptTest {
                 List.of("zkey", "verify", l, s, "c.zkey"), List.of("zkey", "export", "bellman", l, "p"))) {
             List<String> args = run(launcher, step.toArray(String[]::new));
             assertTrue(args.contains("jdk.incubator.vector"), () -> step + " without the 8-lane kernels: " + args);
-            assertTrue(args.contains("-XX:MaxNewSize=32m"), () -> step + " without the small young generation: " + args);
+            assertTrue(args.contains("-XX:MaxNewSize=32m") && args.contains("-XX:+UseSerialGC"),
+                    () -> step + " without the small young generation and the serial collector: " + args);
         }
         for (List<String> quick : List.of(List.of("powersoftau", "contribute", s, "b.ptau"),
                 List.of("zkey", "new", s, l, "c.zkey"), List.of("powersoftau", "new", "bn128", "12", "a.ptau"),

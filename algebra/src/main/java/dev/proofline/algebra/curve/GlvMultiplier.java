@@ -187,20 +187,42 @@ public final class GlvMultiplier {
         return new Regular(k, regular(k1.abs()), regular(k2.abs()), k1.signum() < 0, k2.signum() < 0);
     }
 
-    /** Odd e as regularWindows odd digits d_i (|d_i| < 2^w), e = sum d_i 2^(w i), the top one positive. */
+    /**
+     * Odd e as regularWindows odd digits d_i (|d_i| < 2^w), e = sum d_i 2^(w i), the top one positive.
+     * Taking d_i = (e_i mod 2^(w+1)) - 2^w and e_(i+1) = (e_i - d_i) / 2^w, which is (e_i >> w) | 1, the
+     * digits are windows of e's bits: d_i = (bits w i .. w i + w of e, lowest set) - 2^w, and the top one
+     * is the bits above, lowest set.
+     */
     private byte[] regular(BigInteger e) {
         int w = REGULAR_WINDOW;
+        if (e.signum() <= 0 || !e.testBit(0) || e.bitLength() > w * regularWindows) {
+            throw new IllegalStateException("half scalar not odd or longer than " + regularWindows + " windows");
+        }
+        long[] words = new long[(w * regularWindows + w + 63) / 64 + 1];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = e.shiftRight(64 * i).longValue();
+        }
         byte[] d = new byte[regularWindows];
         for (int i = 0; i < regularWindows - 1; i++) {
-            int low = e.intValue() & ((1 << (w + 1)) - 1);
-            d[i] = (byte) (low - (1 << w));                 // odd, since e is odd; e stays odd and positive
-            e = e.subtract(BigInteger.valueOf(d[i])).shiftRight(w);
+            d[i] = (byte) ((bits(words, w * i, w + 1) | 1) - (1 << w));
         }
-        if (e.signum() <= 0 || e.bitLength() > w || !e.testBit(0)) {
+        long top = bits(words, w * (regularWindows - 1), 64 - w) | 1;
+        if (top >= 1 << w) {
             throw new IllegalStateException("half scalar longer than " + regularWindows + " windows");
         }
-        d[regularWindows - 1] = e.byteValue();
+        d[regularWindows - 1] = (byte) top;
         return d;
+    }
+
+    /** The len (below 64) bits of the little-endian words from bit position pos. */
+    private static long bits(long[] words, int pos, int len) {
+        int word = pos >>> 6;
+        int shift = pos & 63;
+        long v = words[word] >>> shift;
+        if (shift != 0 && word + 1 < words.length) {
+            v |= words[word + 1] << (64 - shift);
+        }
+        return v & ((1L << len) - 1);
     }
 
     private static byte[] naf(BigInteger k) {
