@@ -276,7 +276,12 @@ public final class SnarkjsBinaryCodec {
     /** Points checked in one call from which the lanes' warm-up is worth starting. */
     private static final long LANES_FROM = 1 << 12;
 
-    private void startLanes(long n) {
+    /**
+     * Starts the warm-up of the lanes that check points of this group eight at a time, if calls are
+     * to check at least that many points; a caller that knows it will check many points later starts
+     * it ahead, so that the lanes are ready when they come (the calls start it themselves otherwise).
+     */
+    public void startLanes(long n) {
         if (checkSubgroup && n >= LANES_FROM) {
             LaneSubgroupCheck lanes = lanes(group);
             if (lanes != null) {

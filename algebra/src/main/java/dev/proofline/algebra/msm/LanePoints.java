@@ -85,17 +85,8 @@ final class LanePoints {
         f.sub(x, z3, z1z1, z3);
         f.sub(x, z3, z2z2, z3);
         f.mul(x, z3, h, z3);             // Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H
-        final int rx = r, ry = r + reg, rz = r + 2 * reg;
-        f.sqr(x, rr, rx);
-        f.sub(x, rx, j, rx);
-        f.sub(x, rx, v, rx);
-        f.sub(x, rx, v, rx);             // X3 = r^2 - J - 2V
-        f.sub(x, v, rx, v);
-        f.mul(x, rr, v, v);
-        f.mul(x, s1, j, s1);
-        f.add(x, s1, s1, s1);
-        f.sub(x, v, s1, ry);             // Y3 = r (V - X3) - 2 S1 J
-        System.arraycopy(x, z3, x, rz, reg);
+        f.mul(x, s1, j, s1);             // S1 J
+        end(rr, j, v, s1, z3, r);
         return same;
     }
 
@@ -126,6 +117,15 @@ final class LanePoints {
         f.sqr(x, z3, z3);
         f.sub(x, z3, z1z1, z3);
         f.sub(x, z3, hh, z3);            // Z3 = (Z1 + H)^2 - Z1Z1 - HH
+        end(rr, j, v, yj, z3, r);
+        return same;
+    }
+
+    /**
+     * The end both additions share: X3 = r^2 - J - 2V, Y3 = r (V - X3) - 2t (t: S1 J or Y1 J), Z3 from
+     * z3, to the point at r (written only here, so r may be an input). v and t are overwritten.
+     */
+    private void end(int rr, int j, int v, int t, int z3, int r) {
         final int rx = r, ry = r + reg, rz = r + 2 * reg;
         f.sqr(x, rr, rx);
         f.sub(x, rx, j, rx);
@@ -133,10 +133,9 @@ final class LanePoints {
         f.sub(x, rx, v, rx);             // X3 = r^2 - J - 2V
         f.sub(x, v, rx, v);
         f.mul(x, rr, v, v);
-        f.add(x, yj, yj, yj);
-        f.sub(x, v, yj, ry);             // Y3 = r (V - X3) - 2 Y1 J
+        f.add(x, t, t, t);
+        f.sub(x, v, t, ry);              // Y3 = r (V - X3) - 2t
         System.arraycopy(x, z3, x, rz, reg);
-        return same;
     }
 
     /**

@@ -17,8 +17,9 @@ import java.util.stream.IntStream;
  * Radix-2 decimation in time on
  * Jacobian points; each twiddle is a scalar multiplication, which is where the time goes, so it is
  * done by the group's endomorphism (GLV: half the doublings of a plain windowed multiplication),
- * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it.
- * The butterflies of a stage run in parallel.
+ * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it,
+ * and eight at a time on the 8-lane kernels once they are warm ({@link Multiplications}). The
+ * butterflies of a stage run in parallel.
  */
 final class GroupFft {
 

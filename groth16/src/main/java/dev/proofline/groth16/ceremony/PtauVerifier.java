@@ -74,6 +74,9 @@ public final class PtauVerifier {
         if (cs.isEmpty()) {
             throw ptau.error(PtauFile.CONTRIBUTIONS, "no contribution: a new accumulator proves nothing");
         }
+        long points = 1L << ptau.power();
+        SnarkjsBinaryCodec.of(curve.g1Group()).startLanes(2 * points);   // for the sections after tau G1
+        SnarkjsBinaryCodec.of(curve.g2Group()).startLanes(points);
         Prev initial = new Prev(curve.g1().generator(), curve.g2().generator(), curve.g1().generator(),
                 curve.g1().generator(), curve.g2().generator(), PowersOfTau.firstChallenge(curve, ptau.ceremonyPower()));
         Prev prev = initial;
