@@ -3,7 +3,6 @@ package dev.proofline.algebra.msm;
 import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
 import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
-import java.math.BigInteger;
 
 /**
  * Eight scalar multiplications at once, one per lane of the 8-lane field kernels: k_l P_l for eight
@@ -27,7 +26,6 @@ public final class LaneMultiplier {
     private final GlvMultiplier scalar;
     private final PointArithmetic pa;
     private final LaneField f;
-    private final int jw;
     private final int cw;
     private final int windows;
     private final int applications;
@@ -55,7 +53,6 @@ public final class LaneMultiplier {
         this.scalar = scalar;
         this.pa = scalar.arithmetic();
         this.f = f;
-        this.jw = pa.curve().jacobianWidth();
         this.cw = f.width();
         this.windows = scalar.regularWindows();
         this.applications = scalar.applications();
