@@ -70,14 +70,7 @@ public final class LaneMultiplier {
         this.two = lp.point(2 * ENTRIES + 2);
         this.cx = lp.point(2 * ENTRIES + 3);
         this.words = new long[8 * cw];
-        long[] one = new long[cw];
-        pa.field().setOne(one, 0);
-        long[] cyWords = map.cy();
-        this.cy = java.util.Arrays.equals(cyWords, one) ? -1 : cx + reg;
-        lp.broadcast(map.cx(), cx, words);
-        if (cy >= 0) {
-            lp.broadcast(cyWords, cy, words);
-        }
+        this.cy = lp.coefficients(map, cx);
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.proofline.algebra.msm;
 
+import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
+import java.util.Arrays;
+
 /**
  * Jacobian point arithmetic (a = 0) on eight points at once, in registers of a {@link LaneField}: a
  * point is three registers (X, Y, Z), an affine one two. The formulas of {@code PointArithmetic}
@@ -15,6 +18,8 @@ final class LanePoints {
     final long[] x;
     final int reg;
     private final int tmp;
+    /** Eight elements' words, for loading constants. */
+    private final long[] words;
 
     LanePoints(LaneField f, int points) {
         this.f = f;
@@ -23,6 +28,7 @@ final class LanePoints {
         int scratch = tmp + 12 * reg;
         this.x = new long[scratch + f.scratch()];
         f.scratchAt(scratch);
+        this.words = new long[8 * f.width()];
     }
 
     /** Where the caller's point i starts (its X; Y and Z follow, a register each). */
@@ -178,12 +184,28 @@ final class LanePoints {
         }
     }
 
-    /** Loads one field element into all eight lanes of the register at o; words is scratch of 8 elements. */
-    void broadcast(long[] element, int o, long[] words) {
+    /** Loads one field element into all eight lanes of the register at o. */
+    void broadcast(long[] element, int o) {
         int w = f.width();
         for (int l = 0; l < 8; l++) {
             System.arraycopy(element, 0, words, l * w, w);
         }
         f.load(words, 0, x, o);
+    }
+
+    /**
+     * The coefficients of phi into every lane, cx at the register at, cy at the one after unless it is
+     * one; returns where cy is, or -1 for one (as {@link #endomorphism} takes them).
+     */
+    int coefficients(EndomorphismSubgroupCheck map, int at) {
+        long[] one = map.arithmetic().field().newElement();
+        map.arithmetic().field().setOne(one, 0);
+        long[] cy = map.cy();
+        broadcast(map.cx(), at);
+        if (Arrays.equals(cy, one)) {
+            return -1;
+        }
+        broadcast(cy, at + reg);
+        return at + reg;
     }
 }

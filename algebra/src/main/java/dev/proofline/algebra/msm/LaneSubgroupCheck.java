@@ -6,7 +6,6 @@ import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
 import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.SubgroupCheck;
 import java.math.BigInteger;
-import java.util.Arrays;
 
 /**
  * The endomorphism subgroup checks of eight affine points at once, on the 8-lane kernels: the same
@@ -56,17 +55,10 @@ public final class LaneSubgroupCheck {
         this.t2 = lp.point(4);
         this.cx = lp.point(5);
         this.words = new long[8 * cw];
+        this.cy = lp.coefficients(map, cx);
         long[] one = new long[cw];
         map.arithmetic().field().setOne(one, 0);
-        long[] cyWords = map.cy();
-        this.cy = Arrays.equals(cyWords, one) ? -1 : cx + reg;
-        lp.broadcast(map.cx(), cx, words);
-        if (cy >= 0) {
-            lp.broadcast(cyWords, cy, words);
-        }
-        // Z = 1 of P and -P, once
-        lp.broadcast(one, p + 2 * reg, words);
-        lp.broadcast(one, negP + 2 * reg, words);
+        lp.broadcast(one, p + 2 * reg);     // Z = 1 of P, once (-P is only added, as an affine point)
     }
 
     /**

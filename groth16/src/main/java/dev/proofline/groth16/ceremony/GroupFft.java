@@ -129,15 +129,15 @@ final class GroupFft {
                         int lo = (block * len + j) * jw;
                         if (j == 0) {
                             butterfly(pa, a, lo, lo + half * jw, v);
-                        } else if (m.mul(a, lo + half * jw, recoded != null ? recoded[j] : m.recode(tw[j * step]))
+                            continue;
+                        }
+                        pending[waiting++] = lo;   // its butterfly once its multiplication is done
+                        if (m.mul(a, lo + half * jw, recoded != null ? recoded[j] : m.recode(tw[j * step]))
                                 || !m.onLanes()) {
-                            pending[waiting++] = lo;
                             for (int q = 0; q < waiting; q++) {
                                 butterfly(pa, a, pending[q], pending[q] + half * jw, v);
                             }
                             waiting = 0;
-                        } else {
-                            pending[waiting++] = lo;
                         }
                     }
                     m.flush();
