@@ -4,6 +4,8 @@ import dev.proofline.algebra.msm.LaneSubgroupCheck;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
@@ -147,13 +149,14 @@ public final class SnarkjsBinaryCodec {
         startLanes(n);
         int chunks = (n + DECODE_CHUNK - 1) / DECODE_CHUNK;
         PointEncodingException[] firstError = new PointEncodingException[chunks];
-        IntStream.range(0, chunks).parallel().forEach(c -> {
+        IntConsumer chunk = c -> {
             try {
                 decodeRange(seg, off, c * DECODE_CHUNK, Math.min(n, (c + 1) * DECODE_CHUNK), r, ri);
             } catch (PointEncodingException e) {
                 firstError[c] = e;
             }
-        });
+        };
+        IntStream.range((int) aloneWhileWarming(chunks, c -> chunk.accept((int) c)), chunks).parallel().forEach(chunk);
         for (PointEncodingException e : firstError) {
             if (e != null) {
                 throw e;
@@ -179,7 +182,7 @@ public final class SnarkjsBinaryCodec {
         long chunks = (n + VALIDATE_CHUNK - 1) / VALIDATE_CHUNK;
         PointEncodingException[] first = new PointEncodingException[1];
         long[] firstChunk = {Long.MAX_VALUE};
-        LongStream.range(0, chunks).parallel().forEach(c -> {
+        LongConsumer chunk = c -> {
             long[] buf = new long[words];
             long from = c * VALIDATE_CHUNK;
             long to = Math.min(n, from + VALIDATE_CHUNK);
@@ -193,13 +196,29 @@ public final class SnarkjsBinaryCodec {
                     }
                 }
             }
-        });
+        };
+        LongStream.range(aloneWhileWarming(chunks, chunk), chunks).parallel().forEach(chunk);
         if (first[0] != null) {
             throw first[0];
         }
     }
 
     private static final long VALIDATE_CHUNK = 4096;
+
+    /**
+     * Checks chunks on the calling thread alone, from the first, while the lanes' warm-up runs; returns
+     * how many it checked, the rest being for the pool. Checked on every core meanwhile, by the scalar
+     * code, the points left the warm-up and the compiler one share of the cores among several, and the
+     * lanes came late (BENCHMARKS.md, "Trusted setup").
+     */
+    private long aloneWhileWarming(long chunks, LongConsumer chunk) {
+        LaneSubgroupCheck lanes = checkSubgroup && !forceLanes ? lanes(group) : null;
+        long c = 0;
+        while (c < chunks && lanes != null && lanes.warming()) {
+            chunk.accept(c++);
+        }
+        return c;
+    }
 
     /**
      * Decodes and checks points from .. to - 1, on the calling thread, point k into r at

@@ -58,6 +58,9 @@ abstract class LaneField {
     /** Starts the kernels' warm-up if it has not started, and waits for it at most that long. */
     abstract boolean warmUp(long timeoutMillis) throws InterruptedException;
 
+    /** Whether the kernels' warm-up is under way (it has started and not ended). */
+    abstract boolean warming();
+
     /**
      * The 8-lane arithmetic of a prime field or of Fp2 over one, or null where the kernels do not apply
      * or are not allowed ({@link BatchAdder#vectorAllowed}); with {@code eager}, ready from the first call.

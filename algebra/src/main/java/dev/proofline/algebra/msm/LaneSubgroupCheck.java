@@ -90,6 +90,11 @@ public final class LaneSubgroupCheck {
         return f.ready();
     }
 
+    /** Whether the kernels' warm-up is under way: not ready yet, and may be soon. */
+    public boolean warming() {
+        return f.warming();
+    }
+
     /** Starts the kernels' warm-up (in the background) if it has not started. */
     public void warmUp() {
         try {

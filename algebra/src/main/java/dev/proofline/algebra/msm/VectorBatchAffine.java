@@ -151,6 +151,11 @@ abstract class VectorBatchAffine extends BatchAdder {
         return ready();
     }
 
+    /** Whether the warm-up is under way: the kernel is not ready yet and may be soon. */
+    boolean warming() {
+        return !eager && VectorWarmUp.running(fw);
+    }
+
     /** The n limbs of 29 bits of the value of w words at w[off ..]. */
     static long[] limbs(long[] w, int off, int words, int n) {
         long[] l = new long[n];

@@ -46,6 +46,11 @@ abstract class VectorLaneField extends LaneField {
         return k.warmUp(timeoutMillis);
     }
 
+    @Override
+    boolean warming() {
+        return k.warming();
+    }
+
     final void baseMul(long[] x, int a, int b, int r) {
         k.mulReduce(x, a, b, col);
         k.finish(x, col, r);

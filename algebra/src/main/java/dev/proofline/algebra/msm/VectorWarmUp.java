@@ -64,6 +64,11 @@ final class VectorWarmUp {
         WARMED[f.width()].await(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
+    /** Whether the warm-up of the kernel for fields of this many words has started and not ended. */
+    static boolean running(int width) {
+        return WARMING[width].get() && WARMED[width].getCount() > 0;
+    }
+
     /** Whether the warm-up of the kernel for fields of this many words has started (for tests). */
     static boolean started(int width) {
         return WARMING[width].get();

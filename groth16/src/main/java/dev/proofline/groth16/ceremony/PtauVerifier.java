@@ -10,6 +10,8 @@ import dev.proofline.algebra.field.PrimeField;
 import dev.proofline.algebra.msm.Msm;
 import dev.proofline.algebra.ntt.Ntt;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -23,8 +25,10 @@ import java.util.function.Consumer;
  * each on the curve and in the subgroup, the powers consecutive (a random linear combination of
  * P_0..P_(n-2) against the same of P_1..P_(n-1), one pairing check per section), the first points
  * those of the last contribution, their hash its next challenge; and after prepare phase2 that each
- * domain's Lagrange points give the same sum as the powers for random coefficients. A failure is a
- * {@link dev.proofline.r1cs.io.FormatException} naming the file and the section.
+ * domain's Lagrange points give the same sum as the powers for random coefficients. The coefficients
+ * are 64-bit words from the secure source (snarkjs draws 32-bit ones): with every point in the
+ * prime-order subgroup, a file that breaks a relation passes its check with probability at most
+ * 2^-64. A failure is a {@link dev.proofline.r1cs.io.FormatException} naming the file and the section.
  */
 public final class PtauVerifier {
 
@@ -191,11 +195,7 @@ public final class PtauVerifier {
                     out[2 + i] = Arrays.copyOfRange(pts, i * aw, (i + 1) * aw);
                 }
             }
-            long[] scalars = new long[4 * m];
-            for (int i = 0; i < m; i++) {
-                scalars[4 * i] = random.nextLong();
-                scalars[4 * i + 1] = random.nextLong();
-            }
+            long[] scalars = scalars(randomWords(m), 0, m);
             pa.add(r1, 0, msm.multiply(pts, 0, scalars, 0, m), 0, r1, 0);
             pa.add(r2, 0, msm.multiply(pts, 1, scalars, 0, m), 0, r2, 0);
             work.add((long) weight * m);
@@ -209,30 +209,81 @@ public final class PtauVerifier {
         return out;
     }
 
-    /** Per domain 2^p: sum r_i tau^i G over the powers equals sum c_i L_i with c the transform of r. */
+    /**
+     * Per domain 2^p: sum r_i tau^i G over the powers equals sum c_i L_i with c the transform of r. One
+     * vector r of random 64-bit coefficients serves every domain, so the powers' sum grows from one
+     * domain to the next and each power is read once; the powers were checked in the subgroup before,
+     * here only on the curve. A domain's Lagrange points are summed a chunk at a time.
+     */
     private void lagrange(int powersType, int lagrangeType, CurveGroup group, int maxPower) {
         WeierstrassCurve c = group.curve();
+        PointArithmetic pa = c.arithmetic();
         PrimeField fr = curve.fr();
         Msm msm = Msm.on(c);
+        SnarkjsBinaryCodec onCurve = SnarkjsBinaryCodec.of(group).withoutSubgroupCheck();
+        int w = Msm.SCALAR_WORDS;
+        int weight = Work.weight(group == curve.g2Group());
+        int top = 1 << maxPower;
+        boolean lastIsZero = maxPower == ptau.power() + 1;   // tau G1 has 2n - 1 powers for a domain of 2n
+        long[] r = randomWords(top);
+        if (lastIsZero) {
+            r[top - 1] = 0;
+        }
+        long[] lhs = new long[c.jacobianWidth()];
+        pa.setInfinity(lhs, 0);
+        int summed = 0;
         for (int p = 0; p <= maxPower; p++) {
             int n = 1 << p;
-            boolean lastIsZero = p == ptau.power() + 1;
-            long[] r = new long[4 * n];
-            for (int i = 0; i < (lastIsZero ? n - 1 : n); i++) {
-                fr.fromBigInteger(new java.math.BigInteger(fr.bits() + 64, random).mod(fr.modulus()), r, 4 * i);
+            int powers = lastIsZero && p == maxPower ? n - 1 : n;
+            for (int from = summed; from < powers; from += CHUNK) {
+                int m = Math.min(CHUNK, powers - from);
+                long[] pts;
+                try {
+                    pts = onCurve.decodeAll(ptau.section(powersType), (long) from * onCurve.pointBytes(), m);
+                } catch (PointEncodingException e) {
+                    throw ptau.error(powersType, "from point #" + from + ": " + e.getMessage());
+                }
+                pa.add(lhs, 0, msm.multiply(pts, 0, scalars(r, from, m), 0, m), 0, lhs, 0);
             }
-            long[] powers = decode(powersType, group, ptau.section(powersType), 0, lastIsZero ? n - 1 : n);
-            long[] lhs = msm.multiply(powers, 0, Msm.canonicalScalars(fr, r), 0, lastIsZero ? n - 1 : n);
-            long[] t = r.clone();
+            summed = powers;
+            long[] t = new long[w * n];
+            long[] canonical = new long[w];
+            for (int i = 0; i < n; i++) {
+                canonical[0] = r[i];
+                fr.toMontgomery(canonical, 0, t, w * i);
+            }
             if (p > 0) {
                 Ntt.of(fr, p).forward(t);
             }
-            long[] basis = decode(lagrangeType, group, ptau.section(lagrangeType), n - 1L, n);
-            long[] rhs = msm.multiply(basis, 0, Msm.canonicalScalars(fr, t), 0, n);
-            require(lagrangeType, c.arithmetic().equal(lhs, 0, rhs, 0),
+            long[] rhs = new long[c.jacobianWidth()];
+            pa.setInfinity(rhs, 0);
+            for (int from = 0; from < n; from += CHUNK) {
+                int m = Math.min(CHUNK, n - from);
+                long[] basis = decode(lagrangeType, group, ptau.section(lagrangeType), n - 1L + from, m);
+                pa.add(rhs, 0, msm.multiply(basis, 0, Msm.canonicalScalars(fr, t, from, m), 0, m), 0, rhs, 0);
+            }
+            require(lagrangeType, pa.equal(lhs, 0, rhs, 0),
                     "the points of domain 2^" + p + " are not the Lagrange basis of the powers of tau");
-            work.add(2L * n * Work.weight(group == curve.g2Group()));
+            work.add(2L * n * weight);
         }
+    }
+
+    /** Random 64-bit words from the secure source: the coefficients of the random linear combinations. */
+    private long[] randomWords(int count) {
+        byte[] bytes = new byte[8 * count];
+        random.nextBytes(bytes);
+        long[] words = new long[count];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
+        return words;
+    }
+
+    /** The MSM's scalars for words {@code from .. from + count}, each a 64-bit coefficient. */
+    private static long[] scalars(long[] words, int from, int count) {
+        long[] scalars = new long[Msm.SCALAR_WORDS * count];
+        for (int i = 0; i < count; i++) {
+            scalars[Msm.SCALAR_WORDS * i] = words[from + i];
+        }
+        return scalars;
     }
 
     private long[] decode(int type, CurveGroup group, MemorySegment seg, long from, int count) {

@@ -40,10 +40,25 @@ class PtauVerifierHostilePointsTest {
         return good;
     }
 
+    /** The contributed file of 2^3 after prepare phase2 (made once per test). */
+    private Path prepared(PairingCurve curve) throws IOException {
+        if (prepared == null) {
+            prepared = dir.resolve("prepared.ptau");
+            PhaseTwoPreparation.prepare(contributed(curve), prepared, m -> { });
+        }
+        return prepared;
+    }
+
+    private Path prepared;
+
     /** The file with point #index of a section replaced by the stored form of {@code point}. */
     private Path withPoint(PairingCurve curve, int section, CurveGroup group, int index, long[] point, String name)
             throws IOException {
-        Path file = contributed(curve);
+        return withPoint(contributed(curve), section, group, index, point, name);
+    }
+
+    private Path withPoint(Path file, int section, CurveGroup group, int index, long[] point, String name)
+            throws IOException {
         byte[] whole = Files.readAllBytes(file);
         long at;
         try (PtauFile f = PtauFile.open(file)) {
@@ -94,5 +109,35 @@ class PtauVerifierHostilePointsTest {
         var e = assertThrows(FormatException.class, () -> PtauVerifier.verify(bad, m -> { }));
         assertTrue(e.getMessage().contains("off.ptau") && e.getMessage().contains("point #1")
                 && e.getMessage().contains("not on the curve"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(PairingCurve.class)
+    void thePreparedFileIsAccepted(PairingCurve curve) throws IOException {
+        assertEquals(1, PtauVerifier.verify(prepared(curve), m -> { }).size());
+    }
+
+    /**
+     * A Lagrange point replaced by another point of the subgroup (twice the generator): every point passes its
+     * own checks, and the domain's random combination refuses the file. Domain 2^p's points are at
+     * 2^p - 1 .. 2^(p+1) - 2 of a Lagrange section; tau G1's has domains up to 2^4 for a ptau of 2^3.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "BN254, 12, 0, 0", "BN254, 12, 4, 20", "BLS12_381, 12, 1, 2", "BLS12_381, 13, 3, 9",
+        "BN254, 14, 2, 4", "BLS12_381, 15, 3, 14"})
+    void aLagrangePointThatIsNotTheBasisIsRefused(PairingCurve curve, int section, int domain, int index)
+            throws IOException {
+        CurveGroup group = section == PtauFile.LAGRANGE_TAU_G2 ? curve.g2Group() : curve.g1Group();
+        WeierstrassCurve c = section == PtauFile.LAGRANGE_TAU_G2 ? curve.g2() : curve.g1();
+        long[] twice = new long[c.jacobianWidth()];
+        c.arithmetic().fromAffine(c.generator(), 0, twice, 0);
+        c.arithmetic().dbl(twice, 0, twice, 0);
+        long[] point = new long[c.affineWidth()];
+        c.arithmetic().toAffine(twice, 0, point, 0);
+        Path bad = withPoint(prepared(curve), section, group, index, point, "lagrange.ptau");
+        var e = assertThrows(FormatException.class, () -> PtauVerifier.verify(bad, m -> { }));
+        assertTrue(e.getMessage().contains("lagrange.ptau")
+                && e.getMessage().contains("domain 2^" + domain + " are not the Lagrange basis"), e.getMessage());
     }
 }
