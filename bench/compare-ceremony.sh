@@ -6,15 +6,19 @@
 #   POWER=16 bench/compare-ceremony.sh             # the real run
 #   CURVE=bls12381 POWER=12 bench/compare-ceremony.sh
 #   REPS=3 ...          # runs of each step per tool (default 1: the steps are long)
-#   STEPS="prepare zkey-new" ...   # a subset of: contribute verify prepare zkey-new zkey-contribute zkey-verify
-#                                  # bellman-export bellman-contribute bellman-import
+#   STEPS="prepare zkey-new" ...   # a subset of: contribute verify verify-prepared prepare zkey-new
+#                                  # zkey-contribute zkey-verify bellman-export bellman-contribute bellman-import
 #   SNARKJS=0 ...       # Proofline alone (the snarkjs column empty), e.g. at powers where snarkjs takes hours
+#   PTAU=file ...       # the key steps on this prepared ptau (of 2^POWER or more) instead of one of 2^(POWER+1)
+#                       # made here: at 2^20, where preparing one of 2^21 would take hours
 # Wall time and CPU time (user + system of the process and its threads) are both reported: on a shared
 # machine the CPU time is the steadier of the two.
 #
 # Steps, each on the same input for both tools:
 #   contribute       powersoftau contribute on a fresh `powersoftau new` accumulator of 2^POWER
 #   verify           powersoftau verify of snarkjs's contribution (both must accept it)
+#   verify-prepared  powersoftau verify of the prepared ptau of 2^(POWER+1) the key steps use, made by
+#                    Proofline (both must accept it; the Lagrange sections' checks are most of the work)
 #   prepare          powersoftau prepare phase2 of snarkjs's contribution (outputs byte for byte equal)
 #   zkey-new         zkey new, a circuit of domain 2^POWER (a Poseidon chain of about 3/4 2^POWER
 #                    constraints) on a prepared ptau of 2^(POWER+1) (outputs byte for byte equal)
@@ -39,7 +43,7 @@ power=${POWER:-12}
 curve=${CURVE:-bn128}
 case "$curve" in bn128|bls12381) ;; *) echo "CURVE must be bn128 or bls12381" >&2; exit 2;; esac
 [ "$power" -ge 10 ] && [ "$power" -le 24 ] || { echo "POWER must be 10..24" >&2; exit 2; }
-steps=${STEPS:-contribute verify prepare zkey-new zkey-contribute zkey-verify bellman-export bellman-contribute bellman-import}
+steps=${STEPS:-contribute verify verify-prepared prepare zkey-new zkey-contribute zkey-verify bellman-export bellman-contribute bellman-import}
 with_snarkjs=${SNARKJS:-1}
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 [ -d interop/node_modules/snarkjs ] || (cd interop && npm ci --no-audit --no-fund >&2)
@@ -80,13 +84,28 @@ if [ ! -f "$dir/pot_1.ptau" ]; then
 fi
 # the key's fixtures: a prepared ptau of 2^(power+1) and the circuit
 key_power=$((power + 1))
+if [ -n "${PTAU:-}" ]; then
+  [ -f "$PTAU" ] || { echo "PTAU: no such file $PTAU" >&2; exit 2; }
+  # the header's power: magic, version and section count (12 bytes), section 1's id and size (12), the
+  # field's byte length (4) and prime (32 for BN254, 48 for BLS12-381)
+  n8=$(od -An -tu4 -j 24 -N 4 "$PTAU" | tr -d ' ')
+  key_power=$(od -An -tu4 -j $((28 + n8)) -N 4 "$PTAU" | tr -d ' ')
+  [ "$key_power" -ge "$power" ] || { echo "PTAU is of 2^$key_power, the key needs 2^$power" >&2; exit 2; }
+  [ "$(readlink -f "$dir/key/final.ptau" 2>/dev/null)" = "$(readlink -f "$PTAU")" ] || rm -f "$dir/key/done"
+elif [ -L "$dir/key/final.ptau" ]; then
+  rm -f "$dir/key/done"   # made on another PTAU before
+fi
 if [ ! -f "$dir/key/done" ]; then
   echo "== fixtures: prepared ptau 2^$key_power and a circuit of domain 2^$power" >&2
   rm -rf "$dir/key" && mkdir -p "$dir/key"
-  $pl powersoftau new "$curve" "$key_power" "$dir/key/p0.ptau" >/dev/null
-  $pl powersoftau contribute "$dir/key/p0.ptau" "$dir/key/p1.ptau" --name=key -e="key entropy" >/dev/null
-  $pl powersoftau prepare phase2 "$dir/key/p1.ptau" "$dir/key/final.ptau" >/dev/null 2>&1
-  if [ "$power" -le 12 ]; then
+  if [ -n "${PTAU:-}" ]; then
+    ln -s "$(cd "$(dirname "$PTAU")" && pwd)/$(basename "$PTAU")" "$dir/key/final.ptau"
+  else
+    $pl powersoftau new "$curve" "$key_power" "$dir/key/p0.ptau" >/dev/null
+    $pl powersoftau contribute "$dir/key/p0.ptau" "$dir/key/p1.ptau" --name=key -e="key entropy" >/dev/null
+    $pl powersoftau prepare phase2 "$dir/key/p1.ptau" "$dir/key/final.ptau" >/dev/null 2>&1
+  fi
+  if [ "$power" -le 12 ] && [ -z "${PTAU:-}" ]; then
     $snarkjs powersoftau verify "$dir/key/final.ptau" >/dev/null \
       || { echo "snarkjs refused the prepared ptau made by Proofline" >&2; exit 1; }
   fi
@@ -125,6 +144,9 @@ run_step() {  # step: REPS runs of each tool, alternating
       verify)
         timed $pl powersoftau verify "$ptau" >> "$out/$step.pl"
         [ "$with_snarkjs" = 1 ] && timed $snarkjs powersoftau verify "$ptau" >> "$out/$step.sj" ;;
+      verify-prepared)
+        timed $pl powersoftau verify "$final" >> "$out/$step.pl"
+        [ "$with_snarkjs" = 1 ] && timed $snarkjs powersoftau verify "$final" >> "$out/$step.sj" ;;
       prepare)
         timed $pl powersoftau prepare phase2 "$ptau" "$out/pl_p.ptau" >> "$out/$step.pl"
         [ "$with_snarkjs" = 1 ] && timed $snarkjs powersoftau prepare phase2 "$ptau" "$out/sj_p.ptau" >> "$out/$step.sj" ;;
@@ -171,6 +193,7 @@ for step in $steps; do
         || { echo "snarkjs refused Proofline's contribution" >&2; exit 1; }
       row contribute "snarkjs verifies ours" ;;
     verify) run_step verify; row verify "both accept snarkjs's" ;;
+    verify-prepared) run_step verify-prepared; row verify-prepared "both accept ours" ;;
     prepare)
       run_step prepare
       check="-"
