@@ -75,8 +75,10 @@ same() {  # a b what: byte for byte
   cmp -s "$1" "$2" || { echo "$3: Proofline's file differs from snarkjs's" >&2; exit 1; }
 }
 
-# fixtures, made once: a fresh accumulator and snarkjs's contribution to it (the steps' common input)
-if [ ! -f "$dir/pot_1.ptau" ]; then
+# fixtures, made once: a fresh accumulator and snarkjs's contribution to it (the powers-of-tau steps' input)
+pot_steps=0
+for step in $steps; do case "$step" in contribute|verify|prepare) pot_steps=1 ;; esac; done
+if [ "$pot_steps" = 1 ] && [ ! -f "$dir/pot_1.ptau" ]; then
   echo "== fixtures: powers of tau 2^$power on $curve" >&2
   $pl powersoftau new "$curve" "$power" "$dir/pot_0.ptau" >/dev/null
   $snarkjs powersoftau contribute "$dir/pot_0.ptau" "$dir/pot_1.ptau.tmp" --name=bench -e="bench entropy" >/dev/null

@@ -5,7 +5,11 @@ import dev.proofline.algebra.bn254.Bn254G2SubgroupCheck;
 import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
 import dev.proofline.algebra.curve.ScalarMultiplier;
 import dev.proofline.algebra.curve.SubgroupCheck;
+import dev.proofline.algebra.curve.WeierstrassCurve;
 import java.math.BigInteger;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The endomorphism subgroup checks of eight affine points at once, on the 8-lane kernels: the same
@@ -15,6 +19,11 @@ import java.math.BigInteger;
  * with both sides away from infinity: the computation was then exactly the scalar one's. Every other
  * lane (a point outside the subgroup, or one the formulas could not decide) is left to the scalar
  * check, which the caller runs. Confined to one thread.
+ *
+ * <p>The warm-up ({@link #warmUp}) first has the kernels compiled, then runs this class's own code
+ * (the point formulas, the relation) on the group's generator until its calls stop getting faster,
+ * on a thread of its own: until then {@link #ready} is false, and the callers' first checks do not
+ * meet that code still interpreted or compiled by the quick compiler, several times slower.
  */
 public final class LaneSubgroupCheck {
 
@@ -37,9 +46,17 @@ public final class LaneSubgroupCheck {
     private final int cy;
     private final long[] words;
     private final boolean[] all = {true, true, true, true, true, true, true, true};
+    private final SubgroupCheck check;
+    private final boolean eager;
 
-    private LaneSubgroupCheck(LaneField f, EndomorphismSubgroupCheck map, BigInteger scalar, boolean bnRelation) {
+    /** Per curve: the warm-up of this class's own code, started once, counted down when it ends. */
+    private static final Map<WeierstrassCurve, CountDownLatch> OWN_WARM_UP = new ConcurrentHashMap<>();
+
+    private LaneSubgroupCheck(LaneField f, SubgroupCheck check, boolean eager, EndomorphismSubgroupCheck map,
+            BigInteger scalar, boolean bnRelation) {
         this.f = f;
+        this.check = check;
+        this.eager = eager;
         this.lp = new LanePoints(f, 6);
         this.x = lp.x;
         this.reg = f.register();
@@ -82,27 +99,101 @@ public final class LaneSubgroupCheck {
             return null;
         }
         LaneField f = LaneField.of(check.arithmetic().field(), eager);
-        return f == null ? null : new LaneSubgroupCheck(f, map, scalar, bn);
+        return f == null ? null : new LaneSubgroupCheck(f, check, eager, map, scalar, bn);
     }
 
-    /** Whether the kernels are compiled; until then the scalar check is faster. */
+    /**
+     * Whether the kernels are compiled, and this class's code too where its warm-up was started; until
+     * then the scalar check is faster.
+     */
     public boolean ready() {
-        return f.ready();
+        return eager || f.ready() && !ownWarming();
     }
 
-    /** Whether the kernels' warm-up is under way: not ready yet, and may be soon. */
+    /** Whether the warm-up is under way: not ready yet, and may be soon. */
     public boolean warming() {
-        return f.warming();
+        return !eager && (f.warming() || f.ready() && ownWarming());
     }
 
-    /** Starts the kernels' warm-up (in the background) if it has not started. */
+    private boolean ownWarming() {
+        CountDownLatch own = OWN_WARM_UP.get(check.curve());
+        return own != null && own.getCount() > 0;
+    }
+
+    /** Starts the warm-up (in the background) if it has not started. */
     public void warmUp() {
+        if (eager) {
+            return;
+        }
         try {
             f.warmUp(0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
         }
+        OWN_WARM_UP.computeIfAbsent(check.curve(), c -> {
+            CountDownLatch done = new CountDownLatch(1);
+            Thread t = new Thread(() -> {
+                try {
+                    LaneSubgroupCheck own = of(check, false);
+                    if (own != null) {
+                        own.runOwnWarmUp();
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "proofline-lane-check-warm-up");
+            t.setDaemon(true);
+            t.start();
+            return done;
+        });
     }
+
+    /** The longest the warm-up of this class's code runs, kernels' warm-up included. */
+    private static final long OWN_WARM_UP_LIMIT_NANOS = 60_000_000_000L;
+
+    /**
+     * Once the kernels are compiled, checks eight copies of the generator in rounds of 32 calls, at least
+     * 16 rounds (the point formulas then ran tens of thousands of times) and until four rounds in a row
+     * are no faster than the best by 5%: the compiler has then done its work here.
+     */
+    private void runOwnWarmUp() {
+        long start = System.nanoTime();
+        try {
+            if (!f.warmUp(OWN_WARM_UP_LIMIT_NANOS / 1_000_000)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        WeierstrassCurve c = check.curve();
+        int aw = c.affineWidth();
+        long[] pts = new long[8 * aw];
+        int[] offsets = new int[8];
+        for (int l = 0; l < 8; l++) {
+            System.arraycopy(c.generator(), 0, pts, l * aw, aw);
+            offsets[l] = l * aw;
+        }
+        long best = Long.MAX_VALUE;
+        long passed = 0;
+        for (int round = 0, stale = 0; (round < 16 || stale < 4) && System.nanoTime() - start < OWN_WARM_UP_LIMIT_NANOS;
+                round++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 32; i++) {
+                passed += Long.bitCount(passing(pts, offsets, 8));
+            }
+            long t = System.nanoTime() - t0;
+            if (t < best - best / 20) {
+                best = t;
+                stale = 0;
+            } else {
+                stale++;
+            }
+        }
+        sink = passed;
+    }
+
+    static volatile long sink;
 
     /**
      * The lanes l below count (bit l) whose affine point at p[offsets[l]] (on the curve, not at

@@ -33,6 +33,8 @@ import java.util.function.Consumer;
 public final class PtauVerifier {
 
     private static final int CHUNK = 1 << 16;
+    /** The largest domain whose coefficients' transform fits one array (four words an element). */
+    private static final int MAX_TRANSFORM = 28;
 
     private final PtauFile ptau;
     private final PairingCurve curve;
@@ -223,6 +225,10 @@ public final class PtauVerifier {
         SnarkjsBinaryCodec onCurve = SnarkjsBinaryCodec.of(group).withoutSubgroupCheck();
         int w = Msm.SCALAR_WORDS;
         int weight = Work.weight(group == curve.g2Group());
+        if (maxPower > MAX_TRANSFORM) {
+            throw ptau.error(lagrangeType, "domain 2^" + maxPower + " is larger than this verifier transforms (2^"
+                    + MAX_TRANSFORM + ")");
+        }
         int top = 1 << maxPower;
         boolean lastIsZero = maxPower == ptau.power() + 1;   // tau G1 has 2n - 1 powers for a domain of 2n
         long[] r = randomWords(top);
@@ -270,10 +276,13 @@ public final class PtauVerifier {
 
     /** Random 64-bit words from the secure source: the coefficients of the random linear combinations. */
     private long[] randomWords(int count) {
-        byte[] bytes = new byte[8 * count];
-        random.nextBytes(bytes);
         long[] words = new long[count];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
+        byte[] bytes = new byte[8 * Math.min(count, CHUNK)];
+        for (int from = 0; from < count; from += CHUNK) {
+            int m = Math.min(CHUNK, count - from);
+            random.nextBytes(bytes);
+            ByteBuffer.wrap(bytes, 0, 8 * m).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words, from, m);
+        }
         return words;
     }
 
