@@ -77,10 +77,12 @@ class LauncherScriptTest {
         try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(large.toFile(), "rw")) {
             f.setLength(17L << 20);
         }
+        Path linked = Files.createSymbolicLink(tmp.resolve("linked.ptau"), large);   // counts by its target
         String s = small.toString();
         String l = large.toString();
         for (List<String> step : List.of(List.of("powersoftau", "prepare", "phase2", s, "b.ptau"),
                 List.of("powersoftau", "contribute", l, "b.ptau", "--name=x"), List.of("powersoftau", "verify", l),
+                List.of("powersoftau", "verify", linked.toString()),
                 List.of("zkey", "new", l, s, "c.zkey"), List.of("zkey", "contribute", l, "b.zkey"),
                 List.of("zkey", "verify", l, s, "c.zkey"), List.of("zkey", "export", "bellman", l, "p"))) {
             List<String> args = run(launcher, step.toArray(String[]::new));
