@@ -209,7 +209,7 @@ public final class SnarkjsBinaryCodec {
      * Checks chunks on the calling thread alone, from the first, while the lanes' warm-up runs; returns
      * how many it checked, the rest being for the pool. Checked on every core meanwhile, by the scalar
      * code, the points left the warm-up and the compiler one share of the cores among several, and the
-     * lanes came late (BENCHMARKS.md, "Trusted setup").
+     * lanes came late (docs/decisions/0028-ptau-verify-coefficients.md).
      */
     private long aloneWhileWarming(long chunks, LongConsumer chunk) {
         LaneSubgroupCheck lanes = checkSubgroup && !forceLanes ? lanes(group) : null;
