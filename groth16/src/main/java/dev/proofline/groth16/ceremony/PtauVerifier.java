@@ -222,7 +222,8 @@ public final class PtauVerifier {
         PointArithmetic pa = c.arithmetic();
         PrimeField fr = curve.fr();
         Msm msm = Msm.on(c);
-        SnarkjsBinaryCodec onCurve = SnarkjsBinaryCodec.of(group).withoutSubgroupCheck();
+        SnarkjsBinaryCodec checked = SnarkjsBinaryCodec.of(group);
+        SnarkjsBinaryCodec onCurve = checked.withoutSubgroupCheck();
         int w = Msm.SCALAR_WORDS;
         int weight = Work.weight(group == curve.g2Group());
         if (maxPower > MAX_TRANSFORM) {
@@ -241,16 +242,8 @@ public final class PtauVerifier {
         for (int p = 0; p <= maxPower; p++) {
             int n = 1 << p;
             int powers = lastIsZero && p == maxPower ? n - 1 : n;
-            for (int from = summed; from < powers; from += CHUNK) {
-                int m = Math.min(CHUNK, powers - from);
-                long[] pts;
-                try {
-                    pts = onCurve.decodeAll(ptau.section(powersType), (long) from * onCurve.pointBytes(), m);
-                } catch (PointEncodingException e) {
-                    throw ptau.error(powersType, "from point #" + from + ": " + e.getMessage());
-                }
-                pa.add(lhs, 0, msm.multiply(pts, 0, scalars(r, from, m), 0, m), 0, lhs, 0);
-            }
+            int first = summed;
+            addSum(lhs, msm, powersType, onCurve, first, powers - first, (from, m) -> scalars(r, first + from, m));
             summed = powers;
             long[] t = new long[w * n];
             long[] canonical = new long[w];
@@ -263,14 +256,29 @@ public final class PtauVerifier {
             }
             long[] rhs = new long[c.jacobianWidth()];
             pa.setInfinity(rhs, 0);
-            for (int from = 0; from < n; from += CHUNK) {
-                int m = Math.min(CHUNK, n - from);
-                long[] basis = decode(lagrangeType, group, ptau.section(lagrangeType), n - 1L + from, m);
-                pa.add(rhs, 0, msm.multiply(basis, 0, Msm.canonicalScalars(fr, t, from, m), 0, m), 0, rhs, 0);
-            }
+            addSum(rhs, msm, lagrangeType, checked, n - 1L, n, (from, m) -> Msm.canonicalScalars(fr, t, from, m));
             require(lagrangeType, pa.equal(lhs, 0, rhs, 0),
                     "the points of domain 2^" + p + " are not the Lagrange basis of the powers of tau");
             work.add(2L * n * weight);
+        }
+    }
+
+    /** The scalars of points {@code from .. from + count} of a sum, counted from its first point. */
+    private interface ChunkScalars {
+        long[] of(int from, int count);
+    }
+
+    /**
+     * Adds to acc (Jacobian) the sum of points {@code first .. first + count} of a section times their
+     * scalars, decoded and checked by {@code codec} a chunk at a time.
+     */
+    private void addSum(long[] acc, Msm msm, int type, SnarkjsBinaryCodec codec, long first, int count,
+            ChunkScalars scalars) {
+        PointArithmetic pa = msm.curve().arithmetic();
+        for (int from = 0; from < count; from += CHUNK) {
+            int m = Math.min(CHUNK, count - from);
+            long[] pts = decode(type, codec, ptau.section(type), first + from, m);
+            pa.add(acc, 0, msm.multiply(pts, 0, scalars.of(from, m), 0, m), 0, acc, 0);
         }
     }
 
@@ -296,7 +304,10 @@ public final class PtauVerifier {
     }
 
     private long[] decode(int type, CurveGroup group, MemorySegment seg, long from, int count) {
-        SnarkjsBinaryCodec codec = SnarkjsBinaryCodec.of(group);
+        return decode(type, SnarkjsBinaryCodec.of(group), seg, from, count);
+    }
+
+    private long[] decode(int type, SnarkjsBinaryCodec codec, MemorySegment seg, long from, int count) {
         try {
             return codec.decodeAll(seg, from * codec.pointBytes(), count);   // checked in parallel
         } catch (PointEncodingException e) {
