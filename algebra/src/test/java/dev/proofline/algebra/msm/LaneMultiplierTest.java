@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class LaneMultiplierTest {
 
-    private static PairingCurve curve(CurveGroup g) {
+    static PairingCurve curve(CurveGroup g) {
         return g.name().startsWith("BN254") ? PairingCurve.BN254 : PairingCurve.BLS12_381;
     }
 
@@ -133,7 +133,7 @@ class LaneMultiplierTest {
         return negative ? v.negate() : v;
     }
 
-    private static List<BigInteger> scalars(CurveGroup g, Random rnd) {
+    static List<BigInteger> scalars(CurveGroup g, Random rnd) {
         BigInteger r = g.curve().order();
         PairingCurve pc = curve(g);
         GlvMultiplier glv = pc.multiplier(g.isG2());

@@ -9,7 +9,8 @@ import java.util.Random;
 
 /**
  * Times scalar multiplications by random scalars (not a test): the scalar GLV multiplier against the
- * lanes, 1024 points a round, best of 20 rounds, in microseconds per multiplication, one thread.
+ * lanes, eight at a time in Jacobian coordinates and a batch at a time in affine ones, 1024 points a
+ * round, best of 20 rounds, in microseconds per multiplication, one thread.
  *
  * <pre>
  * java --add-modules jdk.incubator.vector -cp algebra/target/classes:algebra/target/test-classes \
@@ -29,6 +30,7 @@ public final class LaneMultiplierTiming {
         PointArithmetic pa = glv.arithmetic();
         LaneMultiplier lanes = LaneMultiplier.of(glv, false);
         System.out.println("kernels warm: " + lanes.warmUp(120_000));
+        AffineLaneMultiplier batch = AffineLaneMultiplier.of(glv, false);
         final int m = 1024;
         int jw = c.jacobianWidth();
         Random rnd = new Random(1);
@@ -45,6 +47,14 @@ public final class LaneMultiplierTiming {
         }
         double scalarBest = Double.MAX_VALUE;
         double laneBest = Double.MAX_VALUE;
+        double batchBest = Double.MAX_VALUE;
+        int[] all = new int[m];
+        for (int i = 0; i < m; i++) {
+            all[i] = i * jw;
+        }
+        int cap = AffineLaneMultiplier.CAPACITY;
+        int[] bo = new int[cap];
+        GlvMultiplier.Regular[] kb = new GlvMultiplier.Regular[cap];
         int[] po = new int[8];
         int[] ro = new int[8];
         GlvMultiplier.Regular[] k8 = new GlvMultiplier.Regular[8];
@@ -63,10 +73,18 @@ public final class LaneMultiplierTiming {
                 lanes.mul(points, po, k8, 8, out, ro);
             }
             long t2 = System.nanoTime();
+            for (int i = 0; i < m; i += cap) {
+                System.arraycopy(all, i, bo, 0, cap);
+                System.arraycopy(regular, i, kb, 0, cap);
+                batch.mul(points, bo, kb, cap, out, bo);
+            }
+            long t3 = System.nanoTime();
             scalarBest = Math.min(scalarBest, (t1 - t0) / 1e3 / m);
             laneBest = Math.min(laneBest, (t2 - t1) / 1e3 / m);
+            batchBest = Math.min(batchBest, (t3 - t2) / 1e3 / m);
         }
-        System.out.printf("%s %s: scalar %.1f us, lanes %.1f us per multiplication (%.2fx)%n", curve,
-                g2 ? "G2" : "G1", scalarBest, laneBest, scalarBest / laneBest);
+        System.out.printf("%s %s: scalar %.1f us, lanes %.1f us (%.2fx), affine batch %.1f us (%.2fx) per"
+                + " multiplication%n", curve, g2 ? "G2" : "G1", scalarBest, laneBest, scalarBest / laneBest,
+                batchBest, scalarBest / batchBest);
     }
 }

@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * Jacobian points; each twiddle is a scalar multiplication, which is where the time goes, so it is
  * done by the group's endomorphism (GLV: half the doublings of a plain windowed multiplication),
  * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it,
- * and eight at a time on the 8-lane kernels once they are warm ({@link Multiplications}). The
+ * and in batches on the 8-lane kernels once they are warm ({@link Multiplications}). The
  * butterflies of a stage run in parallel.
  */
 final class GroupFft {
@@ -121,7 +121,7 @@ final class GroupFft {
                     Multiplications m = Multiplications.of(pairingCurve, g2, total);
                     PointArithmetic pa = m.scalar().arithmetic();
                     long[] v = new long[jw];
-                    int[] pending = new int[8];
+                    int[] pending = new int[Multiplications.MOST_QUEUED];
                     int waiting = 0;
                     for (int b = butterflies * task / tasks; b < butterflies * (task + 1) / tasks; b++) {
                         int block = b / half;

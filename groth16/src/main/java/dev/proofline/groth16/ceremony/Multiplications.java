@@ -2,26 +2,34 @@ package dev.proofline.groth16.ceremony;
 
 import dev.proofline.algebra.PairingCurve;
 import dev.proofline.algebra.curve.GlvMultiplier;
+import dev.proofline.algebra.msm.AffineLaneMultiplier;
 import dev.proofline.algebra.msm.LaneMultiplier;
 import java.math.BigInteger;
 
 /**
- * Scalar multiplications of points in place, for one thread: queued and done eight at a time by the
- * {@link LaneMultiplier} when its kernels are compiled and the batch is large, one at a time by the
- * scalar GLV code otherwise (small batches, before the kernels are warm, or where there are none).
- * A queued point holds its old value until {@link #flush}.
+ * Scalar multiplications of points in place, for one thread: when the 8-lane kernels are compiled and
+ * the batch of work is large, queued and done {@link #MOST_QUEUED} at a time in affine coordinates by
+ * the {@link AffineLaneMultiplier} (a shorter queue at a {@link #flush}: eight at a time in Jacobian
+ * ones by the {@link LaneMultiplier}); one at a time by the scalar GLV code otherwise (small batches,
+ * before the kernels are warm, or where there are none). A queued point holds its old value until
+ * {@link #flush}.
  */
 final class Multiplications {
 
     /** Multiplications in a batch of work from which it pays to warm the kernels up and use them. */
     static final long LANES_FROM = 1 << 12;
+    /** The longest queue: a caller that keeps work waiting on the queued points keeps this much. */
+    static final int MOST_QUEUED = AffineLaneMultiplier.CAPACITY;
+    /** Queued multiplications from which a flush does them in affine coordinates, all in one batch. */
+    private static final int AFFINE_FROM = 32;
 
     private static final ThreadLocal<Multiplications[]> CACHE = ThreadLocal.withInitial(() -> new Multiplications[8]);
 
     /** For tests: every batch on the lanes, their kernels counted as ready whether compiled or not. */
     static volatile boolean forceLanes;
-    /** Multiplications done on the lanes in this JVM (for tests). */
+    /** Multiplications done on the lanes in this JVM, and of those in affine batches (for tests). */
     static final java.util.concurrent.atomic.AtomicLong ON_LANES = new java.util.concurrent.atomic.AtomicLong();
+    static final java.util.concurrent.atomic.AtomicLong IN_BATCHES = new java.util.concurrent.atomic.AtomicLong();
 
     /** A scalar recoded for both ways, for many points. */
     record Scalar(BigInteger k, GlvMultiplier.Recoded naf, GlvMultiplier.Regular regular) {
@@ -39,17 +47,24 @@ final class Multiplications {
 
     private final GlvMultiplier glv;
     private final LaneMultiplier lanes;
+    private final AffineLaneMultiplier batch;
     private boolean onLanes;
     private long[] a;
-    private final int[] offsets = new int[8];
-    private final GlvMultiplier.Regular[] queued = new GlvMultiplier.Regular[8];
+    private final int[] offsets = new int[MOST_QUEUED];
+    private final GlvMultiplier.Regular[] queued = new GlvMultiplier.Regular[MOST_QUEUED];
     /** Whether a queued recoding is this queue's own (made for one point, wiped once used). */
-    private final boolean[] own = new boolean[8];
+    private final boolean[] own = new boolean[MOST_QUEUED];
+    /** Where a flush turns to the affine batch: lower when forced, so that small tests meet both ways. */
+    private final int affineFrom;
+    private final int[] eight = new int[8];
+    private final GlvMultiplier.Regular[] eightK = new GlvMultiplier.Regular[8];
     private int count;
 
     private Multiplications(PairingCurve curve, boolean g2, boolean eager) {
         this.glv = curve.multiplier(g2);
         this.lanes = LaneMultiplier.of(glv, eager);
+        this.batch = lanes != null ? AffineLaneMultiplier.of(glv, eager) : null;
+        this.affineFrom = eager ? 2 : AFFINE_FROM;
     }
 
     /**
@@ -142,7 +157,7 @@ final class Multiplications {
         offsets[count] = off;
         own[count] = once;
         queued[count++] = k;
-        if (count == 8) {
+        if (count == MOST_QUEUED) {
             flush();
             return true;
         }
@@ -153,7 +168,18 @@ final class Multiplications {
     int flush() {
         int n = count;
         if (n > 0) {
-            lanes.mul(a, offsets, queued, n, a, offsets);
+            if (n >= affineFrom) {
+                batch.mul(a, offsets, queued, n, a, offsets);
+                IN_BATCHES.addAndGet(n);
+            } else {
+                for (int from = 0; from < n; from += 8) {
+                    int m = Math.min(8, n - from);
+                    System.arraycopy(offsets, from, eight, 0, m);
+                    System.arraycopy(queued, from, eightK, 0, m);
+                    lanes.mul(a, eight, eightK, m, a, eight);
+                }
+                java.util.Arrays.fill(eightK, null);
+            }
             ON_LANES.addAndGet(n);
             for (int i = 0; i < n; i++) {
                 if (own[i]) {

@@ -96,8 +96,9 @@ final class PointSums {
             Multiplications mm = Multiplications.of(pairingCurve, g2, terms);
             PointArithmetic pa = mm.scalar().arithmetic();
             ScalarMultiplier sm = new ScalarMultiplier(pa);
-            long[] term = new long[8 * jw];      // on the lanes, eight terms wait for their multiplications
-            int[] target = new int[8];
+            // on the lanes, terms wait for their multiplications
+            long[] term = new long[Multiplications.MOST_QUEUED * jw];
+            int[] target = new int[Multiplications.MOST_QUEUED];
             int waiting = 0;
             long[] neg = new long[aw];
             long summed = 0;

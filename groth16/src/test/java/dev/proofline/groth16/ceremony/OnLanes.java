@@ -6,7 +6,8 @@ import java.io.IOException;
 
 /**
  * Runs a ceremony step with its multiplications forced onto the 8-lane kernels (which real steps take
- * only when large and once the kernels are warm), and checks that the lanes did some of them.
+ * only when large and once the kernels are warm), and checks that the lanes did some of them (and, where
+ * asked, that some were in affine batches: queues of more than eight).
  */
 final class OnLanes {
 
@@ -18,7 +19,17 @@ final class OnLanes {
     }
 
     static void run(Step step) throws IOException {
+        run(step, false);
+    }
+
+    /** As {@link #run}, checking also that some multiplications were done in affine batches. */
+    static void inBatches(Step step) throws IOException {
+        run(step, true);
+    }
+
+    private static void run(Step step, boolean batches) throws IOException {
         long before = Multiplications.ON_LANES.get();
+        long batched = Multiplications.IN_BATCHES.get();
         Multiplications.forceLanes = true;
         try {
             step.run();
@@ -26,5 +37,8 @@ final class OnLanes {
             Multiplications.forceLanes = false;
         }
         assertTrue(Multiplications.ON_LANES.get() > before, "the lanes did the multiplications");
+        if (batches) {
+            assertTrue(Multiplications.IN_BATCHES.get() > batched, "some in affine batches");
+        }
     }
 }
