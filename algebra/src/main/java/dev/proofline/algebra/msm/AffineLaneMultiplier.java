@@ -4,6 +4,7 @@ import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
 import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.field.Field;
+import java.math.BigInteger;
 
 /**
  * Many scalar multiplications at once in affine coordinates, on the 8-lane field kernels: up to
@@ -46,6 +47,7 @@ public final class AffineLaneMultiplier {
     private final LaneField f;
     private final int reg;
     private final int cw;
+    private final int jw;
     private final int windows;
     private final int applications;
     private final boolean conjugates;
@@ -75,7 +77,9 @@ public final class AffineLaneMultiplier {
     private final int[] src = new int[CAPACITY];
     private final boolean[] neg = new boolean[8];
     private final int[] entry = new int[8];
+    private static final boolean[] ALL = {true, true, true, true, true, true, true, true};
     private GlvMultiplier.Regular[] k;
+    private GlvMultiplier.Recoded same;
     /** Lanes done again by the scalar multiplier so far (for tests). */
     long fallbacks;
 
@@ -107,7 +111,7 @@ public final class AffineLaneMultiplier {
         this.totals = new long[8 * cw];
         this.pp = new long[8 * cw];
         this.e = new long[cw];
-        int jw = pa.curve().jacobianWidth();
+        this.jw = pa.curve().jacobianWidth();
         this.jac = new long[CAPACITY * jw];
         this.aff = new long[CAPACITY * 2 * cw];
         this.point = new long[2 * cw];
@@ -143,10 +147,96 @@ public final class AffineLaneMultiplier {
      * p, not another's.
      */
     public void mul(long[] p, int[] po, GlvMultiplier.Regular[] k, int count, long[] r, int[] ro) {
+        int groups = load(p, po, count, r, ro);
+        if (groups == 0) {
+            return;
+        }
+        this.k = k;
+        int top = windows - 1;
+        for (int g = 0; g < groups; g++) {
+            select(g, top, true);
+            System.arraycopy(x, sx, x, g * PER_GROUP * reg + AX * reg, 2 * reg);
+        }
+        addition(groups, AX, AX, top, false);
+        for (int i = top - 1; i >= 0; i--) {
+            for (int d = 0; d < GlvMultiplier.REGULAR_WINDOW; d++) {
+                doubling(groups, AX, AX);
+            }
+            addition(groups, AX, AX, i, true);
+            addition(groups, AX, AX, i, false);
+        }
+        store(count, groups, r, ro);
+        for (int i = 0; i < count; i++) {
+            if ((bad[i >>> 3] >>> (i & 7) & 1) != 0) {
+                fallbacks++;
+                scalar.mul(jac, i * jw, k[i].k(), r, ro[i]);
+            }
+        }
+        this.k = null;
+    }
+
+    /**
+     * r at ro[i] = k p at po[i] for i below count (at most {@link #CAPACITY}), one scalar for all, recoded
+     * by {@link GlvMultiplier#recode} (width-5 NAF): the lanes share its digits, so that a zero digit
+     * skips its addition in every lane (about two thirds of them). k is the scalar's value, for the
+     * lanes done again by the scalar code.
+     */
+    public void mulSame(long[] p, int[] po, GlvMultiplier.Recoded naf, BigInteger k, int count, long[] r, int[] ro) {
+        int groups = load(p, po, count, r, ro);
+        if (groups == 0) {
+            return;
+        }
+        this.same = naf;
+        int top = Math.max(naf.naf1().length, naf.naf2().length) - 1;
+        boolean started = false;
+        for (int i = top; i >= 0; i--) {
+            if (started) {
+                doubling(groups, AX, AX);
+            }
+            for (int half = 0; half < 2; half++) {
+                if (digit(half == 0 ? naf.naf1() : naf.naf2(), i) == 0) {
+                    continue;
+                }
+                if (started) {
+                    addition(groups, AX, AX, i, half == 0);
+                } else {
+                    for (int g = 0; g < groups; g++) {
+                        select(g, i, half == 0);
+                        System.arraycopy(x, sx, x, g * PER_GROUP * reg + AX * reg, 2 * reg);
+                    }
+                    started = true;
+                }
+            }
+        }
+        this.same = null;
+        if (!started) {   // k = 0
+            for (int i = 0; i < count; i++) {
+                pa.setInfinity(r, ro[i]);
+            }
+            return;
+        }
+        store(count, groups, r, ro);
+        for (int i = 0; i < count; i++) {
+            if ((bad[i >>> 3] >>> (i & 7) & 1) != 0) {
+                fallbacks++;
+                scalar.mul(jac, i * jw, k, r, ro[i]);
+            }
+        }
+    }
+
+    private static int digit(byte[] naf, int i) {
+        return i < naf.length ? naf[i] : 0;
+    }
+
+    /**
+     * The points into the lanes' first table entries, affine (one inversion), and the rest of the table:
+     * (2j + 1) P by one doubling into the accumulator and additions. Returns the groups, or 0 when every
+     * point is at infinity (whose results it writes then).
+     */
+    private int load(long[] p, int[] po, int count, long[] r, int[] ro) {
         if (count < 1 || count > CAPACITY) {
             throw new IllegalArgumentException("count: " + count);
         }
-        int jw = pa.curve().jacobianWidth();
         int aw = 2 * cw;
         int good = -1;
         for (int i = 0; i < count; i++) {
@@ -159,10 +249,9 @@ public final class AffineLaneMultiplier {
             for (int i = 0; i < count; i++) {
                 pa.setInfinity(r, ro[i]);
             }
-            return;
+            return 0;
         }
         pa.batchToAffine(jac, 0, aff, 0, count);
-        this.k = k;
         int groups = (count + 7) >>> 3;
         for (int g = 0; g < groups; g++) {
             long b = 0;
@@ -181,25 +270,15 @@ public final class AffineLaneMultiplier {
             f.load(words, 0, x, base + TABLE * reg);
             f.load(wordsY, 0, x, base + (TABLE + 1) * reg);
         }
-        // the table: 2P into the accumulator, then (2j + 1) P = (2j - 1) P + 2P
         doubling(groups, TABLE, AX);
         for (int j = 1; j < ENTRIES; j++) {
             addition(groups, TABLE + 2 * (j - 1), TABLE + 2 * j, -1, false);
         }
-        int top = windows - 1;
-        for (int g = 0; g < groups; g++) {
-            select(g, top, true);
-            int base = g * PER_GROUP * reg;
-            System.arraycopy(x, sx, x, base + AX * reg, 2 * reg);
-        }
-        addition(groups, AX, AX, top, false);
-        for (int i = top - 1; i >= 0; i--) {
-            for (int d = 0; d < GlvMultiplier.REGULAR_WINDOW; d++) {
-                doubling(groups, AX, AX);
-            }
-            addition(groups, AX, AX, i, true);
-            addition(groups, AX, AX, i, false);
-        }
+        return groups;
+    }
+
+    /** The accumulators of the lanes that went right to r (Jacobian, Z = 1). */
+    private void store(int count, int groups, long[] r, int[] ro) {
         for (int g = 0; g < groups; g++) {
             int base = g * PER_GROUP * reg;
             f.store(x, base + AX * reg, words, 0);
@@ -214,16 +293,6 @@ public final class AffineLaneMultiplier {
                 pa.fromAffine(point, 0, r, ro[i]);
             }
         }
-        for (int g = 0; g < groups; g++) {
-            for (int l = 0; l < 8; l++) {
-                int i = g * 8 + l;
-                if (i < count && (bad[g] >>> l & 1) != 0) {
-                    fallbacks++;
-                    scalar.mul(jac, i * jw, k[i].k(), r, ro[i]);
-                }
-            }
-        }
-        this.k = null;
     }
 
     /**
@@ -340,22 +409,33 @@ public final class AffineLaneMultiplier {
         System.arraycopy(x, x3, x, r, reg);
     }
 
-    /** Per lane of group g, the table entry of digit i of the first or second half, signed, to (sx, sy). */
+    /**
+     * Per lane of group g, the table entry of digit i of the first or second half, signed, to (sx, sy):
+     * the lane's own scalar's digit, or the shared one's ({@link #mulSame}, not zero here).
+     */
     private void select(int g, int i, boolean first) {
-        for (int l = 0; l < 8; l++) {
-            GlvMultiplier.Regular s = k[src[g * 8 + l]];
-            int d = first ? s.digits1()[i] : s.digits2()[i];
-            entry[l] = ((d < 0 ? -d : d) - 1) >> 1;
-            neg[l] = (d < 0) != (first ? s.negative1() : s.negative2());
-        }
         int table = g * PER_GROUP * reg + TABLE * reg;
         int pt = 2 * reg;
-        for (int i0 = 0; i0 < pt; i0 += 8) {
-            for (int l = 0; l < 8; l++) {
-                x[sx + i0 + l] = x[table + entry[l] * pt + i0 + l];
+        if (same != null) {
+            int d = first ? same.naf1()[i] : same.naf2()[i];
+            System.arraycopy(x, table + (((d < 0 ? -d : d) - 1) >> 1) * pt, x, sx, pt);
+            if ((d < 0) != (first ? same.negative1() : same.negative2())) {
+                f.negWhere(x, sy, ALL);
             }
+        } else {
+            for (int l = 0; l < 8; l++) {
+                GlvMultiplier.Regular s = k[src[g * 8 + l]];
+                int d = first ? s.digits1()[i] : s.digits2()[i];
+                entry[l] = ((d < 0 ? -d : d) - 1) >> 1;
+                neg[l] = (d < 0) != (first ? s.negative1() : s.negative2());
+            }
+            for (int i0 = 0; i0 < pt; i0 += 8) {
+                for (int l = 0; l < 8; l++) {
+                    x[sx + i0 + l] = x[table + entry[l] * pt + i0 + l];
+                }
+            }
+            f.negWhere(x, sy, neg);
         }
-        f.negWhere(x, sy, neg);
         if (!first) {
             for (int a = 0; a < applications; a++) {
                 if (conjugates) {

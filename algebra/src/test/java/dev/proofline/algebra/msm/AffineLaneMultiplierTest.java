@@ -91,4 +91,41 @@ class AffineLaneMultiplierTest {
         }
         assertEquals(before, batch.fallbacks, "random scalars went to the scalar code");
     }
+
+    @ParameterizedTest
+    @EnumSource(CurveGroup.class)
+    void oneScalarForAllAgreesWithTheWindowedNaf(CurveGroup g) {
+        WeierstrassCurve c = g.curve();
+        PointArithmetic pa = c.arithmetic();
+        ScalarMultiplier sm = new ScalarMultiplier(pa);
+        GlvMultiplier glv = LaneMultiplierTest.curve(g).multiplier(g.isG2());
+        AffineLaneMultiplier batch = AffineLaneMultiplier.of(glv, true);
+        assertNotNull(batch, "the 8-lane kernels apply on this machine, as surefire runs the tests");
+        int jw = c.jacobianWidth();
+        Random rnd = new Random(7);
+        List<BigInteger> ks = LaneMultiplierTest.scalars(g, rnd);
+        int[] counts = {AffineLaneMultiplier.CAPACITY, 13, 1};
+        int round = 0;
+        for (BigInteger s : ks) {
+            int count = counts[round++ % counts.length];
+            long[] points = new long[count * jw];
+            int[] offsets = new int[count];
+            for (int i = 0; i < count; i++) {
+                offsets[i] = i * jw;
+                if (i == 3) {
+                    pa.setInfinity(points, i * jw);
+                } else {
+                    sm.mulAffine(c.generator(), 0, new BigInteger(64, rnd).add(BigInteger.TWO), points, i * jw);
+                }
+            }
+            long[] want = new long[count * jw];
+            for (int i = 0; i < count; i++) {
+                sm.mul(points, i * jw, s, want, i * jw);
+            }
+            batch.mulSame(points, offsets, glv.recode(s), s, count, points, offsets);
+            for (int i = 0; i < count; i++) {
+                assertTrue(pa.equal(points, i * jw, want, i * jw), g + " point " + i + " of " + count + " k=" + s);
+            }
+        }
+    }
 }

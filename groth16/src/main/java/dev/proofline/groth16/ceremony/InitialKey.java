@@ -121,6 +121,8 @@ public final class InitialKey {
             throw new UnsupportedOperationException(ptau.path() + ": a circuit of domain 2^" + power + " needs a"
                     + " powers of tau of a larger power here (snarkjs hashes bytes past section 2 at this size)");
         }
+        // the kernels' warm-up, if the sums will want them, beside the reading of the bases
+        Multiplications.prepare(curve, false, (long) cs.a().terms() + cs.b().terms() + cs.c().terms());
         Blake2b hash = new Blake2b();
         PointBytes g1 = new PointBytes(curve.g1(), curve.fp());
         PointBytes g2 = new PointBytes(curve.g2(), curve.fp());

@@ -49,6 +49,8 @@ final class Multiplications {
     private final LaneMultiplier lanes;
     private final AffineLaneMultiplier batch;
     private boolean onLanes;
+    /** Whether the batch of work is large enough for the lanes, which it takes once they are ready. */
+    private boolean wanted;
     private long[] a;
     private final int[] offsets = new int[MOST_QUEUED];
     private final GlvMultiplier.Regular[] queued = new GlvMultiplier.Regular[MOST_QUEUED];
@@ -59,6 +61,9 @@ final class Multiplications {
     private final int[] eight = new int[8];
     private final GlvMultiplier.Regular[] eightK = new GlvMultiplier.Regular[8];
     private int count;
+    /** The scalar every queued multiplication shares, if they do (then its digits can be shared too). */
+    private Scalar shared;
+    private boolean mixed;
 
     private Multiplications(PairingCurve curve, boolean g2, boolean eager) {
         this.glv = curve.multiplier(g2);
@@ -82,7 +87,10 @@ final class Multiplications {
         }
         Multiplications m = c[i];
         m.count = 0;
-        m.onLanes = m.lanes != null && (force || work >= LANES_FROM && m.lanesReady());
+        m.shared = null;
+        m.mixed = false;
+        m.wanted = m.lanes != null && (force || work >= LANES_FROM);
+        m.onLanes = m.wanted && (force || m.lanesReady());
         return m;
     }
 
@@ -111,14 +119,22 @@ final class Multiplications {
         return glv;
     }
 
-    /** Whether queued multiplications wait for a {@link #flush} (on the lanes) rather than being done at once. */
+    /**
+     * Whether queued multiplications wait for a {@link #flush} (on the lanes) rather than being done at
+     * once: from the first call after the kernels are ready, for a batch of work that wants them (so that
+     * a long task started during their warm-up moves to them).
+     */
     boolean onLanes() {
+        if (!onLanes && wanted && lanes.ready()) {
+            onLanes = true;
+        }
         return onLanes;
     }
 
     /** The scalar recoded for this multiplier's ways. */
     Scalar recode(BigInteger k) {
-        return new Scalar(k, onLanes ? null : glv.recode(k), onLanes ? glv.recodeRegular(k) : null);
+        boolean lanes = onLanes();
+        return new Scalar(k, lanes ? null : glv.recode(k), lanes ? glv.recodeRegular(k) : null);
     }
 
     /** The scalar recoded for both ways (to share between threads that may differ). */
@@ -131,20 +147,26 @@ final class Multiplications {
      * has been done. The recoding of k is wiped once used (k may be a secret).
      */
     boolean mul(long[] a, int off, BigInteger k) {
-        if (!onLanes) {
+        if (!onLanes()) {
             GlvMultiplier.Recoded once = glv.recode(k);
             glv.mul(a, off, once, a, off);
             once.wipe();
             return false;
         }
+        mixed = true;
         return queue(a, off, glv.recodeRegular(k), true);
     }
 
     /** As {@link #mul(long[], int, BigInteger)} for a recoded scalar. */
     boolean mul(long[] a, int off, Scalar k) {
-        if (!onLanes) {
+        if (!onLanes()) {
             glv.mul(a, off, k.naf() != null ? k.naf() : glv.recode(k.k()), a, off);
             return false;
+        }
+        if (count == 0) {
+            shared = k;
+        } else if (shared != k) {
+            mixed = true;
         }
         return queue(a, off, k.regular() != null ? k.regular() : glv.recodeRegular(k.k()), k.regular() == null);
     }
@@ -168,7 +190,10 @@ final class Multiplications {
     int flush() {
         int n = count;
         if (n > 0) {
-            if (n >= affineFrom) {
+            if (n >= affineFrom && !mixed && shared != null && shared.naf() != null) {
+                batch.mulSame(a, offsets, shared.naf(), shared.k(), n, a, offsets);
+                IN_BATCHES.addAndGet(n);
+            } else if (n >= affineFrom) {
                 batch.mul(a, offsets, queued, n, a, offsets);
                 IN_BATCHES.addAndGet(n);
             } else {
@@ -188,6 +213,8 @@ final class Multiplications {
                 queued[i] = null;
             }
             count = 0;
+            shared = null;
+            mixed = false;
         }
         return n;
     }

@@ -98,6 +98,9 @@ public final class PhaseTwo {
             List<KeyContribution> all = new ArrayList<>(key.contributions);
             all.add(mine);
             fr.inv(d, 0, dInv, 0);
+            // the kernels' warm-up, if there are points enough for them, beside the copying of sections
+            Multiplications.prepare(curve, false, (key.section(PhaseTwoKeyFile.C).byteSize()
+                    + key.section(PhaseTwoKeyFile.H).byteSize()) / g1.size());
             try (PtauWriter w = PtauWriter.resumable(out, "zkey", 10, identity)) {
                 w.resuming(log);
                 headers(w, key, delta1, delta2);
