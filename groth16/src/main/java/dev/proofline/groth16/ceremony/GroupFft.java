@@ -18,8 +18,9 @@ import java.util.stream.IntStream;
  * Jacobian points; each twiddle is a scalar multiplication, which is where the time goes, so it is
  * done by the group's endomorphism (GLV: half the doublings of a plain windowed multiplication),
  * with each twiddle decomposed and recoded once per stage and shared by the butterflies that use it,
- * and in batches on the 8-lane kernels once they are warm ({@link Multiplications}). The
- * butterflies of a stage run in parallel.
+ * and in batches on the 8-lane kernels once they are warm ({@link Multiplications}); in the stages
+ * where every twiddle serves a batch or more, the butterflies go twiddle by twiddle, so that a batch
+ * shares one scalar's digits. The butterflies of a stage run in parallel.
  */
 final class GroupFft {
 
@@ -110,10 +111,15 @@ final class GroupFft {
                 int len = 1 << stage;
                 int half = len / 2;
                 int step = n / len;
+                // where every twiddle has a batch of points or more, the butterflies go twiddle by twiddle,
+                // so that a batch shares its scalar (and its digits, recoded for that too)
+                boolean byTwiddle = step >= Multiplications.sharedBatch();
                 Multiplications.Scalar[] recoded = half <= RECODED_TWIDDLES ? new Multiplications.Scalar[half] : null;
                 if (recoded != null) {
-                    IntStream.range(1, half).parallel().forEach(j ->
-                            recoded[j] = Multiplications.of(pairingCurve, g2, total).recode(tw[j * step]));
+                    IntStream.range(1, half).parallel().forEach(j -> {
+                        Multiplications mj = Multiplications.of(pairingCurve, g2, total);
+                        recoded[j] = byTwiddle ? mj.recodeBoth(tw[j * step]) : mj.recode(tw[j * step]);
+                    });
                 }
                 int butterflies = n / 2;
                 int tasks = Math.min(butterflies, threads * 4);
@@ -124,12 +130,20 @@ final class GroupFft {
                     int[] pending = new int[Multiplications.MOST_QUEUED];
                     int waiting = 0;
                     for (int b = butterflies * task / tasks; b < butterflies * (task + 1) / tasks; b++) {
-                        int block = b / half;
-                        int j = b % half;
+                        int block = byTwiddle ? b % step : b / half;
+                        int j = byTwiddle ? b / step : b % half;
                         int lo = (block * len + j) * jw;
                         if (j == 0) {
                             butterfly(pa, a, lo, lo + half * jw, v);
                             continue;
+                        }
+                        if (byTwiddle && block == 0 && waiting > 0) {
+                            // the next twiddle: what waits shares the one before
+                            m.flush();
+                            for (int q = 0; q < waiting; q++) {
+                                butterfly(pa, a, pending[q], pending[q] + half * jw, v);
+                            }
+                            waiting = 0;
                         }
                         pending[waiting++] = lo;   // its butterfly once its multiplication is done
                         if (m.mul(a, lo + half * jw, recoded != null ? recoded[j] : m.recode(tw[j * step]))

@@ -30,6 +30,8 @@ final class Multiplications {
     /** Multiplications done on the lanes in this JVM, and of those in affine batches (for tests). */
     static final java.util.concurrent.atomic.AtomicLong ON_LANES = new java.util.concurrent.atomic.AtomicLong();
     static final java.util.concurrent.atomic.AtomicLong IN_BATCHES = new java.util.concurrent.atomic.AtomicLong();
+    /** Of those, in batches that shared one scalar's digits (for tests). */
+    static final java.util.concurrent.atomic.AtomicLong SHARING = new java.util.concurrent.atomic.AtomicLong();
 
     /** A scalar recoded for both ways, for many points. */
     record Scalar(BigInteger k, GlvMultiplier.Recoded naf, GlvMultiplier.Regular regular) {
@@ -92,6 +94,14 @@ final class Multiplications {
         m.wanted = m.lanes != null && (force || work >= LANES_FROM);
         m.onLanes = m.wanted && (force || m.lanesReady());
         return m;
+    }
+
+    /**
+     * The points that must share a scalar for a caller to queue them apart from others (so that a batch
+     * shares that scalar's digits): a whole queue, or a few when the lanes are forced (tests).
+     */
+    static int sharedBatch() {
+        return forceLanes ? 4 : MOST_QUEUED;
     }
 
     /** Starts the kernels' warm-up, without waiting, if the batch of work is large enough for them. */
@@ -193,6 +203,7 @@ final class Multiplications {
             if (n >= affineFrom && !mixed && shared != null && shared.naf() != null) {
                 batch.mulSame(a, offsets, shared.naf(), shared.k(), n, a, offsets);
                 IN_BATCHES.addAndGet(n);
+                SHARING.addAndGet(n);
             } else if (n >= affineFrom) {
                 batch.mul(a, offsets, queued, n, a, offsets);
                 IN_BATCHES.addAndGet(n);

@@ -19,17 +19,21 @@ final class OnLanes {
     }
 
     static void run(Step step) throws IOException {
-        run(step, false);
+        run(step, false, false);
     }
 
-    /** As {@link #run}, checking also that some multiplications were done in affine batches. */
-    static void inBatches(Step step) throws IOException {
-        run(step, true);
+    /**
+     * As {@link #run}, checking also that some multiplications were done in affine batches, and some in
+     * batches sharing one scalar's digits where {@code sharing}.
+     */
+    static void inBatches(Step step, boolean sharing) throws IOException {
+        run(step, true, sharing);
     }
 
-    private static void run(Step step, boolean batches) throws IOException {
+    private static void run(Step step, boolean batches, boolean sharing) throws IOException {
         long before = Multiplications.ON_LANES.get();
         long batched = Multiplications.IN_BATCHES.get();
+        long shared = Multiplications.SHARING.get();
         Multiplications.forceLanes = true;
         try {
             step.run();
@@ -39,6 +43,9 @@ final class OnLanes {
         assertTrue(Multiplications.ON_LANES.get() > before, "the lanes did the multiplications");
         if (batches) {
             assertTrue(Multiplications.IN_BATCHES.get() > batched, "some in affine batches");
+        }
+        if (sharing) {
+            assertTrue(Multiplications.SHARING.get() > shared, "some in batches sharing one scalar");
         }
     }
 }
