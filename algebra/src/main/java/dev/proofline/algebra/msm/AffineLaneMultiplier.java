@@ -80,8 +80,9 @@ public final class AffineLaneMultiplier {
     private static final boolean[] ALL = {true, true, true, true, true, true, true, true};
     private GlvMultiplier.Regular[] k;
     private GlvMultiplier.Recoded same;
-    /** Lanes done again by the scalar multiplier so far (for tests). */
+    /** Lanes done again by the scalar multiplier so far, and steps that met a zero denominator (for tests). */
     long fallbacks;
+    long zeroDenominators;
 
     private AffineLaneMultiplier(GlvMultiplier scalar, LaneField f) {
         this.scalar = scalar;
@@ -310,7 +311,7 @@ public final class AffineLaneMultiplier {
             f.sqr(x, px, num);
             f.add(x, num, num, tmp);
             f.add(x, num, tmp, num);
-            prefix(g, groups);
+            prefix(g);
         }
         invertTotals(groups);
         for (int g = groups - 1; g >= 0; g--) {
@@ -342,7 +343,7 @@ public final class AffineLaneMultiplier {
             }
             f.sub(x, ox, px, base + DEN * reg);
             f.sub(x, ox + reg, py, base + NUM * reg);
-            prefix(g, groups);
+            prefix(g);
         }
         invertTotals(groups);
         for (int g = groups - 1; g >= 0; g--) {
@@ -356,21 +357,10 @@ public final class AffineLaneMultiplier {
         }
     }
 
-    /** Group g's denominator checked for zero lanes (set to one, the lanes marked), then its prefix product. */
-    private void prefix(int g, int groups) {
+    /** Group g's prefix product: the product of the denominators of groups 0 to g, lane by lane. */
+    private void prefix(int g) {
         int base = g * PER_GROUP * reg;
         int den = base + DEN * reg;
-        long zero = f.zeroLanes(x, den);
-        if (zero != 0) {
-            bad[g] |= zero;
-            f.store(x, den, words, 0);
-            for (int l = 0; l < 8; l++) {
-                if ((zero >>> l & 1) != 0) {
-                    field.setOne(words, l * cw);
-                }
-            }
-            f.load(words, 0, x, den);
-        }
         if (g == 0) {
             System.arraycopy(x, den, x, base + PRE * reg, reg);
         } else {
@@ -378,8 +368,36 @@ public final class AffineLaneMultiplier {
         }
     }
 
+    /**
+     * The lanes whose product of denominators is zero (rare: an addition of equal or opposite points, or
+     * a lane already wrong) have each zero denominator replaced by one and are marked to be redone; the
+     * prefix products are then computed again. One check of the totals a step instead of one a group.
+     */
+    private void checkTotals(int groups) {
+        if (f.zeroLanes(x, (groups - 1) * PER_GROUP * reg + PRE * reg) == 0) {
+            return;
+        }
+        zeroDenominators++;
+        for (int g = 0; g < groups; g++) {
+            int den = g * PER_GROUP * reg + DEN * reg;
+            long zero = f.zeroLanes(x, den);
+            if (zero != 0) {
+                bad[g] |= zero;
+                f.store(x, den, words, 0);
+                for (int l = 0; l < 8; l++) {
+                    if ((zero >>> l & 1) != 0) {
+                        field.setOne(words, l * cw);
+                    }
+                }
+                f.load(words, 0, x, den);
+            }
+            prefix(g);
+        }
+    }
+
     /** inv = the inverse of the last group's prefix product, lane by lane (one inversion for the eight). */
     private void invertTotals(int groups) {
+        checkTotals(groups);
         f.store(x, (groups - 1) * PER_GROUP * reg + PRE * reg, totals, 0);
         VectorBatchAffine.invertEight(field, cw, totals, pp, e, words);
         f.load(words, 0, x, inv);

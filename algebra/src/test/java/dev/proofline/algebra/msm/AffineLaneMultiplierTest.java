@@ -71,6 +71,7 @@ class AffineLaneMultiplierTest {
         }
         assertTrue(done >= ks.size(), "every scalar was tried");
         assertTrue(batch.fallbacks > 0, "the points at infinity went to the scalar code");
+        assertTrue(batch.zeroDenominators > 0, "some scalars met equal or opposite points in an addition");
         // random scalars on points not at infinity run in the lanes, none in the scalar code
         long before = batch.fallbacks;
         int count = AffineLaneMultiplier.CAPACITY;
