@@ -296,32 +296,9 @@ public final class AffineLaneMultiplier {
         }
     }
 
-    /**
-     * Per group, the point at register q (a group register: x, then y) = 2 (the point at p). Denominator
-     * 2y, numerator 3x^2.
-     */
+    /** Per group, the point at register q (a group register: x, then y) = 2 (the point at p). */
     private void doubling(int groups, int p, int q) {
-        for (int g = 0; g < groups; g++) {
-            int base = g * PER_GROUP * reg;
-            int px = base + p * reg;
-            int py = px + reg;
-            int den = base + DEN * reg;
-            int num = base + NUM * reg;
-            f.add(x, py, py, den);
-            f.sqr(x, px, num);
-            f.add(x, num, num, tmp);
-            f.add(x, num, tmp, num);
-            prefix(g);
-        }
-        invertTotals(groups);
-        for (int g = groups - 1; g >= 0; g--) {
-            int base = g * PER_GROUP * reg;
-            int px = base + p * reg;
-            backward(g);
-            f.sub(x, x3, px, x3);
-            f.sub(x, x3, px, x3);                   // x3 = lambda^2 - 2x
-            end(px, base + q * reg);
-        }
+        step(groups, p, q, true, -1, false);
     }
 
     /**
@@ -330,19 +307,34 @@ public final class AffineLaneMultiplier {
      * (the table's 2P).
      */
     private void addition(int groups, int p, int q, int i, boolean first) {
+        step(groups, p, q, false, i, first);
+    }
+
+    /**
+     * A doubling (denominator 2y, numerator 3x^2) or an addition (x2 - x1, y2 - y1) of every group: the
+     * denominators and their prefix products going forward, one inversion, the points going back.
+     */
+    private void step(int groups, int p, int q, boolean doubling, int i, boolean first) {
         for (int g = 0; g < groups; g++) {
             int base = g * PER_GROUP * reg;
             int px = base + p * reg;
             int py = px + reg;
-            int ox;
-            if (i >= 0) {
-                select(g, i, first);
-                ox = sx;
+            int den = base + DEN * reg;
+            int num = base + NUM * reg;
+            if (doubling) {
+                f.add(x, py, py, den);
+                f.sqr(x, px, num);
+                f.add(x, num, num, tmp);
+                f.add(x, num, tmp, num);
             } else {
-                ox = base + AX * reg;
+                int ox = base + AX * reg;
+                if (i >= 0) {
+                    select(g, i, first);
+                    ox = sx;
+                }
+                f.sub(x, ox, px, den);
+                f.sub(x, ox + reg, py, num);
             }
-            f.sub(x, ox, px, base + DEN * reg);
-            f.sub(x, ox + reg, py, base + NUM * reg);
             prefix(g);
         }
         invertTotals(groups);
@@ -350,9 +342,13 @@ public final class AffineLaneMultiplier {
             int base = g * PER_GROUP * reg;
             int px = base + p * reg;
             backward(g);
-            f.add(x, base + DEN * reg, px, tmp);     // the other point's x
+            int other = px;
+            if (!doubling) {
+                f.add(x, base + DEN * reg, px, tmp);     // the other point's x
+                other = tmp;
+            }
             f.sub(x, x3, px, x3);
-            f.sub(x, x3, tmp, x3);                  // x3 = lambda^2 - x1 - x2
+            f.sub(x, x3, other, x3);                    // x3 = lambda^2 - x1 - x2
             end(px, base + q * reg);
         }
     }

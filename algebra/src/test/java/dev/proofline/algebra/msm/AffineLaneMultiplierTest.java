@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Batches of affine multiplications in lockstep against the plain windowed NAF (no endomorphism), on
  * the four groups: full and partial batches and groups, the awkward scalars of {@link LaneMultiplierTest}
  * (0, 1, 2, -1, lambda, roots of unity), points at infinity and repeated points among the lanes, results
- * beside and over their inputs.
+ * beside and over their inputs; each point its own scalar, and one scalar for the batch.
  */
 class AffineLaneMultiplierTest {
 
@@ -91,26 +91,14 @@ class AffineLaneMultiplierTest {
             assertTrue(pa.equal(points, i * jw, want, i * jw), g + " random, point " + i);
         }
         assertEquals(before, batch.fallbacks, "random scalars went to the scalar code");
-    }
 
-    @ParameterizedTest
-    @EnumSource(CurveGroup.class)
-    void oneScalarForAllAgreesWithTheWindowedNaf(CurveGroup g) {
-        WeierstrassCurve c = g.curve();
-        PointArithmetic pa = c.arithmetic();
-        ScalarMultiplier sm = new ScalarMultiplier(pa);
-        GlvMultiplier glv = LaneMultiplierTest.curve(g).multiplier(g.isG2());
-        AffineLaneMultiplier batch = AffineLaneMultiplier.of(glv, true);
-        assertNotNull(batch, "the 8-lane kernels apply on this machine, as surefire runs the tests");
-        int jw = c.jacobianWidth();
-        Random rnd = new Random(7);
-        List<BigInteger> ks = LaneMultiplierTest.scalars(g, rnd);
+        // one scalar for the batch, its digits shared by the lanes
         int[] counts = {AffineLaneMultiplier.CAPACITY, 13, 1};
         int round = 0;
         for (BigInteger s : ks) {
-            int count = counts[round++ % counts.length];
-            long[] points = new long[count * jw];
-            int[] offsets = new int[count];
+            count = counts[round++ % counts.length];
+            points = new long[count * jw];
+            offsets = new int[count];
             for (int i = 0; i < count; i++) {
                 offsets[i] = i * jw;
                 if (i == 3) {
@@ -119,7 +107,7 @@ class AffineLaneMultiplierTest {
                     sm.mulAffine(c.generator(), 0, new BigInteger(64, rnd).add(BigInteger.TWO), points, i * jw);
                 }
             }
-            long[] want = new long[count * jw];
+            want = new long[count * jw];
             for (int i = 0; i < count; i++) {
                 sm.mul(points, i * jw, s, want, i * jw);
             }
