@@ -5,6 +5,7 @@ import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.field.Field;
 import java.math.BigInteger;
+import java.util.function.IntFunction;
 
 /**
  * Many scalar multiplications at once in affine coordinates, on the 8-lane field kernels: up to
@@ -31,6 +32,7 @@ public final class AffineLaneMultiplier {
     public static final int CAPACITY = 8 * GROUPS;
 
     private static final int ENTRIES = 1 << (GlvMultiplier.REGULAR_WINDOW - 1);
+    private static final boolean[] ALL = {true, true, true, true, true, true, true, true};
     // registers of a group: the accumulator (x, y), the table's entries (x, y), the step's denominator,
     // numerator and prefix product
     private static final int AX = 0;
@@ -77,7 +79,6 @@ public final class AffineLaneMultiplier {
     private final int[] src = new int[CAPACITY];
     private final boolean[] neg = new boolean[8];
     private final int[] entry = new int[8];
-    private static final boolean[] ALL = {true, true, true, true, true, true, true, true};
     private GlvMultiplier.Regular[] k;
     private GlvMultiplier.Recoded same;
     /** Lanes done again by the scalar multiplier so far, and steps that met a zero denominator (for tests). */
@@ -154,10 +155,7 @@ public final class AffineLaneMultiplier {
         }
         this.k = k;
         int top = windows - 1;
-        for (int g = 0; g < groups; g++) {
-            select(g, top, true);
-            System.arraycopy(x, sx, x, g * PER_GROUP * reg + AX * reg, 2 * reg);
-        }
+        start(groups, top, true);
         addition(groups, AX, AX, top, false);
         for (int i = top - 1; i >= 0; i--) {
             for (int d = 0; d < GlvMultiplier.REGULAR_WINDOW; d++) {
@@ -166,13 +164,7 @@ public final class AffineLaneMultiplier {
             addition(groups, AX, AX, i, true);
             addition(groups, AX, AX, i, false);
         }
-        store(count, groups, r, ro);
-        for (int i = 0; i < count; i++) {
-            if ((bad[i >>> 3] >>> (i & 7) & 1) != 0) {
-                fallbacks++;
-                scalar.mul(jac, i * jw, k[i].k(), r, ro[i]);
-            }
-        }
+        store(count, groups, r, ro, i -> k[i].k());
         this.k = null;
     }
 
@@ -201,27 +193,30 @@ public final class AffineLaneMultiplier {
                 if (started) {
                     addition(groups, AX, AX, i, half == 0);
                 } else {
-                    for (int g = 0; g < groups; g++) {
-                        select(g, i, half == 0);
-                        System.arraycopy(x, sx, x, g * PER_GROUP * reg + AX * reg, 2 * reg);
-                    }
+                    start(groups, i, half == 0);
                     started = true;
                 }
             }
         }
         this.same = null;
         if (!started) {   // k = 0
-            for (int i = 0; i < count; i++) {
-                pa.setInfinity(r, ro[i]);
-            }
+            infinity(count, r, ro);
             return;
         }
-        store(count, groups, r, ro);
+        store(count, groups, r, ro, i -> k);
+    }
+
+    /** Every group's accumulator = its lanes' table entries of digit i of the first or second half. */
+    private void start(int groups, int i, boolean first) {
+        for (int g = 0; g < groups; g++) {
+            select(g, i, first);
+            System.arraycopy(x, sx, x, g * PER_GROUP * reg + AX * reg, 2 * reg);
+        }
+    }
+
+    private void infinity(int count, long[] r, int[] ro) {
         for (int i = 0; i < count; i++) {
-            if ((bad[i >>> 3] >>> (i & 7) & 1) != 0) {
-                fallbacks++;
-                scalar.mul(jac, i * jw, k, r, ro[i]);
-            }
+            pa.setInfinity(r, ro[i]);
         }
     }
 
@@ -247,9 +242,7 @@ public final class AffineLaneMultiplier {
             }
         }
         if (good < 0) {
-            for (int i = 0; i < count; i++) {
-                pa.setInfinity(r, ro[i]);
-            }
+            infinity(count, r, ro);
             return 0;
         }
         pa.batchToAffine(jac, 0, aff, 0, count);
@@ -278,8 +271,11 @@ public final class AffineLaneMultiplier {
         return groups;
     }
 
-    /** The accumulators of the lanes that went right to r (Jacobian, Z = 1). */
-    private void store(int count, int groups, long[] r, int[] ro) {
+    /**
+     * The accumulators of the lanes that went right to r (Jacobian, Z = 1); the others done again by the
+     * scalar code from their input, multiplication i by {@code scalarOf(i)}.
+     */
+    private void store(int count, int groups, long[] r, int[] ro, IntFunction<BigInteger> scalarOf) {
         for (int g = 0; g < groups; g++) {
             int base = g * PER_GROUP * reg;
             f.store(x, base + AX * reg, words, 0);
@@ -292,6 +288,12 @@ public final class AffineLaneMultiplier {
                 System.arraycopy(words, l * cw, point, 0, cw);
                 System.arraycopy(wordsY, l * cw, point, cw, cw);
                 pa.fromAffine(point, 0, r, ro[i]);
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            if ((bad[i >>> 3] >>> (i & 7) & 1) != 0) {
+                fallbacks++;
+                scalar.mul(jac, i * jw, scalarOf.apply(i), r, ro[i]);
             }
         }
     }

@@ -140,24 +140,16 @@ final class GroupFft {
                         if (byTwiddle && block == 0 && waiting > 0) {
                             // the next twiddle: what waits shares the one before
                             m.flush();
-                            for (int q = 0; q < waiting; q++) {
-                                butterfly(pa, a, pending[q], pending[q] + half * jw, v);
-                            }
-                            waiting = 0;
+                            waiting = pendingButterflies(pa, a, pending, waiting, half * jw, v);
                         }
                         pending[waiting++] = lo;   // its butterfly once its multiplication is done
                         if (m.mul(a, lo + half * jw, recoded != null ? recoded[j] : m.recode(tw[j * step]))
                                 || !m.onLanes()) {
-                            for (int q = 0; q < waiting; q++) {
-                                butterfly(pa, a, pending[q], pending[q] + half * jw, v);
-                            }
-                            waiting = 0;
+                            waiting = pendingButterflies(pa, a, pending, waiting, half * jw, v);
                         }
                     }
                     m.flush();
-                    for (int q = 0; q < waiting; q++) {
-                        butterfly(pa, a, pending[q], pending[q] + half * jw, v);
-                    }
+                    pendingButterflies(pa, a, pending, waiting, half * jw, v);
                     work.accept(butterflies / tasks);
                 });
             }
@@ -192,6 +184,14 @@ final class GroupFft {
             });
             out.accept(affine, chunk);
         }
+    }
+
+    /** The butterflies of the first {@code waiting} lows in pending (their highs gap past them); returns 0. */
+    private static int pendingButterflies(PointArithmetic pa, long[] a, int[] pending, int waiting, int gap, long[] v) {
+        for (int q = 0; q < waiting; q++) {
+            butterfly(pa, a, pending[q], pending[q] + gap, v);
+        }
+        return 0;
     }
 
     /** u, t at lo, hi (t already multiplied by its twiddle) become u + t, u - t; v is scratch. */
