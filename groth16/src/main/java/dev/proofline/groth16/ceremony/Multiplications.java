@@ -22,6 +22,15 @@ final class Multiplications {
     static final int MOST_QUEUED = AffineLaneMultiplier.CAPACITY;
     /** Queued multiplications from which a flush does them in affine coordinates, all in one batch. */
     private static final int AFFINE_FROM = 32;
+    /**
+     * A batch of work from which a thread that finds the kernels warming up waits for them rather than
+     * starting on the scalar code: the scalar code would take the cores the warm-up and the compiler
+     * need, for work the lanes then do several times faster.
+     */
+    static final long WAIT_FROM = 1 << 14;
+    /** The longest such wait; a warm-up that takes longer (the kernels never beat the scalar code) ends the waits. */
+    private static final long WAIT_MILLIS = 10_000;
+    private static volatile boolean waitedInVain;
 
     private static final ThreadLocal<Multiplications[]> CACHE = ThreadLocal.withInitial(() -> new Multiplications[8]);
 
@@ -92,7 +101,7 @@ final class Multiplications {
         m.shared = null;
         m.mixed = false;
         m.wanted = m.lanes != null && (force || work >= LANES_FROM);
-        m.onLanes = m.wanted && (force || m.lanesReady());
+        m.onLanes = m.wanted && (force || m.lanesReady() || work >= WAIT_FROM && m.awaitLanes());
         return m;
     }
 
@@ -121,6 +130,21 @@ final class Multiplications {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        return lanes.ready();
+    }
+
+    /** Waits for the kernels' warm-up (once it has taken too long, no more). */
+    private boolean awaitLanes() {
+        if (waitedInVain) {
+            return false;
+        }
+        try {
+            if (!lanes.warmUp(WAIT_MILLIS)) {
+                waitedInVain = true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return lanes.ready();
     }
