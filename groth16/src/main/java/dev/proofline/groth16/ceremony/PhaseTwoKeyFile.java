@@ -225,6 +225,11 @@ final class PhaseTwoKeyFile implements AutoCloseable {
         return file.section(type).data();
     }
 
+    /** Where a section's bytes start in the file. */
+    long offset(int type) {
+        return file.section(type).offset();
+    }
+
     FormatException error(int type, String problem) {
         return file.error(type, problem);
     }

@@ -203,6 +203,37 @@ class ZkeyCeremonyInteropTest {
         assertTrue(e.getMessage().startsWith(cut.toString()), e.getMessage());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("curves")
+    void aKeyWhoseHIsNotTheCircuitsOverDeltaIsRefusedByBoth(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Path ptau = ptau(curve, fx.power());
+        Path k0 = dir.resolve("k0.zkey");
+        Path k1 = dir.resolve("k1.zkey");
+        InitialKey.create(fx.r1cs(), ptau, k0, m -> { });
+        PhaseTwo.contribute(k0, k1, "a", "entropy a", m -> { });
+        assertEquals("ZKey Ok!", ZkeyVerifier.verify(fx.r1cs(), ptau, k1, m -> { }).getLast());
+        // its H with the first two points swapped: neither the check point by point nor that of the lower
+        // degrees holds
+        byte[] whole = Files.readAllBytes(k1);
+        int at;
+        int g;
+        try (PhaseTwoKeyFile key = PhaseTwoKeyFile.open(k1)) {
+            at = (int) key.offset(PhaseTwoKeyFile.H);
+            g = (int) (key.section(PhaseTwoKeyFile.H).byteSize() / key.domainSize);
+        }
+        byte[] first = java.util.Arrays.copyOfRange(whole, at, at + g);
+        System.arraycopy(whole, at + g, whole, at, g);
+        System.arraycopy(first, 0, whole, at + g, g);
+        Path swapped = dir.resolve("swapped.zkey");
+        Files.write(swapped, whole);
+        var e = assertThrows(FormatException.class, () -> ZkeyVerifier.verify(fx.r1cs(), ptau, swapped, m -> { }));
+        assertTrue(e.getMessage().contains("section 9") && e.getMessage().contains("divided by delta"),
+                e.getMessage());
+        CircomFixtures.SnarkjsRun r = CircomFixtures.snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau), s(swapped));
+        assertFalse(r.output().contains("ZKey Ok!"), r.output());
+    }
+
     @Test
     void zkeyNewRefusesAPtauOfTheOtherCurveAndOneNotPrepared() throws IOException {
         Fixture fx = CircomFixtures.build(CircomFixtures.BN128, "multiplier");
