@@ -4,12 +4,13 @@ import dev.proofline.algebra.curve.EndomorphismSubgroupCheck;
 import dev.proofline.algebra.curve.GlvMultiplier;
 import dev.proofline.algebra.curve.PointArithmetic;
 import dev.proofline.algebra.field.Field;
+import dev.proofline.algebra.field.PrimeField;
 import java.math.BigInteger;
 import java.util.function.IntFunction;
 
 /**
  * Many scalar multiplications at once in affine coordinates, on the 8-lane field kernels: up to
- * {@link #CAPACITY} points in groups of eight (a point a lane), all running the same doublings and
+ * {@link #capacity()} points in groups of eight (a point a lane), all running the same doublings and
  * additions in lockstep, the scalars {@link GlvMultiplier#recodeRegular recoded} as {@link
  * LaneMultiplier} takes them (Straus-Shamir over the two halves, a table of the odd multiples (2j + 1) P,
  * j below 8, per lane, the second half's entries through the endomorphism). Each step of the batch (a
@@ -26,10 +27,16 @@ import java.util.function.IntFunction;
  */
 public final class AffineLaneMultiplier {
 
-    /** Groups of eight points in a batch: about 400 KB of registers for BN254's G1. */
-    static final int GROUPS = 32;
-    /** The most points of one {@link #mul}. */
-    public static final int CAPACITY = 8 * GROUPS;
+    /**
+     * Groups of eight points in a batch: more groups share each step's inversion among more points but
+     * spread the registers (21 a group) over more of the cache. For BN254's base field, whose inversion
+     * weighs most against its products, 128 (about 1.5 MB of registers); for the larger fields and Fp2, 32
+     * (docs/decisions/0029-ceremony-multiplications-in-affine-batches.md).
+     */
+    private static final int GROUPS = 32;
+    private static final int GROUPS_SMALL_FIELD = 128;
+    /** The most points of one {@link #mul} in any field: the callers' queues. */
+    public static final int MOST = 8 * GROUPS_SMALL_FIELD;
 
     private static final int ENTRIES = 1 << (GlvMultiplier.REGULAR_WINDOW - 1);
     private static final boolean[] ALL = {true, true, true, true, true, true, true, true};
@@ -74,9 +81,9 @@ public final class AffineLaneMultiplier {
     private final long[] aff;
     private final long[] point;
     /** Per group, the lanes that went wrong (infinity in, or a zero denominator), to redo. */
-    private final long[] bad = new long[GROUPS];
+    private final long[] bad;
     /** Per slot (group * 8 + lane), the index of its multiplication in the call. */
-    private final int[] src = new int[CAPACITY];
+    private final int[] src;
     private final boolean[] neg = new boolean[8];
     private final int[] entry = new int[8];
     private GlvMultiplier.Regular[] k;
@@ -85,7 +92,9 @@ public final class AffineLaneMultiplier {
     long fallbacks;
     long zeroDenominators;
 
-    private AffineLaneMultiplier(GlvMultiplier scalar, LaneField f) {
+    private final int capacity;
+
+    private AffineLaneMultiplier(GlvMultiplier scalar, LaneField f, int groups) {
         this.scalar = scalar;
         this.pa = scalar.arithmetic();
         this.field = pa.field();
@@ -96,7 +105,10 @@ public final class AffineLaneMultiplier {
         this.applications = scalar.applications();
         EndomorphismSubgroupCheck map = scalar.map();
         this.conjugates = map.conjugates();
-        int globals = GROUPS * PER_GROUP;
+        this.capacity = 8 * groups;
+        this.bad = new long[groups];
+        this.src = new int[capacity];
+        int globals = groups * PER_GROUP;
         this.sx = globals * reg;
         this.sy = sx + reg;
         this.inv = sy + reg;
@@ -114,8 +126,8 @@ public final class AffineLaneMultiplier {
         this.pp = new long[8 * cw];
         this.e = new long[cw];
         this.jw = pa.curve().jacobianWidth();
-        this.jac = new long[CAPACITY * jw];
-        this.aff = new long[CAPACITY * 2 * cw];
+        this.jac = new long[capacity * jw];
+        this.aff = new long[capacity * 2 * cw];
         this.point = new long[2 * cw];
         broadcast(map.cx(), cx);
         long[] one = field.newElement();
@@ -134,8 +146,19 @@ public final class AffineLaneMultiplier {
      * (for tests).
      */
     public static AffineLaneMultiplier of(GlvMultiplier scalar, boolean eager) {
+        Field field = scalar.arithmetic().field();
+        return of(scalar, eager, field instanceof PrimeField p && p.width() == 4 ? GROUPS_SMALL_FIELD : GROUPS);
+    }
+
+    /** As {@link #of(GlvMultiplier, boolean)}, with this many groups of eight (for timings). */
+    static AffineLaneMultiplier of(GlvMultiplier scalar, boolean eager, int groups) {
         LaneField f = LaneField.of(scalar.arithmetic().field(), eager);
-        return f == null ? null : new AffineLaneMultiplier(scalar, f);
+        return f == null ? null : new AffineLaneMultiplier(scalar, f, groups);
+    }
+
+    /** The most points of one {@link #mul} or {@link #mulSame}. */
+    public int capacity() {
+        return capacity;
     }
 
     /** Whether the kernels are compiled; until then the scalar multiplier is faster. */
@@ -144,7 +167,7 @@ public final class AffineLaneMultiplier {
     }
 
     /**
-     * r at ro[i] = k[i] p at po[i] for i below count (at most {@link #CAPACITY}): Jacobian points of the
+     * r at ro[i] = k[i] p at po[i] for i below count (at most {@link #capacity()}): Jacobian points of the
      * subgroup, scalars from this multiplier's {@link GlvMultiplier#recodeRegular}. An r may be its own
      * p, not another's.
      */
@@ -169,7 +192,7 @@ public final class AffineLaneMultiplier {
     }
 
     /**
-     * r at ro[i] = k p at po[i] for i below count (at most {@link #CAPACITY}), one scalar for all, recoded
+     * r at ro[i] = k p at po[i] for i below count (at most {@link #capacity()}), one scalar for all, recoded
      * by {@link GlvMultiplier#recode} (width-5 NAF): the lanes share its digits, so that a zero digit
      * skips its addition in every lane (about two thirds of them). k is the scalar's value, for the
      * lanes done again by the scalar code.
@@ -230,7 +253,7 @@ public final class AffineLaneMultiplier {
      * point is at infinity (whose results it writes then).
      */
     private int load(long[] p, int[] po, int count, long[] r, int[] ro) {
-        if (count < 1 || count > CAPACITY) {
+        if (count < 1 || count > capacity) {
             throw new IllegalArgumentException("count: " + count);
         }
         int aw = 2 * cw;

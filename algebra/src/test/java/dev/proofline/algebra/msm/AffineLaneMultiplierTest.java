@@ -36,7 +36,7 @@ class AffineLaneMultiplierTest {
         Random rnd = new Random(5);
         List<BigInteger> ks = LaneMultiplierTest.scalars(g, rnd);
         // points in the call, one at infinity (-1: none), one the same point as the one before (-1: none)
-        int[][] shapes = {{AffineLaneMultiplier.CAPACITY, 17, 40}, {AffineLaneMultiplier.CAPACITY - 3, -1, -1},
+        int[][] shapes = {{batch.capacity(), 17, 40}, {batch.capacity() - 3, -1, -1},
             {9, 0, -1}, {1, -1, -1}, {1, 0, -1}, {70, 69, 5}};
         int done = 0;
         for (int[] shape : shapes) {
@@ -74,7 +74,7 @@ class AffineLaneMultiplierTest {
         assertTrue(batch.zeroDenominators > 0, "some scalars met equal or opposite points in an addition");
         // random scalars on points not at infinity run in the lanes, none in the scalar code
         long before = batch.fallbacks;
-        int count = AffineLaneMultiplier.CAPACITY;
+        int count = batch.capacity();
         long[] points = new long[count * jw];
         int[] offsets = new int[count];
         GlvMultiplier.Regular[] k = new GlvMultiplier.Regular[count];
@@ -93,7 +93,7 @@ class AffineLaneMultiplierTest {
         assertEquals(before, batch.fallbacks, "random scalars went to the scalar code");
 
         // one scalar for the batch, its digits shared by the lanes
-        int[] counts = {AffineLaneMultiplier.CAPACITY, 13, 1};
+        int[] counts = {batch.capacity(), 13, 1};
         int round = 0;
         for (BigInteger s : ks) {
             count = counts[round++ % counts.length];

@@ -32,6 +32,8 @@ public final class LaneMultiplierTiming {
         LaneMultiplier lanes = LaneMultiplier.of(glv, false);
         System.out.println("kernels warm: " + lanes.warmUp(120_000));
         AffineLaneMultiplier batch = AffineLaneMultiplier.of(glv, false);
+        int groups = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        AffineLaneMultiplier other = groups > 0 ? AffineLaneMultiplier.of(glv, false, groups) : null;
         final int m = 1024;
         int jw = c.jacobianWidth();
         Random rnd = new Random(1);
@@ -56,7 +58,7 @@ public final class LaneMultiplierTiming {
         for (int i = 0; i < m; i++) {
             all[i] = i * jw;
         }
-        int cap = AffineLaneMultiplier.CAPACITY;
+        int cap = batch.capacity();
         int[] bo = new int[cap];
         GlvMultiplier.Regular[] kb = new GlvMultiplier.Regular[cap];
         int[] po = new int[8];
@@ -88,13 +90,44 @@ public final class LaneMultiplierTiming {
                 batch.mulSame(points, bo, oneNaf, one, cap, out, bo);
             }
             long t4 = System.nanoTime();
+            if (other != null) {
+                timeOther(other, 8 * groups, points, out, all, regular, oneNaf, one, m);
+            }
             sameBest = Math.min(sameBest, (t4 - t3) / 1e3 / m);
             scalarBest = Math.min(scalarBest, (t1 - t0) / 1e3 / m);
             laneBest = Math.min(laneBest, (t2 - t1) / 1e3 / m);
             batchBest = Math.min(batchBest, (t3 - t2) / 1e3 / m);
         }
+        if (other != null) {
+            System.out.printf("%d groups: affine batch %.1f us, one scalar for the batch %.1f us%n", groups,
+                    otherBest[0], otherBest[1]);
+        }
         System.out.printf("%s %s: scalar %.1f us, lanes %.1f us (%.2fx), affine batch %.1f us (%.2fx), one"
                 + " scalar for the batch %.1f us (%.2fx) per multiplication%n", curve, g2 ? "G2" : "G1", scalarBest,
                 laneBest, scalarBest / laneBest, batchBest, scalarBest / batchBest, sameBest, scalarBest / sameBest);
+    }
+
+    /** Best times of the batch with other groups: each its own scalar, one scalar for all (us). */
+    private static final double[] otherBest = {Double.MAX_VALUE, Double.MAX_VALUE};
+
+    private static void timeOther(AffineLaneMultiplier other, int cap, long[] points, long[] out, int[] all,
+            GlvMultiplier.Regular[] regular, GlvMultiplier.Recoded oneNaf, BigInteger one, int m) {
+        int[] bo = new int[cap];
+        GlvMultiplier.Regular[] kb = new GlvMultiplier.Regular[cap];
+        long t0 = System.nanoTime();
+        for (int i = 0; i + cap <= m; i += cap) {
+            System.arraycopy(all, i, bo, 0, cap);
+            System.arraycopy(regular, i, kb, 0, cap);
+            other.mul(points, bo, kb, cap, out, bo);
+        }
+        long t1 = System.nanoTime();
+        for (int i = 0; i + cap <= m; i += cap) {
+            System.arraycopy(all, i, bo, 0, cap);
+            other.mulSame(points, bo, oneNaf, one, cap, out, bo);
+        }
+        long t2 = System.nanoTime();
+        int done = m / cap * cap;
+        otherBest[0] = Math.min(otherBest[0], (t1 - t0) / 1e3 / done);
+        otherBest[1] = Math.min(otherBest[1], (t2 - t1) / 1e3 / done);
     }
 }

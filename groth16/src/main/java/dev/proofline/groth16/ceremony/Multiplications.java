@@ -8,7 +8,7 @@ import java.math.BigInteger;
 
 /**
  * Scalar multiplications of points in place, for one thread: when the 8-lane kernels are compiled and
- * the batch of work is large, queued and done {@link #MOST_QUEUED} at a time in affine coordinates by
+ * the batch of work is large, queued and done up to {@link #MOST_QUEUED} at a time in affine coordinates by
  * the {@link AffineLaneMultiplier} (a shorter queue at a {@link #flush}: eight at a time in Jacobian
  * ones by the {@link LaneMultiplier}); one at a time by the scalar GLV code otherwise (small batches,
  * before the kernels are warm, or where there are none). A queued point holds its old value until
@@ -18,8 +18,10 @@ final class Multiplications {
 
     /** Multiplications in a batch of work from which it pays to warm the kernels up and use them. */
     static final long LANES_FROM = 1 << 12;
-    /** The longest queue: a caller that keeps work waiting on the queued points keeps this much. */
-    static final int MOST_QUEUED = AffineLaneMultiplier.CAPACITY;
+    /** The longest queue (of any group): a caller that keeps work waiting on the queued points keeps this much. */
+    static final int MOST_QUEUED = AffineLaneMultiplier.MOST;
+    /** Points that share a scalar enough for a batch of their own: an affine batch of the larger fields. */
+    private static final int SHARED = 256;
     /** Queued multiplications from which a flush does them in affine coordinates, all in one batch. */
     private static final int AFFINE_FROM = 32;
     /**
@@ -69,6 +71,8 @@ final class Multiplications {
     private final boolean[] own = new boolean[MOST_QUEUED];
     /** Where a flush turns to the affine batch: lower when forced, so that small tests meet both ways. */
     private final int affineFrom;
+    /** This group's longest queue: what one affine batch takes. */
+    private final int limit;
     private final int[] eight = new int[8];
     private final GlvMultiplier.Regular[] eightK = new GlvMultiplier.Regular[8];
     private int count;
@@ -81,6 +85,7 @@ final class Multiplications {
         this.lanes = LaneMultiplier.of(glv, eager);
         this.batch = lanes != null ? AffineLaneMultiplier.of(glv, eager) : null;
         this.affineFrom = eager ? 2 : AFFINE_FROM;
+        this.limit = batch != null ? batch.capacity() : MOST_QUEUED;
     }
 
     /**
@@ -107,10 +112,10 @@ final class Multiplications {
 
     /**
      * The points that must share a scalar for a caller to queue them apart from others (so that a batch
-     * shares that scalar's digits): a whole queue, or a few when the lanes are forced (tests).
+     * shares that scalar's digits): {@link #SHARED}, or a few when the lanes are forced (tests).
      */
     static int sharedBatch() {
-        return forceLanes ? 4 : MOST_QUEUED;
+        return forceLanes ? 4 : SHARED;
     }
 
     /** Starts the kernels' warm-up, without waiting, if the batch of work is large enough for them. */
@@ -213,7 +218,7 @@ final class Multiplications {
         offsets[count] = off;
         own[count] = once;
         queued[count++] = k;
-        if (count == MOST_QUEUED) {
+        if (count == limit) {
             flush();
             return true;
         }
