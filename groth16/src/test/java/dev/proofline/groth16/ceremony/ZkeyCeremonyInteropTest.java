@@ -173,14 +173,12 @@ class ZkeyCeremonyInteropTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("curves")
     void aContributionThatDoesNotChainIsRefusedByBoth(String curve) throws IOException {
-        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Fixture fx = keyContributedOnce(curve);
         Path ptau = ptau(curve, fx.power());
         Path k0 = dir.resolve("k0.zkey");
         Path k1 = dir.resolve("k1.zkey");
         Path other = dir.resolve("other.zkey");
         Path k2 = dir.resolve("k2.zkey");
-        InitialKey.create(fx.r1cs(), ptau, k0, m -> { });
-        PhaseTwo.contribute(k0, k1, "a", "entropy a", m -> { });
         PhaseTwo.contribute(k0, other, "b", "entropy b", m -> { });
         PhaseTwo.contribute(k1, k2, "c", "entropy c", m -> { });
         // k2 with the record of `other` in place of its first contribution: the second no longer follows
@@ -203,15 +201,21 @@ class ZkeyCeremonyInteropTest {
         assertTrue(e.getMessage().startsWith(cut.toString()), e.getMessage());
     }
 
+    /** The multiplier circuit's key made by us (k0.zkey) and contributed to once by us (k1.zkey). */
+    private Fixture keyContributedOnce(String curve) throws IOException {
+        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Path k0 = dir.resolve("k0.zkey");
+        InitialKey.create(fx.r1cs(), ptau(curve, fx.power()), k0, m -> { });
+        PhaseTwo.contribute(k0, dir.resolve("k1.zkey"), "a", "entropy a", m -> { });
+        return fx;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("curves")
     void aKeyWhoseHIsNotTheCircuitsOverDeltaIsRefusedByBoth(String curve) throws IOException {
-        Fixture fx = CircomFixtures.build(curve, "multiplier");
+        Fixture fx = keyContributedOnce(curve);
         Path ptau = ptau(curve, fx.power());
-        Path k0 = dir.resolve("k0.zkey");
         Path k1 = dir.resolve("k1.zkey");
-        InitialKey.create(fx.r1cs(), ptau, k0, m -> { });
-        PhaseTwo.contribute(k0, k1, "a", "entropy a", m -> { });
         assertEquals("ZKey Ok!", ZkeyVerifier.verify(fx.r1cs(), ptau, k1, m -> { }).getLast());
         // its H with the first two points swapped: neither the check point by point nor that of the lower
         // degrees holds
