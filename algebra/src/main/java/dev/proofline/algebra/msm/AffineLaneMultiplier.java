@@ -30,8 +30,8 @@ public final class AffineLaneMultiplier {
     /**
      * Groups of eight points in a batch: more groups share each step's inversion among more points but
      * spread the registers (21 a group) over more of the cache. For BN254's base field, whose inversion
-     * weighs most against its products, 128 (about 1.5 MB of registers); for the larger fields and Fp2, 32
-     * (docs/decisions/0029-ceremony-multiplications-in-affine-batches.md).
+     * weighs most against its products, 128; for the larger fields and Fp2, 32, which measured as well or
+     * better (docs/decisions/0030-key-steps-warm-up-wait-h-check-batch-size.md).
      */
     private static final int GROUPS = 32;
     private static final int GROUPS_SMALL_FIELD = 128;
@@ -80,6 +80,7 @@ public final class AffineLaneMultiplier {
     private final long[] jac;
     private final long[] aff;
     private final long[] point;
+    private final int capacity;
     /** Per group, the lanes that went wrong (infinity in, or a zero denominator), to redo. */
     private final long[] bad;
     /** Per slot (group * 8 + lane), the index of its multiplication in the call. */
@@ -91,8 +92,6 @@ public final class AffineLaneMultiplier {
     /** Lanes done again by the scalar multiplier so far, and steps that met a zero denominator (for tests). */
     long fallbacks;
     long zeroDenominators;
-
-    private final int capacity;
 
     private AffineLaneMultiplier(GlvMultiplier scalar, LaneField f, int groups) {
         this.scalar = scalar;

@@ -18,7 +18,7 @@ final class Multiplications {
 
     /** Multiplications in a batch of work from which it pays to warm the kernels up and use them. */
     static final long LANES_FROM = 1 << 12;
-    /** The longest queue (of any group): a caller that keeps work waiting on the queued points keeps this much. */
+    /** The longest queue (in any curve group): a caller that keeps work waiting on the queued points keeps this much. */
     static final int MOST_QUEUED = AffineLaneMultiplier.MOST;
     /** Points that share a scalar enough for a batch of their own: an affine batch of the larger fields. */
     private static final int SHARED = 256;
@@ -71,7 +71,7 @@ final class Multiplications {
     private final boolean[] own = new boolean[MOST_QUEUED];
     /** Where a flush turns to the affine batch: lower when forced, so that small tests meet both ways. */
     private final int affineFrom;
-    /** This group's longest queue: what one affine batch takes. */
+    /** This queue's longest: what one affine batch of this curve group takes. */
     private final int limit;
     private final int[] eight = new int[8];
     private final GlvMultiplier.Regular[] eightK = new GlvMultiplier.Regular[8];
