@@ -106,7 +106,7 @@ final class Multiplications {
         m.shared = null;
         m.mixed = false;
         m.wanted = m.lanes != null && (force || work >= LANES_FROM);
-        m.onLanes = m.wanted && (force || m.lanesReady() || work >= WAIT_FROM && m.awaitLanes());
+        m.onLanes = m.wanted && (force || m.lanesReady(0) || work >= WAIT_FROM && m.awaitLanes());
         return m;
     }
 
@@ -121,17 +121,21 @@ final class Multiplications {
     /** Starts the kernels' warm-up, without waiting, if the batch of work is large enough for them. */
     static void prepare(PairingCurve curve, boolean g2, long work) {
         if (work >= LANES_FROM) {
-            of(curve, g2, 0).lanesReady();
+            of(curve, g2, 0).lanesReady(0);
         }
     }
 
-    private boolean lanesReady() {
+    /**
+     * Whether the kernels are ready: their warm-up started if it has not, and waited for at most that
+     * long (not at all on an interrupt, whose flag stays set).
+     */
+    private boolean lanesReady(long waitMillis) {
         if (lanes == null) {
             return false;
         }
         if (!lanes.ready()) {
             try {
-                lanes.warmUp(0);
+                lanes.warmUp(waitMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -144,14 +148,11 @@ final class Multiplications {
         if (waitedInVain) {
             return false;
         }
-        try {
-            if (!lanes.warmUp(WAIT_MILLIS)) {
-                waitedInVain = true;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        boolean ready = lanesReady(WAIT_MILLIS);
+        if (!ready && !Thread.currentThread().isInterrupted()) {
+            waitedInVain = true;
         }
-        return lanes.ready();
+        return ready;
     }
 
     GlvMultiplier scalar() {
