@@ -50,17 +50,14 @@ public final class LaneMultiplierTiming {
         }
         double scalarBest = Double.MAX_VALUE;
         double laneBest = Double.MAX_VALUE;
-        double batchBest = Double.MAX_VALUE;
-        double sameBest = Double.MAX_VALUE;
+        double[] batchBest = {Double.MAX_VALUE, Double.MAX_VALUE};
+        double[] otherBest = {Double.MAX_VALUE, Double.MAX_VALUE};
         BigInteger one = new BigInteger(c.order().bitLength(), rnd).mod(c.order());
         GlvMultiplier.Recoded oneNaf = glv.recode(one);
         int[] all = new int[m];
         for (int i = 0; i < m; i++) {
             all[i] = i * jw;
         }
-        int cap = batch.capacity();
-        int[] bo = new int[cap];
-        GlvMultiplier.Regular[] kb = new GlvMultiplier.Regular[cap];
         int[] po = new int[8];
         int[] ro = new int[8];
         GlvMultiplier.Regular[] k8 = new GlvMultiplier.Regular[8];
@@ -79,24 +76,12 @@ public final class LaneMultiplierTiming {
                 lanes.mul(points, po, k8, 8, out, ro);
             }
             long t2 = System.nanoTime();
-            for (int i = 0; i < m; i += cap) {
-                System.arraycopy(all, i, bo, 0, cap);
-                System.arraycopy(regular, i, kb, 0, cap);
-                batch.mul(points, bo, kb, cap, out, bo);
-            }
-            long t3 = System.nanoTime();
-            for (int i = 0; i < m; i += cap) {
-                System.arraycopy(all, i, bo, 0, cap);
-                batch.mulSame(points, bo, oneNaf, one, cap, out, bo);
-            }
-            long t4 = System.nanoTime();
+            time(batch, points, out, all, regular, oneNaf, one, batchBest);
             if (other != null) {
-                timeOther(other, 8 * groups, points, out, all, regular, oneNaf, one, m);
+                time(other, points, out, all, regular, oneNaf, one, otherBest);
             }
-            sameBest = Math.min(sameBest, (t4 - t3) / 1e3 / m);
             scalarBest = Math.min(scalarBest, (t1 - t0) / 1e3 / m);
             laneBest = Math.min(laneBest, (t2 - t1) / 1e3 / m);
-            batchBest = Math.min(batchBest, (t3 - t2) / 1e3 / m);
         }
         if (other != null) {
             System.out.printf("%d groups: affine batch %.1f us, one scalar for the batch %.1f us%n", groups,
@@ -104,30 +89,34 @@ public final class LaneMultiplierTiming {
         }
         System.out.printf("%s %s: scalar %.1f us, lanes %.1f us (%.2fx), affine batch %.1f us (%.2fx), one"
                 + " scalar for the batch %.1f us (%.2fx) per multiplication%n", curve, g2 ? "G2" : "G1", scalarBest,
-                laneBest, scalarBest / laneBest, batchBest, scalarBest / batchBest, sameBest, scalarBest / sameBest);
+                laneBest, scalarBest / laneBest, batchBest[0], scalarBest / batchBest[0], batchBest[1],
+                scalarBest / batchBest[1]);
     }
 
-    /** Best times of the batch with other groups: each its own scalar, one scalar for all (us). */
-    private static final double[] otherBest = {Double.MAX_VALUE, Double.MAX_VALUE};
-
-    private static void timeOther(AffineLaneMultiplier other, int cap, long[] points, long[] out, int[] all,
-            GlvMultiplier.Regular[] regular, GlvMultiplier.Recoded oneNaf, BigInteger one, int m) {
+    /**
+     * Times a batch on whole batches of the points (each its own scalar, then one scalar for all) and
+     * keeps the best times per multiplication, in µs, in best[0] and best[1].
+     */
+    private static void time(AffineLaneMultiplier b, long[] points, long[] out, int[] all,
+            GlvMultiplier.Regular[] regular, GlvMultiplier.Recoded oneNaf, BigInteger one, double[] best) {
+        int cap = b.capacity();
+        int m = all.length;
         int[] bo = new int[cap];
         GlvMultiplier.Regular[] kb = new GlvMultiplier.Regular[cap];
         long t0 = System.nanoTime();
         for (int i = 0; i + cap <= m; i += cap) {
             System.arraycopy(all, i, bo, 0, cap);
             System.arraycopy(regular, i, kb, 0, cap);
-            other.mul(points, bo, kb, cap, out, bo);
+            b.mul(points, bo, kb, cap, out, bo);
         }
         long t1 = System.nanoTime();
         for (int i = 0; i + cap <= m; i += cap) {
             System.arraycopy(all, i, bo, 0, cap);
-            other.mulSame(points, bo, oneNaf, one, cap, out, bo);
+            b.mulSame(points, bo, oneNaf, one, cap, out, bo);
         }
         long t2 = System.nanoTime();
         int done = m / cap * cap;
-        otherBest[0] = Math.min(otherBest[0], (t1 - t0) / 1e3 / done);
-        otherBest[1] = Math.min(otherBest[1], (t2 - t1) / 1e3 / done);
+        best[0] = Math.min(best[0], (t1 - t0) / 1e3 / done);
+        best[1] = Math.min(best[1], (t2 - t1) / 1e3 / done);
     }
 }
