@@ -40,6 +40,9 @@ import java.util.function.Consumer;
  */
 public final class ZkeyVerifier {
 
+    /** Checks of H by its lower degrees, the full-width fallback, in this JVM (for tests). */
+    static final java.util.concurrent.atomic.AtomicLong LOWER_DEGREE_CHECKS = new java.util.concurrent.atomic.AtomicLong();
+
     private final PhaseTwoKeyFile key;
     private final PairingCurve curve;
     private final SecureRandom random = new SecureRandom();
@@ -164,6 +167,9 @@ public final class ZkeyVerifier {
         pa.setInfinity(r1, 0);
         pa.setInfinity(r2, 0);
         Msm msm = Msm.on(c);
+        if (lowerDegrees) {
+            LOWER_DEGREE_CHECKS.incrementAndGet();
+        }
         long[] hScalars = lowerDegrees ? hScalars((int) count) : null;
         int chunk = 1 << 16;
         for (long base = 0; base < count; base += chunk) {

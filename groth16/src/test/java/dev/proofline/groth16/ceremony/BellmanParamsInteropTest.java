@@ -75,8 +75,11 @@ class BellmanParamsInteropTest {
 
         CircomFixtures.SnarkjsRun verified = snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau(curve, 10)), s(ours));
         assertTrue(verified.output().contains("ZKey Ok!"), verified.output());
+        long fallbacks = ZkeyVerifier.LOWER_DEGREE_CHECKS.get();
         List<String> report = ZkeyVerifier.verify(fx.r1cs(), ptau(curve, 10), ours, m -> { });
         assertEquals("ZKey Ok!", report.getLast());
+        assertEquals(fallbacks + 1, ZkeyVerifier.LOWER_DEGREE_CHECKS.get(),
+                "H, zero at degree n - 1, was accepted by the check of its lower degrees");
 
         // its H with two points swapped is refused, by both
         byte[] whole = Files.readAllBytes(ours);

@@ -216,7 +216,9 @@ class ZkeyCeremonyInteropTest {
         Fixture fx = keyContributedOnce(curve);
         Path ptau = ptau(curve, fx.power());
         Path k1 = dir.resolve("k1.zkey");
+        long fallbacks = ZkeyVerifier.LOWER_DEGREE_CHECKS.get();
         assertEquals("ZKey Ok!", ZkeyVerifier.verify(fx.r1cs(), ptau, k1, m -> { }).getLast());
+        assertEquals(fallbacks, ZkeyVerifier.LOWER_DEGREE_CHECKS.get(), "our key's H passed point by point");
         // its H with the first two points swapped: neither the check point by point nor that of the lower
         // degrees holds
         byte[] whole = Files.readAllBytes(k1);
@@ -234,6 +236,7 @@ class ZkeyCeremonyInteropTest {
         var e = assertThrows(FormatException.class, () -> ZkeyVerifier.verify(fx.r1cs(), ptau, swapped, m -> { }));
         assertTrue(e.getMessage().contains("section 9") && e.getMessage().contains("divided by delta"),
                 e.getMessage());
+        assertEquals(fallbacks + 1, ZkeyVerifier.LOWER_DEGREE_CHECKS.get(), "the lower degrees were checked too");
         CircomFixtures.SnarkjsRun r = CircomFixtures.snarkjs("zkey", "verify", s(fx.r1cs()), s(ptau), s(swapped));
         assertFalse(r.output().contains("ZKey Ok!"), r.output());
     }
